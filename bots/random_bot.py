@@ -1,0 +1,29 @@
+"""The random bot: plays a uniformly random legal action, for any game.
+
+Seeded from ``CROUPIER_SEED`` (the arbiter derives it from the match seed), so a match between
+random bots is reproducible.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+from croupier_bot import Bot, Decision, main
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal actions."""
+
+    name = "random"
+    version = "1"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, decision: Decision) -> int:
+        return self.rng.choice(decision.legal_ids)
+
+
+if __name__ == "__main__":
+    main(RandomBot(int(os.environ.get("CROUPIER_SEED", "0"))))

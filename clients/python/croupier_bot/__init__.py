@@ -1,0 +1,29 @@
+"""croupier_bot: write a Croupier bot in Python with one function.
+
+::
+
+    from croupier_bot import Decision, run
+
+    def act(decision: Decision) -> int:
+        return decision.legal_actions[0].id      # any legal id
+
+    run(act, name="first-legal", version="1")
+
+``run`` dials the arbiter (``CROUPIER_ADDRESS``), says hello with the seat token
+(``CROUPIER_TOKEN``), answers every decision with your function's action id, and returns the
+``MatchEnd`` message. The protocol itself is documented in ``docs/protocol.md``.
+"""
+
+from croupier.v1 import bot_pb2 as proto
+
+from croupier_bot._client import (
+    Bot,
+    BotError,
+    Decision,
+    MatchInfo,
+    main,
+    play,
+    run,
+)
+
+__all__ = ["Bot", "BotError", "Decision", "MatchInfo", "main", "play", "proto", "run"]

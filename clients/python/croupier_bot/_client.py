@@ -1,0 +1,193 @@
+"""The SDK's one loop: dial, hello, answer decisions, return the match end."""
+
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import bot_pb2_grpc
+
+PROTOCOL_VERSION = 1
+_REASON_KEY = "croupier-reason"
+
+
+class BotError(Exception):
+    """The arbiter refused the bot or the stream broke; ``reason``: the stable ErrorReason name."""
+
+    def __init__(self, message: str, reason: str = "", code: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.code = code
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """From the Welcome message: who and where the bot is."""
+
+    match_id: str
+    seat: int
+    num_seats: int
+    game: str
+    rules_version: int
+    params: dict[str, int]
+    move_time_ms: int
+    time_bank_ms: int
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision: the seat's observation (a ``croupier.v1.Observation``), the legal actions
+    (``croupier.v1.LegalAction``, ascending by id), the clocks, and the match info."""
+
+    request_id: int
+    observation: Any
+    legal_actions: list[Any]
+    clocks: Any
+    match: MatchInfo
+
+    @property
+    def legal_ids(self) -> list[int]:
+        return [a.id for a in self.legal_actions]
+
+
+class Bot:
+    """Subclass and override :meth:`act` (and any ``on_*`` hook you need); then ``run(MyBot())``."""
+
+    name = "python-bot"
+    version = "0"
+
+    def on_welcome(self, match: MatchInfo) -> None:
+        """The bot was admitted to a seat."""
+
+    def act(self, decision: Decision) -> int:
+        """Return one of ``decision.legal_ids``."""
+        raise NotImplementedError
+
+    def on_event(self, event: Any) -> None:
+        """A public event (``croupier.v1.Event``)."""
+
+    def on_rejected(self, rejected: Any) -> None:
+        """A reply was not accepted (``croupier.v1.ActionRejected``)."""
+
+    def on_match_end(self, end: Any) -> None:
+        """The match is over (``croupier.v1.MatchEnd``)."""
+
+
+class _FunctionBot(Bot):
+    def __init__(self, fn: Callable[[Decision], int], name: str, version: str) -> None:
+        self._fn, self.name, self.version = fn, name, version
+
+    def act(self, decision: Decision) -> int:
+        return self._fn(decision)
+
+
+def play(
+    bot: Bot,
+    *,
+    address: str | None = None,
+    token: str | None = None,
+    connect_timeout_s: float = 30.0,
+) -> Any:
+    """Play one match and return the ``MatchEnd`` message; :class:`BotError` on refusal/failure.
+
+    ``address`` and ``token`` default to ``CROUPIER_ADDRESS`` and ``CROUPIER_TOKEN``.
+    """
+    address = address or os.environ.get("CROUPIER_ADDRESS", "")
+    token = token if token is not None else os.environ.get("CROUPIER_TOKEN", "")
+    if not address:
+        raise BotError("no arbiter address: set CROUPIER_ADDRESS or pass address=")
+    outgoing: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
+    outgoing.put(
+        pb.PlayRequest(
+            hello=pb.Hello(
+                token=token,
+                bot_name=bot.name,
+                bot_version=bot.version,
+                protocol_version=PROTOCOL_VERSION,
+            )
+        )
+    )
+
+    def requests() -> Iterator[pb.PlayRequest]:
+        while (message := outgoing.get()) is not None:
+            yield message
+
+    with grpc.insecure_channel(address) as channel:
+        try:
+            grpc.channel_ready_future(channel).result(timeout=connect_timeout_s)
+        except grpc.FutureTimeoutError:
+            raise BotError(f"cannot reach the arbiter at {address}") from None
+        stream = bot_pb2_grpc.BotServiceStub(channel).Play(requests())
+        match: MatchInfo | None = None
+        try:
+            for response in stream:
+                kind = response.WhichOneof("kind")
+                if kind == "decision":
+                    assert match is not None
+                    d = response.decision
+                    decision = Decision(
+                        d.request_id, d.observation, list(d.legal_actions), d.clocks, match
+                    )
+                    action = bot.act(decision)
+                    outgoing.put(
+                        pb.PlayRequest(
+                            action=pb.ActionReply(request_id=d.request_id, action_id=action)
+                        )
+                    )
+                elif kind == "event":
+                    bot.on_event(response.event)
+                elif kind == "welcome":
+                    w = response.welcome
+                    match = MatchInfo(
+                        w.match_id,
+                        w.seat,
+                        w.num_seats,
+                        w.game,
+                        w.rules_version,
+                        dict(w.params),
+                        w.clock_rules.move_time_ms,
+                        w.clock_rules.time_bank_ms,
+                    )
+                    bot.on_welcome(match)
+                elif kind == "rejected":
+                    bot.on_rejected(response.rejected)
+                elif kind == "match_end":
+                    bot.on_match_end(response.match_end)
+                    return response.match_end
+        except grpc.RpcError as exc:
+            reason = dict(exc.trailing_metadata() or ()).get(_REASON_KEY, "")
+            code = exc.code().name
+            raise BotError(f"{code}: {exc.details()}", str(reason), code) from None
+        finally:
+            outgoing.put(None)
+    raise BotError("the arbiter closed the stream before the match ended")
+
+
+def run(
+    bot: Bot | Callable[[Decision], int], *, name: str = "python-bot", version: str = "0"
+) -> Any:
+    """Play one match with ``bot`` (a :class:`Bot` or a function); exit with status 2 and one
+    line on stderr if the arbiter refuses it or the stream breaks."""
+    if not isinstance(bot, Bot):
+        bot = _FunctionBot(bot, name, version)
+    try:
+        return play(bot)
+    except BotError as exc:
+        reason = f" [{exc.reason}]" if exc.reason else ""
+        print(f"{bot.name}: {exc}{reason}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def main(bot: Bot | Callable[[Decision], int], **kwargs: Any) -> None:
+    """Entry point for a bot script: ``if __name__ == "__main__": main(MyBot())``."""
+    started = time.monotonic()
+    end = run(bot, **kwargs)
+    seconds = time.monotonic() - started
+    print(f"match over after {seconds:.1f}s; cancelled={end.cancelled}", file=sys.stderr)

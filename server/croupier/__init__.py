@@ -1,0 +1,10 @@
+"""Croupier: a headless match engine for hidden-information card games.
+
+The public surface is small: :mod:`croupier.games` (pure rules), :mod:`croupier.arbiter`
+(one match), :mod:`croupier.transport` (gRPC), :mod:`croupier.replay` and the ``croupier`` command.
+"""
+
+__version__ = "0.1.0"
+
+#: Version of the bot protocol (``croupier.v1``) this arbiter speaks; sent in ``Welcome``.
+PROTOCOL_VERSION = 1

@@ -1,0 +1,59 @@
+"""Runs one match between seats: clocks, fault policy, public events, results.
+
+Pure asyncio; no proto types and no files: the transport fills and drains each seat's
+:class:`SeatLink`, and a :class:`Recorder` (the replay writer) records the match.
+"""
+
+from croupier.arbiter._match import Match, MatchConfig, Recorder, SeatInfo
+from croupier.arbiter._seat import ClaimError, SeatLink
+from croupier.arbiter._types import (
+    ActionEvent,
+    ClockRules,
+    Clocks,
+    DecisionRequest,
+    Fault,
+    FaultPolicy,
+    Gone,
+    Inbound,
+    MatchOver,
+    MatchResult,
+    Outbound,
+    Outcome,
+    Penalty,
+    Rejection,
+    Reply,
+    RoundEnded,
+    RoundStarted,
+    SeatResult,
+    Unexpected,
+    Welcome,
+)
+
+__all__ = [
+    "ActionEvent",
+    "ClaimError",
+    "ClockRules",
+    "Clocks",
+    "DecisionRequest",
+    "Fault",
+    "FaultPolicy",
+    "Gone",
+    "Inbound",
+    "Match",
+    "MatchConfig",
+    "MatchOver",
+    "MatchResult",
+    "Outbound",
+    "Outcome",
+    "Penalty",
+    "Recorder",
+    "Rejection",
+    "Reply",
+    "RoundEnded",
+    "RoundStarted",
+    "SeatInfo",
+    "SeatLink",
+    "SeatResult",
+    "Unexpected",
+    "Welcome",
+]

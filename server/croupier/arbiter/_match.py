@@ -1,0 +1,354 @@
+"""Runs one match: deals chance, asks seats for decisions under the clock, applies the fault policy,
+broadcasts public events and records everything through a :class:`Recorder`."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, NamedTuple, Protocol
+
+import numpy as np
+import structlog
+
+from croupier.arbiter._seat import SeatLink
+from croupier.arbiter._types import (
+    ActionEvent,
+    ClockRules,
+    Clocks,
+    DecisionRequest,
+    Fault,
+    FaultPolicy,
+    Gone,
+    MatchOver,
+    MatchResult,
+    Rejection,
+    RoundEnded,
+    RoundStarted,
+    SeatResult,
+    SeatStats,
+    Unexpected,
+    Welcome,
+)
+from croupier.games import CHANCE, TERMINAL, get_game, places
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """What defines a match. ``params`` are validated against the game's declared parameters."""
+
+    game: str
+    params: Mapping[str, int] = field(default_factory=dict)
+    seed: int = 0
+    clock: ClockRules = field(default_factory=ClockRules)
+    policy: FaultPolicy = field(default_factory=FaultPolicy)
+    connect_timeout_s: float = 15.0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as the replay header records it."""
+
+    seat: int
+    bot_name: str
+    bot_version: str
+    connected: bool
+
+
+class _Decided(NamedTuple):
+    action: int
+    fault: Fault | None
+    detail: str
+    time_us: int
+
+
+class Recorder(Protocol):
+    """Where a match writes its record (the replay writer implements this)."""
+
+    def header(self, match: Match, seats: tuple[SeatInfo, ...]) -> None: ...
+    def chance(self, step: int, outcome: tuple[int, ...], label: str) -> None: ...
+    def action(
+        self,
+        step: int,
+        seat: int,
+        action: int,
+        label: str,
+        time_us: int,
+        fault: Fault | None,
+        detail: str,
+    ) -> None: ...
+    def fault(self, step: int, seat: int, fault: Fault, detail: str) -> None: ...
+    def round_end(self, step: int, round_index: int, deltas: tuple[Fraction, ...]) -> None: ...
+    def result(self, result: MatchResult, step: int) -> None: ...
+
+
+class Match:
+    """One match between seats linked by the transport: create, hand out :attr:`tokens`, run."""
+
+    def __init__(self, config: MatchConfig, match_id: str, recorder: Recorder) -> None:
+        self.config = config
+        self.match_id = match_id
+        self.game = get_game(config.game)
+        self.params = self.game.info.make_params(config.params)
+        self.num_seats = self.params["players"]
+        self.seats = [SeatLink(i, secrets.token_urlsafe(24)) for i in range(self.num_seats)]
+        self.stats = [SeatStats() for _ in range(self.num_seats)]
+        self._recorder = recorder
+        self._bank_ms = [config.clock.time_bank_ms] * self.num_seats
+        self._last_latency_us = [0] * self.num_seats
+        self._next_request = [1] * self.num_seats
+        self._timed_out: list[set[int]] = [set() for _ in range(self.num_seats)]
+        self._dead = [False] * self.num_seats
+        self._cancelled = False
+        self._log = structlog.get_logger("croupier.match").bind(
+            match_id=match_id, game=config.game, seed=config.seed
+        )
+
+    @property
+    def tokens(self) -> list[str]:
+        """One token per seat; each admits exactly one connection."""
+        return [link.token for link in self.seats]
+
+    def welcome(self, seat: int) -> Welcome:
+        """The message admitting a bot to ``seat``."""
+        info = self.game.info
+        return Welcome(
+            self.match_id,
+            seat,
+            self.num_seats,
+            info.name,
+            info.version,
+            dict(self.params),
+            self.config.clock,
+        )
+
+    def cancel(self) -> None:
+        """Stop at the next step; the result is recorded as cancelled."""
+        self._cancelled = True
+
+    # -- running --------------------------------------------------------------------------------
+
+    async def wait_for_seats(self) -> None:
+        """Wait until every seat has joined or been abandoned, or the connect timeout passes."""
+
+        async def settled(link: SeatLink) -> None:
+            joined = asyncio.ensure_future(link.joined.wait())
+            left = asyncio.ensure_future(link.abandoned.wait())
+            try:
+                await asyncio.wait({joined, left}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                joined.cancel()
+                left.cancel()
+
+        try:
+            async with asyncio.timeout(self.config.connect_timeout_s):
+                await asyncio.gather(*(settled(link) for link in self.seats))
+        except TimeoutError:
+            pass
+        for link in self.seats:
+            if not link.joined.is_set():
+                link.closed = True
+                self._dead[link.seat] = True
+                self.stats[link.seat].disconnected = True
+                self.stats[link.seat].faults.append(Fault.NO_SHOW)
+
+    async def run(self) -> MatchResult:
+        """Play the match to its end (or cancellation) and return the result."""
+        await self.wait_for_seats()
+        game, rng = self.game, np.random.default_rng(self.config.seed)
+        seats_info = tuple(
+            SeatInfo(s.seat, s.bot_name, s.bot_version, s.joined.is_set()) for s in self.seats
+        )
+        self._recorder.header(self, seats_info)
+        for link in self.seats:
+            if self._dead[link.seat]:
+                self._recorder.fault(0, link.seat, Fault.NO_SHOW, "did not join in time")
+                self._log.warning("seat_no_show", seat=link.seat)
+        state = game.initial_state(self.params)
+        step = 0
+        announced = -1
+        round_start = game.returns(state)
+        while not self._cancelled and (player := game.current_player(state)) != TERMINAL:
+            if player == CHANCE:
+                outcome = game.sample_chance(state, rng)
+                self._recorder.chance(step, outcome, game.chance_label(state, outcome))
+                state = game.apply_chance(state, outcome)
+                step += 1
+                index = game.round_index(state)
+                if game.current_player(state) != CHANCE and index != announced:
+                    announced = index
+                    self._broadcast(RoundStarted(step, index, game.dealer(state)))
+                continue
+            decided = await self._decide(player, state)
+            action, fault = decided.action, decided.fault
+            label = game.action_label(state, action)
+            self._recorder.action(
+                step, player, action, label, decided.time_us, fault, decided.detail
+            )
+            before = state
+            state = game.apply(state, action)
+            step += 1
+            if game.is_public(before, action):
+                self._broadcast(ActionEvent(step, player, action, label, fault is not None))
+            if game.current_player(state) == TERMINAL or game.round_index(state) != announced:
+                totals = game.returns(state)
+                deltas = tuple(t - s for t, s in zip(totals, round_start, strict=True))
+                round_start = totals
+                self._recorder.round_end(step, announced, deltas)
+                for link in self.seats:
+                    obs = game.observe(state, link.seat)
+                    link.send(RoundEnded(step, announced, deltas, totals, obs))
+        self._drain_departures(step)
+        result = self._result(game.returns(state))
+        self._recorder.result(result, step)
+        for link in self.seats:
+            link.send(MatchOver(result))
+            link.closed = True
+            link.over = True
+        self._log.info(
+            "match_finished",
+            steps=step,
+            cancelled=result.cancelled,
+            scores=[str(r.score) for r in result.seats],
+            outcomes=[r.outcome.value for r in result.seats],
+        )
+        return result
+
+    # -- one decision ---------------------------------------------------------------------------
+
+    async def _decide(self, seat: int, state: Any) -> _Decided:
+        """Ask ``seat`` for an action under the clock; apply the fault policy if it fails."""
+        game = self.game
+        if self._dead[seat]:
+            return _Decided(game.default_action(state), None, "", 0)
+        link = self.seats[seat]
+        legal = game.legal_actions(state)
+        request_id = self._next_request[seat]
+        self._next_request[seat] += 1
+        clock = self.config.clock
+        link.send(
+            DecisionRequest(
+                request_id,
+                game.observe(state, seat),
+                legal,
+                tuple(game.action_label(state, a) for a in legal),
+                Clocks(clock.move_time_ms, self._bank_ms[seat], self._last_latency_us[seat]),
+            )
+        )
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        deadline = start + (clock.move_time_ms + self._bank_ms[seat]) / 1000
+        while True:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await link.inbox.get()
+            except TimeoutError:
+                self._timed_out[seat].add(request_id)
+                self._bank_ms[seat] = 0
+                self.stats[seat].timeouts += 1
+                return self._fault(
+                    seat,
+                    state,
+                    Fault.TIMEOUT,
+                    "no reply before the deadline",
+                    int((loop.time() - start) * 1e6),
+                )
+            elapsed_us = int((loop.time() - start) * 1e6)
+            if isinstance(message, Gone):
+                self._mark_gone(seat)
+                return self._fault(seat, state, Fault.DISCONNECT, message.reason, elapsed_us)
+            if isinstance(message, Unexpected):
+                return self._reject(
+                    seat,
+                    state,
+                    request_id,
+                    Fault.UNEXPECTED_MESSAGE,
+                    message.description,
+                    elapsed_us,
+                )
+            if message.request_id in self._timed_out[seat]:
+                link.send(
+                    Rejection(
+                        message.request_id, Fault.TIMEOUT, "reply came after the deadline", False
+                    )
+                )
+                continue
+            if message.request_id != request_id:
+                return self._reject(
+                    seat,
+                    state,
+                    message.request_id,
+                    Fault.STALE_REQUEST,
+                    f"request id {message.request_id} is not the pending {request_id}",
+                    elapsed_us,
+                )
+            if message.action not in legal:
+                return self._reject(
+                    seat,
+                    state,
+                    request_id,
+                    Fault.ILLEGAL_ACTION,
+                    f"action {message.action} is not among the legal {list(legal)}",
+                    elapsed_us,
+                )
+            overrun = elapsed_us // 1000 - clock.move_time_ms
+            if overrun > 0:
+                self._bank_ms[seat] = max(0, self._bank_ms[seat] - overrun)
+            self._last_latency_us[seat] = elapsed_us
+            return _Decided(message.action, None, "", elapsed_us)
+
+    def _reject(
+        self, seat: int, state: Any, request_id: int, fault: Fault, detail: str, elapsed_us: int
+    ) -> _Decided:
+        self.stats[seat].rejected += 1
+        self.seats[seat].send(Rejection(request_id, fault, detail, True))
+        return self._fault(seat, state, fault, detail, elapsed_us)
+
+    def _fault(self, seat: int, state: Any, fault: Fault, detail: str, elapsed_us: int) -> _Decided:
+        """Apply the policy (so far always: the game's default action) and log the fault."""
+        self.stats[seat].faults.append(fault)
+        self._last_latency_us[seat] = elapsed_us
+        self._log.warning("seat_fault", seat=seat, fault=fault.value, detail=detail)
+        return _Decided(self.game.default_action(state), fault, detail, elapsed_us)
+
+    def _mark_gone(self, seat: int) -> None:
+        self._dead[seat] = True
+        self.seats[seat].closed = True
+        self.stats[seat].disconnected = True
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _broadcast(self, message: ActionEvent | RoundStarted) -> None:
+        for link in self.seats:
+            link.send(message)
+
+    def _drain_departures(self, step: int) -> None:
+        """Seats whose bot left after their last decision still count as disconnected."""
+        for link in self.seats:
+            while not link.inbox.empty():
+                message = link.inbox.get_nowait()
+                if isinstance(message, Gone) and not self._dead[link.seat]:
+                    self._mark_gone(link.seat)
+                    self.stats[link.seat].faults.append(Fault.DISCONNECT)
+                    self._recorder.fault(step, link.seat, Fault.DISCONNECT, message.reason)
+
+    def _result(self, scores: tuple[Fraction, ...]) -> MatchResult:
+        place = places(scores)
+        return MatchResult(
+            self.match_id,
+            tuple(
+                SeatResult(
+                    seat=link.seat,
+                    bot_name=link.bot_name,
+                    score=scores[link.seat],
+                    place=place[link.seat],
+                    outcome=self.stats[link.seat].outcome(),
+                    timeouts=self.stats[link.seat].timeouts,
+                    rejected=self.stats[link.seat].rejected,
+                )
+                for link in self.seats
+            ),
+            cancelled=self._cancelled,
+        )

@@ -1,0 +1,210 @@
+"""Value types the arbiter exchanges with seats and reports: no proto types, no I/O."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+
+class Fault(enum.Enum):
+    """What a seat did wrong. Recorded in the replay as the lower-case name."""
+
+    TIMEOUT = "timeout"
+    ILLEGAL_ACTION = "illegal_action"  # an id not in the request's legal list
+    STALE_REQUEST = "stale_request"  # a request id that is not the one pending
+    UNEXPECTED_MESSAGE = "unexpected_message"  # not an ActionReply (second Hello, empty envelope)
+    DISCONNECT = "disconnect"  # stream closed or broken, or the process exited, mid-match
+    NO_SHOW = "no_show"  # never connected before the match started
+
+
+class Outcome(enum.Enum):
+    """How a seat ended the match (cutechess-style rich result), worst fault wins."""
+
+    NORMAL = "normal"
+    TIMEOUTS = "timeouts"
+    ILLEGAL_ACTIONS = "illegal_actions"
+    DISCONNECTED = "disconnected"
+
+
+class Penalty(enum.Enum):
+    """What the arbiter does about a fault. Only the default action is implemented so far."""
+
+    DEFAULT_ACTION = "default_action"
+
+
+@dataclass(frozen=True, slots=True)
+class FaultPolicy:
+    """The configured reaction to each kind of fault (all: play the game's default action).
+
+    Disconnected seats get the default action for every later decision without being waited for.
+    """
+
+    on_timeout: Penalty = Penalty.DEFAULT_ACTION
+    on_illegal: Penalty = Penalty.DEFAULT_ACTION
+    on_disconnect: Penalty = Penalty.DEFAULT_ACTION
+
+
+@dataclass(frozen=True, slots=True)
+class ClockRules:
+    """Per-decision time plus a bank that covers overruns; a reply later than both is a timeout."""
+
+    move_time_ms: int = 2000
+    time_bank_ms: int = 30000
+
+
+@dataclass(frozen=True, slots=True)
+class Clocks:
+    """The clock as shown with one decision request."""
+
+    move_time_ms: int
+    time_bank_ms: int
+    last_latency_us: int
+
+
+# ---- arbiter -> seat ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """Sent once a bot is admitted."""
+
+    match_id: str
+    seat: int
+    num_seats: int
+    game: str
+    rules_version: int
+    params: dict[str, int]
+    clock: ClockRules
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRequest:
+    """The seat must act; ``observation`` comes from ``game.observe(state, seat)`` alone."""
+
+    request_id: int
+    observation: Any
+    legal_actions: tuple[int, ...]
+    labels: tuple[str, ...]
+    clocks: Clocks
+
+
+@dataclass(frozen=True, slots=True)
+class ActionEvent:
+    """A public action. ``by_arbiter``: the arbiter played it for the seat."""
+
+    step: int
+    seat: int
+    action: int
+    label: str
+    by_arbiter: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    """A deal/round began."""
+
+    step: int
+    round_index: int
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """A deal/round ended. ``observation`` is the receiving seat's own observation after it."""
+
+    step: int
+    round_index: int
+    deltas: tuple[Fraction, ...]
+    totals: tuple[Fraction, ...]
+    observation: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """A reply was not accepted."""
+
+    request_id: int
+    fault: Fault
+    message: str
+    default_played: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat's result."""
+
+    seat: int
+    bot_name: str
+    score: Fraction
+    place: int
+    outcome: Outcome
+    timeouts: int
+    rejected: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The result of a match, by seat."""
+
+    match_id: str
+    seats: tuple[SeatResult, ...]
+    cancelled: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOver:
+    """The last message to a seat."""
+
+    result: MatchResult
+
+
+# ---- seat -> arbiter ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A bot's answer to a decision request."""
+
+    request_id: int
+    action: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unexpected:
+    """A message that is not an ActionReply."""
+
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Gone:
+    """The seat's connection ended (stream closed, broken, or process exited)."""
+
+    reason: str
+
+
+Outbound = (
+    Welcome | DecisionRequest | ActionEvent | RoundStarted | RoundEnded | Rejection | MatchOver
+)
+Inbound = Reply | Unexpected | Gone
+
+
+@dataclass(slots=True)
+class SeatStats:
+    """Fault counters of one seat (mutable, owned by the match)."""
+
+    timeouts: int = 0
+    rejected: int = 0
+    disconnected: bool = False
+    faults: list[Fault] = field(default_factory=list)
+
+    def outcome(self) -> Outcome:
+        if self.disconnected:
+            return Outcome.DISCONNECTED
+        if self.rejected:
+            return Outcome.ILLEGAL_ACTIONS
+        if self.timeouts:
+            return Outcome.TIMEOUTS
+        return Outcome.NORMAL

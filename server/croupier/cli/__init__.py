@@ -1,0 +1,282 @@
+"""The ``croupier`` command: run matches, inspect and verify replays, list games.
+
+Every error a user can cause ends in one line on stderr (``croupier: error: …``) and exit
+status 2; a failed ``replay verify`` exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import structlog
+
+from croupier import __version__
+from croupier.arbiter import ClockRules, MatchConfig, MatchResult
+from croupier.errors import ConfigError, CroupierError, ReplayError
+from croupier.games import GAMES, get_game
+from croupier.replay import read_replay, verify
+from croupier.replay._render import OMNISCIENT, render
+from croupier.runner import run_match
+from croupier.transport import BUNDLED, parse_bot_command
+
+#: The bundled bot filling each seat when ``--bot`` is not given, per game.
+DEFAULT_BOTS = {"as-nas": ["as-nas-heuristic", "random", "as-nas-heuristic", "random"]}
+
+
+def _param(text: str) -> tuple[str, int]:
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    try:
+        return name.strip(), int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{name}: {value!r} is not an integer") from None
+
+
+def _nonneg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="croupier",
+        description="Croupier: a headless match engine for hidden-information card games.",
+    )
+    parser.add_argument("--version", action="version", version=f"croupier {__version__}")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="log more (-v: per match and bot, -vv: debug)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    m = sub.add_parser(
+        "match",
+        help="run one match between bot processes and write its replay",
+        description=(
+            "Start an arbiter on a free loopback port, launch one bot process per seat, play a "
+            "whole match, print the standings and write DIR/<match-id>.jsonl (plus one log per "
+            "seat). Seats without --bot get the bundled bots."
+        ),
+    )
+    m.add_argument("--game", required=True, choices=GAMES, help="the game to play")
+    m.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="CMD",
+        help=(
+            "a bot command line, once per seat in seat order (or a bundled bot: "
+            f"{', '.join(sorted(BUNDLED))}); missing seats get the random bot, "
+            "no --bot at all gets the bundled bots"
+        ),
+    )
+    m.add_argument("--seed", type=_nonneg, default=None, help="match seed (default: random)")
+    m.add_argument(
+        "--out",
+        type=Path,
+        default=Path("matches"),
+        metavar="DIR",
+        help="where replays and bot logs go (default: ./matches)",
+    )
+    m.add_argument("--deals", type=int, default=None, metavar="N", help="deals in the match")
+    m.add_argument(
+        "--param",
+        action="append",
+        type=_param,
+        default=[],
+        metavar="NAME=VALUE",
+        help="any game parameter (see `croupier games`)",
+    )
+    m.add_argument("--move-ms", type=_nonneg, default=2000, help="time per decision (default 2000)")
+    m.add_argument("--bank-ms", type=_nonneg, default=30000, help="time bank (default 30000)")
+    m.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=15.0,
+        metavar="S",
+        help="seconds bots have to connect (default 15)",
+    )
+
+    r = sub.add_parser("replay", help="inspect or verify replay files")
+    rsub = r.add_subparsers(dest="replay_command", metavar="ACTION", required=True)
+    show = rsub.add_parser(
+        "show",
+        help="print a readable hand history",
+        description="Print a match as a hand history: every card (default), or what one seat saw.",
+    )
+    show.add_argument("file", type=Path, help="a replay (.jsonl)")
+    view = show.add_mutually_exclusive_group()
+    view.add_argument("--seat", type=_nonneg, default=None, help="only what this seat saw")
+    view.add_argument("--public", action="store_true", help="only what a spectator saw")
+    ver = rsub.add_parser(
+        "verify",
+        help="re-simulate replays and check every step",
+        description=(
+            "Re-simulate each replay from its recorded chance outcomes and actions; "
+            "exit 1 naming the first mismatch."
+        ),
+    )
+    ver.add_argument("files", type=Path, nargs="+", metavar="FILE", help="replays (.jsonl)")
+
+    sub.add_parser("games", help="list the games and their parameters")
+    return parser
+
+
+def _configure_logging(verbosity: int) -> None:
+    level = [logging.WARNING, logging.INFO, logging.DEBUG][min(verbosity, 2)]
+    renderer = (
+        structlog.dev.ConsoleRenderer(colors=False)
+        if sys.stderr.isatty()
+        else structlog.processors.JSONRenderer()
+    )
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso"),
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        cache_logger_on_first_use=True,
+    )
+
+
+def _cmd_match(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    params = dict(args.param)
+    if args.deals is not None:
+        params["deals"] = args.deals
+    params = game.info.make_params(params)
+    seats = params["players"]
+    if len(args.bot) > seats:
+        raise ConfigError(f"{len(args.bot)} bots given for {seats} seats")
+    commands = list(args.bot) or list(DEFAULT_BOTS.get(game.info.name, ["random"] * seats))
+    commands += ["random"] * (seats - len(commands))
+    bots = [parse_bot_command(c) for c in commands]
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4))
+    config = MatchConfig(
+        game=game.info.name,
+        params=params,
+        seed=seed,
+        clock=ClockRules(args.move_ms, args.bank_ms),
+        connect_timeout_s=args.connect_timeout,
+    )
+
+    async def main() -> tuple[MatchResult, Path]:
+        cancel = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGINT, cancel.set)
+        loop.add_signal_handler(signal.SIGTERM, cancel.set)
+        run = await run_match(config, bots, args.out, cancel=cancel)
+        return run.result, run.replay
+
+    print(f"{game.info.title}: {seats} seats, seed {seed}", file=sys.stderr)
+    result, replay = asyncio.run(main())
+    print(_standings_table(result, commands))
+    print(f"replay: {replay}")
+    return 0
+
+
+def _standings_table(result: MatchResult, commands: Sequence[str]) -> str:
+    rows = [("place", "seat", "bot", "score", "ended", "timeouts", "rejected")]
+    for r in sorted(result.seats, key=lambda r: (r.place, r.seat)):
+        name = r.bot_name or f"({commands[r.seat]}: never connected)"
+        rows.append(
+            (
+                str(r.place),
+                str(r.seat),
+                name,
+                str(r.score),
+                r.outcome.value,
+                str(r.timeouts),
+                str(r.rejected),
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
+    title = f"match {result.match_id}" + (" (cancelled)" if result.cancelled else "")
+    return "\n".join([title, *lines])
+
+
+def _cmd_replay_show(args: argparse.Namespace) -> int:
+    replay = read_replay(args.file)
+    seat = None if args.public else OMNISCIENT if args.seat is None else args.seat
+    n = len(replay.header["seats"])
+    if isinstance(seat, int) and seat >= n:
+        raise ConfigError(f"--seat {seat}: the match has seats 0..{n - 1}")
+    try:
+        for line in render(replay, seat):
+            print(line)
+    except CroupierError as exc:
+        raise ReplayError(f"{args.file}: cannot be re-simulated: {exc}") from None
+    return 0
+
+
+def _cmd_replay_verify(args: argparse.Namespace) -> int:
+    failed = 0
+    for path in args.files:
+        try:
+            report = verify(read_replay(path))
+        except ReplayError as exc:
+            failed += 1
+            print(f"FAIL {path}: {exc}")
+            continue
+        scores = " ".join(str(s) for s in report.scores)
+        print(f"ok   {path}: {report.steps} steps, {report.rounds} deals, scores {scores}")
+    return 1 if failed else 0
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    for name in GAMES:
+        info = get_game(name).info
+        print(
+            f"{name}: {info.title} (rules v{info.version}, {info.min_players}-{info.max_players} "
+            f"players; rules: {info.rules_doc})"
+        )
+        for p in info.params:
+            print(f"    {p.name}={p.default}  [{p.low}..{p.high}]  {p.doc}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``croupier`` console script."""
+    args = build_parser().parse_args(argv)
+    _configure_logging(args.verbose)
+    handlers = {
+        "match": _cmd_match,
+        "games": _cmd_games,
+        "show": _cmd_replay_show,
+        "verify": _cmd_replay_verify,
+    }
+    key = args.replay_command if args.command == "replay" else args.command
+    try:
+        return handlers[key](args)
+    except CroupierError as exc:
+        print(f"croupier: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `croupier replay show … | head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""The one exception tree of Croupier.
+
+::
+
+    CroupierError                 base of everything raised on purpose
+    ├── ConfigError               bad user input: arguments, parameters, unknown game, bot command
+    ├── GameError                 raised by the rules (``croupier.games``)
+    │   └── IllegalActionError    an action or chance outcome that is not legal in this state
+    ├── BotLaunchError            a bot process could not be started
+    ├── ProtocolError             a peer broke the bot protocol (translated from gRPC errors)
+    └── ReplayError               anything about a replay file
+        ├── ReplayFormatError     the file is not a readable replay (corrupt line, missing header)
+        └── ReplayMismatchError   re-simulation disagrees with what the file records
+
+Lower-layer errors (``OSError``, ``json.JSONDecodeError``, ``grpc.RpcError``) are translated into
+these at the layer boundary, so the CLI can print one clear line for any of them.
+"""
+
+from __future__ import annotations
+
+
+class CroupierError(Exception):
+    """Base class of every error Croupier raises on purpose."""
+
+
+class ConfigError(CroupierError):
+    """Bad user input: arguments, match parameters, unknown game, missing bot command."""
+
+
+class GameError(CroupierError):
+    """An error raised by a rules module."""
+
+
+class IllegalActionError(GameError):
+    """An action (or chance outcome) that is not legal in the given state."""
+
+
+class BotLaunchError(CroupierError):
+    """A bot process could not be started."""
+
+
+class ProtocolError(CroupierError):
+    """A peer broke the bot protocol."""
+
+
+class ReplayError(CroupierError):
+    """Base class of replay problems."""
+
+
+class ReplayFormatError(ReplayError):
+    """The file is not a readable replay; ``line`` is the 1-based line at fault, if known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message if line is None else f"line {line}: {message}")
+        self.line = line
+
+
+class ReplayMismatchError(ReplayError):
+    """Re-simulation disagrees with the replay at ``line`` (1-based)."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line

@@ -1,0 +1,115 @@
+"""The contract every game module fulfils (after OpenSpiel's ``spiel.h``), written down once.
+
+A game is a pure state machine over immutable states:
+
+* ``initial_state(params)`` starts a match. Chance is explicit: at a chance node
+  ``current_player`` is :data:`CHANCE`, the arbiter draws an outcome with
+  ``sample_chance(state, rng)`` and applies it with ``apply_chance``. An outcome is a tuple of
+  ints (for a deal: the shuffled deck, card ids in deal order), recorded in the replay, so a replay
+  re-simulates without any random generator.
+* At a decision node ``current_player`` is a seat ``0..n-1``; ``legal_actions`` lists stable integer
+  ids, strictly ascending, never empty; ``apply(state, action)`` returns the next state or raises
+  :class:`~croupier.errors.IllegalActionError` (the old state is untouched: states are immutable).
+* At the end ``current_player`` is :data:`TERMINAL` and ``returns`` gives each seat's final score.
+* ``observe(state, seat)`` builds what ``seat`` may see, and nothing else; ``observe(state, None)``
+  is the public view (what a spectator sees).
+* ``round_index`` counts deals (rounds) from 0 and ``dealer`` names the current dealer (``-1``
+  before the first is drawn); ``returns`` gives running scores at any state.
+* ``default_action`` is what the arbiter plays for a seat that timed out, faulted or left.
+
+Rules modules import nothing from grpc, logging, clocks, files or a global random generator.
+Deviation from ``DESIGN.md``: ``initial_state`` takes no generator. Even the first dealer is a
+chance node, so every random draw of a match is a recorded outcome: a replay never needs the RNG.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+from croupier.errors import ConfigError
+
+#: ``current_player`` at a chance node.
+CHANCE = -1
+#: ``current_player`` once the match is over.
+TERMINAL = -2
+
+
+@dataclass(frozen=True, slots=True)
+class ParamSpec:
+    """One integer match parameter with its default and inclusive range."""
+
+    name: str
+    default: int
+    low: int
+    high: int
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a game declares up front (OpenSpiel ``_GAME_TYPE`` / ``_GAME_INFO``)."""
+
+    name: str
+    title: str
+    version: int
+    min_players: int
+    max_players: int
+    num_distinct_actions: int
+    params: tuple[ParamSpec, ...]
+    rules_doc: str
+
+    def make_params(self, overrides: Mapping[str, int] | None = None) -> dict[str, int]:
+        """Defaults updated by ``overrides``; raise :class:`ConfigError` naming a bad one."""
+        specs = {p.name: p for p in self.params}
+        out = {p.name: p.default for p in self.params}
+        for key, value in (overrides or {}).items():
+            spec = specs.get(key)
+            if spec is None:
+                known = ", ".join(sorted(specs))
+                raise ConfigError(f"{self.name} has no parameter {key!r} (known: {known})")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(
+                    f"{self.name} parameter {key!r} must be an integer, got {value!r}"
+                )
+            if not spec.low <= value <= spec.high:
+                raise ConfigError(
+                    f"{self.name} parameter {key!r}={value} is out of range "
+                    f"[{spec.low}, {spec.high}]"
+                )
+            out[key] = value
+        return out
+
+
+S = TypeVar("S")
+
+
+class Game(Protocol[S]):
+    """The uniform contract; see the module docstring. ``S`` is the game's immutable state type."""
+
+    info: GameInfo
+
+    def initial_state(self, params: Mapping[str, int]) -> S: ...
+    def num_players(self, state: S) -> int: ...
+    def current_player(self, state: S) -> int: ...
+    def legal_actions(self, state: S) -> tuple[int, ...]: ...
+    def apply(self, state: S, action: int) -> S: ...
+    def sample_chance(self, state: S, rng: np.random.Generator) -> tuple[int, ...]: ...
+    def apply_chance(self, state: S, outcome: tuple[int, ...]) -> S: ...
+    def chance_label(self, state: S, outcome: tuple[int, ...]) -> str: ...
+    def observe(self, state: S, seat: int | None) -> Any: ...
+    def returns(self, state: S) -> tuple[Fraction, ...]: ...
+    def action_label(self, state: S, action: int) -> str: ...
+    def default_action(self, state: S) -> int: ...
+    def round_index(self, state: S) -> int: ...
+    def dealer(self, state: S) -> int: ...
+    def is_public(self, state: S, action: int) -> bool: ...
+
+
+def places(scores: tuple[Fraction, ...]) -> tuple[int, ...]:
+    """1-based places, highest score first; equal scores share the better place (1, 1, 3)."""
+    return tuple(1 + sum(1 for other in scores if other > mine) for mine in scores)

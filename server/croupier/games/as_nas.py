@@ -1,0 +1,494 @@
+"""As-Nas, Cardavia rules: four players, 20 cards, one betting round per deal, 12 deals.
+
+Rules: ``docs/rules/as-nas.md`` (binding reading of ``shared/rules/as-nas.md``). Version 1.
+
+Seats are numbered clockwise; "right" of seat ``i`` is ``i - 1 (mod 4)``. Dealing and betting go
+counter-clockwise starting at the dealer's right (``dealer-1, dealer-2, dealer-3, dealer``); the
+dealer moves one seat right after each deal.
+
+Decisions where the rules are silent (also in the rules doc):
+
+* The first dealer is a chance node with outcome ``(seat,)``; each deal is a chance node whose
+  outcome is the shuffled deck (20 card ids), dealt one at a time in betting order.
+* A card id is ``4 * rank + copy``; ranks ``0..4`` are Couli, Sarbaz, Bibi, Shah, As (As highest).
+  Copies only name physical cards in the omniscient replay; observations show ranks.
+* Scores are exact: pots split into halves or thirds, so the state keeps totals in twelfths
+  and ``returns`` gives :class:`~fractions.Fraction` values.
+* Timeout/fault default action: ``HOLD`` when legal, otherwise ``FOLD``.
+* The observation's action history covers the current deal; the previous deal's outcome
+  (revealed hands, settlement) is carried as ``last_deal``. Earlier deals reach bots as events.
+
+Action ids (ascending in every legal list):
+
+====  =======  ==========================================================
+ id   action   legal when
+====  =======  ==========================================================
+ 0    LOOK     the seat has not looked (does not end the turn)
+ 1    FOLD     always
+ 2    CALL     own stake < H (stake := H)
+ 3    HOLD     own stake == H
+ 4    RAISE    H < 4 (stake := H + 1, H := H + 1)
+====  =======  ==========================================================
+
+Observation (:class:`AsNasObservation`): seat, deal index and count, dealer, seat to act, own hand
+(ranks, empty until looked), every seat's stake / folded / looked, H, pot, totals, this deal's
+public history, last deal's result.
+
+Parameters: ``players`` 4 (fixed), ``deals`` 12 (1..1000).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import NamedTuple
+
+import numpy as np
+
+from croupier.errors import IllegalActionError
+from croupier.games._api import CHANCE, TERMINAL, GameInfo, ParamSpec
+
+NUM_SEATS = 4
+HAND_SIZE = 5
+NUM_RANKS = 5
+COPIES = 4
+DECK_SIZE = NUM_RANKS * COPIES
+MAX_BET = 4
+#: Scores are kept in twelfths: every split of a pot among 1..4 winners is exact.
+UNIT = 12
+
+RANK_NAMES = ("Couli", "Sarbaz", "Bibi", "Shah", "As")
+
+
+class Action(enum.IntEnum):
+    """Action ids; stable across versions."""
+
+    LOOK = 0
+    FOLD = 1
+    CALL = 2
+    HOLD = 3
+    RAISE = 4
+
+
+class Phase(enum.IntEnum):
+    """Where the match stands."""
+
+    DRAW_DEALER = 0  # chance: the first dealer
+    DEAL = 1  # chance: shuffle and deal
+    BETTING = 2
+    OVER = 3
+
+
+class Category(enum.IntEnum):
+    """Hand categories, weakest first."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    FULL_HOUSE = 4
+    FOUR_OF_A_KIND = 5
+
+
+def hand_key(ranks: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """Comparison key of a 5-card hand given as ranks: a larger key is a stronger hand.
+
+    ``(category, grouped ranks…)``: ranks ordered by group size, then rank, high to low; equal
+    keys tie. Straights and flushes do not exist.
+    """
+    counts = [0] * NUM_RANKS
+    for r in ranks:
+        counts[r] += 1
+    groups = sorted(((c, r) for r, c in enumerate(counts) if c), reverse=True)
+    shape = tuple(c for c, _ in groups)
+    category = _CATEGORY_OF_SHAPE[shape]
+    return (int(category), *(r for _, r in groups))
+
+
+_CATEGORY_OF_SHAPE = {
+    (4, 1): Category.FOUR_OF_A_KIND,
+    (3, 2): Category.FULL_HOUSE,
+    (3, 1, 1): Category.THREE_OF_A_KIND,
+    (2, 2, 1): Category.TWO_PAIR,
+    (2, 1, 1, 1): Category.PAIR,
+    (1, 1, 1, 1, 1): Category.HIGH_CARD,
+}
+
+
+def hand_category(ranks: tuple[int, ...]) -> Category:
+    """The category of a 5-card hand given as ranks."""
+    return Category(hand_key(ranks)[0])
+
+
+def card_rank(card: int) -> int:
+    """Rank 0..4 of a card id."""
+    return card // COPIES
+
+
+def card_name(card: int) -> str:
+    """``As#2``: rank name and copy index of a physical card."""
+    return f"{RANK_NAMES[card // COPIES]}#{card % COPIES}"
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """How a finished deal ended; public.
+
+    ``revealed[s]`` is seat ``s``'s hand (ranks, high to low) if it was shown at showdown, else
+    ``None`` (folded, or the deal ended with a lone survivor). ``deltas`` are the settlements.
+    """
+
+    deal_index: int
+    dealer: int
+    revealed: tuple[tuple[int, ...] | None, ...]
+    winners: tuple[int, ...]
+    pot: int
+    deltas: tuple[Fraction, ...]
+
+
+class AsNasState(NamedTuple):
+    """Immutable match state. ``hands`` hold card ids sorted ascending; totals are in twelfths."""
+
+    num_deals: int
+    deal_index: int
+    dealer: int
+    phase: Phase
+    hands: tuple[tuple[int, ...], ...]
+    looked: tuple[bool, ...]
+    folded: tuple[bool, ...]
+    acted: tuple[bool, ...]
+    stakes: tuple[int, ...]
+    high: int
+    to_act: int
+    totals: tuple[int, ...]
+    history: tuple[tuple[int, int], ...]
+    last_deal: DealResult | None
+
+
+@dataclass(frozen=True, slots=True)
+class AsNasObservation:
+    """What one seat (or, with ``seat=None``, a spectator) may see.
+
+    ``hand`` is the seat's own ranks high to low once it has looked, else empty. ``to_act`` is
+    ``None`` at chance nodes and at the end.
+    """
+
+    seat: int | None
+    deal_index: int
+    num_deals: int
+    dealer: int
+    to_act: int | None
+    hand: tuple[int, ...]
+    looked: tuple[bool, ...]
+    folded: tuple[bool, ...]
+    stakes: tuple[int, ...]
+    high: int
+    pot: int
+    totals: tuple[Fraction, ...]
+    history: tuple[tuple[int, int], ...]
+    last_deal: DealResult | None
+
+
+_EMPTY_HANDS: tuple[tuple[int, ...], ...] = ((),) * NUM_SEATS
+_NO = (False,) * NUM_SEATS
+_ZERO = (0,) * NUM_SEATS
+
+
+def _right(seat: int) -> int:
+    return (seat - 1) % NUM_SEATS
+
+
+class AsNas:
+    """The As-Nas game module (see the module docstring); stateless: use :data:`GAME`."""
+
+    info = GameInfo(
+        name="as-nas",
+        title="As-Nas (Cardavia rules)",
+        version=1,
+        min_players=NUM_SEATS,
+        max_players=NUM_SEATS,
+        num_distinct_actions=len(Action),
+        params=(
+            ParamSpec("players", NUM_SEATS, NUM_SEATS, NUM_SEATS, "number of seats (fixed)"),
+            ParamSpec("deals", 12, 1, 1000, "deals in a match"),
+        ),
+        rules_doc="docs/rules/as-nas.md",
+    )
+
+    # -- the contract -------------------------------------------------------------------------
+
+    def initial_state(self, params: Mapping[str, int]) -> AsNasState:
+        p = self.info.make_params(params)
+        return AsNasState(
+            p["deals"],
+            0,
+            -1,
+            Phase.DRAW_DEALER,
+            _EMPTY_HANDS,
+            _NO,
+            _NO,
+            _NO,
+            _ZERO,
+            0,
+            -1,
+            _ZERO,
+            (),
+            None,
+        )
+
+    def num_players(self, state: AsNasState) -> int:
+        return NUM_SEATS
+
+    def current_player(self, state: AsNasState) -> int:
+        phase = state.phase
+        if phase is Phase.BETTING:
+            return state.to_act
+        if phase is Phase.OVER:
+            return TERMINAL
+        return CHANCE
+
+    def legal_actions(self, state: AsNasState) -> tuple[int, ...]:
+        if state.phase is not Phase.BETTING:
+            return ()
+        return self._legal_betting(state)
+
+    def apply(self, state: AsNasState, action: int) -> AsNasState:
+        if state.phase is not Phase.BETTING:
+            raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
+        if action not in self._legal_betting(state):
+            raise IllegalActionError(f"action {action!r} is not legal for seat {state.to_act}")
+        return self._apply_betting(state, action)
+
+    def sample_chance(self, state: AsNasState, rng: np.random.Generator) -> tuple[int, ...]:
+        if state.phase is Phase.DRAW_DEALER:
+            return (int(rng.integers(NUM_SEATS)),)
+        if state.phase is Phase.DEAL:
+            return tuple(int(c) for c in rng.permutation(DECK_SIZE))
+        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
+
+    def apply_chance(self, state: AsNasState, outcome: tuple[int, ...]) -> AsNasState:
+        if state.phase is Phase.DRAW_DEALER:
+            return self._apply_draw_dealer(state, outcome)
+        if state.phase is Phase.DEAL:
+            return self._apply_deal(state, outcome)
+        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
+
+    def chance_label(self, state: AsNasState, outcome: tuple[int, ...]) -> str:
+        if state.phase is Phase.DRAW_DEALER:
+            return f"First dealer: seat {outcome[0]}"
+        hands = self._apply_deal(state, outcome).hands
+        shown = "; ".join(
+            f"seat {s}: {' '.join(RANK_NAMES[card_rank(c)] for c in reversed(h))}"
+            for s, h in enumerate(hands)
+        )
+        return f"Deal {state.deal_index + 1}, dealer seat {state.dealer}: {shown}"
+
+    def observe(self, state: AsNasState, seat: int | None) -> AsNasObservation:
+        if seat is not None and state.looked[seat]:
+            hand = tuple(card_rank(c) for c in reversed(state.hands[seat]))
+        else:
+            hand = ()
+        return AsNasObservation(
+            seat=seat,
+            deal_index=state.deal_index,
+            num_deals=state.num_deals,
+            dealer=state.dealer,
+            to_act=state.to_act if state.phase is Phase.BETTING else None,
+            hand=hand,
+            looked=state.looked,
+            folded=state.folded,
+            stakes=state.stakes,
+            high=state.high,
+            pot=sum(state.stakes),
+            totals=tuple(Fraction(t, UNIT) for t in state.totals),
+            history=state.history,
+            last_deal=state.last_deal,
+        )
+
+    def returns(self, state: AsNasState) -> tuple[Fraction, ...]:
+        return tuple(Fraction(t, UNIT) for t in state.totals)
+
+    def action_label(self, state: AsNasState, action: int) -> str:
+        act = Action(action)
+        if act is Action.CALL:
+            return f"Call:{state.high}"
+        if act is Action.RAISE:
+            return f"Raise:{state.high + 1}"
+        return act.name.capitalize()
+
+    def default_action(self, state: AsNasState) -> int:
+        stake = state.stakes[state.to_act]
+        return int(Action.HOLD if stake == state.high else Action.FOLD)
+
+    def round_index(self, state: AsNasState) -> int:
+        return state.deal_index
+
+    def dealer(self, state: AsNasState) -> int:
+        return state.dealer
+
+    def is_public(self, state: AsNasState, action: int) -> bool:
+        return True
+
+    # -- chance ---------------------------------------------------------------------------------
+
+    def _apply_draw_dealer(self, state: AsNasState, outcome: tuple[int, ...]) -> AsNasState:
+        if len(outcome) != 1 or outcome[0] not in range(NUM_SEATS):
+            raise IllegalActionError(f"first-dealer outcome must be (seat,), got {outcome!r}")
+        return state._replace(dealer=int(outcome[0]), phase=Phase.DEAL)
+
+    def _apply_deal(self, state: AsNasState, outcome: tuple[int, ...]) -> AsNasState:
+        if len(outcome) != DECK_SIZE or sorted(outcome) != list(range(DECK_SIZE)):
+            raise IllegalActionError("a deal outcome must be a permutation of the 20 card ids")
+        dealer = state.dealer
+        order = [(dealer - k) % NUM_SEATS for k in range(1, NUM_SEATS + 1)]
+        hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        for i, card in enumerate(outcome):
+            hands[order[i % NUM_SEATS]].append(int(card))
+        stakes = [0] * NUM_SEATS
+        stakes[dealer] = 1
+        return AsNasState(
+            state.num_deals,
+            state.deal_index,
+            dealer,
+            Phase.BETTING,
+            tuple(tuple(sorted(h)) for h in hands),
+            _NO,
+            _NO,
+            _NO,
+            tuple(stakes),
+            1,
+            _right(dealer),
+            state.totals,
+            (),
+            state.last_deal,
+        )
+
+    # -- betting --------------------------------------------------------------------------------
+
+    def _legal_betting(self, state: AsNasState) -> tuple[int, ...]:
+        seat = state.to_act
+        out = [] if state.looked[seat] else [Action.LOOK]
+        out.append(Action.FOLD)
+        out.append(Action.CALL if state.stakes[seat] < state.high else Action.HOLD)
+        if state.high < MAX_BET:
+            out.append(Action.RAISE)
+        return tuple(int(a) for a in out)
+
+    def _apply_betting(self, state: AsNasState, action: int) -> AsNasState:
+        seat = state.to_act
+        history = (*state.history, (seat, action))
+        if action == Action.LOOK:
+            looked = list(state.looked)
+            looked[seat] = True
+            return state._replace(looked=tuple(looked), history=history)
+        stakes, folded, acted, high = (
+            list(state.stakes),
+            list(state.folded),
+            list(state.acted),
+            state.high,
+        )
+        acted[seat] = True
+        if action == Action.FOLD:
+            folded[seat] = True
+        elif action == Action.CALL:
+            stakes[seat] = high
+        elif action == Action.RAISE:
+            high += 1
+            stakes[seat] = high
+        live = [s for s in range(NUM_SEATS) if not folded[s]]
+        if len(live) == 1:
+            return self._settle(state, stakes, folded, history, live, showdown=False)
+        if all(acted[s] and stakes[s] == high for s in live):
+            return self._settle(state, stakes, folded, history, live, showdown=True)
+        nxt = _right(seat)
+        while folded[nxt]:
+            nxt = _right(nxt)
+        return AsNasState(
+            state.num_deals,
+            state.deal_index,
+            state.dealer,
+            Phase.BETTING,
+            state.hands,
+            state.looked,
+            tuple(folded),
+            tuple(acted),
+            tuple(stakes),
+            high,
+            nxt,
+            state.totals,
+            history,
+            state.last_deal,
+        )
+
+    def _settle(
+        self,
+        state: AsNasState,
+        stakes: list[int],
+        folded: list[bool],
+        history: tuple[tuple[int, int], ...],
+        live: list[int],
+        *,
+        showdown: bool,
+    ) -> AsNasState:
+        revealed: list[tuple[int, ...] | None] = [None] * NUM_SEATS
+        if showdown:
+            keys = {}
+            for s in live:
+                ranks = tuple(card_rank(c) for c in reversed(state.hands[s]))
+                revealed[s] = ranks
+                keys[s] = hand_key(ranks)
+            best = max(keys.values())
+            winners = tuple(s for s in live if keys[s] == best)
+        else:
+            winners = (live[0],)
+        pot = sum(stakes)
+        share = pot * UNIT // len(winners)  # exact: len(winners) divides UNIT
+        deltas = [-stakes[s] * UNIT + (share if s in winners else 0) for s in range(NUM_SEATS)]
+        totals = tuple(t + d for t, d in zip(state.totals, deltas, strict=True))
+        result = DealResult(
+            deal_index=state.deal_index,
+            dealer=state.dealer,
+            revealed=tuple(revealed),
+            winners=winners,
+            pot=pot,
+            deltas=tuple(Fraction(d, UNIT) for d in deltas),
+        )
+        if state.deal_index + 1 >= state.num_deals:
+            return AsNasState(
+                state.num_deals,
+                state.deal_index,
+                state.dealer,
+                Phase.OVER,
+                state.hands,
+                state.looked,
+                tuple(folded),
+                state.acted,
+                tuple(stakes),
+                state.high,
+                -1,
+                totals,
+                history,
+                result,
+            )
+        return AsNasState(
+            state.num_deals,
+            state.deal_index + 1,
+            _right(state.dealer),
+            Phase.DEAL,
+            _EMPTY_HANDS,
+            _NO,
+            _NO,
+            _NO,
+            _ZERO,
+            0,
+            -1,
+            totals,
+            (),
+            result,
+        )
+
+
+#: The As-Nas game instance registered in :mod:`croupier.games`.
+GAME = AsNas()

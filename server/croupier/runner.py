@@ -1,0 +1,99 @@
+"""Run one match on this machine: start (or reuse) an arbiter server, launch the bot processes,
+play, write the replay and the bots' logs, stop the bots."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import structlog
+
+from croupier.arbiter import Match, MatchConfig, MatchResult
+from croupier.replay import ReplayWriter
+from croupier.transport import ArbiterServer, BotProcess, launch_bot
+
+
+def new_match_id(game: str) -> str:
+    """``as-nas-20261130T101500-3fa2c1``: sortable by time, unique by the random suffix."""
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
+    return f"{game}-{stamp}-{secrets.token_hex(3)}"
+
+
+def bot_seed(match_seed: int, seat: int) -> int:
+    """The seed handed to the bot in ``seat`` (``CROUPIER_SEED``), derived from the match seed."""
+    return int(np.random.SeedSequence([match_seed, seat]).generate_state(1, np.uint32)[0])
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRun:
+    """What a finished run produced."""
+
+    result: MatchResult
+    replay: Path
+    logs: tuple[Path, ...]
+
+
+async def run_match(
+    config: MatchConfig,
+    bots: list[list[str]],
+    out_dir: Path,
+    *,
+    server: ArbiterServer | None = None,
+    match_id: str | None = None,
+    cancel: asyncio.Event | None = None,
+) -> MatchRun:
+    """Play one match between ``bots`` (one argv per seat) and return its result and files.
+
+    With ``server`` the match is hosted on that running server (many matches can share one);
+    otherwise a server is started on a free loopback port and stopped afterwards. Setting
+    ``cancel`` ends the match at its next step with a result marked cancelled.
+    """
+    match_id = match_id or new_match_id(config.game)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    writer = ReplayWriter(out_dir / f"{match_id}.jsonl")
+    match = Match(config, match_id, writer)
+    if len(bots) != match.num_seats:
+        writer.close()
+        raise ValueError(f"{len(bots)} bots for {match.num_seats} seats")
+    own_server = server is None
+    if server is None:
+        server = ArbiterServer("127.0.0.1:0")
+        await server.start()
+    server.bots.add_match(match)
+    log = structlog.get_logger("croupier.runner").bind(match_id=match_id)
+    processes: list[BotProcess] = []
+    try:
+        for link, argv in zip(match.seats, bots, strict=True):
+            processes.append(
+                await launch_bot(
+                    argv,
+                    link=link,
+                    address=server.address,
+                    seed=bot_seed(config.seed, link.seat),
+                    match_id=match_id,
+                    log_path=out_dir / f"{match_id}.seat{link.seat}.log",
+                )
+            )
+        watcher = asyncio.create_task(_cancel_on(cancel, match)) if cancel else None
+        try:
+            result = await match.run()
+        finally:
+            if watcher:
+                watcher.cancel()
+    finally:
+        writer.close()
+        await asyncio.gather(*(p.stop() for p in processes), return_exceptions=True)
+        server.bots.remove_match(match)
+        if own_server:
+            await server.stop()
+    log.info("match_written", replay=str(writer.path))
+    return MatchRun(result, writer.path, tuple(p.log_path for p in processes))
+
+
+async def _cancel_on(event: asyncio.Event, match: Match) -> None:
+    await event.wait()
+    match.cancel()

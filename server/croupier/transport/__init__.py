@@ -1,0 +1,29 @@
+"""Where proto types meet rules types: the codec, the gRPC servicers and the bot launcher."""
+
+from croupier.transport._launcher import (
+    BUNDLED,
+    ENV_ADDRESS,
+    ENV_MATCH_ID,
+    ENV_SEAT,
+    ENV_SEED,
+    ENV_TOKEN,
+    BotProcess,
+    launch_bot,
+    parse_bot_command,
+)
+from croupier.transport._server import REASON_KEY, ArbiterServer, BotServicer
+
+__all__ = [
+    "BUNDLED",
+    "ENV_ADDRESS",
+    "ENV_MATCH_ID",
+    "ENV_SEAT",
+    "ENV_SEED",
+    "ENV_TOKEN",
+    "REASON_KEY",
+    "ArbiterServer",
+    "BotProcess",
+    "BotServicer",
+    "launch_bot",
+    "parse_bot_command",
+]

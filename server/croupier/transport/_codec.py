@@ -1,0 +1,232 @@
+"""The only place proto types meet rules types: arbiter messages <-> ``croupier.v1`` messages.
+
+Everything a seat receives is encoded from the arbiter message addressed to it, whose game part
+was built by ``game.observe(state, seat)``: the codec adds nothing from any other source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, cast
+
+from croupier import PROTOCOL_VERSION
+from croupier.arbiter import (
+    ActionEvent,
+    DecisionRequest,
+    Fault,
+    Inbound,
+    MatchOver,
+    Outbound,
+    Outcome,
+    Rejection,
+    Reply,
+    RoundEnded,
+    RoundStarted,
+    Unexpected,
+    Welcome,
+)
+from croupier.games import as_nas
+from croupier.v1 import bot_pb2 as pb
+
+
+def score(value: Fraction) -> pb.Score:
+    """An exact score on the wire."""
+    return pb.Score(numerator=value.numerator, denominator=value.denominator)
+
+
+# ---- per-game parts ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameCodec:
+    """How one game's observations, action details and round results go on the wire."""
+
+    observation: Callable[[Any], pb.Observation]
+    action_detail: Callable[[Any, int, pb.LegalAction], None]
+    round_detail: Callable[[Any, pb.DealEnded], None]
+
+
+def _rank(rank: int) -> pb.AsNasRank:
+    return cast(pb.AsNasRank, rank + 1)
+
+
+def _move(action: int) -> pb.AsNasMove:
+    return cast(pb.AsNasMove, action + 1)
+
+
+def _as_nas_result(result: as_nas.DealResult, out: pb.AsNasDealResult) -> None:
+    out.deal_index = result.deal_index
+    out.dealer = result.dealer
+    for seat, ranks in enumerate(result.revealed):
+        if ranks is not None:
+            out.shown.add(seat=seat, ranks=[_rank(r) for r in ranks])
+    out.winners.extend(result.winners)
+    out.pot = result.pot
+    out.deltas.extend(score(d) for d in result.deltas)
+
+
+def _as_nas_observation(obs: as_nas.AsNasObservation) -> pb.Observation:
+    msg = pb.AsNasObservation(
+        deal_index=obs.deal_index,
+        num_deals=obs.num_deals,
+        dealer=obs.dealer,
+        to_act=obs.to_act if obs.to_act is not None else 0,
+        hand=[_rank(r) for r in obs.hand],
+        seats=[
+            pb.AsNasSeat(
+                stake=obs.stakes[s],
+                folded=obs.folded[s],
+                looked=obs.looked[s],
+                total=score(obs.totals[s]),
+            )
+            for s in range(len(obs.stakes))
+        ],
+        high_bet=obs.high,
+        pot=obs.pot,
+        history=[pb.AsNasHistoryEntry(seat=s, move=_move(a)) for s, a in obs.history],
+    )
+    if obs.last_deal is not None:
+        _as_nas_result(obs.last_deal, msg.last_deal)
+    return pb.Observation(as_nas=msg)
+
+
+def _as_nas_action(obs: as_nas.AsNasObservation, action: int, out: pb.LegalAction) -> None:
+    seat = obs.to_act if obs.to_act is not None else 0
+    stake = obs.stakes[seat]
+    if action == as_nas.Action.CALL:
+        stake = obs.high
+    elif action == as_nas.Action.RAISE:
+        stake = obs.high + 1
+    out.as_nas.move = _move(action)
+    out.as_nas.stake_after = stake
+
+
+def _as_nas_round(obs: as_nas.AsNasObservation, out: pb.DealEnded) -> None:
+    if obs.last_deal is not None:
+        _as_nas_result(obs.last_deal, out.as_nas)
+
+
+CODECS: dict[str, GameCodec] = {
+    "as-nas": GameCodec(_as_nas_observation, _as_nas_action, _as_nas_round),
+}
+
+
+# ---- arbiter -> bot ----------------------------------------------------------------------------
+
+_REJECT = {
+    Fault.ILLEGAL_ACTION: pb.REJECT_REASON_ILLEGAL_ACTION,
+    Fault.STALE_REQUEST: pb.REJECT_REASON_STALE_REQUEST,
+    Fault.TIMEOUT: pb.REJECT_REASON_TOO_LATE,
+    Fault.UNEXPECTED_MESSAGE: pb.REJECT_REASON_UNEXPECTED_MESSAGE,
+}
+_OUTCOME = {
+    Outcome.NORMAL: pb.SEAT_OUTCOME_NORMAL,
+    Outcome.TIMEOUTS: pb.SEAT_OUTCOME_TIMEOUTS,
+    Outcome.ILLEGAL_ACTIONS: pb.SEAT_OUTCOME_ILLEGAL_ACTIONS,
+    Outcome.DISCONNECTED: pb.SEAT_OUTCOME_DISCONNECTED,
+}
+
+
+def encode(message: Outbound, codec: GameCodec) -> pb.PlayResponse:
+    """The wire form of one arbiter message."""
+    if isinstance(message, DecisionRequest):
+        decision = pb.DecisionRequest(
+            request_id=message.request_id,
+            observation=codec.observation(message.observation),
+            clocks=pb.Clocks(
+                move_time_ms=message.clocks.move_time_ms,
+                time_bank_ms=message.clocks.time_bank_ms,
+                last_latency_us=message.clocks.last_latency_us,
+            ),
+        )
+        for action, label in zip(message.legal_actions, message.labels, strict=True):
+            legal = decision.legal_actions.add(id=action, label=label)
+            codec.action_detail(message.observation, action, legal)
+        return pb.PlayResponse(decision=decision)
+    if isinstance(message, ActionEvent):
+        return pb.PlayResponse(
+            event=pb.Event(
+                step=message.step,
+                action_taken=pb.ActionTaken(
+                    seat=message.seat,
+                    action_id=message.action,
+                    label=message.label,
+                    by_arbiter=message.by_arbiter,
+                ),
+            )
+        )
+    if isinstance(message, RoundStarted):
+        return pb.PlayResponse(
+            event=pb.Event(
+                step=message.step,
+                deal_started=pb.DealStarted(deal_index=message.round_index, dealer=message.dealer),
+            )
+        )
+    if isinstance(message, RoundEnded):
+        ended = pb.DealEnded(
+            deal_index=message.round_index,
+            deltas=[score(d) for d in message.deltas],
+            totals=[score(t) for t in message.totals],
+        )
+        codec.round_detail(message.observation, ended)
+        return pb.PlayResponse(event=pb.Event(step=message.step, deal_ended=ended))
+    if isinstance(message, Rejection):
+        return pb.PlayResponse(
+            rejected=pb.ActionRejected(
+                request_id=message.request_id,
+                reason=_REJECT[message.fault],
+                message=message.message,
+                default_played=message.default_played,
+            )
+        )
+    if isinstance(message, MatchOver):
+        result = message.result
+        return pb.PlayResponse(
+            match_end=pb.MatchEnd(
+                cancelled=result.cancelled,
+                results=[
+                    pb.SeatResult(
+                        seat=r.seat,
+                        bot_name=r.bot_name,
+                        score=score(r.score),
+                        place=r.place,
+                        outcome=_OUTCOME[r.outcome],
+                        timeouts=r.timeouts,
+                        rejected=r.rejected,
+                    )
+                    for r in result.seats
+                ],
+            )
+        )
+    if isinstance(message, Welcome):
+        return pb.PlayResponse(
+            welcome=pb.Welcome(
+                match_id=message.match_id,
+                seat=message.seat,
+                num_seats=message.num_seats,
+                game=message.game,
+                rules_version=message.rules_version,
+                params=message.params,
+                protocol_version=PROTOCOL_VERSION,
+                clock_rules=pb.ClockRules(
+                    move_time_ms=message.clock.move_time_ms,
+                    time_bank_ms=message.clock.time_bank_ms,
+                ),
+            )
+        )
+    raise TypeError(f"no wire form for {type(message).__name__}")
+
+
+# ---- bot -> arbiter ----------------------------------------------------------------------------
+
+
+def decode(request: pb.PlayRequest) -> Inbound:
+    """The arbiter's reading of one bot message after the handshake."""
+    if request.WhichOneof("kind") == "action":
+        return Reply(request.action.request_id, request.action.action_id)
+    kind = request.WhichOneof("kind")
+    return Unexpected(
+        "an empty message" if kind is None else f"a {kind} message after the handshake"
+    )

@@ -1,0 +1,140 @@
+"""Launching bot processes: each dials the arbiter with the address and token it finds in its
+environment; its stdout and stderr go to a size-capped log file next to the replay."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import structlog
+
+from croupier.arbiter import SeatLink
+from croupier.errors import BotLaunchError, ConfigError
+
+#: Environment variables a launched bot receives.
+ENV_ADDRESS = "CROUPIER_ADDRESS"
+ENV_TOKEN = "CROUPIER_TOKEN"
+ENV_SEAT = "CROUPIER_SEAT"
+ENV_SEED = "CROUPIER_SEED"
+ENV_MATCH_ID = "CROUPIER_MATCH_ID"
+
+#: Default cap of one bot's log file.
+LOG_CAP_BYTES = 1 << 20
+
+#: Bundled bots, by the short name ``croupier match --bot`` accepts.
+BUNDLED = {
+    "random": "croupier_bots.random_bot",
+    "as-nas-heuristic": "croupier_bots.as_nas_heuristic",
+}
+
+
+def parse_bot_command(command: str) -> list[str]:
+    """The argv of a bot command line or bundled bot name; :class:`ConfigError` if it can't run."""
+    if command in BUNDLED:
+        return [sys.executable, "-m", BUNDLED[command]]
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise ConfigError(f"cannot parse bot command {command!r}: {exc}") from None
+    if not argv:
+        raise ConfigError("empty bot command")
+    program = argv[0]
+    if os.sep in program:
+        if not (os.path.isfile(program) and os.access(program, os.X_OK)):
+            raise ConfigError(f"bot command {command!r}: {program} is not an executable file")
+    elif shutil.which(program) is None:
+        raise ConfigError(f"bot command {command!r}: {program} not found on PATH")
+    return argv
+
+
+@dataclass
+class BotProcess:
+    """A running bot and the task copying its output to its log."""
+
+    seat: int
+    argv: list[str]
+    process: asyncio.subprocess.Process
+    log_path: Path
+    watcher: asyncio.Task[None]
+
+    async def stop(self, grace_s: float = 3.0) -> int | None:
+        """Let the bot exit by itself within ``grace_s``, then terminate, then kill it."""
+        proc = self.process
+        for signal_it in (None, proc.terminate, proc.kill):
+            if signal_it is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    signal_it()
+            try:
+                async with asyncio.timeout(grace_s):
+                    await proc.wait()
+                break
+            except TimeoutError:
+                continue
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.watcher
+        return proc.returncode
+
+
+async def launch_bot(
+    argv: list[str],
+    *,
+    link: SeatLink,
+    address: str,
+    seed: int,
+    match_id: str,
+    log_path: Path,
+    log_cap_bytes: int = LOG_CAP_BYTES,
+) -> BotProcess:
+    """Start a bot for ``link``'s seat. When the process ends, the seat is told it left."""
+    env = dict(os.environ)
+    env.update(
+        {
+            ENV_ADDRESS: address,
+            ENV_TOKEN: link.token,
+            ENV_SEAT: str(link.seat),
+            ENV_SEED: str(seed),
+            ENV_MATCH_ID: match_id,
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *argv,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            env=env,
+            start_new_session=True,  # Ctrl-C reaches the arbiter, which stops the bots itself
+        )
+    except OSError as exc:
+        raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {exc.strerror or exc}") from exc
+    watcher = asyncio.create_task(_watch(proc, link, log_path, log_cap_bytes))
+    return BotProcess(link.seat, argv, proc, log_path, watcher)
+
+
+async def _watch(
+    proc: asyncio.subprocess.Process, link: SeatLink, log_path: Path, cap: int
+) -> None:
+    """Copy output to the log up to ``cap`` bytes (then drain and drop); report the exit."""
+    log = structlog.get_logger("croupier.launcher").bind(seat=link.seat, pid=proc.pid)
+    written = 0
+    assert proc.stdout is not None
+    with log_path.open("wb") as out:
+        while chunk := await proc.stdout.read(65536):
+            if written < cap:
+                piece = chunk[: cap - written]
+                out.write(piece)
+                written += len(piece)
+                if written >= cap:
+                    out.write(f"\n[croupier: log truncated at {cap} bytes]\n".encode())
+                out.flush()
+    code = await proc.wait()
+    if not link.over:
+        link.leave(f"the bot process exited with code {code}")
+        log.warning("bot_exited_early", code=code)

@@ -1,0 +1,182 @@
+"""The gRPC arbiter server: the bot stream (``croupier.v1.BotService``), health checking and
+reflection. One server hosts any number of matches; a seat token routes a stream to its seat."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+
+import grpc
+import structlog
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+from grpc_reflection.v1alpha import reflection
+
+from croupier import PROTOCOL_VERSION
+from croupier.arbiter import ClaimError, Match, MatchOver, SeatLink
+from croupier.errors import ConfigError
+from croupier.transport._codec import CODECS, GameCodec, decode, encode
+from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import bot_pb2_grpc
+
+#: Trailing-metadata key carrying the stable :class:`ErrorReason` name of a stream error.
+REASON_KEY = "croupier-reason"
+
+_CLAIM_ERRORS = {
+    ClaimError.Kind.SEAT_TAKEN: (grpc.StatusCode.ALREADY_EXISTS, pb.ERROR_REASON_SEAT_TAKEN),
+    ClaimError.Kind.SEAT_CLOSED: (grpc.StatusCode.FAILED_PRECONDITION, pb.ERROR_REASON_SEAT_CLOSED),
+    ClaimError.Kind.MATCH_OVER: (grpc.StatusCode.FAILED_PRECONDITION, pb.ERROR_REASON_MATCH_OVER),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    match: Match
+    link: SeatLink
+    codec: GameCodec
+
+
+class BotServicer(bot_pb2_grpc.BotServiceServicer):
+    """Serves ``Play``: handshake, then pumps the seat's outbox to the bot and its replies in."""
+
+    def __init__(self) -> None:
+        self._seats: dict[str, _Entry] = {}
+        self._log = structlog.get_logger("croupier.transport")
+
+    def add_match(self, match: Match) -> None:
+        codec = CODECS[match.game.info.name]
+        for link in match.seats:
+            self._seats[link.token] = _Entry(match, link, codec)
+
+    def remove_match(self, match: Match) -> None:
+        for link in match.seats:
+            self._seats.pop(link.token, None)
+
+    async def _abort(
+        self, context: grpc.aio.ServicerContext, code: grpc.StatusCode, reason: int, message: str
+    ) -> None:
+        name = pb.ErrorReason.Name(reason).removeprefix("ERROR_REASON_")
+        self._log.info("hello_refused", reason=name, detail=message)
+        await context.abort(code, message, trailing_metadata=((REASON_KEY, name),))
+
+    async def Play(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
+        first = await context.read()
+        if first is grpc.aio.EOF or first.WhichOneof("kind") != "hello":
+            await self._abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                pb.ERROR_REASON_HELLO_EXPECTED,
+                "the first message must be a Hello",
+            )
+            return
+        hello = first.hello
+        if hello.protocol_version != PROTOCOL_VERSION:
+            await self._abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                pb.ERROR_REASON_PROTOCOL_VERSION,
+                f"protocol version {hello.protocol_version} is not supported; "
+                f"this arbiter speaks {PROTOCOL_VERSION}",
+            )
+            return
+        entry = self._seats.get(hello.token)
+        if entry is None:
+            await self._abort(
+                context,
+                grpc.StatusCode.UNAUTHENTICATED,
+                pb.ERROR_REASON_TOKEN_UNKNOWN,
+                "the token admits no seat",
+            )
+            return
+        try:
+            entry.link.claim(hello.bot_name, hello.bot_version)
+        except ClaimError as exc:
+            code, reason = _CLAIM_ERRORS[exc.kind]
+            await self._abort(context, code, reason, str(exc))
+            return
+        await self._pump(context, entry)
+
+    async def _pump(self, context: grpc.aio.ServicerContext, entry: _Entry) -> None:
+        link, codec = entry.link, entry.codec
+        log = self._log.bind(match_id=entry.match.match_id, seat=link.seat, bot=link.bot_name)
+        log.info("bot_joined", version=link.bot_version)
+        await context.write(encode(entry.match.welcome(link.seat), codec))
+
+        async def read_replies() -> None:
+            try:
+                while True:
+                    request = await context.read()
+                    if request is grpc.aio.EOF:
+                        link.leave("the bot closed its stream")
+                        return
+                    link.inbox.put_nowait(decode(request))
+            except (grpc.RpcError, asyncio.InvalidStateError, ConnectionError) as exc:
+                link.leave(f"the stream broke: {type(exc).__name__}")
+
+        reader = asyncio.create_task(read_replies())
+        left = asyncio.ensure_future(link.abandoned.wait())
+        finished = False
+        try:
+            while True:
+                if link.outbox.empty():
+                    getter = asyncio.ensure_future(link.outbox.get())
+                    await asyncio.wait({getter, left}, return_when=asyncio.FIRST_COMPLETED)
+                    if not getter.done():
+                        getter.cancel()
+                        return  # the bot left: nothing more to send
+                    message = getter.result()
+                else:
+                    message = link.outbox.get_nowait()
+                await context.write(encode(message, codec))
+                if isinstance(message, MatchOver):
+                    finished = True
+                    return
+        finally:
+            left.cancel()
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            if not finished:
+                link.leave("the connection was lost")
+            log.info("bot_stream_closed", finished=finished)
+
+
+class ArbiterServer:
+    """A running gRPC server on ``address`` (``host:port``; port 0 picks a free one)."""
+
+    def __init__(self, address: str = "127.0.0.1:0") -> None:
+        self._requested = address
+        self.server = grpc.aio.server()
+        self.bots = BotServicer()
+        self.health = HealthServicer()
+        self.address = ""
+        bot_pb2_grpc.add_BotServiceServicer_to_server(self.bots, self.server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
+        reflection.enable_server_reflection(
+            (
+                pb.DESCRIPTOR.services_by_name["BotService"].full_name,
+                health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+                reflection.SERVICE_NAME,
+            ),
+            self.server,
+        )
+
+    async def start(self) -> str:
+        """Bind and start; return the address bots should dial."""
+        host = self._requested.rsplit(":", 1)[0]
+        try:
+            port = self.server.add_insecure_port(self._requested)
+        except RuntimeError as exc:
+            raise ConfigError(f"cannot listen on {self._requested}: {exc}") from exc
+        await self.server.start()
+        self.address = f"{host}:{port}"
+        serving = health_pb2.HealthCheckResponse.SERVING
+        await self.health.set("", serving)
+        await self.health.set(pb.DESCRIPTOR.services_by_name["BotService"].full_name, serving)
+        return self.address
+
+    async def stop(self, grace: float = 1.0) -> None:
+        """Stop serving; streams still open get ``grace`` seconds."""
+        await self.health.enter_graceful_shutdown()
+        await self.server.stop(grace)

@@ -1,0 +1,362 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    REJECT_REASON_UNSPECIFIED: _ClassVar[RejectReason]
+    REJECT_REASON_ILLEGAL_ACTION: _ClassVar[RejectReason]
+    REJECT_REASON_STALE_REQUEST: _ClassVar[RejectReason]
+    REJECT_REASON_TOO_LATE: _ClassVar[RejectReason]
+    REJECT_REASON_UNEXPECTED_MESSAGE: _ClassVar[RejectReason]
+
+class SeatOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_OUTCOME_UNSPECIFIED: _ClassVar[SeatOutcome]
+    SEAT_OUTCOME_NORMAL: _ClassVar[SeatOutcome]
+    SEAT_OUTCOME_TIMEOUTS: _ClassVar[SeatOutcome]
+    SEAT_OUTCOME_ILLEGAL_ACTIONS: _ClassVar[SeatOutcome]
+    SEAT_OUTCOME_DISCONNECTED: _ClassVar[SeatOutcome]
+
+class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ERROR_REASON_UNSPECIFIED: _ClassVar[ErrorReason]
+    ERROR_REASON_HELLO_EXPECTED: _ClassVar[ErrorReason]
+    ERROR_REASON_TOKEN_UNKNOWN: _ClassVar[ErrorReason]
+    ERROR_REASON_SEAT_TAKEN: _ClassVar[ErrorReason]
+    ERROR_REASON_PROTOCOL_VERSION: _ClassVar[ErrorReason]
+    ERROR_REASON_MATCH_OVER: _ClassVar[ErrorReason]
+    ERROR_REASON_SEAT_CLOSED: _ClassVar[ErrorReason]
+
+class AsNasRank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AS_NAS_RANK_UNSPECIFIED: _ClassVar[AsNasRank]
+    AS_NAS_RANK_COULI: _ClassVar[AsNasRank]
+    AS_NAS_RANK_SARBAZ: _ClassVar[AsNasRank]
+    AS_NAS_RANK_BIBI: _ClassVar[AsNasRank]
+    AS_NAS_RANK_SHAH: _ClassVar[AsNasRank]
+    AS_NAS_RANK_AS: _ClassVar[AsNasRank]
+
+class AsNasMove(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AS_NAS_MOVE_UNSPECIFIED: _ClassVar[AsNasMove]
+    AS_NAS_MOVE_LOOK: _ClassVar[AsNasMove]
+    AS_NAS_MOVE_FOLD: _ClassVar[AsNasMove]
+    AS_NAS_MOVE_CALL: _ClassVar[AsNasMove]
+    AS_NAS_MOVE_HOLD: _ClassVar[AsNasMove]
+    AS_NAS_MOVE_RAISE: _ClassVar[AsNasMove]
+REJECT_REASON_UNSPECIFIED: RejectReason
+REJECT_REASON_ILLEGAL_ACTION: RejectReason
+REJECT_REASON_STALE_REQUEST: RejectReason
+REJECT_REASON_TOO_LATE: RejectReason
+REJECT_REASON_UNEXPECTED_MESSAGE: RejectReason
+SEAT_OUTCOME_UNSPECIFIED: SeatOutcome
+SEAT_OUTCOME_NORMAL: SeatOutcome
+SEAT_OUTCOME_TIMEOUTS: SeatOutcome
+SEAT_OUTCOME_ILLEGAL_ACTIONS: SeatOutcome
+SEAT_OUTCOME_DISCONNECTED: SeatOutcome
+ERROR_REASON_UNSPECIFIED: ErrorReason
+ERROR_REASON_HELLO_EXPECTED: ErrorReason
+ERROR_REASON_TOKEN_UNKNOWN: ErrorReason
+ERROR_REASON_SEAT_TAKEN: ErrorReason
+ERROR_REASON_PROTOCOL_VERSION: ErrorReason
+ERROR_REASON_MATCH_OVER: ErrorReason
+ERROR_REASON_SEAT_CLOSED: ErrorReason
+AS_NAS_RANK_UNSPECIFIED: AsNasRank
+AS_NAS_RANK_COULI: AsNasRank
+AS_NAS_RANK_SARBAZ: AsNasRank
+AS_NAS_RANK_BIBI: AsNasRank
+AS_NAS_RANK_SHAH: AsNasRank
+AS_NAS_RANK_AS: AsNasRank
+AS_NAS_MOVE_UNSPECIFIED: AsNasMove
+AS_NAS_MOVE_LOOK: AsNasMove
+AS_NAS_MOVE_FOLD: AsNasMove
+AS_NAS_MOVE_CALL: AsNasMove
+AS_NAS_MOVE_HOLD: AsNasMove
+AS_NAS_MOVE_RAISE: AsNasMove
+
+class PlayRequest(_message.Message):
+    __slots__ = ("hello", "action")
+    HELLO_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    hello: Hello
+    action: ActionReply
+    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., action: _Optional[_Union[ActionReply, _Mapping]] = ...) -> None: ...
+
+class PlayResponse(_message.Message):
+    __slots__ = ("welcome", "decision", "event", "rejected", "match_end")
+    WELCOME_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    REJECTED_FIELD_NUMBER: _ClassVar[int]
+    MATCH_END_FIELD_NUMBER: _ClassVar[int]
+    welcome: Welcome
+    decision: DecisionRequest
+    event: Event
+    rejected: ActionRejected
+    match_end: MatchEnd
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., event: _Optional[_Union[Event, _Mapping]] = ..., rejected: _Optional[_Union[ActionRejected, _Mapping]] = ..., match_end: _Optional[_Union[MatchEnd, _Mapping]] = ...) -> None: ...
+
+class Hello(_message.Message):
+    __slots__ = ("token", "bot_name", "bot_version", "protocol_version")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    bot_name: str
+    bot_version: str
+    protocol_version: int
+    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ...) -> None: ...
+
+class Welcome(_message.Message):
+    __slots__ = ("match_id", "seat", "num_seats", "game", "rules_version", "params", "protocol_version", "clock_rules")
+    class ParamsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NUM_SEATS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    RULES_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PARAMS_FIELD_NUMBER: _ClassVar[int]
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_RULES_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    num_seats: int
+    game: str
+    rules_version: int
+    params: _containers.ScalarMap[str, int]
+    protocol_version: int
+    clock_rules: ClockRules
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., game: _Optional[str] = ..., rules_version: _Optional[int] = ..., params: _Optional[_Mapping[str, int]] = ..., protocol_version: _Optional[int] = ..., clock_rules: _Optional[_Union[ClockRules, _Mapping]] = ...) -> None: ...
+
+class ClockRules(_message.Message):
+    __slots__ = ("move_time_ms", "time_bank_ms")
+    MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    move_time_ms: int
+    time_bank_ms: int
+    def __init__(self, move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
+
+class Clocks(_message.Message):
+    __slots__ = ("move_time_ms", "time_bank_ms", "last_latency_us")
+    MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    LAST_LATENCY_US_FIELD_NUMBER: _ClassVar[int]
+    move_time_ms: int
+    time_bank_ms: int
+    last_latency_us: int
+    def __init__(self, move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., last_latency_us: _Optional[int] = ...) -> None: ...
+
+class DecisionRequest(_message.Message):
+    __slots__ = ("request_id", "observation", "legal_actions", "clocks")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    CLOCKS_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    observation: Observation
+    legal_actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
+    clocks: Clocks
+    def __init__(self, request_id: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ..., clocks: _Optional[_Union[Clocks, _Mapping]] = ...) -> None: ...
+
+class ActionReply(_message.Message):
+    __slots__ = ("request_id", "action_id")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    action_id: int
+    def __init__(self, request_id: _Optional[int] = ..., action_id: _Optional[int] = ...) -> None: ...
+
+class Observation(_message.Message):
+    __slots__ = ("as_nas",)
+    AS_NAS_FIELD_NUMBER: _ClassVar[int]
+    as_nas: AsNasObservation
+    def __init__(self, as_nas: _Optional[_Union[AsNasObservation, _Mapping]] = ...) -> None: ...
+
+class LegalAction(_message.Message):
+    __slots__ = ("id", "label", "as_nas")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    AS_NAS_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    label: str
+    as_nas: AsNasAction
+    def __init__(self, id: _Optional[int] = ..., label: _Optional[str] = ..., as_nas: _Optional[_Union[AsNasAction, _Mapping]] = ...) -> None: ...
+
+class Score(_message.Message):
+    __slots__ = ("numerator", "denominator")
+    NUMERATOR_FIELD_NUMBER: _ClassVar[int]
+    DENOMINATOR_FIELD_NUMBER: _ClassVar[int]
+    numerator: int
+    denominator: int
+    def __init__(self, numerator: _Optional[int] = ..., denominator: _Optional[int] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ("step", "action_taken", "deal_started", "deal_ended")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    ACTION_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    DEAL_STARTED_FIELD_NUMBER: _ClassVar[int]
+    DEAL_ENDED_FIELD_NUMBER: _ClassVar[int]
+    step: int
+    action_taken: ActionTaken
+    deal_started: DealStarted
+    deal_ended: DealEnded
+    def __init__(self, step: _Optional[int] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., deal_started: _Optional[_Union[DealStarted, _Mapping]] = ..., deal_ended: _Optional[_Union[DealEnded, _Mapping]] = ...) -> None: ...
+
+class ActionTaken(_message.Message):
+    __slots__ = ("seat", "action_id", "label", "by_arbiter")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    BY_ARBITER_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    action_id: int
+    label: str
+    by_arbiter: bool
+    def __init__(self, seat: _Optional[int] = ..., action_id: _Optional[int] = ..., label: _Optional[str] = ..., by_arbiter: _Optional[bool] = ...) -> None: ...
+
+class DealStarted(_message.Message):
+    __slots__ = ("deal_index", "dealer")
+    DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    deal_index: int
+    dealer: int
+    def __init__(self, deal_index: _Optional[int] = ..., dealer: _Optional[int] = ...) -> None: ...
+
+class DealEnded(_message.Message):
+    __slots__ = ("deal_index", "deltas", "totals", "as_nas")
+    DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
+    DELTAS_FIELD_NUMBER: _ClassVar[int]
+    TOTALS_FIELD_NUMBER: _ClassVar[int]
+    AS_NAS_FIELD_NUMBER: _ClassVar[int]
+    deal_index: int
+    deltas: _containers.RepeatedCompositeFieldContainer[Score]
+    totals: _containers.RepeatedCompositeFieldContainer[Score]
+    as_nas: AsNasDealResult
+    def __init__(self, deal_index: _Optional[int] = ..., deltas: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., totals: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., as_nas: _Optional[_Union[AsNasDealResult, _Mapping]] = ...) -> None: ...
+
+class ActionRejected(_message.Message):
+    __slots__ = ("request_id", "reason", "message", "default_played")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    reason: RejectReason
+    message: str
+    default_played: bool
+    def __init__(self, request_id: _Optional[int] = ..., reason: _Optional[_Union[RejectReason, str]] = ..., message: _Optional[str] = ..., default_played: _Optional[bool] = ...) -> None: ...
+
+class SeatResult(_message.Message):
+    __slots__ = ("seat", "bot_name", "score", "place", "outcome", "timeouts", "rejected")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUTS_FIELD_NUMBER: _ClassVar[int]
+    REJECTED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    bot_name: str
+    score: Score
+    place: int
+    outcome: SeatOutcome
+    timeouts: int
+    rejected: int
+    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., place: _Optional[int] = ..., outcome: _Optional[_Union[SeatOutcome, str]] = ..., timeouts: _Optional[int] = ..., rejected: _Optional[int] = ...) -> None: ...
+
+class MatchEnd(_message.Message):
+    __slots__ = ("results", "cancelled")
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[SeatResult]
+    cancelled: bool
+    def __init__(self, results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., cancelled: _Optional[bool] = ...) -> None: ...
+
+class AsNasAction(_message.Message):
+    __slots__ = ("move", "stake_after")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    STAKE_AFTER_FIELD_NUMBER: _ClassVar[int]
+    move: AsNasMove
+    stake_after: int
+    def __init__(self, move: _Optional[_Union[AsNasMove, str]] = ..., stake_after: _Optional[int] = ...) -> None: ...
+
+class AsNasSeat(_message.Message):
+    __slots__ = ("stake", "folded", "looked", "total")
+    STAKE_FIELD_NUMBER: _ClassVar[int]
+    FOLDED_FIELD_NUMBER: _ClassVar[int]
+    LOOKED_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    stake: int
+    folded: bool
+    looked: bool
+    total: Score
+    def __init__(self, stake: _Optional[int] = ..., folded: _Optional[bool] = ..., looked: _Optional[bool] = ..., total: _Optional[_Union[Score, _Mapping]] = ...) -> None: ...
+
+class AsNasHistoryEntry(_message.Message):
+    __slots__ = ("seat", "move")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    move: AsNasMove
+    def __init__(self, seat: _Optional[int] = ..., move: _Optional[_Union[AsNasMove, str]] = ...) -> None: ...
+
+class AsNasShownHand(_message.Message):
+    __slots__ = ("seat", "ranks")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    RANKS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    ranks: _containers.RepeatedScalarFieldContainer[AsNasRank]
+    def __init__(self, seat: _Optional[int] = ..., ranks: _Optional[_Iterable[_Union[AsNasRank, str]]] = ...) -> None: ...
+
+class AsNasDealResult(_message.Message):
+    __slots__ = ("deal_index", "dealer", "shown", "winners", "pot", "deltas")
+    DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    SHOWN_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    POT_FIELD_NUMBER: _ClassVar[int]
+    DELTAS_FIELD_NUMBER: _ClassVar[int]
+    deal_index: int
+    dealer: int
+    shown: _containers.RepeatedCompositeFieldContainer[AsNasShownHand]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    pot: int
+    deltas: _containers.RepeatedCompositeFieldContainer[Score]
+    def __init__(self, deal_index: _Optional[int] = ..., dealer: _Optional[int] = ..., shown: _Optional[_Iterable[_Union[AsNasShownHand, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., pot: _Optional[int] = ..., deltas: _Optional[_Iterable[_Union[Score, _Mapping]]] = ...) -> None: ...
+
+class AsNasObservation(_message.Message):
+    __slots__ = ("deal_index", "num_deals", "dealer", "to_act", "hand", "seats", "high_bet", "pot", "history", "last_deal")
+    DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
+    NUM_DEALS_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    HIGH_BET_FIELD_NUMBER: _ClassVar[int]
+    POT_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    deal_index: int
+    num_deals: int
+    dealer: int
+    to_act: int
+    hand: _containers.RepeatedScalarFieldContainer[AsNasRank]
+    seats: _containers.RepeatedCompositeFieldContainer[AsNasSeat]
+    high_bet: int
+    pot: int
+    history: _containers.RepeatedCompositeFieldContainer[AsNasHistoryEntry]
+    last_deal: AsNasDealResult
+    def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[AsNasRank, str]]] = ..., seats: _Optional[_Iterable[_Union[AsNasSeat, _Mapping]]] = ..., high_bet: _Optional[int] = ..., pot: _Optional[int] = ..., history: _Optional[_Iterable[_Union[AsNasHistoryEntry, _Mapping]]] = ..., last_deal: _Optional[_Union[AsNasDealResult, _Mapping]] = ...) -> None: ...
