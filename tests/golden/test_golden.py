@@ -1,0 +1,63 @@
+"""Golden playthroughs: each registered game has a file, which re-simulates to itself.
+
+Regenerate after an intended rules change: ``python -m croupier.games.playthrough tests/golden``
+(and bump the game's ``version`` if legal moves or scoring changed).
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+from croupier.errors import IllegalActionError
+from croupier.games import GAMES
+from croupier.games.playthrough import CONFIGS, generate, golden_path, resimulate
+
+HERE = Path(__file__).parent
+REGEN = "python -m croupier.games.playthrough tests/golden"
+
+
+def _first_difference(expected: str, actual: str) -> str:
+    diff = difflib.unified_diff(
+        expected.splitlines(), actual.splitlines(), "golden", "now", n=1, lineterm=""
+    )
+    return "\n".join(list(diff)[:12])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_has_a_golden_file(name: str) -> None:
+    assert name in CONFIGS, f"{name} has no playthrough config in croupier.games.playthrough"
+    assert golden_path(HERE, name).is_file(), f"no golden file for {name}: run `{REGEN}`"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_golden_file_resimulates_from_its_own_moves(name: str) -> None:
+    golden = golden_path(HERE, name).read_text(encoding="utf-8")
+    again = resimulate(golden)
+    assert again == golden, f"rules changed? (`{REGEN}`)\n{_first_difference(golden, again)}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_golden_file_is_reproduced_from_its_seed(name: str) -> None:
+    golden = golden_path(HERE, name).read_text(encoding="utf-8")
+    config = CONFIGS[name]
+    again = generate(name, config["params"], config["seed"])
+    assert again == golden, _first_difference(golden, again)
+
+
+def test_a_changed_move_is_caught() -> None:
+    """The comparison can fail: altering one recorded action changes the re-simulation."""
+    golden = golden_path(HERE, "as-nas").read_text(encoding="utf-8")
+    lines = golden.splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if line.startswith("action: "))
+    legal = [int(x.split()[0]) for x in lines[index - 1].removeprefix("legal: ").split(", ")]
+    chosen = int(lines[index].split()[1])
+    other = next(a for a in legal if a != chosen)
+    lines[index] = f"action: {other} x\n"
+    try:
+        again = resimulate("".join(lines))
+    except IllegalActionError:
+        return  # a later recorded action became illegal: caught
+    assert again != golden
