@@ -40,6 +40,7 @@ Parameters: ``players`` 4 (fixed), ``deals`` 12 (1..1000).
 from __future__ import annotations
 
 import enum
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -98,6 +99,11 @@ def hand_key(ranks: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     ``(category, grouped ranks…)``: ranks ordered by group size, then rank, high to low; equal
     keys tie. Straights and flushes do not exist.
     """
+    key = _HAND_KEYS.get(tuple(sorted(ranks)))
+    return key if key is not None else _hand_key(ranks)
+
+
+def _hand_key(ranks: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     counts = [0] * NUM_RANKS
     for r in ranks:
         counts[r] += 1
@@ -114,6 +120,13 @@ _CATEGORY_OF_SHAPE = {
     (2, 2, 1): Category.TWO_PAIR,
     (2, 1, 1, 1): Category.PAIR,
     (1, 1, 1, 1, 1): Category.HIGH_CARD,
+}
+
+
+_HAND_KEYS = {
+    hand: _hand_key(hand)
+    for hand in itertools.combinations_with_replacement(range(NUM_RANKS), HAND_SIZE)
+    if max(hand.count(r) for r in hand) <= COPIES
 }
 
 
@@ -194,6 +207,36 @@ class AsNasObservation:
 _EMPTY_HANDS: tuple[tuple[int, ...], ...] = ((),) * NUM_SEATS
 _NO = (False,) * NUM_SEATS
 _ZERO = (0,) * NUM_SEATS
+
+
+def _legal_table() -> dict[tuple[bool, bool, bool], tuple[int, ...]]:
+    """Legal ids by (looked, stake below H, H below the cap): the betting clause as a table."""
+    table = {}
+    for looked in (False, True):
+        for below in (False, True):
+            for can_raise in (False, True):
+                ids = [] if looked else [Action.LOOK]
+                ids += [Action.FOLD, Action.CALL if below else Action.HOLD]
+                ids += [Action.RAISE] if can_raise else []
+                table[looked, below, can_raise] = tuple(int(a) for a in ids)
+    return table
+
+
+_LEGAL = _legal_table()
+_LOOK, _FOLD, _CALL, _RAISE = (
+    int(Action.LOOK),
+    int(Action.FOLD),
+    int(Action.CALL),
+    int(Action.RAISE),
+)
+_DECK = frozenset(range(DECK_SIZE))
+#: Exact settlements in twelfths as Fractions, made once (a deal moves at most 16 * 12 units).
+_FRACTIONS = {n: Fraction(n, UNIT) for n in range(-16 * UNIT, 16 * UNIT + 1)}
+
+
+def _fraction(units: int) -> Fraction:
+    value = _FRACTIONS.get(units)
+    return value if value is not None else Fraction(units, UNIT)
 
 
 def _right(seat: int) -> int:
@@ -302,13 +345,13 @@ class AsNas:
             stakes=state.stakes,
             high=state.high,
             pot=sum(state.stakes),
-            totals=tuple(Fraction(t, UNIT) for t in state.totals),
+            totals=tuple(_fraction(t) for t in state.totals),
             history=state.history,
             last_deal=state.last_deal,
         )
 
     def returns(self, state: AsNasState) -> tuple[Fraction, ...]:
-        return tuple(Fraction(t, UNIT) for t in state.totals)
+        return tuple(_fraction(t) for t in state.totals)
 
     def action_label(self, state: AsNasState, action: int) -> str:
         act = Action(action)
@@ -339,7 +382,7 @@ class AsNas:
         return state._replace(dealer=int(outcome[0]), phase=Phase.DEAL)
 
     def _apply_deal(self, state: AsNasState, outcome: tuple[int, ...]) -> AsNasState:
-        if len(outcome) != DECK_SIZE or sorted(outcome) != list(range(DECK_SIZE)):
+        if len(outcome) != DECK_SIZE or set(outcome) != _DECK:
             raise IllegalActionError("a deal outcome must be a permutation of the 20 card ids")
         dealer = state.dealer
         order = [(dealer - k) % NUM_SEATS for k in range(1, NUM_SEATS + 1)]
@@ -369,64 +412,47 @@ class AsNas:
 
     def _legal_betting(self, state: AsNasState) -> tuple[int, ...]:
         seat = state.to_act
-        out = [] if state.looked[seat] else [Action.LOOK]
-        out.append(Action.FOLD)
-        out.append(Action.CALL if state.stakes[seat] < state.high else Action.HOLD)
-        if state.high < MAX_BET:
-            out.append(Action.RAISE)
-        return tuple(int(a) for a in out)
+        return _LEGAL[state.looked[seat], state.stakes[seat] < state.high, state.high < MAX_BET]
 
     def _apply_betting(self, state: AsNasState, action: int) -> AsNasState:
         seat = state.to_act
         history = (*state.history, (seat, action))
-        if action == Action.LOOK:
-            looked = list(state.looked)
-            looked[seat] = True
-            return state._replace(looked=tuple(looked), history=history)
-        stakes, folded, acted, high = (
-            list(state.stakes),
-            list(state.folded),
-            list(state.acted),
-            state.high,
-        )
-        acted[seat] = True
-        if action == Action.FOLD:
-            folded[seat] = True
-        elif action == Action.CALL:
-            stakes[seat] = high
-        elif action == Action.RAISE:
+        if action == _LOOK:
+            looked = (*state.looked[:seat], True, *state.looked[seat + 1 :])
+            return AsNasState(
+                state.num_deals, state.deal_index, state.dealer, Phase.BETTING, state.hands,
+                looked, state.folded, state.acted, state.stakes, state.high, seat, state.totals,
+                history, state.last_deal,
+            )  # fmt: skip
+        stakes, folded, high = state.stakes, state.folded, state.high
+        acted = (*state.acted[:seat], True, *state.acted[seat + 1 :])
+        if action == _FOLD:
+            folded = (*folded[:seat], True, *folded[seat + 1 :])
+        elif action == _CALL:
+            stakes = (*stakes[:seat], high, *stakes[seat + 1 :])
+        elif action == _RAISE:
             high += 1
-            stakes[seat] = high
+            stakes = (*stakes[:seat], high, *stakes[seat + 1 :])
+        nxt = (seat - 1) % NUM_SEATS
+        while folded[nxt]:
+            nxt = (nxt - 1) % NUM_SEATS
         live = [s for s in range(NUM_SEATS) if not folded[s]]
         if len(live) == 1:
             return self._settle(state, stakes, folded, history, live, showdown=False)
-        if all(acted[s] and stakes[s] == high for s in live):
-            return self._settle(state, stakes, folded, history, live, showdown=True)
-        nxt = _right(seat)
-        while folded[nxt]:
-            nxt = _right(nxt)
-        return AsNasState(
-            state.num_deals,
-            state.deal_index,
-            state.dealer,
-            Phase.BETTING,
-            state.hands,
-            state.looked,
-            tuple(folded),
-            tuple(acted),
-            tuple(stakes),
-            high,
-            nxt,
-            state.totals,
-            history,
-            state.last_deal,
-        )
+        for s in live:
+            if not acted[s] or stakes[s] != high:
+                return AsNasState(
+                    state.num_deals, state.deal_index, state.dealer, Phase.BETTING, state.hands,
+                    state.looked, folded, acted, stakes, high, nxt, state.totals, history,
+                    state.last_deal,
+                )  # fmt: skip
+        return self._settle(state, stakes, folded, history, live, showdown=True)
 
     def _settle(
         self,
         state: AsNasState,
-        stakes: list[int],
-        folded: list[bool],
+        stakes: tuple[int, ...],
+        folded: tuple[bool, ...],
         history: tuple[tuple[int, int], ...],
         live: list[int],
         *,
@@ -453,7 +479,7 @@ class AsNas:
             revealed=tuple(revealed),
             winners=winners,
             pot=pot,
-            deltas=tuple(Fraction(d, UNIT) for d in deltas),
+            deltas=tuple(_fraction(d) for d in deltas),
         )
         if state.deal_index + 1 >= state.num_deals:
             return AsNasState(

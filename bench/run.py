@@ -1,0 +1,271 @@
+"""Croupier benchmarks: figures a user can reproduce. Not tests; nothing here asserts a time.
+
+    .venv/bin/python bench/run.py               # all
+    .venv/bin/python bench/run.py rules         # one: rules | wire | match
+
+Every figure is reported with a baseline measured in the same run, as a ratio, because absolute
+times on a shared machine drift:
+
+* rules: As-Nas random play, µs per decision (chance included), against a floor of the same
+  loop driving a trivial immutable state machine (one NamedTuple per step).
+* wire: decisions per second through the real arbiter (gRPC over loopback, bot in another
+  process), against raw gRPC round trips per second on a bare bidirectional stream between two
+  processes of the same kind.
+* match: whole 12-deal As-Nas matches with four bundled bot processes, per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# ---- rules ---------------------------------------------------------------------------------------
+
+
+class _Tiny(NamedTuple):
+    turn: int
+    counter: int
+    history: tuple[int, ...]
+
+
+def _floor_loop(decisions: int, choices: np.ndarray) -> float:
+    """The same driving loop over a trivial immutable state machine: the interpreter's floor."""
+    start = time.perf_counter()
+    state = _Tiny(0, 0, ())
+    for i in range(decisions):
+        legal = (0, 1, 2) if state.counter % 2 else (0, 1)
+        action = legal[choices[i] % len(legal)]
+        state = _Tiny((state.turn + 1) % 4, state.counter + action, (*state.history[-3:], action))
+    return (time.perf_counter() - start) / decisions
+
+
+def _rules_loop(matches: int, choices: np.ndarray) -> tuple[float, int]:
+    from croupier.games import CHANCE, TERMINAL, get_game
+
+    game = get_game("as-nas")
+    rng = np.random.default_rng(1)
+    outcomes = [game.sample_chance(game.initial_state({}), rng)]  # a dealer draw
+    deals = [tuple(int(c) for c in rng.permutation(20)) for _ in range(64)]
+    decisions = 0
+    start = time.perf_counter()
+    k = 0
+    for m in range(matches):
+        state = game.initial_state({})
+        while (player := game.current_player(state)) != TERMINAL:
+            if player == CHANCE:
+                first = game.dealer(state) < 0
+                outcome = outcomes[0] if first else deals[(m + k) % len(deals)]
+                state = game.apply_chance(state, outcome)
+                k += 1
+                continue
+            legal = game.legal_actions(state)
+            state = game.apply(state, legal[choices[decisions % len(choices)] % len(legal)])
+            decisions += 1
+    return (time.perf_counter() - start) / decisions, decisions
+
+
+def bench_rules(repeats: int) -> dict[str, float]:
+    choices = np.random.default_rng(7).integers(0, 1 << 30, size=1 << 16)
+    per_decision, floors = [], []
+    for _ in range(repeats):
+        seconds, n = _rules_loop(400, choices)
+        per_decision.append(seconds)
+        floors.append(_floor_loop(n, choices))
+    engine, floor = statistics.median(per_decision), statistics.median(floors)
+    return {
+        "as_nas_us_per_decision": engine * 1e6,
+        "floor_us_per_decision": floor * 1e6,
+        "ratio_to_floor": engine / floor,
+    }
+
+
+# ---- wire ----------------------------------------------------------------------------------------
+
+_ECHO_SERVER = r"""
+import asyncio, sys, grpc
+async def main():
+    async def echo(request_iterator, context):
+        while True:
+            msg = await context.read()
+            if msg is grpc.aio.EOF:
+                return
+            await context.write(msg)
+    handler = grpc.stream_stream_rpc_method_handler(echo)
+    server = grpc.aio.server()
+    generic = grpc.method_handlers_generic_handler("bench.Echo", {"Echo": handler})
+    server.add_generic_rpc_handlers((generic,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(port, flush=True)
+    await server.wait_for_termination()
+asyncio.run(main())
+"""
+
+_ECHO_CLIENT = r"""
+import sys, time, grpc, queue
+port, n = sys.argv[1], int(sys.argv[2])
+payload = b"x" * 300
+with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+    call = ch.stream_stream("/bench.Echo/Echo")
+    q = queue.SimpleQueue()
+    def gen():
+        while (m := q.get()) is not None:
+            yield m
+    q.put(payload)
+    responses = call(gen())
+    start = time.perf_counter()
+    for i, _ in enumerate(responses):
+        if i + 1 == n:
+            q.put(None); break
+        q.put(payload)
+    print(n / (time.perf_counter() - start))
+"""
+
+
+def _raw_round_trips(n: int) -> float:
+    server = subprocess.Popen(
+        [sys.executable, "-c", _ECHO_SERVER], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None
+        port = server.stdout.readline().strip()
+        out = subprocess.run(
+            [sys.executable, "-c", _ECHO_CLIENT, port, str(n)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return float(out.stdout.strip())
+    finally:
+        server.kill()
+        server.wait()
+
+
+def _arbiter_decisions(deals: int) -> float:
+    """Decisions/s of one match where seat 0 is a bot process and the others are too (random)."""
+    from croupier.arbiter import ClockRules, MatchConfig
+    from croupier.replay import read_replay
+    from croupier.runner import run_match
+
+    bot = [sys.executable, "-m", "croupier_bots.random_bot"]
+    with tempfile.TemporaryDirectory() as tmp:
+        config = MatchConfig("as-nas", {"deals": deals}, seed=5, clock=ClockRules(5000, 60000))
+        start = time.perf_counter()
+        run = asyncio.run(run_match(config, [bot] * 4, Path(tmp)))
+        elapsed = time.perf_counter() - start
+        replay = read_replay(run.replay)
+        decisions = sum(1 for r in replay.records if r.type == "action")
+        match_us = sum(r.data["time_us"] for r in replay.records if r.type == "action")
+    return decisions / elapsed, decisions / (match_us / 1e6)
+
+
+def bench_wire(repeats: int) -> dict[str, float]:
+    raw, arbiter, in_match = [], [], []
+    for _ in range(repeats):
+        raw.append(_raw_round_trips(5000))
+        whole, waiting = _arbiter_decisions(400)
+        arbiter.append(whole)
+        in_match.append(waiting)
+    r, a, w = statistics.median(raw), statistics.median(arbiter), statistics.median(in_match)
+    return {
+        "raw_grpc_round_trips_per_s": r,
+        "arbiter_decisions_per_s_incl_startup": a,
+        "arbiter_decisions_per_s_measured_latency": w,
+        "ratio_latency_based_to_raw": w / r,
+    }
+
+
+# ---- match ---------------------------------------------------------------------------------------
+
+
+def bench_match(repeats: int) -> dict[str, float]:
+    env = dict(os.environ)
+    seconds = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(repeats):
+            start = time.perf_counter()
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "croupier",
+                    "match",
+                    "--game",
+                    "as-nas",
+                    "--seed",
+                    str(i),
+                    "--out",
+                    tmp,
+                ],
+                check=True,
+                capture_output=True,
+                env=env,
+            )
+            seconds.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import croupier.cli"], check=True, env=env)
+        import_s = time.perf_counter() - start
+    median = statistics.median(seconds)
+    return {
+        "match_seconds": median,
+        "cli_import_seconds": import_s,
+        "ratio_match_to_cli_import": median / import_s,
+    }
+
+
+# ---- bot strength (not a timing) -----------------------------------------------------------------
+
+
+def bench_bots(repeats: int) -> dict[str, float]:
+    """The bundled As-Nas heuristic against the random bot, 2 v 2, seats alternating: the mean
+    result per deal of a heuristic seat over 100 matches (1,200 deals), in-process."""
+    from croupier.runner import play_local
+    from croupier_bots.as_nas_heuristic import AsNasHeuristic
+    from croupier_bots.random_bot import RandomBot
+
+    per_match = []
+    for m in range(100):
+        if m % 2 == 0:
+            bots = [AsNasHeuristic(), RandomBot(4 * m + 1), AsNasHeuristic(), RandomBot(4 * m + 3)]
+        else:
+            bots = [RandomBot(4 * m), AsNasHeuristic(), RandomBot(4 * m + 2), AsNasHeuristic()]
+        scores = play_local("as-nas", {}, 90000 + m, bots)
+        per_match.append(sum(float(scores[s]) for s in range(4) if bots[s].name != "random") / 24)
+    mean = statistics.mean(per_match)
+    return {
+        "heuristic_points_per_deal": mean,
+        "stderr": statistics.stdev(per_match) / len(per_match) ** 0.5,
+        "deals": 1200.0,
+    }
+
+
+BENCHES = {"rules": bench_rules, "wire": bench_wire, "match": bench_match, "bots": bench_bots}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("which", nargs="*", choices=[*BENCHES, []], default=list(BENCHES))
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    results = {}
+    for name in args.which or BENCHES:
+        results[name] = BENCHES[name](args.repeats)
+        print(json.dumps({name: {k: round(v, 3) for k, v in results[name].items()}}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

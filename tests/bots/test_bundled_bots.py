@@ -1,0 +1,49 @@
+"""The bundled bots, played in-process through the real codec (``croupier.runner.play_local``)."""
+
+from __future__ import annotations
+
+import statistics
+
+from croupier.runner import play_local
+from croupier_bots.as_nas_heuristic import AsNasHeuristic, strength
+from croupier_bots.random_bot import RandomBot
+
+
+def _heuristic_vs_random(matches: int) -> tuple[list[float], list[float]]:
+    """Per match, the mean per-deal result of the two heuristic and of the two random seats
+    (seats alternate between matches)."""
+    heuristic, random_ = [], []
+    for m in range(matches):
+        if m % 2 == 0:
+            bots = [AsNasHeuristic(), RandomBot(4 * m + 1), AsNasHeuristic(), RandomBot(4 * m + 3)]
+        else:
+            bots = [RandomBot(4 * m), AsNasHeuristic(), RandomBot(4 * m + 2), AsNasHeuristic()]
+        scores = play_local("as-nas", {}, 7000 + m, bots)
+        deals = 12 * 2
+        heuristic.append(sum(float(scores[s]) for s in range(4) if bots[s].name != "random") / deals)
+        random_.append(sum(float(scores[s]) for s in range(4) if bots[s].name == "random") / deals)
+    return heuristic, random_
+
+
+def test_heuristic_beats_random_clearly_over_480_deals() -> None:
+    heuristic, random_ = _heuristic_vs_random(40)  # 40 matches x 12 deals
+    h, r = statistics.mean(heuristic), statistics.mean(random_)
+    stderr = statistics.stdev(heuristic) / len(heuristic) ** 0.5
+    assert h > 0.3, f"heuristic wins {h:.2f} per deal"
+    assert h - 3 * stderr > 0, f"not clear: {h:.2f} ± {stderr:.2f}"
+    assert abs(r + h) < 1e-9  # zero-sum between the two pairs
+
+
+def test_random_bot_is_reproducible_from_its_seed() -> None:
+    one = play_local("as-nas", {"deals": 3}, 1, [RandomBot(s) for s in range(4)])
+    two = play_local("as-nas", {"deals": 3}, 1, [RandomBot(s) for s in range(4)])
+    three = play_local("as-nas", {"deals": 3}, 1, [RandomBot(s + 10) for s in range(4)])
+    assert one == two
+    assert one != three
+
+
+def test_strength_orders_categories() -> None:
+    ranks_on_wire = {"pair": [5, 5, 3, 2, 1], "two_pair": [5, 5, 3, 3, 1], "quads": [1, 1, 1, 1, 2]}
+    assert strength([5, 4, 3, 2, 1]) < strength(ranks_on_wire["pair"])
+    assert strength(ranks_on_wire["pair"]) < strength(ranks_on_wire["two_pair"])
+    assert strength(ranks_on_wire["two_pair"]) < strength(ranks_on_wire["quads"])
