@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -18,7 +18,7 @@ from croupier.arbiter import Clocks, DecisionRequest, Match, MatchConfig, MatchR
 from croupier.errors import IllegalActionError
 from croupier.games import CHANCE, TERMINAL, get_game
 from croupier.replay import ReplayWriter
-from croupier.transport import ArbiterServer, BotProcess, launch_bot
+from croupier.transport import ArbiterServer, BotExit, BotProcess, launch_bot
 from croupier.transport._codec import CODECS, encode
 from croupier_bot import Bot, Decision, MatchInfo
 
@@ -41,6 +41,7 @@ class MatchRun:
     result: MatchResult
     replay: Path
     logs: tuple[Path, ...]
+    exits: tuple[BotExit, ...]
 
 
 async def run_match(
@@ -51,17 +52,19 @@ async def run_match(
     server: ArbiterServer | None = None,
     match_id: str | None = None,
     cancel: asyncio.Event | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> MatchRun:
     """Play one match between ``bots`` (one argv per seat) and return its result and files.
 
     With ``server`` the match is hosted on that running server (many matches can share one);
     otherwise a server is started on a free loopback port and stopped afterwards. Setting
-    ``cancel`` ends the match at its next step with a result marked cancelled.
+    ``cancel`` ends the match at its next step with a result marked cancelled; ``progress`` is
+    called with the number of deals finished.
     """
     match_id = match_id or new_match_id(config.game)
     out_dir.mkdir(parents=True, exist_ok=True)
     writer = ReplayWriter(out_dir / f"{match_id}.jsonl")
-    match = Match(config, match_id, writer)
+    match = Match(config, match_id, writer, progress)
     if len(bots) != match.num_seats:
         writer.close()
         raise ValueError(f"{len(bots)} bots for {match.num_seats} seats")
@@ -92,12 +95,13 @@ async def run_match(
                 watcher.cancel()
     finally:
         writer.close()
-        await asyncio.gather(*(p.stop() for p in processes), return_exceptions=True)
+        stopped = await asyncio.gather(*(p.stop() for p in processes), return_exceptions=True)
+        exits = tuple(e for e in stopped if isinstance(e, BotExit))
         server.bots.remove_match(match)
         if own_server:
             await server.stop()
     log.info("match_written", replay=str(writer.path))
-    return MatchRun(result, writer.path, tuple(p.log_path for p in processes))
+    return MatchRun(result, writer.path, tuple(p.log_path for p in processes), exits)
 
 
 async def _cancel_on(event: asyncio.Event, match: Match) -> None:

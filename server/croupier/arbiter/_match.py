@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
@@ -87,7 +87,14 @@ class Recorder(Protocol):
 class Match:
     """One match between seats linked by the transport: create, hand out :attr:`tokens`, run."""
 
-    def __init__(self, config: MatchConfig, match_id: str, recorder: Recorder) -> None:
+    def __init__(
+        self,
+        config: MatchConfig,
+        match_id: str,
+        recorder: Recorder,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        """``progress`` is called with the number of rounds (deals) finished after each one."""
         self.config = config
         self.match_id = match_id
         self.game = get_game(config.game)
@@ -96,10 +103,14 @@ class Match:
         self.seats = [SeatLink(i, secrets.token_urlsafe(24)) for i in range(self.num_seats)]
         self.stats = [SeatStats() for _ in range(self.num_seats)]
         self._recorder = recorder
+        self._progress = progress
         self._bank_ms = [config.clock.time_bank_ms] * self.num_seats
         self._last_latency_us = [0] * self.num_seats
         self._next_request = [1] * self.num_seats
         self._timed_out: list[set[int]] = [set() for _ in range(self.num_seats)]
+        # requests already settled (by the bot's reply, or by the default action after a rejected
+        # one): a later reply naming one is turned away, not charged to the request then pending
+        self._settled: list[set[int]] = [set() for _ in range(self.num_seats)]
         self._dead = [False] * self.num_seats
         self._cancelled = False
         self._log = structlog.get_logger("croupier.match").bind(
@@ -191,12 +202,15 @@ class Match:
             state = game.apply(state, action)
             step += 1
             if game.is_public(before, action):
-                self._broadcast(ActionEvent(step, player, action, label, fault is not None))
+                by_arbiter = fault is not None or self._dead[player]
+                self._broadcast(ActionEvent(step, player, action, label, by_arbiter))
             if game.current_player(state) == TERMINAL or game.round_index(state) != announced:
                 totals = game.returns(state)
                 deltas = tuple(t - s for t, s in zip(totals, round_start, strict=True))
                 round_start = totals
                 self._recorder.round_end(step, announced, deltas)
+                if self._progress is not None:
+                    self._progress(announced + 1)
                 for link in self.seats:
                     obs = game.observe(state, link.seat)
                     link.send(RoundEnded(step, announced, deltas, totals, obs))
@@ -260,6 +274,7 @@ class Match:
                 self._mark_gone(seat)
                 return self._fault(seat, state, Fault.DISCONNECT, message.reason, elapsed_us)
             if isinstance(message, Unexpected):
+                self._settled[seat].add(request_id)
                 return self._reject(
                     seat,
                     state,
@@ -275,6 +290,17 @@ class Match:
                     )
                 )
                 continue
+            if message.request_id in self._settled[seat]:
+                link.send(
+                    Rejection(
+                        message.request_id,
+                        Fault.STALE_REQUEST,
+                        "that request was already settled with the default action",
+                        False,
+                    )
+                )
+                continue
+            self._settled[seat].add(request_id)  # by this reply, or by the default
             if message.request_id != request_id:
                 return self._reject(
                     seat,

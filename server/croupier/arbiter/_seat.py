@@ -31,7 +31,8 @@ class SeatLink:
     def __init__(self, seat: int, token: str) -> None:
         self.seat = seat
         self.token = token
-        self.outbox: asyncio.Queue[Outbound] = asyncio.Queue()
+        #: Messages for the bot; ``None`` tells the transport the connection is gone.
+        self.outbox: asyncio.Queue[Outbound | None] = asyncio.Queue()
         self.inbox: asyncio.Queue[Inbound] = asyncio.Queue()
         self.bot_name = ""
         self.bot_version = ""
@@ -45,10 +46,10 @@ class SeatLink:
         """Admit one connection; raise :class:`ClaimError` if the seat cannot take it."""
         if self.over:
             raise ClaimError(ClaimError.Kind.MATCH_OVER, "the match is over")
-        if self._claimed:
-            raise ClaimError(ClaimError.Kind.SEAT_TAKEN, f"seat {self.seat} is already taken")
         if self.closed or self.abandoned.is_set():
             raise ClaimError(ClaimError.Kind.SEAT_CLOSED, f"seat {self.seat} is closed")
+        if self._claimed:
+            raise ClaimError(ClaimError.Kind.SEAT_TAKEN, f"seat {self.seat} is already taken")
         self._claimed = True
         self.bot_name, self.bot_version = bot_name, bot_version
         self.joined.set()
@@ -63,3 +64,4 @@ class SeatLink:
         if not self.abandoned.is_set():
             self.abandoned.set()
             self.inbox.put_nowait(Gone(reason))
+            self.outbox.put_nowait(None)

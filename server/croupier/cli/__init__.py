@@ -12,13 +12,14 @@ import logging
 import os
 import signal
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import structlog
 
 from croupier import __version__
-from croupier.arbiter import ClockRules, MatchConfig, MatchResult
+from croupier.arbiter import ClockRules, MatchConfig, MatchResult, Outcome
 from croupier.errors import ConfigError, CroupierError, ReplayError
 from croupier.games import GAMES, get_game
 from croupier.replay import read_replay, verify
@@ -134,6 +135,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ver.add_argument("files", type=Path, nargs="+", metavar="FILE", help="replays (.jsonl)")
 
+    c = sub.add_parser(
+        "check-bot",
+        help="check that a bot (any language) plays the protocol correctly",
+        description=(
+            "Compliance check: play a short match with CMD in one seat and the random bot in the "
+            "others, then check that the bot connected, answered every decision legally and in "
+            "time, stayed to the end, exited by itself after MatchEnd, and that the replay "
+            "verifies. Exits 0 when every check passes, 1 otherwise."
+        ),
+    )
+    c.add_argument("bot", metavar="CMD", help="the bot's command line")
+    c.add_argument("--game", default="as-nas", choices=GAMES, help="the game (default as-nas)")
+    c.add_argument("--seat", type=_nonneg, default=0, help="the bot's seat (default 0)")
+    c.add_argument("--deals", type=int, default=3, metavar="N", help="deals to play (default 3)")
+    c.add_argument("--move-ms", type=_nonneg, default=2000, help="time per decision (default 2000)")
+    c.add_argument("--bank-ms", type=_nonneg, default=5000, help="time bank (default 5000)")
+    c.add_argument("--seed", type=_nonneg, default=1, help="match seed (default 1)")
+    c.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the replay and the bot's log here (default: a temporary folder)",
+    )
+
     sub.add_parser("games", help="list the games and their parameters")
     return parser
 
@@ -184,8 +210,17 @@ def _cmd_match(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, cancel.set)
         loop.add_signal_handler(signal.SIGTERM, cancel.set)
-        run = await run_match(config, bots, args.out, cancel=cancel)
+        run = await run_match(config, bots, args.out, cancel=cancel, progress=progress)
+        if progress is not None:
+            print(file=sys.stderr)
         return run.result, run.replay
+
+    total = params.get("deals")
+    progress = None
+    if sys.stderr.isatty():
+
+        def progress(done: int) -> None:
+            print(f"\r  deal {done}/{total}", end="", file=sys.stderr, flush=True)
 
     print(f"{game.info.title}: {seats} seats, seed {seed}", file=sys.stderr)
     result, replay = asyncio.run(main())
@@ -246,6 +281,87 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _cmd_check_bot(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    params = game.info.make_params({"deals": args.deals})
+    seats = params["players"]
+    if args.seat >= seats:
+        raise ConfigError(f"--seat {args.seat}: {game.info.name} has seats 0..{seats - 1}")
+    bots = [parse_bot_command("random") for _ in range(seats)]
+    bots[args.seat] = parse_bot_command(args.bot)
+    config = MatchConfig(
+        game=game.info.name,
+        params=params,
+        seed=args.seed,
+        clock=ClockRules(args.move_ms, args.bank_ms),
+        connect_timeout_s=15.0,
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        out = args.out or Path(tmp)
+        run = asyncio.run(run_match(config, bots, out))
+        mine = run.result.seats[args.seat]
+        replay = read_replay(run.replay)
+        exit_ = next((e for e in run.exits if e.seat == args.seat), None)
+        decisions = sum(
+            1 for r in replay.records if r.type == "action" and r.data["seat"] == args.seat
+        )
+        try:
+            verify(replay)
+            verified = ""
+        except ReplayError as exc:
+            verified = str(exc)
+        log_text = run.logs[args.seat].read_text(errors="replace").strip().splitlines()[-3:]
+        connected = bool(replay.header["seats"][args.seat]["connected"])
+        checks = [
+            (
+                "connects and is admitted (Hello -> Welcome)",
+                connected,
+                "it never joined: check CROUPIER_ADDRESS/CROUPIER_TOKEN and the Hello message",
+            ),
+            (
+                "answers every decision in time",
+                connected and mine.timeouts == 0,
+                f"{mine.timeouts} timeouts",
+            ),
+            (
+                "answers only legal action ids for the pending request_id",
+                connected and mine.rejected == 0,
+                f"{mine.rejected} replies rejected",
+            ),
+            (
+                "stays connected until MatchEnd",
+                mine.outcome is not Outcome.DISCONNECTED,
+                "disconnected or crashed mid-match",
+            ),
+            (
+                "exits by itself with status 0 after MatchEnd",
+                exit_ is not None and exit_.code == 0 and not exit_.signalled,
+                "still running after MatchEnd"
+                if exit_ and exit_.signalled
+                else f"exit status {exit_.code if exit_ else '?'}",
+            ),
+            ("the replay verifies", not verified, verified),
+        ]
+        name = mine.bot_name or "(unnamed)"
+        print(
+            f"check-bot: {name} in seat {args.seat} of {game.info.name}, "
+            f"{decisions} decisions, {args.deals} deals"
+        )
+        if not connected:  # nothing else can be judged
+            checks = checks[:1] + [(label, None, "") for label, _, _ in checks[1:-1]]
+        for label, ok, why in checks:
+            mark = "skip" if ok is None else "ok  " if ok else "FAIL"
+            print(f"  {mark} {label}" + (f": {why}" if ok is False else ""))
+        failed = sum(1 for _, ok, _ in checks if ok is False)
+        if failed and log_text:
+            print("  last lines of the bot's log:", *(f"    {line}" for line in log_text), sep="\n")
+        if args.out:
+            print(f"replay: {run.replay}")
+        passed = sum(1 for _, ok, _ in checks if ok)
+        print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
 def _cmd_games(args: argparse.Namespace) -> int:
     for name in GAMES:
         info = get_game(name).info
@@ -265,6 +381,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handlers = {
         "match": _cmd_match,
         "games": _cmd_games,
+        "check-bot": _cmd_check_bot,
         "show": _cmd_replay_show,
         "verify": _cmd_replay_verify,
     }

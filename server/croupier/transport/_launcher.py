@@ -53,6 +53,15 @@ def parse_bot_command(command: str) -> list[str]:
     return argv
 
 
+@dataclass(frozen=True, slots=True)
+class BotExit:
+    """How a bot process ended: its exit status, and whether the arbiter had to signal it."""
+
+    seat: int
+    code: int | None
+    signalled: bool
+
+
 @dataclass
 class BotProcess:
     """A running bot and the task copying its output to its log."""
@@ -63,11 +72,13 @@ class BotProcess:
     log_path: Path
     watcher: asyncio.Task[None]
 
-    async def stop(self, grace_s: float = 3.0) -> int | None:
+    async def stop(self, grace_s: float = 3.0) -> BotExit:
         """Let the bot exit by itself within ``grace_s``, then terminate, then kill it."""
         proc = self.process
+        signalled = False
         for signal_it in (None, proc.terminate, proc.kill):
             if signal_it is not None:
+                signalled = True
                 with contextlib.suppress(ProcessLookupError):
                     signal_it()
             try:
@@ -78,7 +89,7 @@ class BotProcess:
                 continue
         with contextlib.suppress(asyncio.CancelledError):
             await self.watcher
-        return proc.returncode
+        return BotExit(self.seat, proc.returncode, signalled)
 
 
 async def launch_bot(

@@ -9,12 +9,13 @@ from dataclasses import dataclass
 
 import grpc
 import structlog
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from croupier import PROTOCOL_VERSION
-from croupier.arbiter import ClaimError, Match, MatchOver, SeatLink
+from croupier.arbiter import ClaimError, Match, MatchOver, SeatLink, Unexpected
 from croupier.errors import ConfigError
 from croupier.transport._codec import CODECS, GameCodec, decode, encode
 from croupier.v1 import bot_pb2 as pb
@@ -61,7 +62,10 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         await context.abort(code, message, trailing_metadata=((REASON_KEY, name),))
 
     async def Play(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
-        first = await context.read()
+        try:
+            first = await context.read()
+        except DecodeError:  # bytes that are not a PlayRequest: no Hello either
+            first = pb.PlayRequest()
         if first is grpc.aio.EOF or first.WhichOneof("kind") != "hello":
             await self._abort(
                 context,
@@ -106,7 +110,11 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         async def read_replies() -> None:
             try:
                 while True:
-                    request = await context.read()
+                    try:
+                        request = await context.read()
+                    except DecodeError:  # the stream goes on; the message is rejected
+                        link.inbox.put_nowait(Unexpected("bytes that are not a PlayRequest"))
+                        continue
                     if request is grpc.aio.EOF:
                         link.leave("the bot closed its stream")
                         return
@@ -115,25 +123,14 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 link.leave(f"the stream broke: {type(exc).__name__}")
 
         reader = asyncio.create_task(read_replies())
-        left = asyncio.ensure_future(link.abandoned.wait())
         finished = False
         try:
-            while True:
-                if link.outbox.empty():
-                    getter = asyncio.ensure_future(link.outbox.get())
-                    await asyncio.wait({getter, left}, return_when=asyncio.FIRST_COMPLETED)
-                    if not getter.done():
-                        getter.cancel()
-                        return  # the bot left: nothing more to send
-                    message = getter.result()
-                else:
-                    message = link.outbox.get_nowait()
+            while (message := await link.outbox.get()) is not None:
                 await context.write(encode(message, codec))
                 if isinstance(message, MatchOver):
                     finished = True
                     return
         finally:
-            left.cancel()
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader

@@ -1,0 +1,159 @@
+"""Replay files: crash safety (a killed arbiter leaves a readable prefix), verify catches tampering,
+the reader names the bad line of a corrupt file."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from croupier.errors import ReplayFormatError, ReplayMismatchError
+from croupier.replay import read_replay, verify
+
+
+def _children(pid: int) -> list[int]:
+    """Pids whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _run_match(out: Path, seed: int = 4, deals: int = 3) -> Path:
+    subprocess.run(
+        [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--seed", str(seed),
+         "--deals", str(deals), "--out", str(out)],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    (replay,) = out.glob("*.jsonl")
+    return replay
+
+
+@pytest.fixture(scope="module")
+def replay_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _run_match(tmp_path_factory.mktemp("m"))
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _write(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+@pytest.mark.e2e
+def test_killed_arbiter_leaves_a_readable_prefix(tmp_path: Path) -> None:
+    """SIGKILL the arbiter mid-match: every complete line is a record, verify says it is unfinished."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--seed", "9",
+         "--deals", "200", "--out", str(tmp_path)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        replay = None
+        while time.monotonic() < deadline:
+            found = list(tmp_path.glob("*.jsonl"))
+            if found and found[0].read_text().count('"type":"action"') >= 20:
+                replay = found[0]
+                break
+            time.sleep(0.05)
+        assert replay is not None, "the match did not start writing"
+        bots = _children(proc.pid)
+        assert len(bots) == 4
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        # the bots notice the broken stream and exit by themselves: no orphans
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in bots):
+            time.sleep(0.1)
+        assert not [p for p in bots if Path(f"/proc/{p}").exists()], "orphaned bot processes"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = replay.read_text()
+    complete = text[: text.rfind("\n") + 1]
+    prefix = tmp_path / "prefix.jsonl"
+    prefix.write_text(complete)
+    parsed = read_replay(prefix)
+    assert parsed.header["seed"] == 9
+    assert not parsed.complete
+    assert sum(1 for r in parsed.records if r.type == "action") >= 20
+    with pytest.raises(ReplayMismatchError, match="no result record"):
+        verify(parsed)
+
+
+def test_verify_accepts_the_untouched_replay(replay_file: Path) -> None:
+    report = verify(read_replay(replay_file))
+    assert report.rounds == 3
+    assert sum(report.scores) == 0
+
+
+def test_verify_catches_a_changed_action(replay_file: Path, tmp_path: Path) -> None:
+    records = _lines(replay_file)
+    index = next(i for i, r in enumerate(records) if r["type"] == "action" and r["action"] in (2, 3))
+    records[index]["action"] = 1  # FOLD instead of CALL/HOLD: legal, but a different match
+    records[index]["label"] = "Fold"
+    with pytest.raises(ReplayMismatchError) as caught:
+        verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+    assert caught.value.line > index + 1  # the divergence shows at or after the changed line
+
+
+def test_verify_catches_swapped_cards_in_a_deal(replay_file: Path, tmp_path: Path) -> None:
+    records = _lines(replay_file)
+    index = next(i for i, r in enumerate(records) if r["type"] == "chance" and len(r["outcome"]) == 20)
+    outcome = records[index]["outcome"]
+    a = next(i for i in range(20) if outcome[i] // 4 != outcome[1] // 4 and i % 4 != 1)
+    outcome[1], outcome[a] = outcome[a], outcome[1]  # two different ranks change hands
+    with pytest.raises(ReplayMismatchError) as caught:
+        verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+    assert caught.value.line == index + 1
+    assert "label" in str(caught.value)
+
+
+def test_verify_catches_a_changed_score(replay_file: Path, tmp_path: Path) -> None:
+    records = _lines(replay_file)
+    records[-1]["seats"][0]["score"] = "1000"
+    with pytest.raises(ReplayMismatchError, match="scores"):
+        verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+
+
+def test_verify_catches_an_illegal_action(replay_file: Path, tmp_path: Path) -> None:
+    records = _lines(replay_file)
+    index = next(i for i, r in enumerate(records) if r["type"] == "action")
+    records[index]["action"] = 42
+    with pytest.raises(ReplayMismatchError, match="not legal") as caught:
+        verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+    assert caught.value.line == index + 1
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda lines: lines[:2] + ["{not json\n"] + lines[3:], "line 3: not JSON"),
+        (lambda lines: lines[1:], "line 1: the first record must be the header"),
+        (lambda lines: [*lines[:-1], lines[-1][:-5]], "truncated last line"),
+        (lambda lines: [lines[0], '{"type":"action","step":0}\n'], "line 2: action record"),
+        (lambda lines: [lines[0], '{"type":"dance"}\n'], "unknown record type"),
+        (lambda lines: [], "is empty"),
+    ],
+)
+def test_reader_names_the_bad_line(replay_file: Path, tmp_path: Path, mutate, message) -> None:  # type: ignore[no-untyped-def]
+    lines = replay_file.read_text().splitlines(keepends=True)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(mutate(lines)))
+    with pytest.raises(ReplayFormatError, match=message):
+        read_replay(bad)
