@@ -15,7 +15,6 @@
 """
 
 from croupier.v1 import bot_pb2 as proto
-
 from croupier_bot._client import (
     Bot,
     BotError,

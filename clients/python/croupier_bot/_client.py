@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
+
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
 
