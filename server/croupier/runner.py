@@ -109,7 +109,6 @@ async def _cancel_on(event: asyncio.Event, match: Match) -> None:
     match.cancel()
 
 
-
 def play_local(
     game_name: str, params: Mapping[str, int], seed: int, bots: Sequence[Bot]
 ) -> tuple[Fraction, ...]:

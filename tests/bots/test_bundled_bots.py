@@ -20,7 +20,9 @@ def _heuristic_vs_random(matches: int) -> tuple[list[float], list[float]]:
             bots = [RandomBot(4 * m), AsNasHeuristic(), RandomBot(4 * m + 2), AsNasHeuristic()]
         scores = play_local("as-nas", {}, 7000 + m, bots)
         deals = 12 * 2
-        heuristic.append(sum(float(scores[s]) for s in range(4) if bots[s].name != "random") / deals)
+        heuristic.append(
+            sum(float(scores[s]) for s in range(4) if bots[s].name != "random") / deals
+        )
         random_.append(sum(float(scores[s]) for s in range(4) if bots[s].name == "random") / deals)
     return heuristic, random_
 

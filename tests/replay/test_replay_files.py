@@ -56,7 +56,7 @@ def _write(path: Path, records: list[dict]) -> Path:
 
 @pytest.mark.e2e
 def test_killed_arbiter_leaves_a_readable_prefix(tmp_path: Path) -> None:
-    """SIGKILL the arbiter mid-match: every complete line is a record, verify says it is unfinished."""
+    """SIGKILL the arbiter mid-match: complete lines stay records; verify says it is unfinished."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--seed", "9",
          "--deals", "200", "--out", str(tmp_path)],
@@ -104,7 +104,9 @@ def test_verify_accepts_the_untouched_replay(replay_file: Path) -> None:
 
 def test_verify_catches_a_changed_action(replay_file: Path, tmp_path: Path) -> None:
     records = _lines(replay_file)
-    index = next(i for i, r in enumerate(records) if r["type"] == "action" and r["action"] in (2, 3))
+    index = next(
+        i for i, r in enumerate(records) if r["type"] == "action" and r["action"] in (2, 3)
+    )
     records[index]["action"] = 1  # FOLD instead of CALL/HOLD: legal, but a different match
     records[index]["label"] = "Fold"
     with pytest.raises(ReplayMismatchError) as caught:
@@ -114,7 +116,9 @@ def test_verify_catches_a_changed_action(replay_file: Path, tmp_path: Path) -> N
 
 def test_verify_catches_swapped_cards_in_a_deal(replay_file: Path, tmp_path: Path) -> None:
     records = _lines(replay_file)
-    index = next(i for i, r in enumerate(records) if r["type"] == "chance" and len(r["outcome"]) == 20)
+    index = next(
+        i for i, r in enumerate(records) if r["type"] == "chance" and len(r["outcome"]) == 20
+    )
     outcome = records[index]["outcome"]
     a = next(i for i in range(20) if outcome[i] // 4 != outcome[1] // 4 and i % 4 != 1)
     outcome[1], outcome[a] = outcome[a], outcome[1]  # two different ranks change hands
@@ -143,7 +147,7 @@ def test_verify_catches_an_illegal_action(replay_file: Path, tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [
-        (lambda lines: lines[:2] + ["{not json\n"] + lines[3:], "line 3: not JSON"),
+        (lambda lines: [*lines[:2], "{not json\n", *lines[3:]], "line 3: not JSON"),
         (lambda lines: lines[1:], "line 1: the first record must be the header"),
         (lambda lines: [*lines[:-1], lines[-1][:-5]], "truncated last line"),
         (lambda lines: [lines[0], '{"type":"action","step":0}\n'], "line 2: action record"),

@@ -108,9 +108,10 @@ class Match:
         self._last_latency_us = [0] * self.num_seats
         self._next_request = [1] * self.num_seats
         self._timed_out: list[set[int]] = [set() for _ in range(self.num_seats)]
-        # requests already settled (by the bot's reply, or by the default action after a rejected
-        # one): a later reply naming one is turned away, not charged to the request then pending
-        self._settled: list[set[int]] = [set() for _ in range(self.num_seats)]
+        # requests settled by the default action before any reply naming them came (after a
+        # second Hello, a garbled message or a wrong request id): the bot's reply to one, when it
+        # comes, is turned away like a late one, not charged to the request then pending
+        self._unanswered: list[set[int]] = [set() for _ in range(self.num_seats)]
         self._dead = [False] * self.num_seats
         self._cancelled = False
         self._log = structlog.get_logger("croupier.match").bind(
@@ -274,7 +275,7 @@ class Match:
                 self._mark_gone(seat)
                 return self._fault(seat, state, Fault.DISCONNECT, message.reason, elapsed_us)
             if isinstance(message, Unexpected):
-                self._settled[seat].add(request_id)
+                self._unanswered[seat].add(request_id)
                 return self._reject(
                     seat,
                     state,
@@ -290,18 +291,19 @@ class Match:
                     )
                 )
                 continue
-            if message.request_id in self._settled[seat]:
+            if message.request_id in self._unanswered[seat]:
+                self._unanswered[seat].discard(message.request_id)
                 link.send(
                     Rejection(
                         message.request_id,
                         Fault.STALE_REQUEST,
-                        "that request was already settled with the default action",
+                        "the default action was already played for that request",
                         False,
                     )
                 )
                 continue
-            self._settled[seat].add(request_id)  # by this reply, or by the default
             if message.request_id != request_id:
+                self._unanswered[seat].add(request_id)
                 return self._reject(
                     seat,
                     state,

@@ -15,8 +15,9 @@ Decisions where the rules are silent (also in the rules doc):
 * Scores are exact: pots split into halves or thirds, so the state keeps totals in twelfths
   and ``returns`` gives :class:`~fractions.Fraction` values.
 * Timeout/fault default action: ``HOLD`` when legal, otherwise ``FOLD``.
-* The observation's action history covers the current deal; the previous deal's outcome
-  (revealed hands, settlement) is carried as ``last_deal``. Earlier deals reach bots as events.
+* "The full public action history" is given as ``history`` (this deal's actions, in order) and
+  ``past_deals`` (each finished deal's actions and result: shown hands, winners, settlement);
+  ``last_deal`` is the latest result.
 
 Action ids (ascending in every legal list):
 
@@ -161,6 +162,14 @@ class DealResult:
     deltas: tuple[Fraction, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class PastDeal:
+    """A finished deal as everyone saw it: its public actions ``(seat, action)`` and result."""
+
+    history: tuple[tuple[int, int], ...]
+    result: DealResult
+
+
 class AsNasState(NamedTuple):
     """Immutable match state. ``hands`` hold card ids sorted ascending; totals are in twelfths."""
 
@@ -177,7 +186,7 @@ class AsNasState(NamedTuple):
     to_act: int
     totals: tuple[int, ...]
     history: tuple[tuple[int, int], ...]
-    last_deal: DealResult | None
+    past: tuple[PastDeal, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +210,12 @@ class AsNasObservation:
     pot: int
     totals: tuple[Fraction, ...]
     history: tuple[tuple[int, int], ...]
-    last_deal: DealResult | None
+    past_deals: tuple[PastDeal, ...]
+
+    @property
+    def last_deal(self) -> DealResult | None:
+        """The result of the latest finished deal, if any."""
+        return self.past_deals[-1].result if self.past_deals else None
 
 
 _EMPTY_HANDS: tuple[tuple[int, ...], ...] = ((),) * NUM_SEATS
@@ -278,7 +292,7 @@ class AsNas:
             -1,
             _ZERO,
             (),
-            None,
+            (),
         )
 
     def num_players(self, state: AsNasState) -> int:
@@ -300,6 +314,10 @@ class AsNas:
     def apply(self, state: AsNasState, action: int) -> AsNasState:
         if state.phase is not Phase.BETTING:
             raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
+        if type(action) is not int:  # exact type: bools, floats and enums are not ids
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise IllegalActionError(f"an action id is an int, not {action!r}")
+            action = int(action)
         if action not in self._legal_betting(state):
             raise IllegalActionError(f"action {action!r} is not legal for seat {state.to_act}")
         return self._apply_betting(state, action)
@@ -347,7 +365,7 @@ class AsNas:
             pot=sum(state.stakes),
             totals=tuple(_fraction(t) for t in state.totals),
             history=state.history,
-            last_deal=state.last_deal,
+            past_deals=state.past,
         )
 
     def returns(self, state: AsNasState) -> tuple[Fraction, ...]:
@@ -362,6 +380,8 @@ class AsNas:
         return act.name.capitalize()
 
     def default_action(self, state: AsNasState) -> int:
+        if state.phase is not Phase.BETTING:
+            raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
         stake = state.stakes[state.to_act]
         return int(Action.HOLD if stake == state.high else Action.FOLD)
 
@@ -405,7 +425,7 @@ class AsNas:
             _right(dealer),
             state.totals,
             (),
-            state.last_deal,
+            state.past,
         )
 
     # -- betting --------------------------------------------------------------------------------
@@ -422,7 +442,7 @@ class AsNas:
             return AsNasState(
                 state.num_deals, state.deal_index, state.dealer, Phase.BETTING, state.hands,
                 looked, state.folded, state.acted, state.stakes, state.high, seat, state.totals,
-                history, state.last_deal,
+                history, state.past,
             )  # fmt: skip
         stakes, folded, high = state.stakes, state.folded, state.high
         acted = (*state.acted[:seat], True, *state.acted[seat + 1 :])
@@ -444,7 +464,7 @@ class AsNas:
                 return AsNasState(
                     state.num_deals, state.deal_index, state.dealer, Phase.BETTING, state.hands,
                     state.looked, folded, acted, stakes, high, nxt, state.totals, history,
-                    state.last_deal,
+                    state.past,
                 )  # fmt: skip
         return self._settle(state, stakes, folded, history, live, showdown=True)
 
@@ -481,6 +501,7 @@ class AsNas:
             pot=pot,
             deltas=tuple(_fraction(d) for d in deltas),
         )
+        past = (*state.past, PastDeal(history, result))
         if state.deal_index + 1 >= state.num_deals:
             return AsNasState(
                 state.num_deals,
@@ -495,8 +516,8 @@ class AsNas:
                 state.high,
                 -1,
                 totals,
-                history,
-                result,
+                (),
+                past,
             )
         return AsNasState(
             state.num_deals,
@@ -512,7 +533,7 @@ class AsNas:
             -1,
             totals,
             (),
-            result,
+            past,
         )
 
 

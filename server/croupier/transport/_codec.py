@@ -67,6 +67,10 @@ def _as_nas_result(result: as_nas.DealResult, out: pb.AsNasDealResult) -> None:
     out.deltas.extend(score(d) for d in result.deltas)
 
 
+def _as_nas_history(history: tuple[tuple[int, int], ...]) -> list[pb.AsNasHistoryEntry]:
+    return [pb.AsNasHistoryEntry(seat=s, move=_move(a)) for s, a in history]
+
+
 def _as_nas_observation(obs: as_nas.AsNasObservation) -> pb.Observation:
     msg = pb.AsNasObservation(
         deal_index=obs.deal_index,
@@ -85,10 +89,11 @@ def _as_nas_observation(obs: as_nas.AsNasObservation) -> pb.Observation:
         ],
         high_bet=obs.high,
         pot=obs.pot,
-        history=[pb.AsNasHistoryEntry(seat=s, move=_move(a)) for s, a in obs.history],
+        history=_as_nas_history(obs.history),
     )
-    if obs.last_deal is not None:
-        _as_nas_result(obs.last_deal, msg.last_deal)
+    for past in obs.past_deals:
+        entry = msg.past_deals.add(history=_as_nas_history(past.history))
+        _as_nas_result(past.result, entry.result)
     return pb.Observation(as_nas=msg)
 
 

@@ -338,7 +338,7 @@ class AsNasDealResult(_message.Message):
     def __init__(self, deal_index: _Optional[int] = ..., dealer: _Optional[int] = ..., shown: _Optional[_Iterable[_Union[AsNasShownHand, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., pot: _Optional[int] = ..., deltas: _Optional[_Iterable[_Union[Score, _Mapping]]] = ...) -> None: ...
 
 class AsNasObservation(_message.Message):
-    __slots__ = ("deal_index", "num_deals", "dealer", "to_act", "hand", "seats", "high_bet", "pot", "history", "last_deal")
+    __slots__ = ("deal_index", "num_deals", "dealer", "to_act", "hand", "seats", "high_bet", "pot", "history", "past_deals")
     DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
     NUM_DEALS_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
@@ -348,7 +348,7 @@ class AsNasObservation(_message.Message):
     HIGH_BET_FIELD_NUMBER: _ClassVar[int]
     POT_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
-    LAST_DEAL_FIELD_NUMBER: _ClassVar[int]
+    PAST_DEALS_FIELD_NUMBER: _ClassVar[int]
     deal_index: int
     num_deals: int
     dealer: int
@@ -358,5 +358,13 @@ class AsNasObservation(_message.Message):
     high_bet: int
     pot: int
     history: _containers.RepeatedCompositeFieldContainer[AsNasHistoryEntry]
-    last_deal: AsNasDealResult
-    def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[AsNasRank, str]]] = ..., seats: _Optional[_Iterable[_Union[AsNasSeat, _Mapping]]] = ..., high_bet: _Optional[int] = ..., pot: _Optional[int] = ..., history: _Optional[_Iterable[_Union[AsNasHistoryEntry, _Mapping]]] = ..., last_deal: _Optional[_Union[AsNasDealResult, _Mapping]] = ...) -> None: ...
+    past_deals: _containers.RepeatedCompositeFieldContainer[AsNasPastDeal]
+    def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[AsNasRank, str]]] = ..., seats: _Optional[_Iterable[_Union[AsNasSeat, _Mapping]]] = ..., high_bet: _Optional[int] = ..., pot: _Optional[int] = ..., history: _Optional[_Iterable[_Union[AsNasHistoryEntry, _Mapping]]] = ..., past_deals: _Optional[_Iterable[_Union[AsNasPastDeal, _Mapping]]] = ...) -> None: ...
+
+class AsNasPastDeal(_message.Message):
+    __slots__ = ("history", "result")
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    history: _containers.RepeatedCompositeFieldContainer[AsNasHistoryEntry]
+    result: AsNasDealResult
+    def __init__(self, history: _Optional[_Iterable[_Union[AsNasHistoryEntry, _Mapping]]] = ..., result: _Optional[_Union[AsNasDealResult, _Mapping]] = ...) -> None: ...
