@@ -43,7 +43,7 @@ def score(value: Fraction) -> pb.Score:
 class GameCodec:
     """How one game's observations, action details and round results go on the wire."""
 
-    observation: Callable[[Any], pb.Observation]
+    observation: Callable[[Any, pb.Observation], None]
     action_detail: Callable[[Any, int, pb.LegalAction], None]
     round_detail: Callable[[Any, pb.DealEnded], None]
 
@@ -71,30 +71,49 @@ def _as_nas_history(history: tuple[tuple[int, int], ...]) -> list[pb.AsNasHistor
     return [pb.AsNasHistoryEntry(seat=s, move=_move(a)) for s, a in history]
 
 
-def _as_nas_observation(obs: as_nas.AsNasObservation) -> pb.Observation:
-    msg = pb.AsNasObservation(
-        deal_index=obs.deal_index,
-        num_deals=obs.num_deals,
-        dealer=obs.dealer,
-        to_act=obs.to_act if obs.to_act is not None else 0,
-        hand=[_rank(r) for r in obs.hand],
-        seats=[
-            pb.AsNasSeat(
-                stake=obs.stakes[s],
-                folded=obs.folded[s],
-                looked=obs.looked[s],
-                total=score(obs.totals[s]),
-            )
-            for s in range(len(obs.stakes))
-        ],
-        high_bet=obs.high,
-        pot=obs.pot,
-        history=_as_nas_history(obs.history),
-    )
-    for past in obs.past_deals:
-        entry = msg.past_deals.add(history=_as_nas_history(past.history))
-        _as_nas_result(past.result, entry.result)
-    return pb.Observation(as_nas=msg)
+class _PastDealsCache:
+    """Finished deals never change, and every later observation repeats them: serialize each
+    ``past_deals`` tuple once and parse the bytes (C speed) instead of rebuilding the messages."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._entries: dict[int, tuple[tuple[as_nas.PastDeal, ...], bytes]] = {}
+
+    def get(self, past: tuple[as_nas.PastDeal, ...]) -> bytes:
+        hit = self._entries.get(id(past))
+        if hit is not None and hit[0] is past:
+            return hit[1]
+        msg = pb.AsNasObservation()
+        for deal in past:
+            entry = msg.past_deals.add(history=_as_nas_history(deal.history))
+            _as_nas_result(deal.result, entry.result)
+        data: bytes = msg.SerializeToString()
+        if len(self._entries) >= self._size:
+            self._entries.pop(next(iter(self._entries)))
+        self._entries[id(past)] = (past, data)  # holding ``past`` keeps its id unique
+        return data
+
+
+_PAST_DEALS = _PastDealsCache()
+
+
+def _as_nas_observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> None:
+    msg = out.as_nas
+    if obs.past_deals:
+        msg.MergeFromString(_PAST_DEALS.get(obs.past_deals))
+    msg.deal_index = obs.deal_index
+    msg.num_deals = obs.num_deals
+    msg.dealer = obs.dealer
+    msg.to_act = obs.to_act if obs.to_act is not None else 0
+    msg.hand.extend(_rank(r) for r in obs.hand)
+    for s in range(len(obs.stakes)):
+        seat = msg.seats.add(stake=obs.stakes[s], folded=obs.folded[s], looked=obs.looked[s])
+        total = obs.totals[s]
+        seat.total.numerator = total.numerator
+        seat.total.denominator = total.denominator
+    msg.high_bet = obs.high
+    msg.pot = obs.pot
+    msg.history.extend(_as_nas_history(obs.history))
 
 
 def _as_nas_action(obs: as_nas.AsNasObservation, action: int, out: pb.LegalAction) -> None:
@@ -137,19 +156,18 @@ _OUTCOME = {
 def encode(message: Outbound, codec: GameCodec) -> pb.PlayResponse:
     """The wire form of one arbiter message."""
     if isinstance(message, DecisionRequest):
-        decision = pb.DecisionRequest(
-            request_id=message.request_id,
-            observation=codec.observation(message.observation),
-            clocks=pb.Clocks(
-                move_time_ms=message.clocks.move_time_ms,
-                time_bank_ms=message.clocks.time_bank_ms,
-                last_latency_us=message.clocks.last_latency_us,
-            ),
-        )
+        response = pb.PlayResponse()
+        decision = response.decision
+        decision.request_id = message.request_id
+        codec.observation(message.observation, decision.observation)
+        clocks = decision.clocks
+        clocks.move_time_ms = message.clocks.move_time_ms
+        clocks.time_bank_ms = message.clocks.time_bank_ms
+        clocks.last_latency_us = message.clocks.last_latency_us
         for action, label in zip(message.legal_actions, message.labels, strict=True):
             legal = decision.legal_actions.add(id=action, label=label)
             codec.action_detail(message.observation, action, legal)
-        return pb.PlayResponse(decision=decision)
+        return response
     if isinstance(message, ActionEvent):
         return pb.PlayResponse(
             event=pb.Event(
