@@ -15,7 +15,7 @@ import numpy as np
 import structlog
 
 from croupier.arbiter import Clocks, DecisionRequest, Match, MatchConfig, MatchResult
-from croupier.errors import IllegalActionError
+from croupier.errors import ConfigError, IllegalActionError
 from croupier.games import CHANCE, TERMINAL, get_game
 from croupier.replay import ReplayWriter
 from croupier.transport import ArbiterServer, BotExit, BotProcess, launch_bot
@@ -62,7 +62,10 @@ async def run_match(
     called with the number of deals finished.
     """
     match_id = match_id or new_match_id(config.game)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"cannot create {out_dir}: {exc.strerror or exc}") from exc
     writer = ReplayWriter(out_dir / f"{match_id}.jsonl")
     match = Match(config, match_id, writer, progress)
     if len(bots) != match.num_seats:

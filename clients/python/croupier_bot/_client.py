@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
-import queue
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,52 +98,44 @@ def play(
 ) -> Any:
     """Play one match and return the ``MatchEnd`` message; :class:`BotError` on refusal/failure.
 
-    ``address`` and ``token`` default to ``CROUPIER_ADDRESS`` and ``CROUPIER_TOKEN``.
+    ``address`` and ``token`` default to ``CROUPIER_ADDRESS`` and ``CROUPIER_TOKEN``. Runs its
+    own asyncio loop (grpc.aio streams are faster than the threaded sync API); the bot's hooks
+    are plain functions called on that loop.
     """
     address = address or os.environ.get("CROUPIER_ADDRESS", "")
     token = token if token is not None else os.environ.get("CROUPIER_TOKEN", "")
     if not address:
         raise BotError("no arbiter address: set CROUPIER_ADDRESS or pass address=")
-    outgoing: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
-    outgoing.put(
-        pb.PlayRequest(
-            hello=pb.Hello(
-                token=token,
-                bot_name=bot.name,
-                bot_version=bot.version,
-                protocol_version=PROTOCOL_VERSION,
-            )
-        )
+    return asyncio.run(_play(bot, address, token, connect_timeout_s))
+
+
+async def _play(bot: Bot, address: str, token: str, connect_timeout_s: float) -> Any:
+    hello = pb.Hello(
+        token=token, bot_name=bot.name, bot_version=bot.version, protocol_version=PROTOCOL_VERSION
     )
-
-    def requests() -> Iterator[pb.PlayRequest]:
-        while (message := outgoing.get()) is not None:
-            yield message
-
-    with grpc.insecure_channel(address) as channel:
+    async with grpc.aio.insecure_channel(address) as channel:
         try:
-            grpc.channel_ready_future(channel).result(timeout=connect_timeout_s)
-        except grpc.FutureTimeoutError:
+            await asyncio.wait_for(channel.channel_ready(), connect_timeout_s)
+        except TimeoutError:
             raise BotError(f"cannot reach the arbiter at {address}") from None
-        stream = bot_pb2_grpc.BotServiceStub(channel).Play(requests())
+        call = bot_pb2_grpc.BotServiceStub(channel).Play()
         match: MatchInfo | None = None
         try:
-            for response in stream:
+            await call.write(pb.PlayRequest(hello=hello))
+            while (response := await call.read()) is not grpc.aio.EOF:
+                for event in response.events:
+                    bot.on_event(event)
                 kind = response.WhichOneof("kind")
                 if kind == "decision":
-                    assert match is not None
+                    if match is None:
+                        raise BotError("a decision arrived before the Welcome")
                     d = response.decision
                     decision = Decision(
                         d.request_id, d.observation, list(d.legal_actions), d.clocks, match
                     )
                     action = bot.act(decision)
-                    outgoing.put(
-                        pb.PlayRequest(
-                            action=pb.ActionReply(request_id=d.request_id, action_id=action)
-                        )
-                    )
-                elif kind == "event":
-                    bot.on_event(response.event)
+                    reply = pb.ActionReply(request_id=d.request_id, action_id=action)
+                    await call.write(pb.PlayRequest(action=reply))
                 elif kind == "welcome":
                     w = response.welcome
                     match = MatchInfo(
@@ -161,13 +153,12 @@ def play(
                     bot.on_rejected(response.rejected)
                 elif kind == "match_end":
                     bot.on_match_end(response.match_end)
+                    await call.done_writing()
                     return response.match_end
-        except grpc.RpcError as exc:
+        except grpc.aio.AioRpcError as exc:
             reason = dict(exc.trailing_metadata() or ()).get(_REASON_KEY, "")
             code = exc.code().name
             raise BotError(f"{code}: {exc.details()}", str(reason), code) from None
-        finally:
-            outgoing.put(None)
     raise BotError("the arbiter closed the stream before the match ended")
 
 

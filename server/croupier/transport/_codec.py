@@ -6,7 +6,7 @@ was built by ``game.observe(state, seat)``: the codec adds nothing from any othe
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, cast
@@ -153,8 +153,48 @@ _OUTCOME = {
 }
 
 
-def encode(message: Outbound, codec: GameCodec) -> pb.PlayResponse:
-    """The wire form of one arbiter message."""
+#: Arbiter messages that travel as ``PlayResponse.events`` (batched by the transport).
+EVENT_TYPES = (ActionEvent, RoundStarted, RoundEnded)
+EventMessage = ActionEvent | RoundStarted | RoundEnded
+
+
+def encode_event(message: EventMessage, codec: GameCodec, out: pb.Event) -> None:
+    """Fill ``out`` with the wire form of one public event."""
+    out.step = message.step
+    if isinstance(message, ActionEvent):
+        taken = out.action_taken
+        taken.seat = message.seat
+        taken.action_id = message.action
+        taken.label = message.label
+        taken.by_arbiter = message.by_arbiter
+    elif isinstance(message, RoundStarted):
+        out.deal_started.deal_index = message.round_index
+        out.deal_started.dealer = message.dealer
+    else:
+        ended = out.deal_ended
+        ended.deal_index = message.round_index
+        ended.deltas.extend(score(d) for d in message.deltas)
+        ended.totals.extend(score(t) for t in message.totals)
+        codec.round_detail(message.observation, ended)
+
+
+def encode(
+    message: Outbound | None, codec: GameCodec, events: Sequence[EventMessage] = ()
+) -> pb.PlayResponse:
+    """The wire form of one arbiter message (``None``: events only) preceded by ``events``."""
+    response = _encode(message, codec)
+    for event in events:
+        encode_event(event, codec, response.events.add())
+    return response
+
+
+def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
+    if message is None:
+        return pb.PlayResponse()
+    if isinstance(message, EVENT_TYPES):
+        response = pb.PlayResponse()
+        encode_event(message, codec, response.events.add())
+        return response
     if isinstance(message, DecisionRequest):
         response = pb.PlayResponse()
         decision = response.decision
@@ -168,33 +208,6 @@ def encode(message: Outbound, codec: GameCodec) -> pb.PlayResponse:
             legal = decision.legal_actions.add(id=action, label=label)
             codec.action_detail(message.observation, action, legal)
         return response
-    if isinstance(message, ActionEvent):
-        return pb.PlayResponse(
-            event=pb.Event(
-                step=message.step,
-                action_taken=pb.ActionTaken(
-                    seat=message.seat,
-                    action_id=message.action,
-                    label=message.label,
-                    by_arbiter=message.by_arbiter,
-                ),
-            )
-        )
-    if isinstance(message, RoundStarted):
-        return pb.PlayResponse(
-            event=pb.Event(
-                step=message.step,
-                deal_started=pb.DealStarted(deal_index=message.round_index, dealer=message.dealer),
-            )
-        )
-    if isinstance(message, RoundEnded):
-        ended = pb.DealEnded(
-            deal_index=message.round_index,
-            deltas=[score(d) for d in message.deltas],
-            totals=[score(t) for t in message.totals],
-        )
-        codec.round_detail(message.observation, ended)
-        return pb.PlayResponse(event=pb.Event(step=message.step, deal_ended=ended))
     if isinstance(message, Rejection):
         return pb.PlayResponse(
             rejected=pb.ActionRejected(

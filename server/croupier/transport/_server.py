@@ -17,9 +17,19 @@ from grpc_reflection.v1alpha import reflection
 from croupier import PROTOCOL_VERSION
 from croupier.arbiter import ClaimError, Match, MatchOver, SeatLink, Unexpected
 from croupier.errors import ConfigError
-from croupier.transport._codec import CODECS, GameCodec, decode, encode
+from croupier.transport._codec import (
+    CODECS,
+    EVENT_TYPES,
+    EventMessage,
+    GameCodec,
+    decode,
+    encode,
+)
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
+
+#: Longest time a public event waits to be batched with later messages to the same bot.
+EVENT_FLUSH_S = 0.05
 
 #: Trailing-metadata key carrying the stable :class:`ErrorReason` name of a stream error.
 REASON_KEY = "croupier-reason"
@@ -124,9 +134,32 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
 
         reader = asyncio.create_task(read_replies())
         finished = False
+        outbox = link.outbox
+        loop = asyncio.get_running_loop()
+        pending: list[EventMessage] = []  # events wait for the next message, or EVENT_FLUSH_S
+        deadline = 0.0
         try:
-            while (message := await link.outbox.get()) is not None:
-                await context.write(encode(message, codec))
+            while True:
+                if not pending:
+                    message = await outbox.get()
+                    deadline = loop.time() + EVENT_FLUSH_S
+                elif not outbox.empty():
+                    message = outbox.get_nowait()
+                else:
+                    try:
+                        async with asyncio.timeout_at(deadline):
+                            message = await outbox.get()
+                    except TimeoutError:
+                        await context.write(encode(None, codec, pending))
+                        pending = []
+                        continue
+                if message is None:
+                    return
+                if isinstance(message, EVENT_TYPES):
+                    pending.append(message)
+                    continue
+                await context.write(encode(message, codec, pending))
+                pending = []
                 if isinstance(message, MatchOver):
                     finished = True
                     return
