@@ -1,0 +1,17 @@
+"""Fixtures of the end-to-end suite: real arbiter, real gRPC over loopback, real bot processes.
+
+``e2e`` (an :class:`e2e_kit.Kit`) builds bot command lines and runs matches in the test's
+``tmp_path``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from e2e_kit import Kit
+
+
+@pytest.fixture
+def e2e(tmp_path: Path) -> Kit:
+    return Kit(tmp_path)
