@@ -40,24 +40,29 @@ class MatchRun:
 
     result: MatchResult
     replay: Path
-    logs: tuple[Path, ...]
+    logs: dict[int, Path]  # by seat, for launched bots
     exits: tuple[BotExit, ...]
 
 
 async def run_match(
     config: MatchConfig,
-    bots: list[list[str]],
+    bots: Sequence[list[str] | None],
     out_dir: Path,
     *,
     server: ArbiterServer | None = None,
+    listen: str = "127.0.0.1:0",
     match_id: str | None = None,
     cancel: asyncio.Event | None = None,
     progress: Callable[[int], None] | None = None,
+    on_ready: Callable[[str, Match], None] | None = None,
 ) -> MatchRun:
-    """Play one match between ``bots`` (one argv per seat) and return its result and files.
+    """Play one match between ``bots`` and return its result and files.
 
+    ``bots`` has one entry per seat: an argv to launch, or ``None`` for a remote bot that dials
+    in by itself with the seat's token (``on_ready(address, match)`` is called once the server
+    listens and the local bots are launched: the place to hand out ``match.tokens``).
     With ``server`` the match is hosted on that running server (many matches can share one);
-    otherwise a server is started on a free loopback port and stopped afterwards. Setting
+    otherwise a server is started on ``listen`` and stopped afterwards. Setting
     ``cancel`` ends the match at its next step with a result marked cancelled; ``progress`` is
     called with the number of deals finished.
     """
@@ -73,13 +78,19 @@ async def run_match(
         raise ValueError(f"{len(bots)} bots for {match.num_seats} seats")
     own_server = server is None
     if server is None:
-        server = ArbiterServer("127.0.0.1:0")
-        await server.start()
+        server = ArbiterServer(listen)
+        try:
+            await server.start()
+        except BaseException:
+            writer.close()
+            raise
     server.bots.add_match(match)
     log = structlog.get_logger("croupier.runner").bind(match_id=match_id)
     processes: list[BotProcess] = []
     try:
         for link, argv in zip(match.seats, bots, strict=True):
+            if argv is None:
+                continue
             processes.append(
                 await launch_bot(
                     argv,
@@ -90,6 +101,8 @@ async def run_match(
                     log_path=out_dir / f"{match_id}.seat{link.seat}.log",
                 )
             )
+        if on_ready is not None:
+            on_ready(server.address, match)
         watcher = asyncio.create_task(_cancel_on(cancel, match)) if cancel else None
         try:
             result = await match.run()
@@ -104,7 +117,7 @@ async def run_match(
         if own_server:
             await server.stop()
     log.info("match_written", replay=str(writer.path))
-    return MatchRun(result, writer.path, tuple(p.log_path for p in processes), exits)
+    return MatchRun(result, writer.path, {p.seat: p.log_path for p in processes}, exits)
 
 
 async def _cancel_on(event: asyncio.Event, match: Match) -> None:

@@ -161,3 +161,72 @@ def test_reader_names_the_bad_line(replay_file: Path, tmp_path: Path, mutate, me
     bad.write_text("".join(mutate(lines)))
     with pytest.raises(ReplayFormatError, match=message):
         read_replay(bad)
+
+
+def test_verify_catches_a_missing_round_end(replay_file: Path, tmp_path: Path) -> None:
+    records = _lines(replay_file)
+    index = next(i for i, r in enumerate(records) if r["type"] == "round_end")
+    del records[index]
+    with pytest.raises(ReplayMismatchError, match="round_end record is missing") as caught:
+        verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+    assert caught.value.line == index + 1  # the record that now stands where it was
+
+
+def test_verify_catches_an_extra_round_end(replay_file: Path, tmp_path: Path) -> None:
+    records = _lines(replay_file)
+    index = next(i for i, r in enumerate(records) if r["type"] == "action")
+    extra = {"type": "round_end", "step": records[index]["step"], "round": 0, "deltas": ["0"] * 4}
+    records.insert(index, extra)
+    with pytest.raises(ReplayMismatchError, match="where no deal ended"):
+        verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+
+
+def test_verify_catches_an_invalid_fault_record(replay_file: Path, tmp_path: Path) -> None:
+    records = _lines(replay_file)
+    records.insert(1, {"type": "fault", "step": 0, "seat": 9, "fault": "boredom", "detail": ""})
+    with pytest.raises(ReplayMismatchError, match="is not valid"):
+        verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("outcome", [1.0, *range(1, 20)], "holds 1.0"),
+        ("outcome", [[0], *range(1, 20)], "holds"),
+        ("outcome", [True, *range(1, 20)], "holds True"),
+    ],
+)
+def test_reader_rejects_non_integer_chance_outcomes(
+    replay_file: Path, tmp_path: Path, field: str, value: list[object], message: str
+) -> None:
+    records = _lines(replay_file)
+    index = next(i for i, r in enumerate(records) if r["type"] == "chance" and len(r[field]) == 20)
+    records[index][field] = value
+    with pytest.raises(ReplayFormatError, match=message):
+        read_replay(_write(tmp_path / "t.jsonl", records))
+
+
+@pytest.mark.parametrize("where", ["header", "result"])
+def test_reader_rejects_malformed_seat_entries(
+    replay_file: Path, tmp_path: Path, where: str
+) -> None:
+    records = _lines(replay_file)
+    record = records[0] if where == "header" else records[-1]
+    record["seats"][1] = "seat one"
+    with pytest.raises(ReplayFormatError, match="malformed entry in 'seats'"):
+        read_replay(_write(tmp_path / "t.jsonl", records))
+
+
+def test_show_reads_what_a_killed_writer_left(replay_file: Path, tmp_path: Path) -> None:
+    text = replay_file.read_text()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(text[: len(text) // 2])  # ends in the middle of a line
+    with pytest.raises(ReplayFormatError, match="truncated last line"):
+        read_replay(cut)
+    partial = read_replay(cut, tolerate_truncated_tail=True)
+    assert not partial.complete
+    shown = subprocess.run(
+        [sys.executable, "-m", "croupier", "replay", "show", str(cut)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert "the match did not finish" in shown.stdout

@@ -19,13 +19,16 @@ from pathlib import Path
 import structlog
 
 from croupier import __version__
-from croupier.arbiter import ClockRules, MatchConfig, MatchResult, Outcome
+from croupier.arbiter import ClockRules, Match, MatchConfig, MatchResult, Outcome
 from croupier.errors import ConfigError, CroupierError, ReplayError
 from croupier.games import GAMES, get_game
 from croupier.replay import read_replay, verify
 from croupier.replay._render import OMNISCIENT, render
 from croupier.runner import run_match
 from croupier.transport import BUNDLED, parse_bot_command
+
+#: The ``--bot`` value for a seat whose bot is not launched here but dials in with its token.
+REMOTE = "remote"
 
 #: The bundled bot filling each seat when ``--bot`` is not given, per game.
 DEFAULT_BOTS = {"as-nas": ["as-nas-heuristic", "random", "as-nas-heuristic", "random"]}
@@ -83,8 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="CMD",
         help=(
             "a bot command line, once per seat in seat order (or a bundled bot: "
-            f"{', '.join(sorted(BUNDLED))}); missing seats get the random bot, "
-            "no --bot at all gets the bundled bots"
+            f"{', '.join(sorted(BUNDLED))}; or 'remote' for a bot that dials in by itself); "
+            "missing seats get the random bot, no --bot at all gets the bundled bots"
         ),
     )
     m.add_argument("--seed", type=_nonneg, default=None, help="match seed (default: random)")
@@ -112,6 +115,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=15.0,
         metavar="S",
         help="seconds bots have to connect (default 15)",
+    )
+    m.add_argument(
+        "--listen",
+        default="127.0.0.1:0",
+        metavar="HOST:PORT",
+        help=(
+            "where the arbiter listens (default: a free loopback port); with --bot remote, "
+            "bots dial in from elsewhere using the seat tokens printed at the start"
+        ),
     )
 
     r = sub.add_parser("replay", help="inspect or verify replay files")
@@ -150,6 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seat", type=_nonneg, default=0, help="the bot's seat (default 0)")
     c.add_argument("--deals", type=int, default=3, metavar="N", help="deals to play (default 3)")
     c.add_argument("--move-ms", type=_nonneg, default=2000, help="time per decision (default 2000)")
+    c.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=15.0,
+        metavar="S",
+        help="seconds the bot has to connect (default 15)",
+    )
     c.add_argument("--bank-ms", type=_nonneg, default=5000, help="time bank (default 5000)")
     c.add_argument("--seed", type=_nonneg, default=1, help="match seed (default 1)")
     c.add_argument(
@@ -195,7 +214,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         raise ConfigError(f"{len(args.bot)} bots given for {seats} seats")
     commands = list(args.bot) or list(DEFAULT_BOTS.get(game.info.name, ["random"] * seats))
     commands += ["random"] * (seats - len(commands))
-    bots = [parse_bot_command(c) for c in commands]
+    bots = [None if c == REMOTE else parse_bot_command(c) for c in commands]
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4))
     config = MatchConfig(
         game=game.info.name,
@@ -210,10 +229,25 @@ def _cmd_match(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, cancel.set)
         loop.add_signal_handler(signal.SIGTERM, cancel.set)
-        run = await run_match(config, bots, args.out, cancel=cancel, progress=progress)
+        run = await run_match(
+            config,
+            bots,
+            args.out,
+            listen=args.listen,
+            cancel=cancel,
+            progress=progress,
+            on_ready=announce,
+        )
         if progress is not None:
             print(file=sys.stderr)
         return run.result, run.replay
+
+    def announce(address: str, match: Match) -> None:
+        remote = [seat for seat, argv in enumerate(bots) if argv is None]
+        if remote:
+            print(f"arbiter listening on {address}; remote seats may join now:", file=sys.stderr)
+            for seat in remote:
+                print(f"  seat {seat}: CROUPIER_TOKEN={match.tokens[seat]}", file=sys.stderr)
 
     total = params.get("deals")
     progress = None
@@ -232,7 +266,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
 def _standings_table(result: MatchResult, commands: Sequence[str]) -> str:
     rows = [("place", "seat", "bot", "score", "ended", "timeouts", "rejected")]
     for r in sorted(result.seats, key=lambda r: (r.place, r.seat)):
-        name = r.bot_name or f"({commands[r.seat]}: never connected)"
+        name = r.bot_name or f"({commands[r.seat]})"
         rows.append(
             (
                 str(r.place),
@@ -254,7 +288,7 @@ def _standings_table(result: MatchResult, commands: Sequence[str]) -> str:
 
 
 def _cmd_replay_show(args: argparse.Namespace) -> int:
-    replay = read_replay(args.file)
+    replay = read_replay(args.file, tolerate_truncated_tail=True)
     seat = None if args.public else OMNISCIENT if args.seat is None else args.seat
     n = len(replay.header["seats"])
     if isinstance(seat, int) and seat >= n:
@@ -294,7 +328,7 @@ def _cmd_check_bot(args: argparse.Namespace) -> int:
         params=params,
         seed=args.seed,
         clock=ClockRules(args.move_ms, args.bank_ms),
-        connect_timeout_s=15.0,
+        connect_timeout_s=args.connect_timeout,
     )
     with tempfile.TemporaryDirectory() as tmp:
         out = args.out or Path(tmp)

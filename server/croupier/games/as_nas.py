@@ -12,8 +12,8 @@ Decisions where the rules are silent (also in the rules doc):
   outcome is the shuffled deck (20 card ids), dealt one at a time in betting order.
 * A card id is ``4 * rank + copy``; ranks ``0..4`` are Couli, Sarbaz, Bibi, Shah, As (As highest).
   Copies only name physical cards in the omniscient replay; observations show ranks.
-* Scores are exact: pots split into halves or thirds, so the state keeps totals in twelfths
-  and ``returns`` gives :class:`~fractions.Fraction` values.
+* Scores are exact: pots split into halves, thirds or quarters, so the state keeps totals in
+  twelfths and ``returns`` gives :class:`~fractions.Fraction` values.
 * Timeout/fault default action: ``HOLD`` when legal, otherwise ``FOLD``.
 * "The full public action history" is given as ``history`` (this deal's actions, in order) and
   ``past_deals`` (each finished deal's actions and result: shown hands, winners, settlement);
@@ -33,7 +33,7 @@ Action ids (ascending in every legal list):
 
 Observation (:class:`AsNasObservation`): seat, deal index and count, dealer, seat to act, own hand
 (ranks, empty until looked), every seat's stake / folded / looked, H, pot, totals, this deal's
-public history, last deal's result.
+public history, every finished deal (its history and result; ``last_deal`` is the latest).
 
 Parameters: ``players`` 4 (fixed), ``deals`` 12 (1..1000).
 """

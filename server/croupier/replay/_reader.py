@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from croupier.arbiter import Fault
 from croupier.errors import (
     ConfigError,
     IllegalActionError,
@@ -46,6 +47,9 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
 }
 
 
+_FAULTS = frozenset(f.value for f in Fault)
+
+
 @dataclass(frozen=True, slots=True)
 class Record:
     """One line of a replay: its 1-based line number and the decoded object."""
@@ -75,6 +79,28 @@ class Replay:
         return get_game(self.header["game"])
 
 
+#: Required fields of the objects inside list fields: (record type, field) -> schema.
+_ITEM_SCHEMA: dict[tuple[str, str], dict[str, type | tuple[type, ...]]] = {
+    ("header", "seats"): {"seat": int, "bot_name": str, "bot_version": str, "connected": bool},
+    ("result", "seats"): {
+        "seat": int, "bot_name": str, "score": str, "place": int, "outcome": str,
+        "timeouts": int, "rejected": int,
+    },
+}  # fmt: skip
+#: List fields whose items are plain values.
+_ITEM_TYPE: dict[tuple[str, str], type] = {
+    ("chance", "outcome"): int,
+    ("round_end", "deltas"): str,
+}
+
+
+def _typed(value: Any, typ: type | tuple[type, ...]) -> bool:
+    """``isinstance`` where a JSON ``true`` is not an int (bool subclasses int in Python)."""
+    if isinstance(value, bool):
+        return typ is bool or (isinstance(typ, tuple) and bool in typ)
+    return isinstance(value, typ)
+
+
 def _check(data: Any, line: int) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ReplayFormatError("a record must be a JSON object", line)
@@ -82,27 +108,39 @@ def _check(data: Any, line: int) -> dict[str, Any]:
     schema = _SCHEMA.get(kind) if isinstance(kind, str) else None
     if schema is None:
         raise ReplayFormatError(f"unknown record type {kind!r}", line)
+    assert isinstance(kind, str)
     for key, typ in schema.items():
-        value = data.get(key)
-        if (
-            key not in data
-            or not isinstance(value, typ)
-            or (isinstance(value, bool) and typ is int)
-        ):
+        if key not in data or not _typed(data[key], typ):
             raise ReplayFormatError(
                 f"{kind} record: field {key!r} missing or of the wrong type", line
             )
+        item_schema = _ITEM_SCHEMA.get((kind, key))
+        item_type = _ITEM_TYPE.get((kind, key))
+        for item in data[key] if isinstance(data[key], list) else ():
+            if item_type is not None and not _typed(item, item_type):
+                raise ReplayFormatError(f"{kind} record: {key!r} holds {item!r}", line)
+            if item_schema is not None and not (
+                isinstance(item, dict)
+                and all(k in item and _typed(item[k], t) for k, t in item_schema.items())
+            ):
+                raise ReplayFormatError(f"{kind} record: a malformed entry in {key!r}", line)
     return data
 
 
-def iter_records(path: Path) -> Iterator[Record]:
-    """Records of a replay file, each checked against the schema, header first."""
+def iter_records(path: Path, *, tolerate_truncated_tail: bool = False) -> Iterator[Record]:
+    """Records of a replay file, each checked against the schema, header first.
+
+    A last line without its newline is what a killed writer leaves: an error, or with
+    ``tolerate_truncated_tail`` the end of the records.
+    """
     try:
         with path.open(encoding="utf-8") as f:
             for number, text in enumerate(f, start=1):
                 if not text.strip():
                     continue
                 if not text.endswith("\n"):
+                    if tolerate_truncated_tail:
+                        return
                     raise ReplayFormatError(
                         "truncated last line (the writer was interrupted)", number
                     )
@@ -117,10 +155,13 @@ def iter_records(path: Path) -> Iterator[Record]:
         raise ReplayFormatError(f"{path} is not UTF-8 text") from None
 
 
-def read_replay(path: Path | str) -> Replay:
-    """Parse a replay file; :class:`ReplayFormatError` names the first bad line."""
+def read_replay(path: Path | str, *, tolerate_truncated_tail: bool = False) -> Replay:
+    """Parse a replay file; :class:`ReplayFormatError` names the first bad line.
+
+    ``tolerate_truncated_tail`` reads what a killed writer left (for showing, not verifying).
+    """
     path = Path(path)
-    records = list(iter_records(path))
+    records = list(iter_records(path, tolerate_truncated_tail=tolerate_truncated_tail))
     if not records:
         raise ReplayFormatError(f"{path} is empty")
     head = records[0]
@@ -170,6 +211,10 @@ def verify(replay: Replay) -> VerifyReport:
     state = game.initial_state(params)
     step, rounds = 0, 0
     round_start = game.returns(state)
+    seats = game.num_players(state)
+    round_due = False  # a deal just ended: the next record must be its round_end
+    if len(header["seats"]) != seats:
+        raise ReplayMismatchError(f"{len(header['seats'])} seats in the header, not {seats}", 1)
 
     def fail(message: str, rec: Record) -> ReplayMismatchError:
         return ReplayMismatchError(message, rec.line)
@@ -179,6 +224,8 @@ def verify(replay: Replay) -> VerifyReport:
         if data["step"] != step:
             raise fail(f"step {data['step']} recorded where step {step} was expected", rec)
         player = game.current_player(state)
+        if round_due and rec.type in ("chance", "action", "result"):
+            raise fail(f"a deal ended at step {step} but its round_end record is missing", rec)
         if rec.type == "chance":
             if player != CHANCE:
                 raise fail("a chance outcome where no chance event is due", rec)
@@ -201,11 +248,21 @@ def verify(replay: Replay) -> VerifyReport:
             label = game.action_label(state, action)
             if data["label"] != label:
                 raise fail(f"action label {data['label']!r} but action {action} is {label!r}", rec)
+            if data["fault"] is not None and data["fault"] not in _FAULTS:
+                raise fail(f"unknown fault {data['fault']!r}", rec)
             if data["fault"] is not None and action != game.default_action(state):
                 raise fail(f"after a {data['fault']} the default action is due, not {label}", rec)
+            before = game.round_index(state)
             state = game.apply(state, action)
             step += 1
+            round_due = game.current_player(state) == TERMINAL or game.round_index(state) != before
+        elif rec.type == "fault":
+            if data["seat"] not in range(seats) or data["fault"] not in _FAULTS:
+                raise fail(f"fault {data['fault']!r} of seat {data['seat']} is not valid", rec)
         elif rec.type == "round_end":
+            if not round_due:
+                raise fail("a round_end record where no deal ended", rec)
+            round_due = False
             totals = game.returns(state)
             deltas = [score_text(t - s) for t, s in zip(totals, round_start, strict=True)]
             round_start = totals
