@@ -1,0 +1,68 @@
+"""Cancellation and bot logs: Ctrl-C ends a match cleanly with a verified, cancelled replay;
+a chatty bot's log is capped and never blocks it."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from croupier.arbiter import MatchConfig, Outcome
+from croupier.replay import read_replay, verify
+from croupier.runner import run_match
+from croupier.transport._launcher import LOG_CAP_BYTES
+
+pytestmark = pytest.mark.e2e
+
+
+def test_sigint_cancels_the_match_and_keeps_a_verified_replay(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--seed", "2",
+         "--deals", "1000", "--out", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            found = list(tmp_path.glob("*.jsonl"))
+            if found and found[0].read_text().count('"type":"round_end"') >= 3:
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "(cancelled)" in out
+    assert "Traceback" not in err
+    (replay,) = tmp_path.glob("*.jsonl")
+    parsed = read_replay(replay)
+    assert parsed.complete
+    assert parsed.records[-1].data["cancelled"] is True
+    report = verify(parsed)
+    assert 3 <= report.rounds < 1000
+
+
+def test_a_chatty_bot_has_its_log_capped_and_plays_normally(tmp_path: Path) -> None:
+    chatty = tmp_path / "chatty.py"
+    chatty.write_text(
+        "import sys\n"
+        "sys.stdout.write('x' * (3 << 20))\n"  # 3 MiB before it even connects
+        "sys.stdout.flush()\n"
+        "from croupier_bots.random_bot import RandomBot\n"
+        "from croupier_bot import run\n"
+        "run(RandomBot(1))\n"
+    )
+    bots = [[sys.executable, str(chatty)]] + [
+        [sys.executable, "-m", "croupier_bots.random_bot"]
+    ] * 3
+    run = asyncio.run(run_match(MatchConfig("as-nas", {"deals": 2}, seed=3), bots, tmp_path))
+    assert run.result.seats[0].outcome is Outcome.NORMAL
+    log = run.logs[0].read_bytes()
+    assert LOG_CAP_BYTES <= len(log) < LOG_CAP_BYTES + 200
+    assert log.endswith(f"[croupier: log truncated at {LOG_CAP_BYTES} bytes]\n".encode())
