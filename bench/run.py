@@ -8,9 +8,9 @@ times on a shared machine drift:
 
 * rules: As-Nas random play, µs per decision (chance included), against a floor of the same
   loop driving a trivial immutable state machine (one NamedTuple per step).
-* wire: decisions per second through the real arbiter (gRPC over loopback, bot in another
-  process), against raw gRPC round trips per second on a bare bidirectional stream between two
-  processes of the same kind.
+* wire: decisions per second through the real arbiter (standard matches, gRPC over loopback,
+  four bot processes), from the arbiter's measured reply latencies, against raw gRPC round trips
+  per second on a bare bidirectional stream between two processes (same payload size class).
 * match: whole 12-deal As-Nas matches with four bundled bot processes, per second.
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import statistics
 import subprocess
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+import structlog
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -155,29 +157,44 @@ def _raw_round_trips(n: int) -> float:
         server.wait()
 
 
-def _arbiter_decisions(deals: int) -> float:
-    """Decisions/s of one match where seat 0 is a bot process and the others are too (random)."""
+def _arbiter_decisions(matches: int) -> tuple[float, float]:
+    """Standard 12-deal matches of four random-bot processes hosted one after another on one
+    server. Returns (decisions per second of wall time, bot startup included; decisions per
+    second of the latency the arbiter measured, i.e. back-to-back decision round trips)."""
     from croupier.arbiter import ClockRules, MatchConfig
     from croupier.replay import read_replay
     from croupier.runner import run_match
+    from croupier.transport import ArbiterServer
 
     bot = [sys.executable, "-m", "croupier_bots.random_bot"]
-    with tempfile.TemporaryDirectory() as tmp:
-        config = MatchConfig("as-nas", {"deals": deals}, seed=5, clock=ClockRules(5000, 60000))
+
+    async def play(out: Path) -> tuple[float, int, int]:
+        server = ArbiterServer()
+        await server.start()
+        decisions = waited_us = 0
         start = time.perf_counter()
-        run = asyncio.run(run_match(config, [bot] * 4, Path(tmp)))
-        elapsed = time.perf_counter() - start
-        replay = read_replay(run.replay)
-        decisions = sum(1 for r in replay.records if r.type == "action")
-        match_us = sum(r.data["time_us"] for r in replay.records if r.type == "action")
-    return decisions / elapsed, decisions / (match_us / 1e6)
+        try:
+            for m in range(matches):
+                config = MatchConfig("as-nas", seed=m, clock=ClockRules(5000, 60000))
+                run = await run_match(config, [bot] * 4, out, server=server)
+                times = [r.data["time_us"] for r in read_replay(run.replay).records
+                         if r.type == "action"]  # fmt: skip
+                decisions += len(times)
+                waited_us += sum(times)
+        finally:
+            await server.stop()
+        return time.perf_counter() - start, decisions, waited_us
+
+    with tempfile.TemporaryDirectory() as tmp:
+        elapsed, decisions, waited_us = asyncio.run(play(Path(tmp)))
+    return decisions / elapsed, decisions / (waited_us / 1e6)
 
 
 def bench_wire(repeats: int) -> dict[str, float]:
     raw, arbiter, in_match = [], [], []
     for _ in range(repeats):
         raw.append(_raw_round_trips(5000))
-        whole, waiting = _arbiter_decisions(400)
+        whole, waiting = _arbiter_decisions(8)
         arbiter.append(whole)
         in_match.append(waiting)
     r, a, w = statistics.median(raw), statistics.median(arbiter), statistics.median(in_match)
@@ -258,9 +275,13 @@ BENCHES = {"rules": bench_rules, "wire": bench_wire, "match": bench_match, "bots
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("which", nargs="*", choices=[*BENCHES, []], default=list(BENCHES))
+    parser.add_argument("which", nargs="*", metavar="BENCH", help=f"any of {', '.join(BENCHES)}")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    unknown = [name for name in args.which if name not in BENCHES]
+    if unknown:
+        parser.error(f"unknown benchmark {', '.join(unknown)} (known: {', '.join(BENCHES)})")
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     results = {}
     for name in args.which or BENCHES:
         results[name] = BENCHES[name](args.repeats)

@@ -135,7 +135,7 @@ def test_full_default_match_of_bundled_bots(e2e: Kit) -> None:
                 assert a.place < b.place
     assert [(e.seat, e.code, e.signalled) for e in run.exits] == [(s, 0, False) for s in range(4)]
     assert len(run.logs) == 4
-    for seat, log in enumerate(run.logs):
+    for seat, log in sorted(run.logs.items()):
         assert log.name == f"{replay.header['match_id']}.seat{seat}.log"
         assert "match over after" in log.read_text()  # every bot received its MatchEnd
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any, cast
 
 from croupier import PROTOCOL_VERSION
@@ -71,36 +72,46 @@ def _as_nas_history(history: tuple[tuple[int, int], ...]) -> list[pb.AsNasHistor
     return [pb.AsNasHistoryEntry(seat=s, move=_move(a)) for s, a in history]
 
 
-class _PastDealsCache:
-    """Finished deals never change, and every later observation repeats them: serialize each
-    ``past_deals`` tuple once and parse the bytes (C speed) instead of rebuilding the messages."""
+class _SerializedOnce:
+    """Serialize an immutable value's message once, keyed by the value's identity, and hand out
+    the bytes: parsing them is C speed, rebuilding the message in Python is not. Holding the
+    value keeps its ``id`` from being reused while it is cached."""
 
-    def __init__(self, size: int = 64) -> None:
+    def __init__(self, size: int = 256) -> None:
         self._size = size
-        self._entries: dict[int, tuple[tuple[as_nas.PastDeal, ...], bytes]] = {}
+        self._entries: dict[int, tuple[object, bytes]] = {}
 
-    def get(self, past: tuple[as_nas.PastDeal, ...]) -> bytes:
-        hit = self._entries.get(id(past))
-        if hit is not None and hit[0] is past:
+    def get(self, value: object, build: Callable[[], bytes]) -> bytes:
+        hit = self._entries.get(id(value))
+        if hit is not None and hit[0] is value:
             return hit[1]
-        msg = pb.AsNasObservation()
-        for deal in past:
-            entry = msg.past_deals.add(history=_as_nas_history(deal.history))
-            _as_nas_result(deal.result, entry.result)
-        data: bytes = msg.SerializeToString()
+        data = build()
         if len(self._entries) >= self._size:
             self._entries.pop(next(iter(self._entries)))
-        self._entries[id(past)] = (past, data)  # holding ``past`` keeps its id unique
+        self._entries[id(value)] = (value, data)
         return data
 
 
-_PAST_DEALS = _PastDealsCache()
+def _past_deals_bytes(past: tuple[as_nas.PastDeal, ...]) -> bytes:
+    msg = pb.AsNasObservation()
+    for deal in past:
+        entry = msg.past_deals.add(history=_as_nas_history(deal.history))
+        _as_nas_result(deal.result, entry.result)
+    data: bytes = msg.SerializeToString()
+    return data
+
+
+#: Finished deals never change, and every later observation repeats them.
+_PAST_DEALS = _SerializedOnce(64)
+#: One public event goes to every seat: encode it once.
+_EVENTS = _SerializedOnce(256)
 
 
 def _as_nas_observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> None:
     msg = out.as_nas
     if obs.past_deals:
-        msg.MergeFromString(_PAST_DEALS.get(obs.past_deals))
+        past = obs.past_deals
+        msg.MergeFromString(_PAST_DEALS.get(past, lambda: _past_deals_bytes(past)))
     msg.deal_index = obs.deal_index
     msg.num_deals = obs.num_deals
     msg.dealer = obs.dealer
@@ -184,8 +195,20 @@ def encode(
     """The wire form of one arbiter message (``None``: events only) preceded by ``events``."""
     response = _encode(message, codec)
     for event in events:
-        encode_event(event, codec, response.events.add())
+        if isinstance(event, RoundEnded):  # built from the seat's own observation
+            encode_event(event, codec, response.events.add())
+        else:
+            response.events.add().MergeFromString(
+                _EVENTS.get(event, partial(_event_bytes, event, codec))
+            )
     return response
+
+
+def _event_bytes(event: EventMessage, codec: GameCodec) -> bytes:
+    msg = pb.Event()
+    encode_event(event, codec, msg)
+    data: bytes = msg.SerializeToString()
+    return data
 
 
 def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
