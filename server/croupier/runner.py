@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,9 +30,21 @@ def new_match_id(game: str) -> str:
     return f"{game}-{stamp}-{secrets.token_hex(3)}"
 
 
+#: Default match seeds are drawn below this (2**53: exact in every JSON reader, and far too many
+#: to search: a bot that could guess the seed would know every deal).
+SEED_LIMIT = 1 << 53
+
+
+def random_seed() -> int:
+    """An unguessable match seed (the default of ``croupier match``)."""
+    return secrets.randbelow(SEED_LIMIT)
+
+
 def bot_seed(match_seed: int, seat: int) -> int:
-    """The seed handed to the bot in ``seat`` (``CROUPIER_SEED``), derived from the match seed."""
-    return int(np.random.SeedSequence([match_seed, seat]).generate_state(1, np.uint32)[0])
+    """The seed handed to the bot in ``seat`` (``CROUPIER_SEED``), derived from the match seed
+    by SHA-256, so that it reveals nothing usable about the match seed (and hence the deals)."""
+    digest = hashlib.sha256(f"croupier/bot-seed/{match_seed}/{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,3 +66,33 @@ def test_a_chatty_bot_has_its_log_capped_and_plays_normally(tmp_path: Path) -> N
     log = run.logs[0].read_bytes()
     assert LOG_CAP_BYTES <= len(log) < LOG_CAP_BYTES + 200
     assert log.endswith(f"[croupier: log truncated at {LOG_CAP_BYTES} bytes]\n".encode())
+
+
+def test_a_bot_that_leaves_a_child_behind_neither_hangs_the_match_nor_outlives_it(
+    tmp_path: Path,
+) -> None:
+    pidfile = tmp_path / "child.pid"
+    parent = tmp_path / "parent.py"
+    parent.write_text(
+        "import subprocess, sys\n"
+        "from croupier_bot import run\n"
+        "from croupier_bots.random_bot import RandomBot\n"
+        "child = subprocess.Popen(['sleep', '120'])  # inherits stdout: holds the log pipe open\n"
+        f"open({str(pidfile)!r}, 'w').write(str(child.pid))\n"
+        "run(RandomBot(1))\n"
+    )
+    bots = [[sys.executable, str(parent)]] + [
+        [sys.executable, "-m", "croupier_bots.random_bot"]
+    ] * 3
+    started = time.monotonic()
+    run = asyncio.run(run_match(MatchConfig("as-nas", {"deals": 1}, seed=3), bots, tmp_path))
+    assert time.monotonic() - started < 30  # not the child's 120 s
+    assert run.result.seats[0].outcome is Outcome.NORMAL
+    child = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (
+        not Path(f"/proc/{child}").exists()
+        or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
+    )

@@ -523,7 +523,7 @@ def flattened(stream: list[bytes]) -> list[bytes]:
 
 def test_a_seat_stream_is_reproducible(recorded: list[RecordedRun]) -> None:
     first, second = flattened(recorded[0].stream), flattened(recorded[1].stream)
-    assert len(first) > 100
+    assert len(first) > 60
     assert len(first) == len(second)
     for n, (a, b) in enumerate(zip(first, second, strict=True)):
         assert a == b, f"item {n} differs"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import signal
 import sys
 import tempfile
@@ -24,7 +23,7 @@ from croupier.errors import ConfigError, CroupierError, ReplayError
 from croupier.games import GAMES, get_game
 from croupier.replay import read_replay, verify
 from croupier.replay._render import OMNISCIENT, render
-from croupier.runner import run_match
+from croupier.runner import random_seed, run_match
 from croupier.transport import BUNDLED, parse_bot_command
 
 #: The ``--bot`` value for a seat whose bot is not launched here but dials in with its token.
@@ -90,7 +89,15 @@ def build_parser() -> argparse.ArgumentParser:
             "missing seats get the random bot, no --bot at all gets the bundled bots"
         ),
     )
-    m.add_argument("--seed", type=_nonneg, default=None, help="match seed (default: random)")
+    m.add_argument(
+        "--seed",
+        type=_nonneg,
+        default=None,
+        help=(
+            "match seed, for a reproducible match (default: an unguessable random seed; in a "
+            "competition never use a guessable one: it determines every deal)"
+        ),
+    )
     m.add_argument(
         "--out",
         type=Path,
@@ -215,7 +222,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     commands = list(args.bot) or list(DEFAULT_BOTS.get(game.info.name, ["random"] * seats))
     commands += ["random"] * (seats - len(commands))
     bots = [None if c == REMOTE else parse_bot_command(c) for c in commands]
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4))
+    seed = args.seed if args.seed is not None else random_seed()
     config = MatchConfig(
         game=game.info.name,
         params=params,

@@ -83,7 +83,8 @@ def render(replay: Replay, seat: int | str | None = OMNISCIENT) -> Iterator[str]
         if viewer is None
         else f"seat {viewer}'s view"
     )
-    yield f"{game.info.title} · match {header['match_id']} · seed {header['seed']} · {who}"
+    seed = f" · seed {header['seed']}" if omniscient else ""  # the seed determines every deal
+    yield f"{game.info.title} · match {header['match_id']}{seed} · {who}"
     for s, name in sorted(names.items()):
         yield f"   seat {s}: {name}"
     state = game.initial_state(game.info.make_params(header["params"]))

@@ -8,6 +8,7 @@ import contextlib
 import os
 import shlex
 import shutil
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,32 +65,45 @@ class BotExit:
 
 @dataclass
 class BotProcess:
-    """A running bot and the task copying its output to its log."""
+    """A running bot, the task watching for its exit and the task copying its output."""
 
     seat: int
     argv: list[str]
     process: asyncio.subprocess.Process
     log_path: Path
     watcher: asyncio.Task[None]
+    copier: asyncio.Task[None]
 
     async def stop(self, grace_s: float = 3.0) -> BotExit:
-        """Let the bot exit by itself within ``grace_s``, then terminate, then kill it."""
+        """Let the bot exit by itself within ``grace_s``, then SIGTERM, then SIGKILL its whole
+        process group (the bot runs in a session of its own, with any children it started);
+        then end whatever it left behind, so no process outlives the match."""
         proc = self.process
         signalled = False
-        for signal_it in (None, proc.terminate, proc.kill):
-            if signal_it is not None:
+        for sig in (None, signal.SIGTERM, signal.SIGKILL):
+            if sig is not None:
                 signalled = True
-                with contextlib.suppress(ProcessLookupError):
-                    signal_it()
+                _signal_group(proc.pid, sig)
             try:
                 async with asyncio.timeout(grace_s):
                     await proc.wait()
                 break
             except TimeoutError:
                 continue
+        _signal_group(proc.pid, signal.SIGKILL)  # children that outlived the bot
+        try:
+            async with asyncio.timeout(grace_s):
+                await self.copier  # ends when the last holder of the bot's stdout is gone
+        except TimeoutError:
+            self.copier.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.watcher
         return BotExit(self.seat, proc.returncode, signalled)
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
 
 
 async def launch_bot(
@@ -125,19 +139,27 @@ async def launch_bot(
         )
     except OSError as exc:
         raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {exc.strerror or exc}") from exc
-    watcher = asyncio.create_task(_watch(proc, link, log_path, log_cap_bytes))
-    return BotProcess(link.seat, argv, proc, log_path, watcher)
-
-
-async def _watch(
-    proc: asyncio.subprocess.Process, link: SeatLink, log_path: Path, cap: int
-) -> None:
-    """Copy output to the log up to ``cap`` bytes (then drain and drop); report the exit."""
-    log = structlog.get_logger("croupier.launcher").bind(seat=link.seat, pid=proc.pid)
-    written = 0
     assert proc.stdout is not None
+    copier = asyncio.create_task(_copy_output(proc.stdout, log_path, log_cap_bytes))
+    watcher = asyncio.create_task(_watch(proc, link))
+    return BotProcess(link.seat, argv, proc, log_path, watcher, copier)
+
+
+async def _watch(proc: asyncio.subprocess.Process, link: SeatLink) -> None:
+    """Tell the seat as soon as the bot process ends before the match does."""
+    code = await proc.wait()
+    if not link.over:
+        link.leave(f"the bot process exited with code {code}")
+        structlog.get_logger("croupier.launcher").warning(
+            "bot_exited_early", seat=link.seat, pid=proc.pid, code=code
+        )
+
+
+async def _copy_output(stream: asyncio.StreamReader, log_path: Path, cap: int) -> None:
+    """Copy output to the log up to ``cap`` bytes, then read and drop the rest (never block)."""
+    written = 0
     with log_path.open("wb") as out:
-        while chunk := await proc.stdout.read(65536):
+        while chunk := await stream.read(65536):
             if written < cap:
                 piece = chunk[: cap - written]
                 out.write(piece)
@@ -145,7 +167,3 @@ async def _watch(
                 if written >= cap:
                     out.write(f"\n[croupier: log truncated at {cap} bytes]\n".encode())
                 out.flush()
-    code = await proc.wait()
-    if not link.over:
-        link.leave(f"the bot process exited with code {code}")
-        log.warning("bot_exited_early", code=code)
