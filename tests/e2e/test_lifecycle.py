@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from structlog.testing import capture_logs
 
 from croupier.arbiter import MatchConfig, Outcome
 from croupier.replay import read_replay, verify
@@ -96,3 +97,44 @@ def test_a_bot_that_leaves_a_child_behind_neither_hangs_the_match_nor_outlives_i
         not Path(f"/proc/{child}").exists()
         or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
     )
+
+
+FLOODER = """
+import asyncio, os, grpc
+from croupier.v1 import bot_pb2 as pb, bot_pb2_grpc
+
+async def main():
+    async with grpc.aio.insecure_channel(os.environ["CROUPIER_ADDRESS"]) as channel:
+        call = bot_pb2_grpc.BotServiceStub(channel).Play()
+        hello = pb.Hello(token=os.environ["CROUPIER_TOKEN"], bot_name="flooder", protocol_version=1)
+        await call.write(pb.PlayRequest(hello=hello))
+        try:
+            while (message := await call.read()) is not grpc.aio.EOF:
+                if message.WhichOneof("kind") == "decision":
+                    for n in range(5000):  # a flood of replies nobody asked for
+                        reply = pb.ActionReply(request_id=10**6 + n)
+                        await call.write(pb.PlayRequest(action=reply))
+        except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+            print("the arbiter ended the stream", flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_a_flooding_bot_is_disconnected_and_the_match_goes_on(tmp_path: Path) -> None:
+    flooder = tmp_path / "flooder.py"
+    flooder.write_text(FLOODER)
+    bots = [[sys.executable, "-m", "croupier_bots.random_bot"]] * 3 + [
+        [sys.executable, str(flooder)]
+    ]
+    with capture_logs() as logs:
+        run = asyncio.run(run_match(MatchConfig("as-nas", {"deals": 12}, seed=4), bots, tmp_path))
+    assert run.result.seats[3].outcome is Outcome.DISCONNECTED
+    assert [s.outcome for s in run.result.seats[:3]] == [Outcome.NORMAL] * 3
+    replay = read_replay(run.replay)
+    verify(replay)
+    details = [r.data.get("detail", "") for r in replay.records if r.data.get("seat") == 3]
+    assert any("flooding" in d for d in details)
+    ended = [e for e in logs if e["event"] == "stream_ended_with_error"]
+    assert [(e["reason"], e["code"]) for e in ended] == [("FLOODING", "RESOURCE_EXHAUSTED")]
+    assert "the arbiter ended the stream" in run.logs[3].read_text()

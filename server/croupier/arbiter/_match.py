@@ -239,6 +239,9 @@ class Match:
         if self._dead[seat]:
             return _Decided(game.default_action(state), None, "", 0)
         link = self.seats[seat]
+        if link.abandoned.is_set():  # gone, whatever it sent before (which is not read now)
+            self._mark_gone(seat)
+            return self._fault(seat, state, Fault.DISCONNECT, link.left_reason, 0)
         legal = game.legal_actions(state)
         request_id = self._next_request[seat]
         self._next_request[seat] += 1

@@ -38,6 +38,7 @@ class SeatLink:
         self.bot_version = ""
         self.joined = asyncio.Event()
         self.abandoned = asyncio.Event()  # the bot left (or its process died) before/while playing
+        self.left_reason = ""
         self.closed = False  # set by the arbiter: no more messages will be sent
         self.over = False  # set by the arbiter when the match is over
         self._claimed = False
@@ -62,6 +63,7 @@ class SeatLink:
     def leave(self, reason: str) -> None:
         """The connection ended or the process died; tell the arbiter once."""
         if not self.abandoned.is_set():
+            self.left_reason = reason
             self.abandoned.set()
             self.inbox.put_nowait(Gone(reason))
             self.outbox.put_nowait(None)

@@ -31,6 +31,14 @@ from croupier.v1 import bot_pb2_grpc
 #: Longest time a public event waits to be batched with later messages to the same bot.
 EVENT_FLUSH_S = 0.05
 
+#: A bot may have at most this many messages the match has not read yet (a well-behaved bot has
+#: one: its reply); more is flooding, and the seat is closed.
+MAX_UNREAD = 16
+#: A write that cannot complete for this long means the bot stopped reading: the seat is closed.
+WRITE_TIMEOUT_S = 30.0
+#: Largest message a bot may send (a reply is a few bytes; a Hello well under 1 KiB).
+MAX_BOT_MESSAGE_BYTES = 64 * 1024
+
 #: Trailing-metadata key carrying the stable :class:`ErrorReason` name of a stream error.
 REASON_KEY = "croupier-reason"
 
@@ -68,7 +76,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         self, context: grpc.aio.ServicerContext, code: grpc.StatusCode, reason: int, message: str
     ) -> None:
         name = pb.ErrorReason.Name(reason).removeprefix("ERROR_REASON_")
-        self._log.info("hello_refused", reason=name, detail=message)
+        self._log.info("stream_ended_with_error", reason=name, code=code.name, detail=message)
         await context.abort(code, message, trailing_metadata=((REASON_KEY, name),))
 
     async def Play(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
@@ -128,12 +136,28 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                     if request is grpc.aio.EOF:
                         link.leave("the bot closed its stream")
                         return
+                    if link.inbox.qsize() >= MAX_UNREAD:
+                        flooded.set()
+                        link.leave(f"flooding: more than {MAX_UNREAD} messages not yet read")
+                        return
                     link.inbox.put_nowait(decode(request))
             except (grpc.RpcError, asyncio.InvalidStateError, ConnectionError) as exc:
                 link.leave(f"the stream broke: {type(exc).__name__}")
 
+        flooded = asyncio.Event()
         reader = asyncio.create_task(read_replies())
         finished = False
+
+        async def write(response: pb.PlayResponse) -> bool:
+            """Write, unless the bot has stopped reading for WRITE_TIMEOUT_S (then it is gone)."""
+            try:
+                async with asyncio.timeout(WRITE_TIMEOUT_S):
+                    await context.write(response)
+                return True
+            except TimeoutError:
+                link.leave("the bot stopped reading its stream")
+                return False
+
         outbox = link.outbox
         loop = asyncio.get_running_loop()
         pending: list[EventMessage] = []  # events wait for the next message, or EVENT_FLUSH_S
@@ -150,7 +174,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                         async with asyncio.timeout_at(deadline):
                             message = await outbox.get()
                     except TimeoutError:
-                        await context.write(encode(None, codec, pending))
+                        if not await write(encode(None, codec, pending)):
+                            return
                         pending = []
                         continue
                 if message is None:
@@ -158,7 +183,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 if isinstance(message, EVENT_TYPES):
                     pending.append(message)
                     continue
-                await context.write(encode(message, codec, pending))
+                if not await write(encode(message, codec, pending)):
+                    return
                 pending = []
                 if isinstance(message, MatchOver):
                     finished = True
@@ -170,6 +196,13 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             if not finished:
                 link.leave("the connection was lost")
             log.info("bot_stream_closed", finished=finished)
+            if flooded.is_set():
+                await self._abort(
+                    context,
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    pb.ERROR_REASON_FLOODING,
+                    f"more than {MAX_UNREAD} messages not yet read; the seat is closed",
+                )
 
 
 class ArbiterServer:
@@ -177,7 +210,9 @@ class ArbiterServer:
 
     def __init__(self, address: str = "127.0.0.1:0") -> None:
         self._requested = address
-        self.server = grpc.aio.server()
+        self.server = grpc.aio.server(
+            options=[("grpc.max_receive_message_length", MAX_BOT_MESSAGE_BYTES)]
+        )
         self.bots = BotServicer()
         self.health = HealthServicer()
         self.address = ""

@@ -32,6 +32,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_PROTOCOL_VERSION: _ClassVar[ErrorReason]
     ERROR_REASON_MATCH_OVER: _ClassVar[ErrorReason]
     ERROR_REASON_SEAT_CLOSED: _ClassVar[ErrorReason]
+    ERROR_REASON_FLOODING: _ClassVar[ErrorReason]
 
 class AsNasRank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -67,6 +68,7 @@ ERROR_REASON_SEAT_TAKEN: ErrorReason
 ERROR_REASON_PROTOCOL_VERSION: ErrorReason
 ERROR_REASON_MATCH_OVER: ErrorReason
 ERROR_REASON_SEAT_CLOSED: ErrorReason
+ERROR_REASON_FLOODING: ErrorReason
 AS_NAS_RANK_UNSPECIFIED: AsNasRank
 AS_NAS_RANK_COULI: AsNasRank
 AS_NAS_RANK_SARBAZ: AsNasRank
