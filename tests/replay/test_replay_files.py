@@ -230,3 +230,62 @@ def test_show_reads_what_a_killed_writer_left(replay_file: Path, tmp_path: Path)
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert "the match did not finish" in shown.stdout
+
+
+def test_verify_catches_a_consistently_rewritten_deal(replay_file: Path, tmp_path: Path) -> None:
+    """Swap two cards and rewrite the label to match: only the seed can tell."""
+    from croupier.games import get_game
+
+    game = get_game("as-nas")
+    records = _lines(replay_file)
+    index = next(
+        i for i, r in enumerate(records) if r["type"] == "chance" and len(r["outcome"]) == 20
+    )
+    outcome = records[index]["outcome"]
+    a = next(i for i in range(20) if outcome[i] // 4 != outcome[1] // 4 and i % 4 != 1)
+    outcome[1], outcome[a] = outcome[a], outcome[1]
+    # the label the new deal gives, computed as the writer would
+    state = game.initial_state(records[0]["params"])
+    state = game.apply_chance(state, tuple(records[index - 1]["outcome"]))
+    records[index]["label"] = game.chance_label(state, tuple(outcome))
+    # truncate after the deal so later records cannot be the ones that disagree first
+    with pytest.raises(ReplayMismatchError, match="not the one the match seed draws") as caught:
+        verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+    assert caught.value.line == index + 1
+
+
+def _first_default_action(records: list[dict]) -> int:
+    """Index of the first action record that is the game's default action where it stands."""
+    from croupier.games import get_game
+
+    game = get_game(records[0]["game"])
+    state = game.initial_state(records[0]["params"])
+    for i, record in enumerate(records[1:], start=1):
+        if record["type"] == "chance":
+            state = game.apply_chance(state, tuple(record["outcome"]))
+        elif record["type"] == "action":
+            if record["action"] == game.default_action(state):
+                return i
+            state = game.apply(state, record["action"])
+    raise AssertionError("no default action in this replay")
+
+
+def test_verify_catches_a_result_that_hides_a_fault(replay_file: Path, tmp_path: Path) -> None:
+    records = _lines(replay_file)
+    index = _first_default_action(records)  # marking it a timeout keeps the play valid
+    seat = records[index]["seat"]
+    records[index]["fault"] = "timeout"
+    records[index]["detail"] = "no reply before the deadline"
+    with pytest.raises(ReplayMismatchError, match=f"seat {seat}: outcome normal, 0 timeouts"):
+        verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+
+
+def test_verify_catches_a_seat_playing_on_after_it_left(replay_file: Path, tmp_path: Path) -> None:
+    records = _lines(replay_file)
+    index = next(i for i, r in enumerate(records) if r["type"] == "action" and r["label"] == "Look")
+    seat = records[index]["seat"]
+    gone = {"type": "fault", "step": records[index]["step"], "seat": seat, "fault": "disconnect",
+            "detail": "the bot closed its stream"}  # fmt: skip
+    records.insert(index, gone)
+    with pytest.raises(ReplayMismatchError, match="whose bot has gone the default action is due"):
+        verify(read_replay(_write(tmp_path / "t.jsonl", records)))

@@ -9,7 +9,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from croupier.arbiter import Fault
+import numpy as np
+
+from croupier.arbiter import Fault, Outcome
 from croupier.errors import (
     ConfigError,
     IllegalActionError,
@@ -197,92 +199,176 @@ def verify(replay: Replay) -> VerifyReport:
 
     Raises :class:`ReplayMismatchError` at the first disagreement (its ``line`` names the record).
     """
-    game, header = replay.game, replay.header
-    if header["rules_version"] != game.info.version:
-        raise ReplayMismatchError(
-            f"recorded with {game.info.name} rules v{header['rules_version']}, "
-            f"this Croupier has v{game.info.version}",
-            1,
-        )
-    try:
-        params = game.info.make_params(header["params"])
-    except ConfigError as exc:
-        raise ReplayMismatchError(str(exc), 1) from None
-    state = game.initial_state(params)
-    step, rounds = 0, 0
-    round_start = game.returns(state)
-    seats = game.num_players(state)
-    round_due = False  # a deal just ended: the next record must be its round_end
-    if len(header["seats"]) != seats:
-        raise ReplayMismatchError(f"{len(header['seats'])} seats in the header, not {seats}", 1)
+    return _Resimulation(replay).run()
 
-    def fail(message: str, rec: Record) -> ReplayMismatchError:
+
+_REJECTED = frozenset({"illegal_action", "stale_request", "unexpected_message"})
+_GONE = frozenset({"disconnect", "no_show"})
+
+
+class _Resimulation:
+    """Replays the records one by one against the rules; each ``_<type>`` checks one record."""
+
+    def __init__(self, replay: Replay) -> None:
+        self.replay = replay
+        self.game = game = replay.game
+        header = replay.header
+        if header["rules_version"] != game.info.version:
+            raise ReplayMismatchError(
+                f"recorded with {game.info.name} rules v{header['rules_version']}, "
+                f"this Croupier has v{game.info.version}",
+                1,
+            )
+        try:
+            params = game.info.make_params(header["params"])
+        except ConfigError as exc:
+            raise ReplayMismatchError(str(exc), 1) from None
+        self.state = game.initial_state(params)
+        self.seats = game.num_players(self.state)
+        if len(header["seats"]) != self.seats:
+            raise ReplayMismatchError(
+                f"{len(header['seats'])} seats in the header, not {self.seats}", 1
+            )
+        # Chance outcomes are redrawn from the seed, except the first ``chance_script`` ones,
+        # which the match was given (duplicate play).
+        self.rng = np.random.default_rng(header["seed"])
+        self.scripted = header.get("chance_script", 0)
+        self.chance_events = 0
+        self.step = 0
+        self.rounds = 0
+        self.round_start = game.returns(self.state)
+        self.round_due = False  # a deal just ended: the next record must be its round_end
+        self.timeouts = [0] * self.seats
+        self.rejected = [0] * self.seats
+        self.gone = [False] * self.seats
+
+    def run(self) -> VerifyReport:
+        checks = {
+            "chance": self._chance,
+            "action": self._action,
+            "fault": self._fault,
+            "round_end": self._round_end,
+            "result": self._result,
+        }
+        for rec in self.replay.records:
+            if rec.data["step"] != self.step:
+                raise self._fail(f"step {rec.data['step']} recorded where {self.step} was due", rec)
+            if self.round_due and rec.type in ("chance", "action", "result"):
+                raise self._fail(
+                    f"a deal ended at step {self.step} but its round_end record is missing", rec
+                )
+            checks[rec.type](rec)
+            if rec.type == "result":
+                if rec is not self.replay.records[-1]:
+                    raise self._fail("records after the result", rec)
+                return VerifyReport(self.step, self.rounds, self.game.returns(self.state))
+        last = self.replay.records[-1].line if self.replay.records else 1
+        raise ReplayMismatchError(
+            "the replay has no result record (the match did not finish)", last
+        )
+
+    @staticmethod
+    def _fail(message: str, rec: Record) -> ReplayMismatchError:
         return ReplayMismatchError(message, rec.line)
 
-    for rec in replay.records:
-        data = rec.data
-        if data["step"] != step:
-            raise fail(f"step {data['step']} recorded where step {step} was expected", rec)
+    def _chance(self, rec: Record) -> None:
+        game, state = self.game, self.state
+        if game.current_player(state) != CHANCE:
+            raise self._fail("a chance outcome where no chance event is due", rec)
+        outcome = tuple(rec.data["outcome"])
+        try:
+            label = game.chance_label(state, outcome)
+            self.state = game.apply_chance(state, outcome)
+        except (IllegalActionError, TypeError, ValueError, IndexError) as exc:
+            raise self._fail(f"illegal chance outcome: {exc}", rec) from None
+        if rec.data["label"] != label:
+            raise self._fail(
+                f"chance label {rec.data['label']!r} but the outcome gives {label!r}", rec
+            )
+        if self.chance_events >= self.scripted and outcome != game.sample_chance(state, self.rng):
+            raise self._fail("this chance outcome is not the one the match seed draws", rec)
+        self.chance_events += 1
+        self.step += 1
+
+    def _action(self, rec: Record) -> None:
+        game, state, data = self.game, self.state, rec.data
+        seat, action, fault = data["seat"], data["action"], data["fault"]
         player = game.current_player(state)
-        if round_due and rec.type in ("chance", "action", "result"):
-            raise fail(f"a deal ended at step {step} but its round_end record is missing", rec)
-        if rec.type == "chance":
-            if player != CHANCE:
-                raise fail("a chance outcome where no chance event is due", rec)
-            outcome = tuple(data["outcome"])
-            try:
-                label = game.chance_label(state, outcome)
-                state = game.apply_chance(state, outcome)
-            except (IllegalActionError, TypeError, ValueError, IndexError) as exc:
-                raise fail(f"illegal chance outcome: {exc}", rec) from None
-            if data["label"] != label:
-                raise fail(f"chance label {data['label']!r} but the outcome gives {label!r}", rec)
-            step += 1
-        elif rec.type == "action":
-            if player != data["seat"]:
-                who = "chance" if player == CHANCE else "nobody" if player == TERMINAL else player
-                raise fail(f"seat {data['seat']} acts where {who} is due", rec)
-            action = data["action"]
-            if action not in game.legal_actions(state):
-                raise fail(f"action {action} is not legal here", rec)
-            label = game.action_label(state, action)
-            if data["label"] != label:
-                raise fail(f"action label {data['label']!r} but action {action} is {label!r}", rec)
-            if data["fault"] is not None and data["fault"] not in _FAULTS:
-                raise fail(f"unknown fault {data['fault']!r}", rec)
-            if data["fault"] is not None and action != game.default_action(state):
-                raise fail(f"after a {data['fault']} the default action is due, not {label}", rec)
-            before = game.round_index(state)
-            state = game.apply(state, action)
-            step += 1
-            round_due = game.current_player(state) == TERMINAL or game.round_index(state) != before
-        elif rec.type == "fault":
-            if data["seat"] not in range(seats) or data["fault"] not in _FAULTS:
-                raise fail(f"fault {data['fault']!r} of seat {data['seat']} is not valid", rec)
-        elif rec.type == "round_end":
-            if not round_due:
-                raise fail("a round_end record where no deal ended", rec)
-            round_due = False
-            totals = game.returns(state)
-            deltas = [score_text(t - s) for t, s in zip(totals, round_start, strict=True)]
-            round_start = totals
-            if data["deltas"] != deltas:
-                raise fail(f"round deltas {data['deltas']} but the play gives {deltas}", rec)
-            if data["round"] != rounds:
-                raise fail(f"round {data['round']} recorded where round {rounds} ended", rec)
-            rounds += 1
-        elif rec.type == "result":
-            if not data["cancelled"] and player != TERMINAL:
-                raise fail("result recorded before the match is over", rec)
-            scores = game.returns(state)
-            recorded = [s.get("score") if isinstance(s, dict) else None for s in data["seats"]]
-            if recorded != [score_text(s) for s in scores]:
-                raise fail(f"scores {recorded} but the play gives {[str(s) for s in scores]}", rec)
-            recorded_places = [s.get("place") for s in data["seats"]]
-            if recorded_places != list(places(scores)):
-                raise fail(f"places {recorded_places} do not follow from the scores", rec)
-            if rec is not replay.records[-1]:
-                raise fail("records after the result", rec)
-            return VerifyReport(step, rounds, scores)
-    last = replay.records[-1].line if replay.records else 1
-    raise ReplayMismatchError("the replay has no result record (the match did not finish)", last)
+        if player != seat:
+            who = "chance" if player == CHANCE else "nobody" if player == TERMINAL else player
+            raise self._fail(f"seat {seat} acts where {who} is due", rec)
+        if action not in game.legal_actions(state):
+            raise self._fail(f"action {action} is not legal here", rec)
+        label = game.action_label(state, action)
+        if data["label"] != label:
+            raise self._fail(
+                f"action label {data['label']!r} but action {action} is {label!r}", rec
+            )
+        if fault is not None and fault not in _FAULTS:
+            raise self._fail(f"unknown fault {fault!r}", rec)
+        if (fault is not None or self.gone[seat]) and action != game.default_action(state):
+            why = f"after a {fault}" if fault else "for a seat whose bot has gone"
+            raise self._fail(f"{why} the default action is due, not {label}", rec)
+        self.timeouts[seat] += fault == "timeout"
+        self.rejected[seat] += fault in _REJECTED
+        self.gone[seat] |= fault in _GONE
+        before = game.round_index(state)
+        self.state = game.apply(state, action)
+        self.step += 1
+        self.round_due = (
+            game.current_player(self.state) == TERMINAL or game.round_index(self.state) != before
+        )
+
+    def _fault(self, rec: Record) -> None:
+        seat, fault = rec.data["seat"], rec.data["fault"]
+        if seat not in range(self.seats) or fault not in _FAULTS:
+            raise self._fail(f"fault {fault!r} of seat {seat} is not valid", rec)
+        self.gone[seat] |= fault in _GONE
+
+    def _round_end(self, rec: Record) -> None:
+        if not self.round_due:
+            raise self._fail("a round_end record where no deal ended", rec)
+        self.round_due = False
+        totals = self.game.returns(self.state)
+        deltas = [score_text(t - s) for t, s in zip(totals, self.round_start, strict=True)]
+        self.round_start = totals
+        if rec.data["deltas"] != deltas:
+            raise self._fail(f"round deltas {rec.data['deltas']} but the play gives {deltas}", rec)
+        if rec.data["round"] != self.rounds:
+            raise self._fail(f"round {rec.data['round']} recorded where {self.rounds} ended", rec)
+        self.rounds += 1
+
+    def _result(self, rec: Record) -> None:
+        data, game = rec.data, self.game
+        if not data["cancelled"] and game.current_player(self.state) != TERMINAL:
+            raise self._fail("result recorded before the match is over", rec)
+        scores = game.returns(self.state)
+        rows = data["seats"]
+        if [r["seat"] for r in rows] != list(range(self.seats)):
+            raise self._fail("the result must list every seat in order", rec)
+        recorded = [r["score"] for r in rows]
+        if recorded != [score_text(s) for s in scores]:
+            raise self._fail(
+                f"scores {recorded} but the play gives {[str(s) for s in scores]}", rec
+            )
+        if [r["place"] for r in rows] != list(places(scores)):
+            raise self._fail(
+                f"places {[r['place'] for r in rows]} do not follow from the scores", rec
+            )
+        for seat, row in enumerate(rows):
+            expected = (self._outcome(seat), self.timeouts[seat], self.rejected[seat])
+            if (row["outcome"], row["timeouts"], row["rejected"]) != expected:
+                raise self._fail(
+                    f"seat {seat}: outcome {row['outcome']}, {row['timeouts']} timeouts, "
+                    f"{row['rejected']} rejected, but its faults give {expected}",
+                    rec,
+                )
+
+    def _outcome(self, seat: int) -> str:
+        if self.gone[seat]:
+            return Outcome.DISCONNECTED.value
+        if self.rejected[seat]:
+            return Outcome.ILLEGAL_ACTIONS.value
+        if self.timeouts[seat]:
+            return Outcome.TIMEOUTS.value
+        return Outcome.NORMAL.value
