@@ -250,7 +250,7 @@ def bench_match(repeats: int) -> dict[str, float]:
 def bench_bots(repeats: int) -> dict[str, float]:
     """The bundled As-Nas heuristic against the random bot, 2 v 2, seats alternating: the mean
     result per deal of a heuristic seat over 100 matches (1,200 deals), in-process."""
-    from croupier.runner import play_local
+    from croupier.transport import play_local
     from croupier_bots.as_nas_heuristic import AsNasHeuristic
     from croupier_bots.random_bot import RandomBot
 

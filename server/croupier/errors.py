@@ -7,7 +7,6 @@
     ├── GameError                 raised by the rules (``croupier.games``)
     │   └── IllegalActionError    an action or chance outcome that is not legal in this state
     ├── BotLaunchError            a bot process could not be started
-    ├── ProtocolError             a peer broke the bot protocol (translated from gRPC errors)
     └── ReplayError               anything about a replay file
         ├── ReplayFormatError     the file is not a readable replay (corrupt line, missing header)
         └── ReplayMismatchError   re-simulation disagrees with what the file records
@@ -37,10 +36,6 @@ class IllegalActionError(GameError):
 
 class BotLaunchError(CroupierError):
     """A bot process could not be started."""
-
-
-class ProtocolError(CroupierError):
-    """A peer broke the bot protocol."""
 
 
 class ReplayError(CroupierError):

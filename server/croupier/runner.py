@@ -7,21 +7,16 @@ import asyncio
 import datetime as dt
 import hashlib
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 
-import numpy as np
 import structlog
 
-from croupier.arbiter import Clocks, DecisionRequest, Match, MatchConfig, MatchResult
-from croupier.errors import ConfigError, IllegalActionError
-from croupier.games import CHANCE, TERMINAL, get_game
+from croupier.arbiter import Match, MatchConfig, MatchResult
+from croupier.errors import ConfigError
 from croupier.replay import ReplayWriter
 from croupier.transport import ArbiterServer, BotExit, BotProcess, launch_bot
-from croupier.transport._codec import CODECS, encode
-from croupier_bot import Bot, Decision, MatchInfo
 
 
 def new_match_id(game: str) -> str:
@@ -136,48 +131,3 @@ async def run_match(
 async def _cancel_on(event: asyncio.Event, match: Match) -> None:
     await event.wait()
     match.cancel()
-
-
-def play_local(
-    game_name: str, params: Mapping[str, int], seed: int, bots: Sequence[Bot]
-) -> tuple[Fraction, ...]:
-    """Play one match in this process between SDK bots, without gRPC or clocks; return the scores.
-
-    For quick evaluation of bots (thousands of deals a minute). Each bot sees exactly the wire
-    messages it would get from the arbiter (same codec, same observations), decisions only.
-    """
-    game = get_game(game_name)
-    full = game.info.make_params(params)
-    codec = CODECS[game.info.name]
-    rng = np.random.default_rng(seed)
-    state = game.initial_state(full)
-    n = game.num_players(state)
-    infos = [
-        MatchInfo("local", seat, n, game.info.name, game.info.version, dict(full), 0, 0)
-        for seat in range(n)
-    ]
-    for bot, info in zip(bots, infos, strict=True):
-        bot.on_welcome(info)
-    request = 0
-    while (player := game.current_player(state)) != TERMINAL:
-        if player == CHANCE:
-            state = game.apply_chance(state, game.sample_chance(state, rng))
-            continue
-        legal = game.legal_actions(state)
-        request += 1
-        message = DecisionRequest(
-            request,
-            game.observe(state, player),
-            legal,
-            tuple(game.action_label(state, a) for a in legal),
-            Clocks(0, 0, 0),
-        )
-        wire = encode(message, codec).decision
-        decision = Decision(
-            wire.request_id, wire.observation, list(wire.legal_actions), wire.clocks, infos[player]
-        )
-        action = bots[player].act(decision)
-        if action not in legal:
-            raise IllegalActionError(f"seat {player} chose {action}, not among {list(legal)}")
-        state = game.apply(state, action)
-    return game.returns(state)

@@ -1,10 +1,10 @@
-"""The bundled bots, played in-process through the real codec (``croupier.runner.play_local``)."""
+"""The bundled bots, played in-process through the real codec (croupier.transport.play_local)."""
 
 from __future__ import annotations
 
 import statistics
 
-from croupier.runner import play_local
+from croupier.transport import play_local
 from croupier_bots.as_nas_heuristic import AsNasHeuristic, strength
 from croupier_bots.random_bot import RandomBot
 

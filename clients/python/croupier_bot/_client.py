@@ -12,11 +12,11 @@ from typing import Any
 
 import grpc
 
+from croupier import PROTOCOL_VERSION
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
 
-PROTOCOL_VERSION = 1
-_REASON_KEY = "croupier-reason"
+_REASON_KEY = "croupier-reason"  # croupier.transport.REASON_KEY (not imported: server-side)
 
 
 class BotError(Exception):

@@ -20,7 +20,6 @@ from croupier.arbiter._types import (
     Clocks,
     DecisionRequest,
     Fault,
-    FaultPolicy,
     Gone,
     MatchOver,
     MatchResult,
@@ -43,7 +42,6 @@ class MatchConfig:
     params: Mapping[str, int] = field(default_factory=dict)
     seed: int = 0
     clock: ClockRules = field(default_factory=ClockRules)
-    policy: FaultPolicy = field(default_factory=FaultPolicy)
     connect_timeout_s: float = 15.0
 
 
@@ -164,7 +162,6 @@ class Match:
                 link.closed = True
                 self._dead[link.seat] = True
                 self.stats[link.seat].disconnected = True
-                self.stats[link.seat].faults.append(Fault.NO_SHOW)
 
     async def run(self) -> MatchResult:
         """Play the match to its end (or cancellation) and return the result."""
@@ -338,8 +335,7 @@ class Match:
         return self._fault(seat, state, fault, detail, elapsed_us)
 
     def _fault(self, seat: int, state: Any, fault: Fault, detail: str, elapsed_us: int) -> _Decided:
-        """Apply the policy (so far always: the game's default action) and log the fault."""
-        self.stats[seat].faults.append(fault)
+        """The fault policy: the game's default action is played for the seat; log the fault."""
         self._last_latency_us[seat] = elapsed_us
         self._log.warning("seat_fault", seat=seat, fault=fault.value, detail=detail)
         return _Decided(self.game.default_action(state), fault, detail, elapsed_us)
@@ -362,7 +358,6 @@ class Match:
                 message = link.inbox.get_nowait()
                 if isinstance(message, Gone) and not self._dead[link.seat]:
                     self._mark_gone(link.seat)
-                    self.stats[link.seat].faults.append(Fault.DISCONNECT)
                     self._recorder.fault(step, link.seat, Fault.DISCONNECT, message.reason)
 
     def _result(self, scores: tuple[Fraction, ...]) -> MatchResult:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -26,24 +26,6 @@ class Outcome(enum.Enum):
     TIMEOUTS = "timeouts"
     ILLEGAL_ACTIONS = "illegal_actions"
     DISCONNECTED = "disconnected"
-
-
-class Penalty(enum.Enum):
-    """What the arbiter does about a fault. Only the default action is implemented so far."""
-
-    DEFAULT_ACTION = "default_action"
-
-
-@dataclass(frozen=True, slots=True)
-class FaultPolicy:
-    """The configured reaction to each kind of fault (all: play the game's default action).
-
-    Disconnected seats get the default action for every later decision without being waited for.
-    """
-
-    on_timeout: Penalty = Penalty.DEFAULT_ACTION
-    on_illegal: Penalty = Penalty.DEFAULT_ACTION
-    on_disconnect: Penalty = Penalty.DEFAULT_ACTION
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +180,6 @@ class SeatStats:
     timeouts: int = 0
     rejected: int = 0
     disconnected: bool = False
-    faults: list[Fault] = field(default_factory=list)
 
     def outcome(self) -> Outcome:
         if self.disconnected:

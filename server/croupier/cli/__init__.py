@@ -21,8 +21,7 @@ from croupier import __version__
 from croupier.arbiter import ClockRules, Match, MatchConfig, MatchResult, Outcome
 from croupier.errors import ConfigError, CroupierError, ReplayError
 from croupier.games import GAMES, get_game
-from croupier.replay import read_replay, verify
-from croupier.replay._render import OMNISCIENT, render
+from croupier.replay import OMNISCIENT, read_replay, render, verify
 from croupier.runner import random_seed, run_match
 from croupier.transport import BUNDLED, parse_bot_command
 

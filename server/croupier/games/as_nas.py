@@ -314,7 +314,7 @@ class AsNas:
     def apply(self, state: AsNasState, action: int) -> AsNasState:
         if state.phase is not Phase.BETTING:
             raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
-        if type(action) is not int:  # exact type: bools, floats and enums are not ids
+        if type(action) is not int:  # bools and floats are not ids; int subclasses are normalised
             if isinstance(action, bool) or not isinstance(action, int):
                 raise IllegalActionError(f"an action id is an int, not {action!r}")
             action = int(action)

@@ -12,6 +12,7 @@ from croupier.transport._launcher import (
     launch_bot,
     parse_bot_command,
 )
+from croupier.transport._local import play_local
 from croupier.transport._server import REASON_KEY, ArbiterServer, BotServicer
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "BotServicer",
     "launch_bot",
     "parse_bot_command",
+    "play_local",
 ]
