@@ -7,6 +7,7 @@ drive asyncio with ``asyncio.run``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from croupier.arbiter import ClockRules, MatchConfig
 from croupier.replay import read_replay
 from croupier.runner import MatchRun, run_match
 from croupier.transport import ArbiterServer
+from croupier.v1 import bot_pb2 as pb
 
 BOTS_DIR = Path(__file__).parent / "bots"
 RANDOM = [sys.executable, "-m", "croupier_bots.random_bot"]
@@ -60,11 +62,13 @@ class Kit:
         out: str = "out",
         server: ArbiterServer | None = None,
         match_id: str | None = None,
+        chance_script: tuple[tuple[int, ...], ...] = (),
         **conf: Any,
     ) -> MatchRun:
         """Play one match to its end (own server unless ``server``) and return its run."""
+        match_config = dataclasses.replace(config(**conf), chance_script=chance_script)
         return asyncio.run(
-            run_match(config(**conf), list(bots), self.tmp / out, server=server, match_id=match_id)
+            run_match(match_config, list(bots), self.tmp / out, server=server, match_id=match_id)
         )
 
     @staticmethod
@@ -75,3 +79,33 @@ class Kit:
             for r in read_replay(path).records
             if (kind is None or r.type == kind) and (seat is None or r.data.get("seat") == seat)
         ]
+
+
+def read_stream(path: Path) -> list[bytes]:
+    """The raw PlayResponses a recorder bot wrote (4-byte length prefix each)."""
+    data, out, i = path.read_bytes(), [], 0
+    while i < len(data):
+        n = int.from_bytes(data[i : i + 4], "big")
+        out.append(data[i + 4 : i + 4 + n])
+        i += 4 + n
+    return out
+
+
+def flattened(stream: list[bytes]) -> list[bytes]:
+    """What a seat was told, item by item: each public event, then the message's own part.
+
+    Two things may differ between identical runs and are normalised: how events are batched
+    into messages (by timing, within the protocol's flush interval) and the measured
+    ``clocks.last_latency_us`` (wall clock).
+    """
+    items = []
+    for raw in stream:
+        message = pb.PlayResponse.FromString(raw)
+        items += [event.SerializeToString(deterministic=True) for event in message.events]
+        if message.WhichOneof("kind") is None:
+            continue
+        message.ClearField("events")
+        if message.WhichOneof("kind") == "decision":
+            message.decision.clocks.last_latency_us = 0
+        items.append(message.SerializeToString(deterministic=True))
+    return items

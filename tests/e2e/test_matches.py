@@ -19,7 +19,7 @@ from typing import Any
 
 import grpc
 import pytest
-from e2e_kit import Kit, config
+from e2e_kit import Kit, config, flattened, read_stream
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from croupier.arbiter import ClockRules, Match, MatchConfig, Outcome
@@ -351,16 +351,6 @@ def test_a_bot_that_dies_before_connecting_does_not_hold_up_the_match(e2e: Kit) 
 # ---- what a seat receives ----------------------------------------------------------------------
 
 
-def read_stream(path: Path) -> list[bytes]:
-    """The raw PlayResponses a recorder bot wrote (4-byte length prefix each)."""
-    data, out, i = path.read_bytes(), [], 0
-    while i < len(data):
-        n = int.from_bytes(data[i : i + 4], "big")
-        out.append(data[i + 4 : i + 4 + n])
-        i += 4 + n
-    return out
-
-
 def public_events(stream: list[bytes], kind: str) -> list[Any]:
     """The public events of one kind a seat received, in order (they come batched, in
     ``PlayResponse.events``, ahead of the message they ride with)."""
@@ -499,26 +489,6 @@ def test_a_seat_sees_exactly_its_observation_and_no_hidden_card(
             folded = {h.seat for h in past.history if h.move - 1 == Action.FOLD}
             assert folded == folded_in_deal.get(past.result.deal_index, set())
             assert not {h.seat for h in past.result.shown} & folded
-
-
-def flattened(stream: list[bytes]) -> list[bytes]:
-    """What a seat was told, item by item: each public event, then the message's own part.
-
-    Two things may differ between identical runs and are normalised: how events are batched
-    into messages (by timing, within the protocol's flush interval) and the measured
-    ``clocks.last_latency_us`` (wall clock).
-    """
-    items = []
-    for raw in stream:
-        message = pb.PlayResponse.FromString(raw)
-        items += [event.SerializeToString(deterministic=True) for event in message.events]
-        if message.WhichOneof("kind") is None:
-            continue
-        message.ClearField("events")
-        if message.WhichOneof("kind") == "decision":
-            message.decision.clocks.last_latency_us = 0
-        items.append(message.SerializeToString(deterministic=True))
-    return items
 
 
 def test_a_seat_stream_is_reproducible(recorded: list[RecordedRun]) -> None:

@@ -31,6 +31,7 @@ from croupier.arbiter._types import (
     Unexpected,
     Welcome,
 )
+from croupier.errors import ConfigError, IllegalActionError
 from croupier.games import CHANCE, TERMINAL, get_game, places
 
 
@@ -43,6 +44,9 @@ class MatchConfig:
     seed: int = 0
     clock: ClockRules = field(default_factory=ClockRules)
     connect_timeout_s: float = 15.0
+    #: Chance outcomes to use, in order, before the seed draws any (duplicate play: the deals of
+    #: another match, with the seats rotated; also how tests change what a seat cannot see).
+    chance_script: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,11 +183,19 @@ class Match:
         step = 0
         announced = -1
         round_start = game.returns(state)
+        script = iter(self.config.chance_script)
         while not self._cancelled and (player := game.current_player(state)) != TERMINAL:
             if player == CHANCE:
-                outcome = game.sample_chance(state, rng)
-                self._recorder.chance(step, outcome, game.chance_label(state, outcome))
-                state = game.apply_chance(state, outcome)
+                outcome = next(script, None)
+                if outcome is None:
+                    outcome = game.sample_chance(state, rng)
+                try:
+                    label = game.chance_label(state, outcome)
+                    after = game.apply_chance(state, outcome)
+                except IllegalActionError as exc:
+                    raise ConfigError(f"chance_script does not fit the match: {exc}") from None
+                self._recorder.chance(step, outcome, label)
+                state = after
                 step += 1
                 index = game.round_index(state)
                 if game.current_player(state) != CHANCE and index != announced:

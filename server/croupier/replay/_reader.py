@@ -33,6 +33,7 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
         "seed": int,
         "protocol_version": int,
         "seats": list,
+        "chance_script": int,
     },
     "chance": {"step": int, "outcome": list, "label": str},
     "action": {
@@ -232,7 +233,7 @@ class _Resimulation:
         # Chance outcomes are redrawn from the seed, except the first ``chance_script`` ones,
         # which the match was given (duplicate play).
         self.rng = np.random.default_rng(header["seed"])
-        self.scripted = header.get("chance_script", 0)
+        self.scripted = header["chance_script"]
         self.chance_events = 0
         self.step = 0
         self.rounds = 0

@@ -61,6 +61,7 @@ class ReplayWriter:
                 "rules_version": info.version,
                 "params": dict(match.params),
                 "seed": match.config.seed,
+                "chance_script": len(match.config.chance_script),
                 "protocol_version": PROTOCOL_VERSION,
                 "croupier_version": __version__,
                 "clock": {
