@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from croupier.errors import IllegalActionError
 from croupier.games import CHANCE, GAMES, TERMINAL, get_game
 
 #: The configuration of each game's golden file: small enough to read, long enough to matter.
@@ -84,6 +85,8 @@ def generate(
             labels = ", ".join(f"{a} {game.action_label(state, a)}" for a in legal)
             lines.append(f"legal: {labels}")
             action = next(script)[0] if script else int(legal[rng.integers(len(legal))])
+            if action not in legal:
+                raise IllegalActionError(f"step {step}: action {action} is not legal")
             lines.append(f"action: {action} {game.action_label(state, action)}")
             state = game.apply(state, action)
         step += 1
