@@ -244,6 +244,8 @@ _LOOK, _FOLD, _CALL, _RAISE = (
     int(Action.RAISE),
 )
 _DECK = frozenset(range(DECK_SIZE))
+#: Stakes at the start of a deal, by dealer: the dealer's forced 1.
+_DEALER_STAKES = tuple(tuple(int(s == d) for s in range(NUM_SEATS)) for d in range(NUM_SEATS))
 #: Exact settlements in twelfths as Fractions, made once (a deal moves at most 16 * 12 units).
 _FRACTIONS = {n: Fraction(n, UNIT) for n in range(-16 * UNIT, 16 * UNIT + 1)}
 
@@ -405,22 +407,20 @@ class AsNas:
         if len(outcome) != DECK_SIZE or set(outcome) != _DECK:
             raise IllegalActionError("a deal outcome must be a permutation of the 20 card ids")
         dealer = state.dealer
-        order = [(dealer - k) % NUM_SEATS for k in range(1, NUM_SEATS + 1)]
-        hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-        for i, card in enumerate(outcome):
-            hands[order[i % NUM_SEATS]].append(int(card))
-        stakes = [0] * NUM_SEATS
-        stakes[dealer] = 1
+        # one card at a time from the dealer's right: the k-th receiver gets outcome[k::4]
+        hands: list[tuple[int, ...]] = [()] * NUM_SEATS
+        for k in range(NUM_SEATS):
+            hands[(dealer - 1 - k) % NUM_SEATS] = tuple(sorted(outcome[k::NUM_SEATS]))
         return AsNasState(
             state.num_deals,
             state.deal_index,
             dealer,
             Phase.BETTING,
-            tuple(tuple(sorted(h)) for h in hands),
+            tuple(hands),
             _NO,
             _NO,
             _NO,
-            tuple(stakes),
+            _DEALER_STAKES[dealer],
             1,
             _right(dealer),
             state.totals,
@@ -456,16 +456,16 @@ class AsNas:
         nxt = (seat - 1) % NUM_SEATS
         while folded[nxt]:
             nxt = (nxt - 1) % NUM_SEATS
-        live = [s for s in range(NUM_SEATS) if not folded[s]]
-        if len(live) == 1:
-            return self._settle(state, stakes, folded, history, live, showdown=False)
-        for s in live:
-            if not acted[s] or stakes[s] != high:
+        if action == _FOLD and folded.count(False) == 1:  # the last one in wins at once
+            return self._settle(state, stakes, folded, history, [nxt], showdown=False)
+        for s in range(NUM_SEATS):
+            if not folded[s] and (not acted[s] or stakes[s] != high):
                 return AsNasState(
                     state.num_deals, state.deal_index, state.dealer, Phase.BETTING, state.hands,
                     state.looked, folded, acted, stakes, high, nxt, state.totals, history,
                     state.past,
                 )  # fmt: skip
+        live = [s for s in range(NUM_SEATS) if not folded[s]]
         return self._settle(state, stakes, folded, history, live, showdown=True)
 
     def _settle(
@@ -482,9 +482,9 @@ class AsNas:
         if showdown:
             keys = {}
             for s in live:
-                ranks = tuple(card_rank(c) for c in reversed(state.hands[s]))
+                ranks = tuple([c // COPIES for c in reversed(state.hands[s])])
                 revealed[s] = ranks
-                keys[s] = hand_key(ranks)
+                keys[s] = _HAND_KEYS[ranks[::-1]]
             best = max(keys.values())
             winners = tuple(s for s in live if keys[s] == best)
         else:
