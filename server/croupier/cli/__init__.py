@@ -52,6 +52,22 @@ def _nonneg(text: str) -> int:
     return value
 
 
+def _add_clock_arguments(parser: argparse.ArgumentParser, *, bank_ms: int) -> None:
+    parser.add_argument(
+        "--move-ms", type=_nonneg, default=2000, help="time per decision (default 2000)"
+    )
+    parser.add_argument(
+        "--bank-ms", type=_nonneg, default=bank_ms, help=f"time bank (default {bank_ms})"
+    )
+    parser.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=15.0,
+        metavar="S",
+        help="seconds bots have to connect (default 15)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="croupier",
@@ -113,15 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="any game parameter (see `croupier games`)",
     )
-    m.add_argument("--move-ms", type=_nonneg, default=2000, help="time per decision (default 2000)")
-    m.add_argument("--bank-ms", type=_nonneg, default=30000, help="time bank (default 30000)")
-    m.add_argument(
-        "--connect-timeout",
-        type=float,
-        default=15.0,
-        metavar="S",
-        help="seconds bots have to connect (default 15)",
-    )
+    _add_clock_arguments(m, bank_ms=30000)
     m.add_argument(
         "--listen",
         default="127.0.0.1:0",
@@ -167,15 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--game", default="as-nas", choices=GAMES, help="the game (default as-nas)")
     c.add_argument("--seat", type=_nonneg, default=0, help="the bot's seat (default 0)")
     c.add_argument("--deals", type=int, default=3, metavar="N", help="deals to play (default 3)")
-    c.add_argument("--move-ms", type=_nonneg, default=2000, help="time per decision (default 2000)")
-    c.add_argument(
-        "--connect-timeout",
-        type=float,
-        default=15.0,
-        metavar="S",
-        help="seconds the bot has to connect (default 15)",
-    )
-    c.add_argument("--bank-ms", type=_nonneg, default=5000, help="time bank (default 5000)")
+    _add_clock_arguments(c, bank_ms=5000)
     c.add_argument("--seed", type=_nonneg, default=1, help="match seed (default 1)")
     c.add_argument(
         "--out",
