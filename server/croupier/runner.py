@@ -70,9 +70,9 @@ async def run_match(
     in by itself with the seat's token (``on_ready(address, match)`` is called once the server
     listens and the local bots are launched: the place to hand out ``match.tokens``).
     With ``server`` the match is hosted on that running server (many matches can share one);
-    otherwise a server is started on ``listen`` and stopped afterwards. Setting
-    ``cancel`` ends the match at its next step with a result marked cancelled; ``progress`` is
-    called with the number of deals finished.
+    otherwise a server is started on ``listen`` and stopped afterwards. Setting ``cancel`` ends
+    the match at once (a pending decision is abandoned) with a result marked cancelled;
+    ``progress`` is called with the number of deals finished.
     """
     match_id = match_id or new_match_id(config.game)
     try:

@@ -138,3 +138,41 @@ def test_a_flooding_bot_is_disconnected_and_the_match_goes_on(tmp_path: Path) ->
     ended = [e for e in logs if e["event"] == "stream_ended_with_error"]
     assert [(e["reason"], e["code"]) for e in ended] == [("FLOODING", "RESOURCE_EXHAUSTED")]
     assert "the arbiter ended the stream" in run.logs[3].read_text()
+
+
+def test_cancelling_does_not_wait_for_a_slow_bot(tmp_path: Path) -> None:
+    """A bot thinking for a minute does not hold up Ctrl-C: the pending decision is abandoned,
+    not played, and the replay still verifies."""
+    slow = tmp_path / "slow.py"
+    slow.write_text(
+        "import time\n"
+        "from croupier_bot import run\n"
+        "def act(decision):\n"
+        "    time.sleep(60)\n"
+        "    return decision.legal_ids[0]\n"
+        "run(act, name='slow')\n"
+    )
+
+    async def main() -> tuple[float, object]:
+        cancel = asyncio.Event()
+        bots = [[sys.executable, str(slow)]] * 4
+        config = MatchConfig("as-nas", {"deals": 2}, seed=1)
+        task = asyncio.create_task(run_match(config, bots, tmp_path, cancel=cancel))
+        while not list(tmp_path.glob("*.jsonl")) or "chance" not in _text(tmp_path):
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)  # a decision is pending now
+        started = time.monotonic()
+        cancel.set()
+        run = await task
+        return time.monotonic() - started, run
+
+    seconds, run = asyncio.run(main())
+    assert seconds < 15  # the bots' stop grace, not the minute they would think
+    assert run.result.cancelled  # type: ignore[attr-defined]
+    replay = read_replay(run.replay)  # type: ignore[attr-defined]
+    assert not any(r.type == "action" for r in replay.records)
+    verify(replay)
+
+
+def _text(folder: Path) -> str:
+    return "".join(p.read_text() for p in folder.glob("*.jsonl"))

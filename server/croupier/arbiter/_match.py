@@ -16,6 +16,7 @@ import structlog
 from croupier.arbiter._seat import SeatLink
 from croupier.arbiter._types import (
     ActionEvent,
+    Cancelled,
     ClockRules,
     Clocks,
     DecisionRequest,
@@ -57,6 +58,10 @@ class SeatInfo:
     bot_name: str
     bot_version: str
     connected: bool
+
+
+class _MatchCancelled(Exception):
+    """Raised out of a pending decision when the match is cancelled."""
 
 
 class _Decided(NamedTuple):
@@ -139,8 +144,10 @@ class Match:
         )
 
     def cancel(self) -> None:
-        """Stop at the next step; the result is recorded as cancelled."""
+        """Stop now (a pending decision stops waiting); the result is recorded as cancelled."""
         self._cancelled = True
+        for link in self.seats:
+            link.inbox.put_nowait(Cancelled())
 
     # -- running --------------------------------------------------------------------------------
 
@@ -202,7 +209,10 @@ class Match:
                     announced = index
                     self._broadcast(RoundStarted(step, index, game.dealer(state)))
                 continue
-            decided = await self._decide(player, state)
+            try:
+                decided = await self._decide(player, state)
+            except _MatchCancelled:
+                break
             action, fault = decided.action, decided.fault
             label = game.action_label(state, action)
             self._recorder.action(
@@ -286,6 +296,8 @@ class Match:
             if isinstance(message, Gone):
                 self._mark_gone(seat)
                 return self._fault(seat, state, Fault.DISCONNECT, message.reason, elapsed_us)
+            if isinstance(message, Cancelled):
+                raise _MatchCancelled
             if isinstance(message, Unexpected):
                 self._unanswered[seat].add(request_id)
                 return self._reject(

@@ -167,10 +167,15 @@ class Gone:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Cancelled:
+    """The match was cancelled (put into every inbox so a pending decision stops waiting)."""
+
+
 Outbound = (
     Welcome | DecisionRequest | ActionEvent | RoundStarted | RoundEnded | Rejection | MatchOver
 )
-Inbound = Reply | Unexpected | Gone
+Inbound = Reply | Unexpected | Gone | Cancelled
 
 
 @dataclass(slots=True)
