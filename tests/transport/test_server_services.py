@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
@@ -58,3 +59,26 @@ def test_a_match_logs_one_rich_line_with_its_context(tmp_path: Path) -> None:
     joined = [e for e in logs if e["event"] == "bot_joined"]
     assert sorted(e["seat"] for e in joined) == [0, 1, 2, 3]
     assert all(e["match_id"] == run.result.match_id and e["bot"] == "random" for e in joined)
+
+
+def test_a_stream_that_never_says_hello_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from croupier.transport import _server
+    from croupier.v1 import bot_pb2_grpc
+
+    monkeypatch.setattr(_server, "HELLO_TIMEOUT_S", 0.3)
+
+    async def main() -> grpc.aio.AioRpcError:
+        server = ArbiterServer()
+        address = await server.start()
+        try:
+            async with grpc.aio.insecure_channel(address) as channel:
+                call = bot_pb2_grpc.BotServiceStub(channel).Play()
+                with pytest.raises(grpc.aio.AioRpcError) as caught:
+                    await asyncio.wait_for(call.read(), 5)
+                return caught.value
+        finally:
+            await server.stop(0)
+
+    error = asyncio.run(main())
+    assert error.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert dict(error.trailing_metadata())["croupier-reason"] == "HELLO_EXPECTED"

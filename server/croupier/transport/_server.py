@@ -34,6 +34,8 @@ EVENT_FLUSH_S = 0.05
 #: A bot may have at most this many messages the match has not read yet (a well-behaved bot has
 #: one: its reply); more is flooding, and the seat is closed.
 MAX_UNREAD = 16
+#: Time a new stream has to send its Hello.
+HELLO_TIMEOUT_S = 10.0
 #: A write that cannot complete for this long means the bot stopped reading: the seat is closed.
 WRITE_TIMEOUT_S = 30.0
 #: Largest message a bot may send (a reply is a few bytes; a Hello well under 1 KiB).
@@ -81,8 +83,11 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
 
     async def Play(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
         try:
-            first = await context.read()
+            async with asyncio.timeout(HELLO_TIMEOUT_S):
+                first = await context.read()
         except DecodeError:  # bytes that are not a PlayRequest: no Hello either
+            first = pb.PlayRequest()
+        except TimeoutError:  # a connection that never speaks does not hold a stream open
             first = pb.PlayRequest()
         if first is grpc.aio.EOF or first.WhichOneof("kind") != "hello":
             await self._abort(
