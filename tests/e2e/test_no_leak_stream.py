@@ -1,5 +1,6 @@
 """No leak, end to end (DESIGN.md): change what a seat cannot see, replay the match with the same
-seed and bots, and the bytes that seat's bot received are the same.
+seed and bots, and the bytes that seat's bot received are the same, and so is its view of the
+replay.
 
 Two matches run for real (arbiter, gRPC, bot processes). The second gets, through
 ``MatchConfig.chance_script``, the first one's deals with the hands of two seats that seat 0 never
@@ -15,7 +16,7 @@ import pytest
 from e2e_kit import Kit, flattened, read_stream
 
 from croupier.games import CHANCE, get_game
-from croupier.replay import read_replay
+from croupier.replay import OMNISCIENT, read_replay, render
 
 pytestmark = pytest.mark.e2e
 
@@ -92,6 +93,12 @@ def test_changing_cards_a_seat_cannot_see_leaves_its_stream_byte_identical(tmp_p
     ] == [list(o) for o in script]
     assert flattened(read_stream(streams["a0"])) == flattened(read_stream(streams["b0"]))
     assert flattened(read_stream(streams["a1"])) != flattened(read_stream(streams["b1"]))
+    # the seat's view of the replay (`croupier replay show --seat 0`) and the public view too
+    one, two = read_replay(first.replay), read_replay(second.replay)
+    assert list(render(one, WATCHER)) == list(render(two, WATCHER))
+    assert list(render(one, None)) == list(render(two, None))
+    assert list(render(one, OTHER)) != list(render(two, OTHER))
+    assert list(render(one, OMNISCIENT)) != list(render(two, OMNISCIENT))
 
 
 def _hands_in_deal_order(dealer: int, outcome: tuple[int, ...]) -> list[tuple[int, ...]]:
