@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import itertools
 import random
 from pathlib import Path
 
@@ -41,6 +42,7 @@ class Move(enum.Enum):
     LEAVE = "leave"
 
 
+_RUNS = itertools.count()
 CLOCK = ClockRules(move_time_ms=50, time_bank_ms=0)
 script = st.lists(st.sampled_from(Move), min_size=0, max_size=8)
 
@@ -88,14 +90,14 @@ def _bot_messages(move: Move, request: int) -> list[tuple[str, int]]:
     }[move]
 
 
-def _expected(moves: list[Move], decisions: int) -> tuple[Outcome, int, int]:
-    """(outcome, timeouts, rejected) of a seat asked ``decisions`` times, by a model of the
-    arbiter's reading of a seat's inbox (written from the protocol doc's fault table)."""
+def _expected(moves: list[Move], decisions: int) -> set[tuple[Outcome, int, int]]:
+    """The possible (outcome, timeouts, rejected) of a seat asked ``decisions`` times, by a model
+    of the arbiter's reading of a seat's inbox (written from the protocol doc's fault table)."""
     inbox: list[tuple[str, int]] = []
     timed_out: set[int] = set()
     unanswered: set[int] = set()
     timeouts = rejected = 0
-    gone = False
+    gone = late_leave = False
     for request in range(1, decisions + 1):
         if gone:
             break
@@ -134,18 +136,28 @@ def _expected(moves: list[Move], decisions: int) -> tuple[Outcome, int, int]:
                 settled = True
         if not sent:  # settled by what was left over; the bot still answers this request
             inbox += _bot_messages(move, request)
-        gone = gone or ("leave", request) in inbox
+        if ("leave", request) in inbox:
+            if request < decisions:
+                gone = True  # noticed at the next decision
+            else:
+                late_leave = True
     if gone:
-        return Outcome.DISCONNECTED, timeouts, rejected
+        return {(Outcome.DISCONNECTED, timeouts, rejected)}
     if rejected:
-        return Outcome.ILLEGAL_ACTIONS, timeouts, rejected
-    if timeouts:
-        return Outcome.TIMEOUTS, timeouts, rejected
-    return Outcome.NORMAL, timeouts, rejected
+        outcome = Outcome.ILLEGAL_ACTIONS
+    elif timeouts:
+        outcome = Outcome.TIMEOUTS
+    else:
+        outcome = Outcome.NORMAL
+    # a bot that leaves in answer to its last request, after the arbiter has settled it from
+    # what was left over, may or may not be seen leaving before the match ends (a real race)
+    if late_leave:
+        return {(outcome, timeouts, rejected), (Outcome.DISCONNECTED, timeouts, rejected)}
+    return {(outcome, timeouts, rejected)}
 
 
 @settings(
-    max_examples=30,
+    max_examples=60,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -153,7 +165,7 @@ def _expected(moves: list[Move], decisions: int) -> tuple[Outcome, int, int]:
 def test_any_fault_sequence_gives_a_verified_replay_and_exact_counts(
     tmp_path: Path, scripts: list[list[Move]], seed: int
 ) -> None:
-    replay_path = tmp_path / f"m{seed}-{abs(hash(str(scripts)))}.jsonl"
+    replay_path = tmp_path / f"m{next(_RUNS)}.jsonl"  # examples may repeat: one file each
     writer = ReplayWriter(replay_path)
     config = MatchConfig("as-nas", {"deals": 3}, seed=seed, clock=CLOCK, connect_timeout_s=5)
     match = Match(config, "prop", writer)
@@ -172,10 +184,7 @@ def test_any_fault_sequence_gives_a_verified_replay_and_exact_counts(
     result = replay.records[-1].data["seats"]
     for seat, moves in enumerate(scripts):
         decisions = sum(1 for r in replay.records if r.type == "action" and r.data["seat"] == seat)
-        outcome, timeouts, rejected = _expected(moves, decisions)
+        possible = _expected(moves, decisions)
         row = result[seat]
-        assert (row["outcome"], row["timeouts"], row["rejected"]) == (
-            outcome.value,
-            timeouts,
-            rejected,
-        ), f"seat {seat}: {[m.value for m in moves[:decisions]]}"
+        got = (Outcome(row["outcome"]), row["timeouts"], row["rejected"])
+        assert got in possible, f"seat {seat}: {[m.value for m in moves[:decisions]]}"
