@@ -289,3 +289,31 @@ def test_verify_catches_a_seat_playing_on_after_it_left(replay_file: Path, tmp_p
     records.insert(index, gone)
     with pytest.raises(ReplayMismatchError, match="whose bot has gone the default action is due"):
         verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+
+
+def test_show_one_deal_only(replay_file: Path) -> None:
+    from croupier.replay import render
+
+    lines = list(render(read_replay(replay_file), 1, deal=2))
+    assert any(line.startswith("── Deal 2/3") for line in lines)
+    assert not any(line.startswith(("── Deal 1/3", "── Deal 3/3")) for line in lines)
+    assert lines[-1].startswith("   ")  # the standings close it
+    assert any("Final standings" in line for line in lines)
+
+
+def test_summary_counts_deals_won_and_actions(replay_file: Path) -> None:
+    from croupier.replay import summarize
+
+    replay = read_replay(replay_file)
+    lines = list(summarize(replay))
+    assert lines[0].endswith("as-nas, 3 deals, finished")
+    assert len(lines) == 1 + 4
+    actions = [r.data for r in replay.records if r.type == "action"]
+    for seat in range(4):
+        looks = sum(1 for a in actions if a["seat"] == seat and a["label"] == "Look")
+        assert (f"Look {looks}" in lines[1 + seat]) == (looks > 0)
+    winners = sum(
+        1 for r in replay.records if r.type == "round_end" for d in r.data["deltas"] if d[0] != "-"
+        and d != "0"
+    )  # fmt: skip
+    assert sum(int(line.split("won ")[1].split()[0]) for line in lines[1:]) == winners

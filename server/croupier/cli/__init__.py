@@ -21,7 +21,7 @@ from croupier import __version__
 from croupier.arbiter import ClockRules, Match, MatchConfig, MatchResult, Outcome
 from croupier.errors import ConfigError, CroupierError, ReplayError
 from croupier.games import GAMES, get_game
-from croupier.replay import OMNISCIENT, read_replay, render, verify
+from croupier.replay import OMNISCIENT, read_replay, render, summarize, verify
 from croupier.runner import random_seed, run_match
 from croupier.transport import BUNDLED, parse_bot_command
 
@@ -151,6 +151,13 @@ def build_parser() -> argparse.ArgumentParser:
     view = show.add_mutually_exclusive_group()
     view.add_argument("--seat", type=_nonneg, default=None, help="only what this seat saw")
     view.add_argument("--public", action="store_true", help="only what a spectator saw")
+    show.add_argument("--deal", type=int, default=None, metavar="N", help="only deal N (from 1)")
+    summary = rsub.add_parser(
+        "summary",
+        help="one short summary per replay",
+        description="Per replay: the result, and per seat its deals won and actions by kind.",
+    )
+    summary.add_argument("files", type=Path, nargs="+", metavar="FILE", help="replays (.jsonl)")
     ver = rsub.add_parser(
         "verify",
         help="re-simulate replays and check every step",
@@ -300,10 +307,17 @@ def _cmd_replay_show(args: argparse.Namespace) -> int:
     if isinstance(seat, int) and seat >= n:
         raise ConfigError(f"--seat {seat}: the match has seats 0..{n - 1}")
     try:
-        for line in render(replay, seat):
+        for line in render(replay, seat, args.deal):
             print(line)
     except CroupierError as exc:
         raise ReplayError(f"{args.file}: cannot be re-simulated: {exc}") from None
+    return 0
+
+
+def _cmd_replay_summary(args: argparse.Namespace) -> int:
+    for path in args.files:
+        for line in summarize(read_replay(path, tolerate_truncated_tail=True)):
+            print(line)
     return 0
 
 
@@ -424,6 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check-bot": _cmd_check_bot,
         "show": _cmd_replay_show,
         "verify": _cmd_replay_verify,
+        "summary": _cmd_replay_summary,
     }
     key = args.replay_command if args.command == "replay" else args.command
     try:
