@@ -22,7 +22,18 @@ from croupier_bot._client import (
     MatchInfo,
     main,
     play,
+    play_async,
     run,
 )
 
-__all__ = ["Bot", "BotError", "Decision", "MatchInfo", "main", "play", "proto", "run"]
+__all__ = [
+    "Bot",
+    "BotError",
+    "Decision",
+    "MatchInfo",
+    "main",
+    "play",
+    "play_async",
+    "proto",
+    "run",
+]

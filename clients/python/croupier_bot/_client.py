@@ -102,14 +102,23 @@ def play(
     own asyncio loop (grpc.aio streams are faster than the threaded sync API); the bot's hooks
     are plain functions called on that loop.
     """
+    return asyncio.run(
+        play_async(bot, address=address, token=token, connect_timeout_s=connect_timeout_s)
+    )
+
+
+async def play_async(
+    bot: Bot,
+    *,
+    address: str | None = None,
+    token: str | None = None,
+    connect_timeout_s: float = 30.0,
+) -> Any:
+    """:func:`play` for code that already runs an asyncio loop (several bots in one process)."""
     address = address or os.environ.get("CROUPIER_ADDRESS", "")
     token = token if token is not None else os.environ.get("CROUPIER_TOKEN", "")
     if not address:
         raise BotError("no arbiter address: set CROUPIER_ADDRESS or pass address=")
-    return asyncio.run(_play(bot, address, token, connect_timeout_s))
-
-
-async def _play(bot: Bot, address: str, token: str, connect_timeout_s: float) -> Any:
     hello = pb.Hello(
         token=token, bot_name=bot.name, bot_version=bot.version, protocol_version=PROTOCOL_VERSION
     )
