@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from structlog.testing import capture_logs
 
-from croupier.arbiter import MatchConfig, Outcome
+from croupier.arbiter import ClockRules, MatchConfig, Outcome
 from croupier.replay import read_replay, verify
 from croupier.runner import run_match
 from croupier.transport._launcher import LOG_CAP_BYTES
@@ -89,6 +89,8 @@ def test_a_bot_that_leaves_a_child_behind_neither_hangs_the_match_nor_outlives_i
     run = asyncio.run(run_match(MatchConfig("as-nas", {"deals": 1}, seed=3), bots, tmp_path))
     assert time.monotonic() - started < 30  # not the child's 120 s
     assert run.result.seats[0].outcome is Outcome.NORMAL
+    (exit_,) = [e for e in run.exits if e.seat == 0]
+    assert (exit_.code, exit_.signalled) == (0, False)  # it exited by itself: the child is no bar
     child = int(pidfile.read_text())
     deadline = time.monotonic() + 5
     while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
@@ -176,3 +178,41 @@ def test_cancelling_does_not_wait_for_a_slow_bot(tmp_path: Path) -> None:
 
 def _text(folder: Path) -> str:
     return "".join(p.read_text() for p in folder.glob("*.jsonl"))
+
+
+def test_cancelling_while_seats_are_still_joining_does_not_wait_for_them(tmp_path: Path) -> None:
+    async def main() -> tuple[float, bool]:
+        cancel = asyncio.Event()
+        config = MatchConfig("as-nas", {"deals": 1}, seed=1, connect_timeout_s=60)
+        task = asyncio.create_task(run_match(config, [None] * 4, tmp_path, cancel=cancel))
+        await asyncio.sleep(0.3)  # nobody will join: the match waits for its seats
+        started = time.monotonic()
+        cancel.set()
+        run = await task
+        return time.monotonic() - started, run.result.cancelled
+
+    seconds, cancelled = asyncio.run(main())
+    assert seconds < 5  # not the 60 s connect timeout
+    assert cancelled
+
+
+def test_a_bot_whose_reply_comes_after_the_match_still_exits_cleanly(tmp_path: Path) -> None:
+    """The last decision times out; the bot's reply then finds the match over. The SDK still
+    reads its MatchEnd and the bot exits with status 0."""
+    late = tmp_path / "late.py"
+    late.write_text(
+        "import time\n"
+        "from croupier_bot import run\n"
+        "def act(decision):\n"
+        "    time.sleep(0.4)\n"
+        "    return decision.legal_ids[0]\n"
+        "run(act, name='late')\n"
+    )
+    bots = [[sys.executable, str(late)]] * 4
+    config = MatchConfig("as-nas", {"deals": 1}, seed=1, clock=ClockRules(100, 0))
+    run = asyncio.run(run_match(config, bots, tmp_path))
+    assert sum(r.outcome is Outcome.TIMEOUTS for r in run.result.seats) >= 3  # (the dealer may
+    # never act: three timeouts give three default folds)
+    assert [(e.code, e.signalled) for e in sorted(run.exits, key=lambda e: e.seat)] == [
+        (0, False)
+    ] * 4

@@ -317,3 +317,12 @@ def test_summary_counts_deals_won_and_actions(replay_file: Path) -> None:
         and d != "0"
     )  # fmt: skip
     assert sum(int(line.split("won ")[1].split()[0]) for line in lines[1:]) == winners
+
+
+def test_show_reads_a_file_cut_inside_a_utf8_character(replay_file: Path, tmp_path: Path) -> None:
+    data = replay_file.read_bytes()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(data[: data.index(b"\n") + 1] + '{"type":"chance","label":"é'.encode()[:-1])
+    assert read_replay(cut, tolerate_truncated_tail=True).records == ()
+    with pytest.raises(ReplayFormatError, match="line 2: truncated last line"):
+        read_replay(cut)

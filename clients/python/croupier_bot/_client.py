@@ -144,7 +144,10 @@ async def play_async(
                     )
                     action = bot.act(decision)
                     reply = pb.ActionReply(request_id=d.request_id, action_id=action)
-                    await call.write(pb.PlayRequest(action=reply))
+                    try:
+                        await call.write(pb.PlayRequest(action=reply))
+                    except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                        pass  # too late (the match ended meanwhile): MatchEnd is still to be read
                 elif kind == "welcome":
                     w = response.welcome
                     match = MatchInfo(

@@ -121,6 +121,7 @@ class Match:
         self._unanswered: list[set[int]] = [set() for _ in range(self.num_seats)]
         self._dead = [False] * self.num_seats
         self._cancelled = False
+        self._cancel_event = asyncio.Event()
         self._log = structlog.get_logger("croupier.match").bind(
             match_id=match_id, game=config.game, seed=config.seed
         )
@@ -146,6 +147,7 @@ class Match:
     def cancel(self) -> None:
         """Stop now (a pending decision stops waiting); the result is recorded as cancelled."""
         self._cancelled = True
+        self._cancel_event.set()
         for link in self.seats:
             link.inbox.put_nowait(Cancelled())
 
@@ -163,11 +165,18 @@ class Match:
                 joined.cancel()
                 left.cancel()
 
+        everyone = asyncio.ensure_future(asyncio.gather(*(settled(link) for link in self.seats)))
+        cancelled = asyncio.ensure_future(self._cancel_event.wait())
         try:
-            async with asyncio.timeout(self.config.connect_timeout_s):
-                await asyncio.gather(*(settled(link) for link in self.seats))
-        except TimeoutError:
-            pass
+            waiters: set[asyncio.Future[Any]] = {everyone, cancelled}
+            await asyncio.wait(
+                waiters,
+                timeout=self.config.connect_timeout_s,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        finally:
+            everyone.cancel()
+            cancelled.cancel()
         for link in self.seats:
             if not link.joined.is_set():
                 link.closed = True

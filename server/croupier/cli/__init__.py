@@ -306,6 +306,9 @@ def _cmd_replay_show(args: argparse.Namespace) -> int:
     n = len(replay.header["seats"])
     if isinstance(seat, int) and seat >= n:
         raise ConfigError(f"--seat {seat}: the match has seats 0..{n - 1}")
+    deals = replay.header["params"].get("deals")
+    if args.deal is not None and not (1 <= args.deal <= (deals or args.deal)):
+        raise ConfigError(f"--deal {args.deal}: the match has deals 1..{deals}")
     try:
         for line in render(replay, seat, args.deal):
             print(line)

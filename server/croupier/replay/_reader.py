@@ -137,16 +137,20 @@ def iter_records(path: Path, *, tolerate_truncated_tail: bool = False) -> Iterat
     ``tolerate_truncated_tail`` the end of the records.
     """
     try:
-        with path.open(encoding="utf-8") as f:
-            for number, text in enumerate(f, start=1):
-                if not text.strip():
-                    continue
-                if not text.endswith("\n"):
-                    if tolerate_truncated_tail:
+        with path.open("rb") as f:
+            for number, raw in enumerate(f, start=1):
+                if not raw.endswith(b"\n"):  # (it may even end inside a UTF-8 character)
+                    if tolerate_truncated_tail or not raw.strip():
                         return
                     raise ReplayFormatError(
                         "truncated last line (the writer was interrupted)", number
                     )
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise ReplayFormatError("not UTF-8 text", number) from None
+                if not text.strip():
+                    continue
                 try:
                     data = json.loads(text)
                 except json.JSONDecodeError as exc:
@@ -154,8 +158,6 @@ def iter_records(path: Path, *, tolerate_truncated_tail: bool = False) -> Iterat
                 yield Record(number, _check(data, number))
     except OSError as exc:
         raise ReplayFormatError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError:
-        raise ReplayFormatError(f"{path} is not UTF-8 text") from None
 
 
 def read_replay(path: Path | str, *, tolerate_truncated_tail: bool = False) -> Replay:

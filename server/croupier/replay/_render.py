@@ -109,10 +109,13 @@ def render(
             current = game.round_index(state)
             state = game.apply(state, data["action"])
             if (omniscient or public or data["seat"] == viewer) and shown(current):
-                fault = f"   ({data['fault']}: played by the arbiter)" if data["fault"] else ""
+                # the table only learns that the arbiter played it, not why (a seat's own
+                # faults reached it as rejections)
+                why = f"{data['fault']}: " if omniscient or data["seat"] == viewer else ""
+                fault = f"   ({why}played by the arbiter)" if data["fault"] else ""
                 yield f"   seat {data['seat']}: {data['label']}{fault}"
         elif rec.type == "fault" and data["fault"] in ("no_show", "disconnect"):
-            if shown(max(announced, 0)):
+            if (omniscient or data["seat"] == viewer) and shown(max(announced, 0)):
                 detail = f"{data['fault'].replace('_', ' ')} ({data['detail']})"
                 yield f"   seat {data['seat']}: {detail}"
         elif rec.type == "round_end":

@@ -25,6 +25,9 @@ ENV_SEAT = "CROUPIER_SEAT"
 ENV_SEED = "CROUPIER_SEED"
 ENV_MATCH_ID = "CROUPIER_MATCH_ID"
 
+#: How often the launcher looks whether a bot process has exited.
+EXIT_POLL_S = 0.05
+
 #: Default cap of one bot's log file.
 LOG_CAP_BYTES = 1 << 20
 
@@ -86,7 +89,7 @@ class BotProcess:
                 _signal_group(proc.pid, sig)
             try:
                 async with asyncio.timeout(grace_s):
-                    await proc.wait()
+                    await _exited(proc)
                 break
             except TimeoutError:
                 continue
@@ -145,9 +148,17 @@ async def launch_bot(
     return BotProcess(link.seat, argv, proc, log_path, watcher, copier)
 
 
+async def _exited(proc: asyncio.subprocess.Process) -> int:
+    """The exit status, as soon as the process has exited. (On Python 3.11 ``proc.wait()`` also
+    waits for its output pipe to close, which a child of the bot may hold open.)"""
+    while proc.returncode is None:
+        await asyncio.sleep(EXIT_POLL_S)
+    return proc.returncode
+
+
 async def _watch(proc: asyncio.subprocess.Process, link: SeatLink) -> None:
     """Tell the seat as soon as the bot process ends before the match does."""
-    code = await proc.wait()
+    code = await _exited(proc)
     if not link.over:
         link.leave(f"the bot process exited with code {code}")
         structlog.get_logger("croupier.launcher").warning(

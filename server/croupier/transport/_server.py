@@ -15,7 +15,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from croupier import PROTOCOL_VERSION
-from croupier.arbiter import ClaimError, Match, MatchOver, SeatLink, Unexpected
+from croupier.arbiter import ClaimError, Inbound, Match, MatchOver, SeatLink, Unexpected
 from croupier.errors import ConfigError
 from croupier.transport._codec import (
     CODECS,
@@ -40,6 +40,9 @@ HELLO_TIMEOUT_S = 10.0
 WRITE_TIMEOUT_S = 30.0
 #: Largest message a bot may send (a reply is a few bytes; a Hello well under 1 KiB).
 MAX_BOT_MESSAGE_BYTES = 64 * 1024
+
+#: After MatchEnd, how long the arbiter waits for the bot to close its side of the stream.
+CLOSE_GRACE_S = 5.0
 
 #: Trailing-metadata key carrying the stable :class:`ErrorReason` name of a stream error.
 REASON_KEY = "croupier-reason"
@@ -133,19 +136,23 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         async def read_replies() -> None:
             try:
                 while True:
+                    message: Inbound
                     try:
                         request = await context.read()
                     except DecodeError:  # the stream goes on; the message is rejected
-                        link.inbox.put_nowait(Unexpected("bytes that are not a PlayRequest"))
-                        continue
-                    if request is grpc.aio.EOF:
-                        link.leave("the bot closed its stream")
-                        return
+                        message = Unexpected("bytes that are not a PlayRequest")
+                    else:
+                        if request is grpc.aio.EOF:
+                            link.leave("the bot closed its stream")
+                            return
+                        message = decode(request)
+                    if link.over:
+                        continue  # the match is over: what still comes is read and dropped
                     if link.inbox.qsize() >= MAX_UNREAD:
                         flooded.set()
                         link.leave(f"flooding: more than {MAX_UNREAD} messages not yet read")
                         return
-                    link.inbox.put_nowait(decode(request))
+                    link.inbox.put_nowait(message)
             except (grpc.RpcError, asyncio.InvalidStateError, ConnectionError) as exc:
                 link.leave(f"the stream broke: {type(exc).__name__}")
 
@@ -195,6 +202,11 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                     finished = True
                     return
         finally:
+            if finished:  # let the bot close its side first, so a reply it was still sending
+                # (after a timeout, say) does not meet a closed stream and hide its MatchEnd
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(CLOSE_GRACE_S):
+                        await asyncio.shield(reader)
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
