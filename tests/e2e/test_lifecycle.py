@@ -102,20 +102,23 @@ def test_a_bot_that_leaves_a_child_behind_neither_hangs_the_match_nor_outlives_i
 
 
 FLOODER = """
-import asyncio, os, grpc
-from croupier.v1 import bot_pb2 as pb, bot_pb2_grpc
+import asyncio, os, sys, grpc
+from croupier.v1 import bot_pb2 as pb
+
+GARBAGE = sys.argv[1] == "garbage"  # else: well-formed replies nobody asked for
 
 async def main():
     async with grpc.aio.insecure_channel(os.environ["CROUPIER_ADDRESS"]) as channel:
-        call = bot_pb2_grpc.BotServiceStub(channel).Play()
+        call = channel.stream_stream("/croupier.v1.BotService/Play")()  # raw bytes both ways
         hello = pb.Hello(token=os.environ["CROUPIER_TOKEN"], bot_name="flooder", protocol_version=1)
-        await call.write(pb.PlayRequest(hello=hello))
+        await call.write(pb.PlayRequest(hello=hello).SerializeToString())
         try:
-            while (message := await call.read()) is not grpc.aio.EOF:
+            while (raw := await call.read()) is not grpc.aio.EOF:
+                message = pb.PlayResponse.FromString(raw)
                 if message.WhichOneof("kind") == "decision":
-                    for n in range(5000):  # a flood of replies nobody asked for
-                        reply = pb.ActionReply(request_id=10**6 + n)
-                        await call.write(pb.PlayRequest(action=reply))
+                    for n in range(5000):
+                        reply = pb.PlayRequest(action=pb.ActionReply(request_id=10**6 + n))
+                        await call.write(bytes([10, 255]) if GARBAGE else reply.SerializeToString())
         except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
             print("the arbiter ended the stream", flush=True)
 
@@ -123,11 +126,12 @@ asyncio.run(main())
 """
 
 
-def test_a_flooding_bot_is_disconnected_and_the_match_goes_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize("flood", ["replies", "garbage"])
+def test_a_flooding_bot_is_disconnected_and_the_match_goes_on(tmp_path: Path, flood: str) -> None:
     flooder = tmp_path / "flooder.py"
     flooder.write_text(FLOODER)
     bots = [[sys.executable, "-m", "croupier_bots.random_bot"]] * 3 + [
-        [sys.executable, str(flooder)]
+        [sys.executable, str(flooder), flood]
     ]
     with capture_logs() as logs:
         run = asyncio.run(run_match(MatchConfig("as-nas", {"deals": 12}, seed=4), bots, tmp_path))
