@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import time
@@ -144,10 +145,9 @@ async def play_async(
                     )
                     action = bot.act(decision)
                     reply = pb.ActionReply(request_id=d.request_id, action_id=action)
-                    try:
+                    # too late (the match ended meanwhile)? MatchEnd is still there to be read
+                    with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                         await call.write(pb.PlayRequest(action=reply))
-                    except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
-                        pass  # too late (the match ended meanwhile): MatchEnd is still to be read
                 elif kind == "welcome":
                     w = response.welcome
                     match = MatchInfo(
