@@ -238,7 +238,7 @@ def test_stale_and_unexpected_messages_are_rejected(e2e: Kit, name: str) -> None
     [
         ("garbage", "--hello-on", 2),
         ("garbage", "--stale-on", 2, "--stale", "future"),
-        ("raw_garbage", "--on", 2),
+        ("garbage", "--bytes-on", 2),
     ],
 )
 def test_the_answer_after_a_rejected_message_costs_nothing_more(
@@ -259,7 +259,7 @@ def test_the_answer_after_a_rejected_message_costs_nothing_more(
 
 
 def test_undecodable_bytes_are_rejected_and_the_stream_goes_on(e2e: Kit) -> None:
-    garbage = e2e.bot("raw_garbage", "--on", 2)
+    garbage = e2e.bot("garbage", "--bytes-on", 2)
     run = e2e.run([garbage, e2e.random, e2e.random, e2e.random], deals=3, clock=SHORT)
     check_common(run, faulty={0})
     assert len(Kit.records(run.replay, "action", 0)) >= 4
@@ -540,7 +540,7 @@ async def health(address: str) -> list[int]:
 def test_the_arbiter_stays_healthy_across_faulty_matches(e2e: Kit) -> None:
     serving = health_pb2.HealthCheckResponse.SERVING
     faulty = [
-        e2e.bot("raw_garbage", "--on", 1),
+        e2e.bot("garbage", "--bytes-on", 1),
         e2e.bot("quitter", "--after", 0),
         e2e.bot("illegal", "--on", 1),
         e2e.bot("garbage", "--hello-on", 1),

@@ -25,13 +25,7 @@ from croupier.games.as_nas import Action, DealResult
 
 G = get_game("as-nas")
 
-LOOK, FOLD, CALL, HOLD, RAISE = (
-    int(Action.LOOK),
-    int(Action.FOLD),
-    int(Action.CALL),
-    int(Action.HOLD),
-    int(Action.RAISE),
-)
+LOOK, FOLD, CALL, HOLD, RAISE = map(int, Action)  # ids, ascending
 RANK = {"C": 0, "S": 1, "B": 2, "K": 3, "A": 4}
 
 

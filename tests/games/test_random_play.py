@@ -159,13 +159,7 @@ def test_random_play_respects_the_contract(name: str) -> None:
 # -- As-Nas invariants over 2,400 random deals -----------------------------------------------------
 
 AS_NAS_MATCHES = 200
-LOOK, FOLD, CALL, HOLD, RAISE = (
-    int(Action.LOOK),
-    int(Action.FOLD),
-    int(Action.CALL),
-    int(Action.HOLD),
-    int(Action.RAISE),
-)
+LOOK, FOLD, CALL, HOLD, RAISE = map(int, Action)  # ids, ascending
 
 
 def true_ranks(state: Any, seat: int) -> tuple[int, ...]:

@@ -119,7 +119,6 @@ class Match:
         # second Hello, a garbled message or a wrong request id): the bot's reply to one, when it
         # comes, is turned away like a late one, not charged to the request then pending
         self._unanswered: list[set[int]] = [set() for _ in range(self.num_seats)]
-        self._dead = [False] * self.num_seats
         self._cancelled = False
         self._cancel_event = asyncio.Event()
         self._log = structlog.get_logger("croupier.match").bind(
@@ -179,9 +178,7 @@ class Match:
             cancelled.cancel()
         for link in self.seats:
             if not link.joined.is_set():
-                link.closed = True
-                self._dead[link.seat] = True
-                self.stats[link.seat].disconnected = True
+                self._mark_gone(link.seat)
 
     async def run(self) -> MatchResult:
         """Play the match to its end (or cancellation) and return the result."""
@@ -192,7 +189,7 @@ class Match:
         )
         self._recorder.header(self, seats_info)
         for link in self.seats:
-            if self._dead[link.seat]:
+            if self._gone(link.seat):
                 self._recorder.fault(0, link.seat, Fault.NO_SHOW, "did not join in time")
                 self._log.warning("seat_no_show", seat=link.seat)
         state = game.initial_state(self.params)
@@ -231,7 +228,7 @@ class Match:
             state = game.apply(state, action)
             step += 1
             if game.is_public(before, action):
-                by_arbiter = fault is not None or self._dead[player]
+                by_arbiter = fault is not None or self._gone(player)
                 self._broadcast(ActionEvent(step, player, action, label, by_arbiter))
             if game.current_player(state) == TERMINAL or game.round_index(state) != announced:
                 totals = game.returns(state)
@@ -264,7 +261,7 @@ class Match:
     async def _decide(self, seat: int, state: Any) -> _Decided:
         """Ask ``seat`` for an action under the clock; apply the fault policy if it fails."""
         game = self.game
-        if self._dead[seat]:
+        if self._gone(seat):
             return _Decided(game.default_action(state), None, "", 0)
         link = self.seats[seat]
         if link.abandoned.is_set():  # gone, whatever it sent before (which is not read now)
@@ -373,8 +370,10 @@ class Match:
         self._log.warning("seat_fault", seat=seat, fault=fault.value, detail=detail)
         return _Decided(self.game.default_action(state), fault, detail, elapsed_us)
 
+    def _gone(self, seat: int) -> bool:
+        return self.stats[seat].disconnected
+
     def _mark_gone(self, seat: int) -> None:
-        self._dead[seat] = True
         self.seats[seat].closed = True
         self.stats[seat].disconnected = True
 
@@ -389,7 +388,7 @@ class Match:
         for link in self.seats:
             while not link.inbox.empty():
                 message = link.inbox.get_nowait()
-                if isinstance(message, Gone) and not self._dead[link.seat]:
+                if isinstance(message, Gone) and not self._gone(link.seat):
                     self._mark_gone(link.seat)
                     self._recorder.fault(step, link.seat, Fault.DISCONNECT, message.reason)
 

@@ -5,10 +5,13 @@ message the arbiter must reject instead of (or before) its answer:
                       request's id; ``--stale future``: the next one's);
 ``--hello-on N``      a second Hello (UNEXPECTED_MESSAGE);
 ``--empty-on N``      an empty PlayRequest, no field of the oneof set (UNEXPECTED_MESSAGE);
+``--bytes-on N``      bytes that are not a PlayRequest at all (a length-delimited field whose
+                      length runs past the end), so the arbiter cannot decode them;
 ``--then-answer``     after the bad message, also send the correct answer to the same request -
                       one ActionReply per request, as the protocol asks, just too late to count.
 
-Each bad message is logged as ``bad <kind> <decision> request_id=<pending>``.
+Each bad message is logged as ``bad <kind> <decision> request_id=<pending>``. (Garbage *instead
+of* the Hello is a handshake error, tested in-process in ``test_matches.py``.)
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from _common import hello, passive, play_raw, reply, say
 
 from croupier.v1 import bot_pb2 as pb
 
+#: Field 1, wire type 2 (length-delimited), length 255 - and then nothing: a truncated message.
+UNDECODABLE = b"\x0a\xff"
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
@@ -27,6 +33,7 @@ def main() -> None:
     parser.add_argument("--stale", choices=("old", "future"), default="old")
     parser.add_argument("--hello-on", type=int, default=0)
     parser.add_argument("--empty-on", type=int, default=0)
+    parser.add_argument("--bytes-on", type=int, default=0)
     parser.add_argument("--then-answer", action="store_true")
     args = parser.parse_args()
     count = 0
@@ -50,6 +57,9 @@ def main() -> None:
         elif count == args.empty_on:
             say(f"bad empty {count} request_id={rid}")
             yield pb.PlayRequest().SerializeToString()
+        elif count == args.bytes_on:
+            say(f"bad bytes {count} request_id={rid}")
+            yield UNDECODABLE
         else:
             yield answer
             return
