@@ -33,7 +33,7 @@ from croupier.arbiter._types import (
     Welcome,
 )
 from croupier.errors import ConfigError, IllegalActionError
-from croupier.games import CHANCE, TERMINAL, get_game, places
+from croupier.games import CHANCE, TERMINAL, get_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +241,7 @@ class Match:
                     obs = game.observe(state, link.seat)
                     link.send(RoundEnded(step, announced, deltas, totals, obs))
         self._drain_departures(step)
-        result = self._result(game.returns(state))
+        result = self._result(game.returns(state), game.ranking(state))
         self._recorder.result(result, step)
         for link in self.seats:
             link.send(MatchOver(result))
@@ -392,8 +392,7 @@ class Match:
                     self._mark_gone(link.seat)
                     self._recorder.fault(step, link.seat, Fault.DISCONNECT, message.reason)
 
-    def _result(self, scores: tuple[Fraction, ...]) -> MatchResult:
-        place = places(scores)
+    def _result(self, scores: tuple[Fraction, ...], place: tuple[int, ...]) -> MatchResult:
         return MatchResult(
             self.match_id,
             tuple(

@@ -14,13 +14,14 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import structlog
 
 from croupier import __version__
 from croupier.arbiter import ClockRules, Match, MatchConfig, MatchResult, Outcome
 from croupier.errors import ConfigError, CroupierError, ReplayError
-from croupier.games import GAMES, get_game
+from croupier.games import GAMES, Game, get_game
 from croupier.replay import OMNISCIENT, read_replay, render, summarize, verify
 from croupier.runner import random_seed, run_match
 from croupier.transport import BUNDLED, parse_bot_command
@@ -28,8 +29,29 @@ from croupier.transport import BUNDLED, parse_bot_command
 #: The ``--bot`` value for a seat whose bot is not launched here but dials in with its token.
 REMOTE = "remote"
 
-#: The bundled bot filling each seat when ``--bot`` is not given, per game.
-DEFAULT_BOTS = {"as-nas": ["as-nas-heuristic", "random", "as-nas-heuristic", "random"]}
+#: The bundled bots filling the seats, in turn, when ``--bot`` is not given, per game.
+DEFAULT_BOTS = {"as-nas": ("as-nas-heuristic", "random")}
+
+
+def default_bots(game: str, seats: int) -> list[str]:
+    """The bundled line-up for ``seats`` seats: the game's bots repeated in seat order."""
+    pattern = DEFAULT_BOTS.get(game, ("random",))
+    return [pattern[i % len(pattern)] for i in range(seats)]
+
+
+def _length_param(game: Game[Any]) -> str:
+    """The parameter ``--deals`` sets: ``deals`` where the game has it, else its round cap."""
+    names = {p.name for p in game.info.params}
+    return "deals" if "deals" in names else "round_cap"
+
+
+def _params(game: Game[Any], args: argparse.Namespace) -> dict[str, int]:
+    params = dict(getattr(args, "param", []))
+    if args.deals is not None:
+        params[_length_param(game)] = args.deals
+    if getattr(args, "players", None) is not None:
+        params["players"] = args.players
+    return game.info.make_params(params)
 
 
 def _param(text: str) -> tuple[str, int]:
@@ -120,7 +142,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="where replays and bot logs go (default: ./matches)",
     )
-    m.add_argument("--deals", type=int, default=None, metavar="N", help="deals in the match")
+    m.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        metavar="N",
+        help="deals in the match (for the chip games: the round cap)",
+    )
+    m.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="number of seats, for games that allow several (same as --param players=N)",
+    )
     m.add_argument(
         "--param",
         action="append",
@@ -181,7 +216,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("bot", metavar="CMD", help="the bot's command line")
     c.add_argument("--game", default="as-nas", choices=GAMES, help="the game (default as-nas)")
     c.add_argument("--seat", type=_nonneg, default=0, help="the bot's seat (default 0)")
-    c.add_argument("--deals", type=int, default=3, metavar="N", help="deals to play (default 3)")
+    c.add_argument(
+        "--deals",
+        type=int,
+        default=3,
+        metavar="N",
+        help="deals to play (default 3; for the chip games: the round cap)",
+    )
+    c.add_argument("--players", type=int, default=None, metavar="N", help="number of seats")
     _add_clock_arguments(c, bank_ms=5000)
     c.add_argument("--seed", type=_nonneg, default=1, help="match seed (default 1)")
     c.add_argument(
@@ -218,14 +260,11 @@ def _configure_logging(verbosity: int) -> None:
 
 def _cmd_match(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    params = dict(args.param)
-    if args.deals is not None:
-        params["deals"] = args.deals
-    params = game.info.make_params(params)
+    params = _params(game, args)
     seats = params["players"]
     if len(args.bot) > seats:
         raise ConfigError(f"{len(args.bot)} bots given for {seats} seats")
-    commands = list(args.bot) or list(DEFAULT_BOTS.get(game.info.name, ["random"] * seats))
+    commands = list(args.bot) or default_bots(game.info.name, seats)
     commands += ["random"] * (seats - len(commands))
     bots = [None if c == REMOTE else parse_bot_command(c) for c in commands]
     seed = args.seed if args.seed is not None else random_seed()
@@ -340,7 +379,7 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
 
 def _cmd_check_bot(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    params = game.info.make_params({"deals": args.deals})
+    params = _params(game, args)
     seats = params["players"]
     if args.seat >= seats:
         raise ConfigError(f"--seat {args.seat}: {game.info.name} has seats 0..{seats - 1}")

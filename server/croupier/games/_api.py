@@ -16,6 +16,9 @@ A game is a pure state machine over immutable states:
 * ``round_index`` counts deals (rounds) from 0 and ``dealer`` names the current dealer (``-1``
   before the first is drawn); ``returns`` gives running scores at any state.
 * ``default_action`` is what the arbiter plays for a seat that timed out, faulted or left.
+* ``ranking`` gives 1-based places at any state (shared places on ties). Points games return
+  ``places(returns(state))``; chip games rank eliminated seats by when they dropped out, which
+  the chip counts alone cannot tell.
 
 Rules modules import nothing from grpc, logging, clocks, files or a global random generator.
 Deviation from ``DESIGN.md``: ``initial_state`` takes no generator. Even the first dealer is a
@@ -108,6 +111,7 @@ class Game(Protocol[S]):
     def round_index(self, state: S) -> int: ...
     def dealer(self, state: S) -> int: ...
     def is_public(self, state: S, action: int) -> bool: ...
+    def ranking(self, state: S) -> tuple[int, ...]: ...
 
 
 def places(scores: tuple[Fraction, ...]) -> tuple[int, ...]:

@@ -50,7 +50,7 @@ from typing import NamedTuple
 import numpy as np
 
 from croupier.errors import IllegalActionError
-from croupier.games._api import CHANCE, TERMINAL, GameInfo, ParamSpec
+from croupier.games._api import CHANCE, TERMINAL, GameInfo, ParamSpec, places
 
 NUM_SEATS = 4
 HAND_SIZE = 5
@@ -372,6 +372,9 @@ class AsNas:
 
     def returns(self, state: AsNasState) -> tuple[Fraction, ...]:
         return tuple(_fraction(t) for t in state.totals)
+
+    def ranking(self, state: AsNasState) -> tuple[int, ...]:
+        return places(self.returns(state))
 
     def action_label(self, state: AsNasState, action: int) -> str:
         act = Action(action)

@@ -18,7 +18,7 @@ from croupier.errors import (
     ReplayFormatError,
     ReplayMismatchError,
 )
-from croupier.games import CHANCE, TERMINAL, Game, get_game, places
+from croupier.games import CHANCE, TERMINAL, Game, get_game
 from croupier.replay._writer import FORMAT, FORMAT_VERSION, score_text
 
 #: Required fields and their JSON types, per record type.
@@ -354,9 +354,9 @@ class _Resimulation:
             raise self._fail(
                 f"scores {recorded} but the play gives {[str(s) for s in scores]}", rec
             )
-        if [r["place"] for r in rows] != list(places(scores)):
+        if [r["place"] for r in rows] != list(game.ranking(self.state)):
             raise self._fail(
-                f"places {[r['place'] for r in rows]} do not follow from the scores", rec
+                f"places {[r['place'] for r in rows]} do not follow from the play", rec
             )
         for seat, row in enumerate(rows):
             expected = (self._outcome(seat), self.timeouts[seat], self.rejected[seat])
