@@ -51,6 +51,14 @@ class AsNasMove(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AS_NAS_MOVE_CALL: _ClassVar[AsNasMove]
     AS_NAS_MOVE_HOLD: _ClassVar[AsNasMove]
     AS_NAS_MOVE_RAISE: _ClassVar[AsNasMove]
+
+class ChipMove(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CHIP_MOVE_UNSPECIFIED: _ClassVar[ChipMove]
+    CHIP_MOVE_IN: _ClassVar[ChipMove]
+    CHIP_MOVE_OUT: _ClassVar[ChipMove]
+    CHIP_MOVE_BET: _ClassVar[ChipMove]
+    CHIP_MOVE_RAISE: _ClassVar[ChipMove]
 REJECT_REASON_UNSPECIFIED: RejectReason
 REJECT_REASON_ILLEGAL_ACTION: RejectReason
 REJECT_REASON_STALE_REQUEST: RejectReason
@@ -81,6 +89,11 @@ AS_NAS_MOVE_FOLD: AsNasMove
 AS_NAS_MOVE_CALL: AsNasMove
 AS_NAS_MOVE_HOLD: AsNasMove
 AS_NAS_MOVE_RAISE: AsNasMove
+CHIP_MOVE_UNSPECIFIED: ChipMove
+CHIP_MOVE_IN: ChipMove
+CHIP_MOVE_OUT: ChipMove
+CHIP_MOVE_BET: ChipMove
+CHIP_MOVE_RAISE: ChipMove
 
 class PlayRequest(_message.Message):
     __slots__ = ("hello", "action")
@@ -370,3 +383,75 @@ class AsNasPastDeal(_message.Message):
     history: _containers.RepeatedCompositeFieldContainer[AsNasHistoryEntry]
     result: AsNasDealResult
     def __init__(self, history: _Optional[_Iterable[_Union[AsNasHistoryEntry, _Mapping]]] = ..., result: _Optional[_Union[AsNasDealResult, _Mapping]] = ...) -> None: ...
+
+class Card40(_message.Message):
+    __slots__ = ("id", "value", "label")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    value: int
+    label: str
+    def __init__(self, id: _Optional[int] = ..., value: _Optional[int] = ..., label: _Optional[str] = ...) -> None: ...
+
+class ChipTable(_message.Message):
+    __slots__ = ("stacks", "committed", "live", "eliminated_after_round", "round", "round_cap", "dealer", "amphora", "cap", "pot", "bet")
+    STACKS_FIELD_NUMBER: _ClassVar[int]
+    COMMITTED_FIELD_NUMBER: _ClassVar[int]
+    LIVE_FIELD_NUMBER: _ClassVar[int]
+    ELIMINATED_AFTER_ROUND_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    ROUND_CAP_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    AMPHORA_FIELD_NUMBER: _ClassVar[int]
+    CAP_FIELD_NUMBER: _ClassVar[int]
+    POT_FIELD_NUMBER: _ClassVar[int]
+    BET_FIELD_NUMBER: _ClassVar[int]
+    stacks: _containers.RepeatedScalarFieldContainer[int]
+    committed: _containers.RepeatedScalarFieldContainer[int]
+    live: _containers.RepeatedScalarFieldContainer[bool]
+    eliminated_after_round: _containers.RepeatedScalarFieldContainer[int]
+    round: int
+    round_cap: int
+    dealer: int
+    amphora: int
+    cap: int
+    pot: int
+    bet: ChipBet
+    def __init__(self, stacks: _Optional[_Iterable[int]] = ..., committed: _Optional[_Iterable[int]] = ..., live: _Optional[_Iterable[bool]] = ..., eliminated_after_round: _Optional[_Iterable[int]] = ..., round: _Optional[int] = ..., round_cap: _Optional[int] = ..., dealer: _Optional[int] = ..., amphora: _Optional[int] = ..., cap: _Optional[int] = ..., pot: _Optional[int] = ..., bet: _Optional[_Union[ChipBet, _Mapping]] = ...) -> None: ...
+
+class ChipBet(_message.Message):
+    __slots__ = ("bettor", "level", "contributions", "to_act", "max_level")
+    BETTOR_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    CONTRIBUTIONS_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    MAX_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    bettor: int
+    level: int
+    contributions: _containers.RepeatedScalarFieldContainer[int]
+    to_act: int
+    max_level: int
+    def __init__(self, bettor: _Optional[int] = ..., level: _Optional[int] = ..., contributions: _Optional[_Iterable[int]] = ..., to_act: _Optional[int] = ..., max_level: _Optional[int] = ...) -> None: ...
+
+class ChipAction(_message.Message):
+    __slots__ = ("move", "amount")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    move: ChipMove
+    amount: int
+    def __init__(self, move: _Optional[_Union[ChipMove, str]] = ..., amount: _Optional[int] = ...) -> None: ...
+
+class ChipSettlement(_message.Message):
+    __slots__ = ("winners", "pot", "shares", "eliminated", "showdown")
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    POT_FIELD_NUMBER: _ClassVar[int]
+    SHARES_FIELD_NUMBER: _ClassVar[int]
+    ELIMINATED_FIELD_NUMBER: _ClassVar[int]
+    SHOWDOWN_FIELD_NUMBER: _ClassVar[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    pot: int
+    shares: _containers.RepeatedScalarFieldContainer[int]
+    eliminated: _containers.RepeatedScalarFieldContainer[int]
+    showdown: bool
+    def __init__(self, winners: _Optional[_Iterable[int]] = ..., pot: _Optional[int] = ..., shares: _Optional[_Iterable[int]] = ..., eliminated: _Optional[_Iterable[int]] = ..., showdown: _Optional[bool] = ...) -> None: ...

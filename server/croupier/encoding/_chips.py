@@ -1,0 +1,46 @@
+"""Tensor features of the chip state shared by Felduz and Scauver, relative to the observer.
+
+Relative seat ``k`` is absolute seat ``(seat + k) % n``; seats beyond ``n`` stay zero, so the
+size is the same for 2, 3 and 4 players. Chip counts are divided by the table's total chips.
+
+=====================  =======  ===============================================================
+features               size     meaning
+=====================  =======  ===============================================================
+seats[k] (k = 0..3)    4 x 7    present, stack, committed, live, eliminated, dealer, to answer
+table                  5        pot, A, cap, bet level, max level (all / total chips)
+=====================  =======  ===============================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from croupier.games import _chips as chips
+
+SEAT_FEATURES = 7
+#: Length of the chip features.
+SIZE = chips.MAX_PLAYERS * SEAT_FEATURES + 5
+
+
+def encode_table(table: chips.Table, seat: int | None, out: np.ndarray, offset: int) -> None:
+    """Write the chip features into ``out[offset : offset + SIZE]``."""
+    n = len(table.stacks)
+    me = seat or 0
+    total = float(sum(table.stacks) + sum(table.committed)) or 1.0
+    bet = table.bet
+    for k in range(n):
+        s = (me + k) % n
+        row = offset + k * SEAT_FEATURES
+        out[row] = 1.0
+        out[row + 1] = table.stacks[s] / total
+        out[row + 2] = table.committed[s] / total
+        out[row + 3] = table.live[s]
+        out[row + 4] = table.out_round[s] >= 0
+        out[row + 5] = table.dealer == s
+        out[row + 6] = bet is not None and bet.to_act == s
+    row = offset + chips.MAX_PLAYERS * SEAT_FEATURES
+    out[row] = chips.pot(table) / total
+    out[row + 1] = table.amphora / total
+    out[row + 2] = table.cap / total
+    out[row + 3] = bet.level / total if bet is not None else 0.0
+    out[row + 4] = bet.max_level / total if bet is not None else 0.0

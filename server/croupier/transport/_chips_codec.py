@@ -1,0 +1,59 @@
+"""Wire encoding of the chips shared by Felduz and Scauver (:mod:`croupier.games._chips`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from croupier.games import _chips as chips
+from croupier.v1 import bot_pb2 as pb
+
+
+def cards40(cards: Iterable[int]) -> list[pb.Card40]:
+    """40-card deck ids as typed cards (id, value, label)."""
+    return [pb.Card40(id=c, value=chips.VALUES[c], label=chips.CARD_LABELS[c]) for c in cards]
+
+
+def chip_table(table: chips.Table, round_cap: int, out: pb.ChipTable) -> None:
+    """Fill ``out`` with the (entirely public) chip state."""
+    out.stacks.extend(table.stacks)
+    out.committed.extend(table.committed)
+    out.live.extend(table.live)
+    out.eliminated_after_round.extend(table.out_round)
+    out.round = max(table.round, 0)
+    out.round_cap = round_cap
+    out.dealer = max(table.dealer, 0)
+    out.amphora = table.amphora
+    out.cap = table.cap
+    out.pot = chips.pot(table)
+    bet = table.bet
+    if bet is not None:
+        out.bet.bettor = bet.bettor
+        out.bet.level = bet.level
+        out.bet.contributions.extend(bet.contrib)
+        out.bet.to_act = bet.to_act
+        out.bet.max_level = bet.max_level
+
+
+def chip_action(action: int, out: pb.ChipAction) -> None:
+    """Fill ``out`` with a betting action id's kind and amount."""
+    if action == chips.IN:
+        out.move = pb.CHIP_MOVE_IN
+    elif action == chips.OUT:
+        out.move = pb.CHIP_MOVE_OUT
+    elif chips.BET <= action < chips.RAISE:
+        out.move = pb.CHIP_MOVE_BET
+        out.amount = action - chips.BET
+    elif chips.RAISE <= action < chips.CHIP_ACTIONS:
+        out.move = pb.CHIP_MOVE_RAISE
+        out.amount = action - chips.RAISE
+    else:
+        raise ValueError(f"{action} is not a betting action")
+
+
+def chip_settlement(settlement: chips.Settlement, out: pb.ChipSettlement) -> None:
+    """Fill ``out`` with how a round's pot was paid out."""
+    out.winners.extend(settlement.winners)
+    out.pot = settlement.pot
+    out.shares.extend(settlement.shares)
+    out.eliminated.extend(settlement.eliminated)
+    out.showdown = settlement.showdown
