@@ -6,8 +6,8 @@
 Every figure is reported with a baseline measured in the same run, as a ratio, because absolute
 times on a shared machine drift:
 
-* rules: As-Nas random play, µs per decision (chance included), against a floor of the same
-  loop driving a trivial immutable state machine (one NamedTuple per step).
+* rules: random play of every game, µs per decision (chance included), against a floor of the
+  same loop driving a trivial immutable state machine (one NamedTuple per step).
 * wire: decisions per second through the real arbiter (standard matches, gRPC over loopback,
   four bot processes), from the arbiter's measured reply latencies, against raw gRPC round trips
   per second on a bare bidirectional stream between two processes (same payload size class).
@@ -55,24 +55,20 @@ def _floor_loop(decisions: int, choices: np.ndarray) -> float:
     return (time.perf_counter() - start) / decisions
 
 
-def _rules_loop(matches: int, choices: np.ndarray) -> tuple[float, int]:
+def _rules_loop(name: str, decisions_wanted: int, choices: np.ndarray) -> tuple[float, int]:
+    """Random play of whole matches of ``name`` until ``decisions_wanted`` decisions: seconds per
+    decision, chance nodes (shuffles drawn with numpy) included."""
     from croupier.games import CHANCE, TERMINAL, get_game
 
-    game = get_game("as-nas")
+    game = get_game(name)
     rng = np.random.default_rng(1)
-    outcomes = [game.sample_chance(game.initial_state({}), rng)]  # a dealer draw
-    deals = [tuple(int(c) for c in rng.permutation(20)) for _ in range(64)]
     decisions = 0
     start = time.perf_counter()
-    k = 0
-    for m in range(matches):
+    while decisions < decisions_wanted:
         state = game.initial_state({})
         while (player := game.current_player(state)) != TERMINAL:
             if player == CHANCE:
-                first = game.dealer(state) < 0
-                outcome = outcomes[0] if first else deals[(m + k) % len(deals)]
-                state = game.apply_chance(state, outcome)
-                k += 1
+                state = game.apply_chance(state, game.sample_chance(state, rng))
                 continue
             legal = game.legal_actions(state)
             state = game.apply(state, legal[choices[decisions % len(choices)] % len(legal)])
@@ -81,18 +77,23 @@ def _rules_loop(matches: int, choices: np.ndarray) -> tuple[float, int]:
 
 
 def bench_rules(repeats: int) -> dict[str, float]:
+    """Per game: µs per decision in random play (default parameters), and its ratio to the floor."""
+    from croupier.games import GAMES
+
     choices = np.random.default_rng(7).integers(0, 1 << 30, size=1 << 16)
-    per_decision, floors = [], []
+    out: dict[str, float] = {}
+    floors = []
     for _ in range(repeats):
-        seconds, n = _rules_loop(400, choices)
-        per_decision.append(seconds)
-        floors.append(_floor_loop(n, choices))
-    engine, floor = statistics.median(per_decision), statistics.median(floors)
-    return {
-        "as_nas_us_per_decision": engine * 1e6,
-        "floor_us_per_decision": floor * 1e6,
-        "ratio_to_floor": engine / floor,
-    }
+        floors.append(_floor_loop(20000, choices))
+    floor = statistics.median(floors)
+    out["floor_us_per_decision"] = floor * 1e6
+    for name in GAMES:
+        per_decision = [_rules_loop(name, 20000, choices)[0] for _ in range(repeats)]
+        engine = statistics.median(per_decision)
+        key = name.replace("-", "_")
+        out[f"{key}_us_per_decision"] = engine * 1e6
+        out[f"{key}_ratio_to_floor"] = engine / floor
+    return out
 
 
 # ---- wire ----------------------------------------------------------------------------------------
