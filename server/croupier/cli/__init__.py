@@ -302,11 +302,14 @@ def _cmd_match(args: argparse.Namespace) -> int:
                 print(f"  seat {seat}: CROUPIER_TOKEN={match.tokens[seat]}", file=sys.stderr)
 
     total = params.get("deals")
+    # deal games play a fixed number of deals; chip games play rounds until one is left or the cap
+    shown = f"/{total}" if total is not None else f" (cap {params.get('round_cap')})"
+    unit = "deal" if total is not None else "round"
     progress = None
     if sys.stderr.isatty():
 
         def progress(done: int) -> None:
-            print(f"\r  deal {done}/{total}", end="", file=sys.stderr, flush=True)
+            print(f"\r  {unit} {done}{shown}", end="", file=sys.stderr, flush=True)
 
     print(f"{game.info.title}: {seats} seats, seed {seed}", file=sys.stderr)
     result, replay = asyncio.run(main())
