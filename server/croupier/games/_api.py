@@ -14,7 +14,10 @@ A game is a pure state machine over immutable states:
 * ``observe(state, seat)`` builds what ``seat`` may see, and nothing else; ``observe(state, None)``
   is the public view (what a spectator sees).
 * ``round_index`` counts deals (rounds) from 0 and ``dealer`` names the current dealer (``-1``
-  before the first is drawn); ``returns`` gives running scores at any state.
+  before the first is drawn); ``returns`` gives running scores at any state. A round ends at the
+  *action* that settles it: ``round_index`` must change in that ``apply`` (or the state become
+  terminal), never later at the next deal's chance node; the arbiter records the round's end
+  and its score deltas right there.
 * ``default_action`` is what the arbiter plays for a seat that timed out, faulted or left.
 * ``ranking`` gives 1-based places at any state (shared places on ties). Points games return
   ``places(returns(state))``; chip games rank eliminated seats by when they dropped out, which
