@@ -121,6 +121,9 @@ def test_random_play_respects_the_contract(name: str) -> None:
                 assert 0 <= game.dealer(state) < n  # drawn by the time anything is dealt
             if step.kind == CHANCE:
                 assert game.legal_actions(state) == ()
+                if any(s.kind != CHANCE for s in recorded.steps):
+                    # a round ends at the action that settles it, never at the next deal
+                    assert game.round_index(step.after) == game.round_index(state)
             else:
                 legal = game.legal_actions(state)
                 assert legal, "no legal action before the end"
