@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from croupier.arbiter import Clocks, DecisionRequest, RoundEnded
 from croupier.encoding import encoder
 from croupier.games import CHANCE, TERMINAL, get_game
-from croupier.games.fipsen import DECK_SIZE, Phase
+from croupier.games.fipsen import DECK_SIZE, Phase, stacked_deal
 from croupier.transport._codec import CODECS, encode
 
 G = get_game("fipsen")
@@ -144,19 +144,13 @@ def test_no_leak_check_is_sharp_an_own_card_does_show(
 
 
 def fips_deal(rng: np.random.Generator, role: int) -> tuple[int, ...]:
-    """A deal outcome (deal order) giving the seat in ``role`` (0 = V .. 3 = D) four sevens and
-    an Ace, everything else shuffled."""
-    fips = [0, 8, 16, 24, int(rng.choice([7, 15, 23]))]
+    """A deal outcome giving the seat in ``role`` (0 = V .. 3 = D) four sevens and an Ace,
+    everything else shuffled."""
+    fips = (0, 8, 16, 24, int(rng.choice([7, 15, 23])))
     rest = [int(c) for c in rng.permutation(DECK_SIZE) if c not in fips]
-    first = {role: fips[:3]}
-    second = {role: fips[3:]}
-    deck: list[int] = []
-    for r in range(4):
-        deck += first.get(r) or [rest.pop() for _ in range(3)]
-    deck += [rest.pop(), rest.pop()]
-    for r in range(4):
-        deck += second.get(r) or [rest.pop() for _ in range(2)]
-    return (*deck, *rest)
+    hands = [tuple(rest[5 * k : 5 * k + 5]) for k in range(3)]
+    hands.insert(role, fips)
+    return stacked_deal(tuple(hands), tuple(rest[15:17]), tuple(rest[17:20]))
 
 
 def test_a_siebener_fips_offer_is_invisible_to_the_others() -> None:

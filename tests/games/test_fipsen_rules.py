@@ -28,6 +28,7 @@ from croupier.games.fipsen import (
     bid_action,
     card_name,
     make_card,
+    stacked_deal,
     trick_winner,
 )
 
@@ -45,15 +46,7 @@ def cards(text: str) -> tuple[int, ...]:
 
 def deck_for(v: str, m: str, h: str, d: str, skat: str, stock: str) -> tuple[int, ...]:
     """The deal outcome giving V, M, H, D the hands asked for: 3 each, Skat 2, 2 each, stock 3."""
-    hands = [cards(x) for x in (v, m, h, d)]
-    deck = (
-        *(c for hand in hands for c in hand[:3]),
-        *cards(skat),
-        *(c for hand in hands for c in hand[3:]),
-        *cards(stock),
-    )
-    assert sorted(deck) == list(range(DECK_SIZE)), "not a 25-card deck"
-    return deck
+    return stacked_deal(tuple(cards(x) for x in (v, m, h, d)), cards(skat), cards(stock))
 
 
 def start(

@@ -115,6 +115,22 @@ def make_card(rank: str, suit: str) -> int:
     return card
 
 
+def stacked_deal(
+    hands: tuple[tuple[int, ...], ...], skat: tuple[int, ...], stock: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The deal outcome (25 card ids in deal order) giving V, M, H, D the ``hands`` (by role),
+    the Skat and the stock: for tests, tools and scripted matches (``chance_script``)."""
+    deck = (
+        *(c for hand in hands for c in hand[:3]),
+        *skat,
+        *(c for hand in hands for c in hand[3:]),
+        *stock,
+    )
+    if len(hands) != NUM_SEATS or sorted(deck) != list(range(DECK_SIZE)):
+        raise ValueError("four 5-card hands, 2 Skat cards and 3 stock cards make the 25-card deck")
+    return deck
+
+
 class Bid(NamedTuple):
     """A bid: ``tricks`` n (5 for Kieker) and its announced flags."""
 
