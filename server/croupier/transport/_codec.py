@@ -92,11 +92,17 @@ class _SerializedOnce:
         return data
 
 
-def _past_deals_bytes(past: tuple[as_nas.PastDeal, ...]) -> bytes:
-    msg = pb.AsNasObservation()
+def _past_deals_bytes(
+    msg: Any,
+    past: tuple[Any, ...],
+    history: Callable[[tuple[tuple[int, int], ...]], list[Any]],
+    result: Callable[[Any, Any], None],
+) -> bytes:
+    """A game observation message holding only ``past_deals`` (each deal's public actions and
+    result), serialized: any game whose observation has that field."""
     for deal in past:
-        entry = msg.past_deals.add(history=_as_nas_history(deal.history))
-        _as_nas_result(deal.result, entry.result)
+        entry = msg.past_deals.add(history=history(deal.history))
+        result(deal.result, entry.result)
     data: bytes = msg.SerializeToString()
     return data
 
@@ -107,14 +113,24 @@ _PAST_DEALS = _SerializedOnce(64)
 _EVENTS = _SerializedOnce(256)
 
 
-def _as_nas_observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> None:
-    msg = out.as_nas
+def _deal_header(msg: Any, obs: Any, past_bytes: Callable[[], bytes]) -> None:
+    """What every game's observation starts with: the finished deals (serialized once per
+    ``obs.past_deals`` and merged), the deal index and count, and the dealer."""
     if obs.past_deals:
-        past = obs.past_deals
-        msg.MergeFromString(_PAST_DEALS.get(past, lambda: _past_deals_bytes(past)))
+        msg.MergeFromString(_PAST_DEALS.get(obs.past_deals, past_bytes))
     msg.deal_index = obs.deal_index
     msg.num_deals = obs.num_deals
     msg.dealer = obs.dealer
+
+
+def _as_nas_observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> None:
+    msg = out.as_nas
+    past = obs.past_deals
+    _deal_header(
+        msg,
+        obs,
+        lambda: _past_deals_bytes(pb.AsNasObservation(), past, _as_nas_history, _as_nas_result),
+    )
     msg.to_act = obs.to_act if obs.to_act is not None else 0
     msg.hand.extend(_rank(r) for r in obs.hand)
     for s in range(len(obs.stakes)):
@@ -226,15 +242,6 @@ def _fipsen_result(result: fipsen.DealResult, out: pb.FipsenDealResult) -> None:
     out.deltas.extend(score(d) for d in result.deltas)
 
 
-def _fipsen_past_bytes(past: tuple[fipsen.PastDeal, ...]) -> bytes:
-    msg = pb.FipsenObservation()
-    for deal in past:
-        entry = msg.past_deals.add(history=_fipsen_history(deal.history))
-        _fipsen_result(deal.result, entry.result)
-    data: bytes = msg.SerializeToString()
-    return data
-
-
 _FIPSEN_PHASES = {
     fipsen.Phase.DRAW_DEALER: pb.FIPSEN_PHASE_BETWEEN_DEALS,
     fipsen.Phase.DEAL: pb.FIPSEN_PHASE_BETWEEN_DEALS,
@@ -251,12 +258,12 @@ _FIPSEN_PHASES = {
 
 def _fipsen_observation(obs: fipsen.FipsenObservation, out: pb.Observation) -> None:
     msg = out.fipsen
-    if obs.past_deals:
-        past = obs.past_deals
-        msg.MergeFromString(_PAST_DEALS.get(past, lambda: _fipsen_past_bytes(past)))
-    msg.deal_index = obs.deal_index
-    msg.num_deals = obs.num_deals
-    msg.dealer = obs.dealer
+    past = obs.past_deals
+    _deal_header(
+        msg,
+        obs,
+        lambda: _past_deals_bytes(pb.FipsenObservation(), past, _fipsen_history, _fipsen_result),
+    )
     msg.phase = _FIPSEN_PHASES[obs.phase]
     if obs.to_act is not None:
         msg.to_act = obs.to_act
