@@ -14,12 +14,13 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import walk
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from croupier.arbiter import Clocks, DecisionRequest, RoundEnded
 from croupier.encoding import encoder
-from croupier.games import CHANCE, TERMINAL, get_game
+from croupier.games import get_game
 from croupier.games.fipsen import DECK_SIZE, Phase, stacked_deal
 from croupier.transport._codec import CODECS, encode
 
@@ -36,21 +37,15 @@ deal_counts = st.integers(min_value=1, max_value=3)
 def drive(seed: int, picks: list[int], deals: int) -> list[Any]:
     """Every state from the start: chance from ``seed``, decisions by ``picks`` (one per step).
 
-    A pick below 8 passes when PASS is legal, so bidding often ends in a low contract."""
-    rng = np.random.default_rng(seed)
-    state = G.initial_state({"deals": deals})
-    states = [state]
-    for pick in picks:
-        player = G.current_player(state)
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            state = G.apply_chance(state, G.sample_chance(state, rng))
-        else:
-            legal = G.legal_actions(state)
-            state = G.apply(state, legal[0] if pick < 8 else legal[pick % len(legal)])
-        states.append(state)
-    return states
+    A pick below 8 plays the lowest legal action (PASS when bidding), so bidding often ends in
+    a low contract."""
+    return walk.drive(
+        G,
+        {"deals": deals},
+        seed,
+        picks,
+        lambda legal, pick: legal[0 if pick < 8 else pick % len(legal)],
+    )
 
 
 def visible(state: Any, viewer: int | None) -> set[int]:
