@@ -309,6 +309,17 @@ class FipsenState(NamedTuple):
     past: tuple[PastDeal, ...]
 
 
+_FIELD_INDEX = {name: i for i, name in enumerate(FipsenState._fields)}
+
+
+def _with(state: FipsenState, **changes: object) -> FipsenState:
+    """``state._replace(**changes)``, 2-3 times faster for this wide tuple (the hot path)."""
+    values = list(state)
+    for name, value in changes.items():
+        values[_FIELD_INDEX[name]] = value
+    return tuple.__new__(FipsenState, values)
+
+
 @dataclass(frozen=True, slots=True)
 class FipsenObservation:
     """What one seat (or, with ``seat=None``, a spectator) may see.
@@ -501,7 +512,7 @@ class Fipsen:
         if state.phase is Phase.DRAW_DEALER:
             if len(outcome) != 1 or outcome[0] not in range(NUM_SEATS):
                 raise IllegalActionError(f"first-dealer outcome must be (seat,), got {outcome!r}")
-            return state._replace(dealer=int(outcome[0]), phase=Phase.DEAL)
+            return _with(state, dealer=int(outcome[0]), phase=Phase.DEAL)
         if state.phase is Phase.DEAL:
             return _apply_deal(state, outcome)
         raise IllegalActionError(f"no chance event in phase {state.phase.name}")
@@ -642,7 +653,7 @@ def _apply_deal(state: FipsenState, outcome: tuple[int, ...]) -> FipsenState:
     )  # fmt: skip
     for seat in (vorhand, *dealt.queue):  # at most one seat can hold four sevens
         if qualifies_for_fips(hands[seat]):
-            return dealt._replace(phase=Phase.SIEBENER_FIPS, to_act=seat)
+            return _with(dealt, phase=Phase.SIEBENER_FIPS, to_act=seat)
     return dealt
 
 
@@ -688,7 +699,7 @@ def _end_deal(
 def _decline(state: FipsenState) -> FipsenState:
     """Where a declined offer leads: bidding (before it), else the trump decision."""
     if state.declarer < 0:
-        return state._replace(phase=Phase.BIDDING, to_act=state.senior)
+        return _with(state, phase=Phase.BIDDING, to_act=state.senior)
     return _to_trump(state)
 
 
@@ -719,39 +730,40 @@ def _apply_bidding(state: FipsenState, action: int) -> FipsenState:
     if bid < 0:  # the senior opens or passes
         if action == _PASS:
             if not queue:  # all four passed: a throw-in
-                return _end_deal(state._replace(passed=passed), history, DealOutcome.THROW_IN, 0)
-            return state._replace(senior=queue[0], queue=queue[1:], to_act=queue[0],
+                return _end_deal(_with(state, passed=passed), history, DealOutcome.THROW_IN, 0)
+            return _with(state, senior=queue[0], queue=queue[1:], to_act=queue[0],
                                   passed=passed, history=history)  # fmt: skip
-        return _next_junior(state._replace(bid=action, history=history))
+        return _next_junior(_with(state, bid=action, history=history))
     if seat == junior:
         if action == _PASS:  # the junior is out; the senior keeps the bid
-            return _next_junior(state._replace(junior=-1, passed=passed, history=history))
-        return state._replace(bid=action, to_act=senior, history=history)
+            return _next_junior(_with(state, junior=-1, passed=passed, history=history))
+        return _with(state, bid=action, to_act=senior, history=history)
     # the senior answers the junior's bid
     if action == _PASS:  # the junior becomes the senior with its own bid
-        return _next_junior(state._replace(senior=junior, junior=-1, passed=passed,
+        return _next_junior(_with(state, senior=junior, junior=-1, passed=passed,
                                            history=history))  # fmt: skip
     if action != _HOLD:
         bid = action
-    return state._replace(bid=bid, to_act=junior, history=history)
+    return _with(state, bid=bid, to_act=junior, history=history)
 
 
 def _next_junior(state: FipsenState) -> FipsenState:
     """The standing bid is the senior's: the next junior bids against it, or the senior declares."""
     if state.queue:
         junior = state.queue[0]
-        return state._replace(queue=state.queue[1:], junior=junior, to_act=junior)
-    return _declare(state._replace(junior=-1))
+        return _with(state, queue=state.queue[1:], junior=junior, to_act=junior)
+    return _declare(_with(state, junior=-1))
 
 
 def _declare(state: FipsenState) -> FipsenState:
     """Bidding is over: the senior is the declarer with the standing bid."""
     declarer = state.senior
     bid = BIDS[state.bid - _BID]
-    state = state._replace(declarer=declarer, to_act=declarer)
+    state = _with(state, declarer=declarer, to_act=declarer)
     if bid.kieker:
         hand = tuple(sorted((*state.hands[declarer], *state.skat, *state.stock)))
-        return state._replace(
+        return _with(
+            state,
             phase=Phase.DISCARD,
             hands=_set_hand(state.hands, declarer, hand),
             skat_taken=True,
@@ -759,8 +771,8 @@ def _declare(state: FipsenState) -> FipsenState:
             discards_left=5,
         )
     if bid.hand:
-        return _after_exchange(state._replace(hand_applied=True))
-    return state._replace(phase=Phase.SKAT)
+        return _after_exchange(_with(state, hand_applied=True))
+    return _with(state, phase=Phase.SKAT)
 
 
 def _set_hand(
@@ -776,9 +788,10 @@ def _apply_skat(state: FipsenState, action: int) -> FipsenState:
     seat = state.to_act
     history = (*state.history, (seat, action))
     if action == _PLAY_HAND:
-        return _after_exchange(state._replace(hand_applied=True, history=history))
+        return _after_exchange(_with(state, hand_applied=True, history=history))
     hand = tuple(sorted((*state.hands[seat], *state.skat)))
-    return state._replace(
+    return _with(
+        state,
         phase=Phase.DISCARD,
         hands=_set_hand(state.hands, seat, hand),
         skat_taken=True,
@@ -790,7 +803,8 @@ def _apply_skat(state: FipsenState, action: int) -> FipsenState:
 
 def _apply_discard(state: FipsenState, action: int) -> FipsenState:
     seat, card = state.to_act, action - _DISCARD
-    state = state._replace(
+    state = _with(
+        state,
         hands=_set_hand(state.hands, seat, _without(state.hands[seat], card)),
         discards=tuple(sorted((*state.discards, card))),
         discards_left=state.discards_left - 1,
@@ -801,15 +815,15 @@ def _apply_discard(state: FipsenState, action: int) -> FipsenState:
 def _after_exchange(state: FipsenState) -> FipsenState:
     """The exchange is done: offer Siebener Fips if the declarer's hand qualifies, else trump."""
     if qualifies_for_fips(state.hands[state.declarer]):
-        return state._replace(phase=Phase.SIEBENER_FIPS, to_act=state.declarer)
+        return _with(state, phase=Phase.SIEBENER_FIPS, to_act=state.declarer)
     return _to_trump(state)
 
 
 def _to_trump(state: FipsenState) -> FipsenState:
     bid = BIDS[state.bid - _BID]
     if bid.ruten:  # Ruten forces ♦: nothing to choose
-        return _start_play(state._replace(trump=DIAMONDS, ruten_applied=True))
-    return state._replace(phase=Phase.TRUMP, to_act=state.declarer)
+        return _start_play(_with(state, trump=DIAMONDS, ruten_applied=True))
+    return _with(state, phase=Phase.TRUMP, to_act=state.declarer)
 
 
 def _apply_trump(state: FipsenState, action: int) -> FipsenState:
@@ -817,7 +831,8 @@ def _apply_trump(state: FipsenState, action: int) -> FipsenState:
     bid = BIDS[state.bid - _BID]
     history = (*state.history, (state.to_act, action))
     return _start_play(
-        state._replace(
+        _with(
+            state,
             trump=suit,
             ruten_applied=suit == DIAMONDS and not bid.kieker,
             history=history,
@@ -828,7 +843,8 @@ def _apply_trump(state: FipsenState, action: int) -> FipsenState:
 def _start_play(state: FipsenState) -> FipsenState:
     bid = BIDS[state.bid - _BID]
     vorhand = (state.dealer + 1) % NUM_SEATS
-    return state._replace(
+    return _with(
+        state,
         phase=Phase.PLAY,
         durch_applied=bid.durch,
         to_act=vorhand,
@@ -856,8 +872,8 @@ def _apply_play(state: FipsenState, action: int) -> FipsenState:
     hands = _set_hand(state.hands, seat, _without(state.hands[seat], card))
     trick = (*state.trick, card)
     if len(trick) < NUM_SEATS:
-        return state._replace(
-            to_act=(seat + 1) % NUM_SEATS, hands=hands, trick=trick, history=history
+        return _with(
+            state, to_act=(seat + 1) % NUM_SEATS, hands=hands, trick=trick, history=history
         )
     winner = trick_winner(trick, state.leader, state.trump)
     won, lost = state.won, state.lost
@@ -865,7 +881,8 @@ def _apply_play(state: FipsenState, action: int) -> FipsenState:
         won += 1
     else:
         lost += 1
-    state = state._replace(
+    state = _with(
+        state,
         to_act=winner,
         leader=winner,
         hands=hands,
@@ -887,7 +904,7 @@ def _apply_play(state: FipsenState, action: int) -> FipsenState:
         return _score(state, history, won=False)
     if won == n:
         if lost == 0 and n < NUM_TRICKS:
-            return state._replace(phase=Phase.STOP_OR_DURCH, to_act=state.declarer)
+            return _with(state, phase=Phase.STOP_OR_DURCH, to_act=state.declarer)
         return _score(state, history, won=True)
     return state
 
@@ -896,7 +913,7 @@ def _apply_stop_or_durch(state: FipsenState, action: int) -> FipsenState:
     history = (*state.history, (state.to_act, action))
     if action == _STOP:
         return _score(state, history, won=True)
-    return state._replace(phase=Phase.PLAY, durch_applied=True, history=history)
+    return _with(state, phase=Phase.PLAY, durch_applied=True, history=history)
 
 
 def contract_value(bid: Bid, hand: bool, ruten: bool, durch: bool) -> int:
