@@ -58,6 +58,8 @@ class FipsenHeuristic(Bot):
 
     name = "fipsen-heuristic"
     version = "1"
+    #: How many tricks above its estimate it will still bid.
+    boldness = 0.0
 
     def act(self, decision: Decision) -> int:
         obs: proto.FipsenObservation = decision.observation.fipsen
@@ -85,9 +87,9 @@ class FipsenHeuristic(Bot):
         e = best_trump(hand)[1]
 
         def willing(bid: proto.FipsenBid) -> bool:
-            if bid.kieker or bid.ruten or bid.durch or bid.tricks > e:
+            if bid.kieker or bid.ruten or bid.durch or bid.tricks > e + self.boldness:
                 return False
-            return not bid.hand or bid.tricks + 1 <= e
+            return not bid.hand or bid.tricks + 1 <= e + self.boldness
 
         for action_id in sorted(legal):  # lowest first: hold, then the cheapest bid
             action = legal[action_id]
