@@ -112,3 +112,10 @@ def test_a_seat_view_shows_only_its_own_cards(played: Played) -> None:
     public = croupier("replay", "show", played.replay, "--public")
     assert public.returncode == 0
     assert " holds " not in public.stdout
+
+
+def test_check_bot_passes_the_fipsen_heuristic() -> None:
+    bot = f"{sys.executable} -m croupier_bots.fipsen_heuristic"
+    done = croupier("check-bot", bot, "--game", "fipsen", "--seat", 2, "--deals", 2)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "6 passed, 0 failed" in done.stdout
