@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from e2e_kit import Kit, flattened, read_stream
 
 from croupier.games import get_game
 from croupier.games.fipsen import card_name
-from croupier.replay import read_replay
+from croupier.replay import OMNISCIENT, read_replay, render
 
 pytestmark = pytest.mark.e2e
 
@@ -119,3 +120,46 @@ def test_check_bot_passes_the_fipsen_heuristic() -> None:
     done = croupier("check-bot", bot, "--game", "fipsen", "--seat", 2, "--deals", 2)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "6 passed, 0 failed" in done.stdout
+
+
+def test_a_changed_skat_and_stock_nobody_saw_leave_every_stream_byte_identical(
+    tmp_path: Path,
+) -> None:
+    """No leak end to end: replay a match with the Skat and the Kieker stock swapped in every
+    deal where neither was taken; no seat saw them, so all four streams and every seat's view of
+    the replay are byte-identical, while the omniscient record differs."""
+    kit = Kit(tmp_path)
+
+    def run(out: str, script: tuple[tuple[int, ...], ...] = ()) -> tuple[Path, list[Path]]:
+        streams = [tmp_path / f"{out}{s}.bin" for s in range(4)]
+        bots = [kit.bot("recorder", p) for p in streams]
+        done = kit.run(bots, out=out, game="fipsen", seed=5, deals=6, chance_script=script,
+                       match_id="fipsen-noleak")  # fmt: skip
+        return done.replay, streams
+
+    first, streams_a = run("a")
+    script = [tuple(r.data["outcome"]) for r in read_replay(first).records if r.type == "chance"]
+    taken: list[bool] = []  # per deal: was the Skat or the stock taken
+    for rec in read_replay(first).records:
+        if rec.type == "chance" and len(rec.data["outcome"]) > 1:
+            taken.append(False)
+        elif rec.type == "action" and rec.data["label"] in ("TakeSkat", "Kieker"):
+            taken[-1] = True
+    changed = 0
+    for deal, was_taken in enumerate(taken):
+        if not was_taken:
+            d = list(script[1 + deal])
+            d[12:14], d[22:24] = d[22:24], d[12:14]
+            script[1 + deal] = tuple(d)
+            changed += 1
+    assert changed, "every deal used the Skat: pick another seed"
+    second, streams_b = run("b", tuple(script))
+    one, two = read_replay(first), read_replay(second)
+    assert [r.data["outcome"] for r in two.records if r.type == "chance"] == [
+        list(o) for o in script
+    ]
+    for a, b in zip(streams_a, streams_b, strict=True):
+        assert flattened(read_stream(a)) == flattened(read_stream(b))
+    for seat in (None, 0, 1, 2, 3):
+        assert list(render(one, seat)) == list(render(two, seat))
+    assert list(render(one, OMNISCIENT)) != list(render(two, OMNISCIENT))
