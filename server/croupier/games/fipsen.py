@@ -126,7 +126,8 @@ def stacked_deal(
         *(c for hand in hands for c in hand[3:]),
         *stock,
     )
-    if len(hands) != NUM_SEATS or sorted(deck) != list(range(DECK_SIZE)):
+    sizes = (*(len(h) for h in hands), len(skat), len(stock))
+    if sizes != (HAND_SIZE,) * NUM_SEATS + (2, 3) or sorted(deck) != list(range(DECK_SIZE)):
         raise ValueError("four 5-card hands, 2 Skat cards and 3 stock cards make the 25-card deck")
     return deck
 
