@@ -248,26 +248,46 @@ def bench_match(repeats: int) -> dict[str, float]:
 # ---- bot strength (not a timing) -----------------------------------------------------------------
 
 
-def bench_bots(repeats: int) -> dict[str, float]:
-    """The bundled As-Nas heuristic against the random bot, 2 v 2, seats alternating: the mean
-    result per deal of a heuristic seat over 100 matches (1,200 deals), in-process."""
+def _heuristic_vs_random(
+    game: str, heuristic: type, deals: int, seed: int
+) -> tuple[list[float], list[float]]:
+    """Per match (100 matches, seats alternating), the mean result per deal of a heuristic seat
+    and of a random seat."""
     from croupier.transport import play_local
-    from croupier_bots.as_nas_heuristic import AsNasHeuristic
     from croupier_bots.random_bot import RandomBot
 
-    per_match = []
+    mine: list[float] = []
+    theirs: list[float] = []
     for m in range(100):
         if m % 2 == 0:
-            bots = [AsNasHeuristic(), RandomBot(4 * m + 1), AsNasHeuristic(), RandomBot(4 * m + 3)]
+            bots = [heuristic(), RandomBot(4 * m + 1), heuristic(), RandomBot(4 * m + 3)]
         else:
-            bots = [RandomBot(4 * m), AsNasHeuristic(), RandomBot(4 * m + 2), AsNasHeuristic()]
-        scores = play_local("as-nas", {}, 90000 + m, bots)
-        per_match.append(sum(float(scores[s]) for s in range(4) if bots[s].name != "random") / 24)
-    mean = statistics.mean(per_match)
+            bots = [RandomBot(4 * m), heuristic(), RandomBot(4 * m + 2), heuristic()]
+        scores = play_local(game, {}, seed + m, bots)
+        for out, is_random in ((mine, False), (theirs, True)):
+            seats = [s for s in range(4) if (bots[s].name == "random") == is_random]
+            out.append(sum(float(scores[s]) for s in seats) / (2 * deals))
+    return mine, theirs
+
+
+def bench_bots(repeats: int) -> dict[str, float]:
+    """The bundled heuristics against the random bot, 2 v 2, seats alternating: the mean result
+    per deal of a heuristic seat over 100 matches (As-Nas 1,200 deals, Fipsen 1,600), in-process;
+    for Fipsen also the random seats' result (Fipsen is not zero-sum)."""
+    from croupier_bots.as_nas_heuristic import AsNasHeuristic
+    from croupier_bots.fipsen_heuristic import FipsenHeuristic
+
+    as_nas = _heuristic_vs_random("as-nas", AsNasHeuristic, 12, 90000)[0]
+    fipsen, fipsen_random = _heuristic_vs_random("fipsen", FipsenHeuristic, 16, 90000)
     return {
-        "heuristic_points_per_deal": mean,
-        "stderr": statistics.stdev(per_match) / len(per_match) ** 0.5,
+        "heuristic_points_per_deal": statistics.mean(as_nas),
+        "stderr": statistics.stdev(as_nas) / len(as_nas) ** 0.5,
         "deals": 1200.0,
+        "fipsen_heuristic_points_per_deal": statistics.mean(fipsen),
+        "fipsen_stderr": statistics.stdev(fipsen) / len(fipsen) ** 0.5,
+        "fipsen_random_points_per_deal": statistics.mean(fipsen_random),
+        "fipsen_random_stderr": statistics.stdev(fipsen_random) / len(fipsen_random) ** 0.5,
+        "fipsen_deals": 1600.0,
     }
 
 

@@ -6,6 +6,7 @@ import statistics
 
 from croupier.transport import play_local
 from croupier_bots.as_nas_heuristic import AsNasHeuristic, strength
+from croupier_bots.fipsen_heuristic import FipsenHeuristic
 from croupier_bots.random_bot import RandomBot
 
 
@@ -49,3 +50,36 @@ def test_strength_orders_categories() -> None:
     assert strength([5, 4, 3, 2, 1]) < strength(ranks_on_wire["pair"])
     assert strength(ranks_on_wire["pair"]) < strength(ranks_on_wire["two_pair"])
     assert strength(ranks_on_wire["two_pair"]) < strength(ranks_on_wire["quads"])
+
+
+# -- Fipsen ----------------------------------------------------------------------------------------
+
+
+def test_fipsen_heuristic_beats_random_clearly_over_192_deals() -> None:
+    """Heuristic seats against random seats (alternating), 12 matches x 16 deals: the random
+    seats overbid and lose, the heuristic declares only contracts it can make."""
+    heuristic, random_ = [], []
+    for m in range(12):
+        if m % 2 == 0:
+            bots = [
+                FipsenHeuristic(),
+                RandomBot(4 * m + 1),
+                FipsenHeuristic(),
+                RandomBot(4 * m + 3),
+            ]
+        else:
+            bots = [RandomBot(4 * m), FipsenHeuristic(), RandomBot(4 * m + 2), FipsenHeuristic()]
+        scores = play_local("fipsen", {}, 9000 + m, bots)
+        mine = [s for s in range(4) if bots[s].name != "random"]
+        heuristic.append(sum(float(scores[s]) for s in mine) / 32)
+        random_.append(sum(float(scores[s]) for s in range(4) if s not in mine) / 32)
+    h, r = statistics.mean(heuristic), statistics.mean(random_)
+    assert h > -0.5, f"the heuristic loses {h:.2f} per deal"
+    assert h - r > 5, f"heuristic {h:.2f} vs random {r:.2f} per seat and deal"
+
+
+def test_fipsen_heuristic_contracts_win_on_average_in_self_play() -> None:
+    scores = [
+        play_local("fipsen", {}, 300 + m, [FipsenHeuristic() for _ in range(4)]) for m in range(6)
+    ]
+    assert sum(float(sum(s)) for s in scores) / (6 * 16) > 0.5

@@ -29,13 +29,14 @@ ROOMY = ClockRules(move_time_ms=5000, time_bank_ms=10000)
 
 def config(
     *,
+    game: str = "as-nas",
     seed: int = 1,
     deals: int = 2,
     clock: ClockRules = ROOMY,
     connect_timeout_s: float = 20.0,
 ) -> MatchConfig:
     return MatchConfig(
-        game="as-nas",
+        game=game,
         params={"deals": deals},
         seed=seed,
         clock=clock,

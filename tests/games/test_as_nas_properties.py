@@ -10,11 +10,11 @@ import itertools
 from collections import Counter
 from typing import Any
 
-import numpy as np
+import walk
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from croupier.games import CHANCE, TERMINAL, get_game
+from croupier.games import TERMINAL, get_game
 from croupier.games.as_nas import Action
 
 G = get_game("as-nas")
@@ -28,20 +28,7 @@ deal_counts = st.integers(min_value=1, max_value=3)
 
 def drive(seed: int, picks: list[int], deals: int) -> list[Any]:
     """Every state from the start: chance from ``seed``, decisions by ``picks`` (one per step)."""
-    rng = np.random.default_rng(seed)
-    state = G.initial_state({"deals": deals})
-    states = [state]
-    for pick in picks:
-        player = G.current_player(state)
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            state = G.apply_chance(state, G.sample_chance(state, rng))
-        else:
-            legal = G.legal_actions(state)
-            state = G.apply(state, legal[pick % len(legal)])
-        states.append(state)
-    return states
+    return walk.drive(G, {"deals": deals}, seed, picks)
 
 
 def views(state: Any) -> list[Any]:

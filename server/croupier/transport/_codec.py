@@ -28,7 +28,7 @@ from croupier.arbiter import (
     Unexpected,
     Welcome,
 )
-from croupier.games import as_nas
+from croupier.games import as_nas, fipsen
 from croupier.v1 import bot_pb2 as pb
 
 
@@ -92,11 +92,17 @@ class _SerializedOnce:
         return data
 
 
-def _past_deals_bytes(past: tuple[as_nas.PastDeal, ...]) -> bytes:
-    msg = pb.AsNasObservation()
+def _past_deals_bytes(
+    msg: Any,
+    past: tuple[Any, ...],
+    history: Callable[[tuple[tuple[int, int], ...]], list[Any]],
+    result: Callable[[Any, Any], None],
+) -> bytes:
+    """A game observation message holding only ``past_deals`` (each deal's public actions and
+    result), serialized: any game whose observation has that field."""
     for deal in past:
-        entry = msg.past_deals.add(history=_as_nas_history(deal.history))
-        _as_nas_result(deal.result, entry.result)
+        entry = msg.past_deals.add(history=history(deal.history))
+        result(deal.result, entry.result)
     data: bytes = msg.SerializeToString()
     return data
 
@@ -107,14 +113,24 @@ _PAST_DEALS = _SerializedOnce(64)
 _EVENTS = _SerializedOnce(256)
 
 
-def _as_nas_observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> None:
-    msg = out.as_nas
+def _deal_header(msg: Any, obs: Any, past_bytes: Callable[[], bytes]) -> None:
+    """What every game's observation starts with: the finished deals (serialized once per
+    ``obs.past_deals`` and merged), the deal index and count, and the dealer."""
     if obs.past_deals:
-        past = obs.past_deals
-        msg.MergeFromString(_PAST_DEALS.get(past, lambda: _past_deals_bytes(past)))
+        msg.MergeFromString(_PAST_DEALS.get(obs.past_deals, past_bytes))
     msg.deal_index = obs.deal_index
     msg.num_deals = obs.num_deals
     msg.dealer = obs.dealer
+
+
+def _as_nas_observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> None:
+    msg = out.as_nas
+    past = obs.past_deals
+    _deal_header(
+        msg,
+        obs,
+        lambda: _past_deals_bytes(pb.AsNasObservation(), past, _as_nas_history, _as_nas_result),
+    )
     msg.to_act = obs.to_act if obs.to_act is not None else 0
     msg.hand.extend(_rank(r) for r in obs.hand)
     for s in range(len(obs.stakes)):
@@ -143,8 +159,154 @@ def _as_nas_round(obs: as_nas.AsNasObservation, out: pb.DealEnded) -> None:
         _as_nas_result(obs.last_deal, out.as_nas)
 
 
+# -- Fipsen --
+
+
+def _fipsen_card(card: int) -> pb.FipsenCard:
+    return pb.FipsenCard(
+        id=card,
+        suit=cast(pb.FipsenSuit, fipsen.card_suit(card) + 1),
+        rank=cast(pb.FipsenRank, fipsen.card_rank(card) + 1),
+    )
+
+
+#: Every card's message, made once.
+_FIPSEN_CARDS = tuple(_fipsen_card(c) for c in range(fipsen.DECK_SIZE))
+
+
+def _fipsen_cards(cards: tuple[int, ...]) -> list[pb.FipsenCard]:
+    return [_FIPSEN_CARDS[c] for c in cards]
+
+
+def _fipsen_suit(suit: int | None) -> pb.FipsenSuit:
+    return cast(pb.FipsenSuit, 0 if suit is None else suit + 1)
+
+
+def _fipsen_bid(action: int, out: pb.FipsenBid) -> None:
+    bid = fipsen.action_bid(action)
+    if bid is not None:
+        out.tricks = bid.tricks
+        out.hand, out.ruten, out.durch, out.kieker = bid.hand, bid.ruten, bid.durch, bid.kieker
+
+
+_FIPSEN_MOVES = (
+    (fipsen.Action.DURCH, pb.FIPSEN_MOVE_DURCH),
+    (fipsen.Action.STOP, pb.FIPSEN_MOVE_STOP),
+    (fipsen.Action.PLAY_BASE, pb.FIPSEN_MOVE_PLAY),
+    (fipsen.Action.TRUMP_BASE, pb.FIPSEN_MOVE_TRUMP),
+    (fipsen.Action.DISCARD_BASE, pb.FIPSEN_MOVE_DISCARD),
+    (fipsen.Action.PLAY_HAND, pb.FIPSEN_MOVE_PLAY_HAND),
+    (fipsen.Action.TAKE_SKAT, pb.FIPSEN_MOVE_TAKE_SKAT),
+    (fipsen.Action.DECLINE_FIPS, pb.FIPSEN_MOVE_DECLINE_FIPS),
+    (fipsen.Action.SIEBENER_FIPS, pb.FIPSEN_MOVE_SIEBENER_FIPS),
+    (fipsen.Action.BID_BASE, pb.FIPSEN_MOVE_BID),
+    (fipsen.Action.HOLD, pb.FIPSEN_MOVE_HOLD),
+    (fipsen.Action.PASS, pb.FIPSEN_MOVE_PASS),
+)
+
+
+def _fipsen_action_detail(action: int, out: pb.FipsenAction) -> None:
+    """The typed fields an action id implies (the bid a HOLD takes over is added by the caller)."""
+    base, move = next((b, m) for b, m in _FIPSEN_MOVES if action >= b)
+    out.move = pb.FIPSEN_MOVE_KIEKER if action == fipsen.Action.KIEKER else move
+    if move == pb.FIPSEN_MOVE_BID:
+        _fipsen_bid(action, out.bid)
+    elif move in (pb.FIPSEN_MOVE_PLAY, pb.FIPSEN_MOVE_DISCARD):
+        out.card.CopyFrom(_FIPSEN_CARDS[action - base])
+    elif move == pb.FIPSEN_MOVE_TRUMP:
+        out.trump = _fipsen_suit(action - base)
+
+
+def _fipsen_history(history: tuple[tuple[int, int], ...]) -> list[pb.FipsenHistoryEntry]:
+    out = []
+    for seat, action in history:
+        entry = pb.FipsenHistoryEntry(seat=seat, action_id=action)
+        _fipsen_action_detail(action, entry.action)
+        out.append(entry)
+    return out
+
+
+def _fipsen_result(result: fipsen.DealResult, out: pb.FipsenDealResult) -> None:
+    out.deal_index = result.deal_index
+    out.dealer = result.dealer
+    out.outcome = cast(pb.FipsenDealOutcome, result.outcome + 1)
+    if result.declarer is not None:
+        out.declarer = result.declarer
+    if result.contract is not None:
+        _fipsen_bid(result.contract, out.contract)
+    out.trump = _fipsen_suit(result.trump)
+    out.hand, out.ruten, out.durch = result.hand, result.ruten, result.durch
+    out.declarer_tricks = result.declarer_tricks
+    out.value = result.value
+    out.revealed.extend(_fipsen_cards(result.revealed))
+    out.deltas.extend(score(d) for d in result.deltas)
+
+
+_FIPSEN_PHASES = {
+    fipsen.Phase.DRAW_DEALER: pb.FIPSEN_PHASE_BETWEEN_DEALS,
+    fipsen.Phase.DEAL: pb.FIPSEN_PHASE_BETWEEN_DEALS,
+    fipsen.Phase.SIEBENER_FIPS: pb.FIPSEN_PHASE_SIEBENER_FIPS,
+    fipsen.Phase.BIDDING: pb.FIPSEN_PHASE_BIDDING,
+    fipsen.Phase.SKAT: pb.FIPSEN_PHASE_SKAT,
+    fipsen.Phase.DISCARD: pb.FIPSEN_PHASE_DISCARD,
+    fipsen.Phase.TRUMP: pb.FIPSEN_PHASE_TRUMP,
+    fipsen.Phase.PLAY: pb.FIPSEN_PHASE_PLAY,
+    fipsen.Phase.STOP_OR_DURCH: pb.FIPSEN_PHASE_STOP_OR_DURCH,
+    fipsen.Phase.OVER: pb.FIPSEN_PHASE_OVER,
+}
+
+
+def _fipsen_observation(obs: fipsen.FipsenObservation, out: pb.Observation) -> None:
+    msg = out.fipsen
+    past = obs.past_deals
+    _deal_header(
+        msg,
+        obs,
+        lambda: _past_deals_bytes(pb.FipsenObservation(), past, _fipsen_history, _fipsen_result),
+    )
+    msg.phase = _FIPSEN_PHASES[obs.phase]
+    if obs.to_act is not None:
+        msg.to_act = obs.to_act
+    msg.hand.extend(_fipsen_cards(obs.hand))
+    msg.history.extend(_fipsen_history(obs.history))
+    if obs.standing_bid is not None:
+        _fipsen_bid(obs.standing_bid, msg.standing_bid)
+    msg.passed.extend(obs.passed)
+    if obs.declarer is not None:
+        msg.declarer = obs.declarer
+    if obs.contract is not None:
+        _fipsen_bid(obs.contract, msg.contract)
+    msg.trump = _fipsen_suit(obs.trump)
+    msg.hand_applied = obs.hand_applied
+    msg.ruten_applied = obs.ruten_applied
+    msg.durch_applied = obs.durch_applied
+    msg.skat_taken = obs.skat_taken
+    msg.skat.extend(_fipsen_cards(obs.skat))
+    msg.discards.extend(_fipsen_cards(obs.discards))
+    for trick in obs.tricks:
+        msg.tricks.add(leader=trick.leader, cards=_fipsen_cards(trick.cards), winner=trick.winner)
+    if obs.trick_leader is not None:
+        msg.trick_leader = obs.trick_leader
+    msg.trick_cards.extend(_fipsen_cards(obs.trick_cards))
+    msg.declarer_tricks = obs.declarer_tricks
+    msg.defender_tricks = obs.defender_tricks
+    msg.totals.extend(score(t) for t in obs.totals)
+
+
+def _fipsen_action(obs: fipsen.FipsenObservation, action: int, out: pb.LegalAction) -> None:
+    _fipsen_action_detail(action, out.fipsen)
+    if action == fipsen.Action.HOLD and obs.standing_bid is not None:
+        _fipsen_bid(obs.standing_bid, out.fipsen.bid)
+
+
+def _fipsen_round(obs: fipsen.FipsenObservation, out: pb.DealEnded) -> None:
+    if obs.last_deal is not None:
+        _fipsen_result(obs.last_deal, out.fipsen)
+
+
 CODECS: dict[str, GameCodec] = {
     "as-nas": GameCodec(_as_nas_observation, _as_nas_action, _as_nas_round),
+    "fipsen": GameCodec(_fipsen_observation, _fipsen_action, _fipsen_round),
 }
 
 

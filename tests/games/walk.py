@@ -1,0 +1,42 @@
+"""Reaching game states for property tests, shared by the games' test files (any game module).
+
+Import it as ``walk`` from a test in ``tests/games`` (pytest puts that folder on ``sys.path``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from croupier.games import CHANCE, TERMINAL
+
+
+def by_index(legal: Sequence[int], pick: int) -> int:
+    """The default choice: the pick-th legal action, wrapping around."""
+    return legal[pick % len(legal)]
+
+
+def drive(
+    game: Any,
+    params: dict[str, int],
+    seed: int,
+    picks: list[int],
+    choose: Callable[[Sequence[int], int], int] = by_index,
+) -> list[Any]:
+    """Every state from the start: chance outcomes drawn from ``seed`` through ``sample_chance``,
+    one decision per pick by ``choose(legal, pick)``; stops at the end of the match."""
+    rng = np.random.default_rng(seed)
+    state = game.initial_state(params)
+    states = [state]
+    for pick in picks:
+        player = game.current_player(state)
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            state = game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            state = game.apply(state, choose(game.legal_actions(state), pick))
+        states.append(state)
+    return states

@@ -1,0 +1,175 @@
+"""The Fipsen codec puts exactly the observation on the wire: decode what it encodes and compare
+field by field with the observation it came from (and the action details with the action ids)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from croupier.arbiter import Clocks, DecisionRequest, RoundEnded
+from croupier.games import CHANCE, TERMINAL, get_game
+from croupier.games.fipsen import (
+    BIDS,
+    Action,
+    DealOutcome,
+    DealResult,
+    FipsenObservation,
+    PastDeal,
+    Phase,
+    Trick,
+    action_bid,
+    card_rank,
+    card_suit,
+)
+from croupier.transport._codec import CODECS, encode
+from croupier.v1 import bot_pb2 as pb
+
+GAME = get_game("fipsen")
+CODEC = CODECS["fipsen"]
+PHASES = {
+    pb.FIPSEN_PHASE_SIEBENER_FIPS: Phase.SIEBENER_FIPS,
+    pb.FIPSEN_PHASE_BIDDING: Phase.BIDDING,
+    pb.FIPSEN_PHASE_SKAT: Phase.SKAT,
+    pb.FIPSEN_PHASE_DISCARD: Phase.DISCARD,
+    pb.FIPSEN_PHASE_TRUMP: Phase.TRUMP,
+    pb.FIPSEN_PHASE_PLAY: Phase.PLAY,
+    pb.FIPSEN_PHASE_STOP_OR_DURCH: Phase.STOP_OR_DURCH,
+    pb.FIPSEN_PHASE_BETWEEN_DEALS: Phase.DEAL,
+    pb.FIPSEN_PHASE_OVER: Phase.OVER,
+}
+
+
+def _cards(cards: list[pb.FipsenCard]) -> tuple[int, ...]:
+    for c in cards:
+        assert (c.suit - 1, c.rank - 1) == (card_suit(c.id), card_rank(c.id))
+    return tuple(c.id for c in cards)
+
+
+def _bid(msg: pb.FipsenBid) -> int | None:
+    if msg.tricks == 0:
+        return None
+    bid = (msg.tricks, msg.hand, msg.ruten, msg.durch, msg.kieker)
+    return int(Action.BID_BASE) + [tuple(b) for b in BIDS].index(bid)
+
+
+def _history(entries: list[pb.FipsenHistoryEntry]) -> tuple[tuple[int, int], ...]:
+    for e in entries:
+        _check_detail(e.action_id, e.action)
+    return tuple((e.seat, e.action_id) for e in entries)
+
+
+def _scores(scores: list[pb.Score]) -> tuple[Fraction, ...]:
+    return tuple(Fraction(s.numerator, s.denominator) for s in scores)
+
+
+def _result(msg: pb.FipsenDealResult) -> DealResult:
+    return DealResult(
+        deal_index=msg.deal_index,
+        dealer=msg.dealer,
+        outcome=DealOutcome(msg.outcome - 1),
+        declarer=msg.declarer if msg.HasField("declarer") else None,
+        contract=_bid(msg.contract),
+        trump=msg.trump - 1 if msg.trump else None,
+        hand=msg.hand,
+        ruten=msg.ruten,
+        durch=msg.durch,
+        declarer_tricks=msg.declarer_tricks,
+        value=msg.value,
+        revealed=_cards(list(msg.revealed)),
+        deltas=_scores(list(msg.deltas)),
+    )
+
+
+def decode(msg: pb.FipsenObservation, seat: int | None, phase: Phase) -> FipsenObservation:
+    """The observation the message describes (``phase`` only disambiguates between deals)."""
+    wire_phase = PHASES[msg.phase]
+    assert wire_phase == phase or (wire_phase is Phase.DEAL and phase is Phase.DRAW_DEALER)
+    return FipsenObservation(
+        seat=seat,
+        deal_index=msg.deal_index,
+        num_deals=msg.num_deals,
+        dealer=msg.dealer,
+        phase=phase,
+        to_act=msg.to_act if msg.HasField("to_act") else None,
+        hand=_cards(list(msg.hand)),
+        history=_history(list(msg.history)),
+        standing_bid=_bid(msg.standing_bid),
+        passed=tuple(msg.passed),
+        declarer=msg.declarer if msg.HasField("declarer") else None,
+        contract=_bid(msg.contract),
+        trump=msg.trump - 1 if msg.trump else None,
+        hand_applied=msg.hand_applied,
+        ruten_applied=msg.ruten_applied,
+        durch_applied=msg.durch_applied,
+        skat_taken=msg.skat_taken,
+        skat=_cards(list(msg.skat)),
+        discards=_cards(list(msg.discards)),
+        tricks=tuple(Trick(t.leader, _cards(list(t.cards)), t.winner) for t in msg.tricks),
+        trick_leader=msg.trick_leader if msg.HasField("trick_leader") else None,
+        trick_cards=_cards(list(msg.trick_cards)),
+        declarer_tricks=msg.declarer_tricks,
+        defender_tricks=msg.defender_tricks,
+        totals=_scores(list(msg.totals)),
+        past_deals=tuple(
+            PastDeal(_history(list(p.history)), _result(p.result)) for p in msg.past_deals
+        ),
+    )
+
+
+def _check_detail(action: int, detail: pb.FipsenAction) -> None:
+    bid = action_bid(action)
+    if bid is not None:
+        kind = pb.FIPSEN_MOVE_KIEKER if bid.kieker else pb.FIPSEN_MOVE_BID
+        assert detail.move == kind
+        assert _bid(detail.bid) == action
+    elif Action.DISCARD_BASE <= action < Action.TRUMP_BASE:
+        assert detail.move == pb.FIPSEN_MOVE_DISCARD
+        assert detail.card.id == action - Action.DISCARD_BASE
+    elif Action.PLAY_BASE <= action < Action.STOP:
+        assert detail.move == pb.FIPSEN_MOVE_PLAY
+        assert detail.card.id == action - Action.PLAY_BASE
+    elif Action.TRUMP_BASE <= action < Action.PLAY_BASE:
+        assert detail.move == pb.FIPSEN_MOVE_TRUMP
+        assert detail.trump - 1 == action - Action.TRUMP_BASE
+    else:
+        names = {0: "PASS", 1: "HOLD", 31: "SIEBENER_FIPS", 32: "DECLINE_FIPS", 33: "TAKE_SKAT",
+                 34: "PLAY_HAND", 89: "STOP", 90: "DURCH"}  # fmt: skip
+        assert pb.FipsenMove.Name(detail.move) == f"FIPSEN_MOVE_{names[action]}"
+
+
+def test_every_decision_and_deal_end_decodes_to_its_observation() -> None:
+    checked = ended = 0
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        state = GAME.initial_state({"deals": 5})
+        while (player := GAME.current_player(state)) != TERMINAL:
+            if player == CHANCE:
+                state = GAME.apply_chance(state, GAME.sample_chance(state, rng))
+                continue
+            legal = GAME.legal_actions(state)
+            labels = tuple(GAME.action_label(state, a) for a in legal)
+            obs = GAME.observe(state, player)
+            wire = encode(DecisionRequest(9, obs, legal, labels, Clocks(1, 2, 3)), CODEC)
+            again = pb.PlayResponse.FromString(wire.SerializeToString())
+            assert decode(again.decision.observation.fipsen, player, obs.phase) == obs
+            assert [a.id for a in again.decision.legal_actions] == list(legal)
+            assert [a.label for a in again.decision.legal_actions] == list(labels)
+            for a in again.decision.legal_actions:
+                _check_detail(a.id, a.fipsen)
+                if a.id == Action.HOLD:
+                    assert _bid(a.fipsen.bid) == obs.standing_bid
+            checked += 1
+            before = state
+            state = GAME.apply(state, legal[rng.integers(len(legal))])
+            if GAME.round_index(state) != GAME.round_index(before) or (
+                GAME.current_player(state) == TERMINAL
+            ):
+                seat_obs = GAME.observe(state, 0)
+                event = RoundEnded(5, before.deal_index, (Fraction(0),) * 4, (), seat_obs)
+                msg = pb.PlayResponse.FromString(encode(event, CODEC).SerializeToString())
+                assert seat_obs.last_deal is not None
+                assert _result(msg.events[0].deal_ended.fipsen) == seat_obs.last_deal
+                ended += 1
+    assert checked > 200
+    assert ended == 20
