@@ -194,6 +194,10 @@ class Match:
                 self._log.warning("seat_no_show", seat=link.seat)
         state = game.initial_state(self.params)
         step = 0
+        # Events count only the steps everyone saw (chance events and announced actions): a gap
+        # in their numbers would otherwise reveal an unannounced action, such as Fipsen's
+        # declined Siebener Fips. The replay counts every step.
+        shown = 0
         announced = -1
         round_start = game.returns(state)
         script = iter(self.config.chance_script)
@@ -210,10 +214,11 @@ class Match:
                 self._recorder.chance(step, outcome, label)
                 state = after
                 step += 1
+                shown += 1
                 index = game.round_index(state)
                 if game.current_player(state) != CHANCE and index != announced:
                     announced = index
-                    self._broadcast(RoundStarted(step, index, game.dealer(state)))
+                    self._broadcast(RoundStarted(shown, index, game.dealer(state)))
                 continue
             try:
                 decided = await self._decide(player, state)
@@ -228,8 +233,9 @@ class Match:
             state = game.apply(state, action)
             step += 1
             if game.is_public(before, action):
+                shown += 1
                 by_arbiter = fault is not None or self._gone(player)
-                self._broadcast(ActionEvent(step, player, action, label, by_arbiter))
+                self._broadcast(ActionEvent(shown, player, action, label, by_arbiter))
             if game.current_player(state) == TERMINAL or game.round_index(state) != announced:
                 totals = game.returns(state)
                 deltas = tuple(t - s for t, s in zip(totals, round_start, strict=True))
@@ -239,7 +245,7 @@ class Match:
                     self._progress(announced + 1)
                 for link in self.seats:
                     obs = game.observe(state, link.seat)
-                    link.send(RoundEnded(step, announced, deltas, totals, obs))
+                    link.send(RoundEnded(shown, announced, deltas, totals, obs))
         self._drain_departures(step)
         result = self._result(game.returns(state), game.ranking(state))
         self._recorder.result(result, step)

@@ -74,7 +74,8 @@ class DecisionRequest:
 
 @dataclass(frozen=True, slots=True)
 class ActionEvent:
-    """A public action. ``by_arbiter``: the arbiter played it for the seat."""
+    """A public action. ``by_arbiter``: the arbiter played it for the seat. ``step`` (here and in
+    the other events) counts the steps everyone saw: chance events and public actions."""
 
     step: int
     seat: int
