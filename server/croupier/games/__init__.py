@@ -8,10 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from croupier.errors import ConfigError
-from croupier.games import as_nas
+from croupier.games import as_nas, scauver
 from croupier.games._api import CHANCE, TERMINAL, Game, GameInfo, ParamSpec, places
 
-_REGISTRY: dict[str, Game[Any]] = {as_nas.GAME.info.name: as_nas.GAME}
+_REGISTRY: dict[str, Game[Any]] = {
+    as_nas.GAME.info.name: as_nas.GAME,
+    scauver.GAME.info.name: scauver.GAME,
+}
 
 #: Names of the registered games, as used on the command line and in replays.
 GAMES: tuple[str, ...] = tuple(sorted(_REGISTRY))
