@@ -48,7 +48,7 @@ id                            label                       when
 ``PROCEED`` = FOLD + 1        ``Proceed``                 betting step
 ``NO_BET`` = FOLD + 2         ``NoBet``                   final bet (3rd turn)
 ``PLACE + 2 * card + flank``  ``Place:7♥→L``              placement (0 = L, 1 = R; room left)
-``PLACE_PAIR + card``         ``Place:7♥→L,K♣→R``         3rd turn: ``card`` left, other right
+``PLACE_PAIR + 40 * l + r``   ``Place:7♥→L,K♣→R``         3rd turn: card ``l`` left, ``r`` right
 ``OPEN + 8 * combo + mask``   ``Open:[7♥→L K♣→R 2♦→L]``   the opening
 ============================  ==========================  ====================================
 
@@ -92,7 +92,7 @@ PROCEED = FOLD + 1
 NO_BET = FOLD + 2
 PLACE = FOLD + 3
 PLACE_PAIR = PLACE + 2 * chips.DECK_SIZE
-OPEN = PLACE_PAIR + chips.DECK_SIZE
+OPEN = PLACE_PAIR + chips.DECK_SIZE**2
 #: The 3-of-5 choices of the opening, as positions in the hand sorted by card id.
 OPEN_COMBOS: tuple[tuple[int, ...], ...] = tuple(
     itertools.combinations(range(HAND_SIZE), OPENING_CARDS)
@@ -352,6 +352,11 @@ def open_choice(hand: tuple[int, ...], action: int) -> tuple[tuple[int, int], ..
     return tuple((hand[pos], (mask >> j) & 1) for j, pos in enumerate(OPEN_COMBOS[combo]))
 
 
+def pair_action(left: int, right: int) -> int:
+    """The last turn's id placing ``left`` into L and ``right`` into R."""
+    return PLACE_PAIR + chips.DECK_SIZE * left + right
+
+
 def _placement(card: int, flank: int) -> str:
     return f"{chips.CARD_LABELS[card]}→{FLANK_NAMES[flank]}"
 
@@ -430,8 +435,8 @@ class Scauver:
         if phase is Phase.PLACE:
             return self._legal_place(state)
         if phase is Phase.PLACE_PAIR:
-            hand = state.hands[state.to_act]
-            return (PLACE_PAIR + hand[0], PLACE_PAIR + hand[1])
+            low, high = state.hands[state.to_act]
+            return (pair_action(low, high), pair_action(high, low))
         if phase is Phase.FINAL_BET:
             return (*chips.bet_actions(table), NO_BET)
         if phase is Phase.OPENING:
@@ -540,11 +545,7 @@ class Scauver:
             card, flank = divmod(action - PLACE, 2)
             return f"Place:{_placement(card, flank)}"
         if PLACE_PAIR <= action < OPEN:
-            left = action - PLACE_PAIR
-            hand = state.hands[state.to_act] if state.to_act >= 0 else ()
-            right = next((c for c in hand if c != left), None)
-            if right is None:
-                return f"Place:{_placement(left, LEFT)}"
+            left, right = divmod(action - PLACE_PAIR, chips.DECK_SIZE)
             return f"Place:{_placement(left, LEFT)},{_placement(right, RIGHT)}"
         if OPEN <= action < NUM_ACTIONS and state.phase is Phase.OPENING:
             hand = state.hands[state.to_act]
@@ -722,8 +723,7 @@ class Scauver:
         self, state: ScauverState, action: int, history: tuple[tuple[int, int], ...]
     ) -> ScauverState:
         seat = state.to_act
-        left_card = action - PLACE_PAIR
-        right_card = next(c for c in state.hands[seat] if c != left_card)
+        left_card, right_card = divmod(action - PLACE_PAIR, chips.DECK_SIZE)
         left, right = state.fields[seat]
         return state._replace(
             phase=Phase.FINAL_BET,
