@@ -1,0 +1,220 @@
+"""A Scauver bot that places cards for a low score and bets by a sampled chance of winning.
+
+Every decision samples the cards it cannot see (the stock and the other hands) a few times and
+completes each live player's field as well as possible with them: its own field for each of its
+placement options, and every player's field for the chance of winning the showdown. It places
+where the sampled completions score best; it bets when that chance is high, proceeds otherwise,
+and answers a bet when the chance beats the price (raising when it is very high).
+
+It reads only its observation and the typed legal actions; the link search is its own (the
+rules are in ``docs/rules/scauver.md``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+
+from croupier_bot import Bot, Decision, main, proto
+
+FLANK_CARDS = 4
+FIELD_CARDS = 2 * FLANK_CARDS
+SHAPES = {(2, 1): 1, (2, 2): 2, (3, 1): 3, (3, 2): 4, (3, 3): 5}
+#: Every card value of the 40-card deck (A = 1 ... K = 10), four of each.
+DECK_VALUES = tuple(v for v in range(1, 11) for _ in range(4))
+
+Key = tuple[int, int, int, int, tuple[int, ...]]
+
+
+@lru_cache(maxsize=300_000)
+def field_key(left: tuple[int, ...], right: tuple[int, ...]) -> Key:
+    """How good a complete field is (larger is better), from its flanks' values sorted
+    ascending: linked beats unlinked, then lower score D x v, then the stronger link; unlinked
+    fields by lower D."""
+    difference = abs(sum(left) - sum(right))
+    best: Key = (0, -difference, 0, 0, ())
+    lefts = [c for k in (1, 2, 3) for c in itertools.combinations(left, k)]
+    rights = [c for k in (1, 2, 3) for c in itertools.combinations(right, k)]
+    for lv in lefts:
+        total = sum(lv)
+        for rv in rights:
+            if sum(rv) != total or len(lv) + len(rv) < 3 or set(lv) & set(rv):
+                continue
+            a, b = tuple(sorted(lv, reverse=True)), tuple(sorted(rv, reverse=True))
+            greater, lesser = (a, b) if (len(a), a) >= (len(b), b) else (b, a)
+            key = (
+                1,
+                -difference * total,
+                total,
+                SHAPES[len(greater), len(lesser)],
+                greater + lesser,
+            )
+            best = max(best, key)
+    return best
+
+
+def goodness(key: Key) -> float:
+    """A number for averaging field keys: 1 for a zero score, falling with the score."""
+    return 1.0 / (1.0 + -key[1] / 10.0) if key[0] else 0.0
+
+
+@lru_cache(maxsize=200_000)
+def best_completion(left: tuple[int, ...], right: tuple[int, ...], extra: tuple[int, ...]) -> Key:
+    """The best key a field can reach when the ``extra`` values fill its flanks to 4 + 4."""
+    best: Key | None = None
+    for chosen in set(itertools.combinations(extra, FLANK_CARDS - len(left))):
+        rest = list(extra)
+        for v in chosen:
+            rest.remove(v)
+        key = field_key(tuple(sorted(left + chosen)), tuple(sorted(right + tuple(rest))))
+        if best is None or key > best:
+            best = key
+    if best is None:
+        raise ValueError(f"cannot complete {left} {right} with {extra}")
+    return best
+
+
+def _values(cards: Sequence[proto.Card40]) -> tuple[int, ...]:
+    return tuple(sorted(c.value for c in cards))
+
+
+class ScauverHeuristic(Bot):
+    """Places for a low sampled score; bets, calls and raises by a sampled chance of winning."""
+
+    name = "scauver-heuristic"
+    version = "1"
+
+    def __init__(self, seed: int = 0, samples: int = 12) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+
+    # -- what the bot cannot see -----------------------------------------------------------------
+
+    def _unseen(self, obs: proto.ScauverObservation) -> list[int]:
+        """Values of the cards the bot cannot see (stock and other hands)."""
+        pool = list(DECK_VALUES)
+        seen = [c.value for c in obs.hand]
+        for seat in obs.seats:
+            seen.extend(c.value for c in seat.field.left)
+            seen.extend(c.value for c in seat.field.right)
+        for v in seen:
+            pool.remove(v)
+        return pool
+
+    def _draws_left(self, obs: proto.ScauverObservation, seat: int, known: int) -> int:
+        placed = len(obs.seats[seat].field.left) + len(obs.seats[seat].field.right)
+        return FIELD_CARDS - placed - known
+
+    def _own_value(
+        self,
+        obs: proto.ScauverObservation,
+        me: int,
+        left: tuple[int, ...],
+        right: tuple[int, ...],
+        hand: tuple[int, ...],
+    ) -> float:
+        """The mean goodness of own best completions of a (hypothetical) field and hand."""
+        unseen = self._unseen(obs)
+        future = FIELD_CARDS - len(left) - len(right) - len(hand)
+        total = 0.0
+        for _ in range(self.samples):
+            extra = tuple(sorted(hand + tuple(self.rng.sample(unseen, future))))
+            total += goodness(best_completion(left, right, extra))
+        return total / self.samples
+
+    def win_chance(self, obs: proto.ScauverObservation, me: int) -> float:
+        """The share of samples in which the bot's best field beats every live opponent's."""
+        unseen = self._unseen(obs)
+        hand = tuple(c.value for c in obs.hand)
+        mine = obs.seats[me].field
+        live = [s for s, alive in enumerate(obs.table.live) if alive and s != me]
+        wins = 0.0
+        for _ in range(self.samples):
+            pool = unseen[:]
+            self.rng.shuffle(pool)
+            future = self._draws_left(obs, me, len(hand))
+            own_extra, pool = tuple(sorted(hand + tuple(pool[:future]))), pool[future:]
+            own = best_completion(_values(mine.left), _values(mine.right), own_extra)
+            beaten, tied = True, 0
+            for s in live:
+                field = obs.seats[s].field
+                need = self._draws_left(obs, s, 0)
+                extra, pool = tuple(sorted(pool[:need])), pool[need:]
+                theirs = best_completion(_values(field.left), _values(field.right), extra)
+                if theirs > own:
+                    beaten = False
+                    break
+                tied += theirs == own
+            if beaten:
+                wins += 1.0 / (1 + tied)
+        return wins / self.samples
+
+    # -- decisions ------------------------------------------------------------------------------
+
+    def act(self, decision: Decision) -> int:
+        obs: proto.ScauverObservation = decision.observation.scauver
+        me = decision.match.seat
+        legal = decision.legal_actions
+        moves = {a.scauver.move for a in legal}
+        if moves & {
+            proto.SCAUVER_MOVE_OPEN,
+            proto.SCAUVER_MOVE_PLACE,
+            proto.SCAUVER_MOVE_PLACE_PAIR,
+        }:
+            return self._place(obs, me, legal)
+        return self._bet(obs, me, legal)
+
+    def _place(
+        self, obs: proto.ScauverObservation, me: int, legal: Sequence[proto.LegalAction]
+    ) -> int:
+        field = obs.seats[me].field
+        best_id, best_value = legal[0].id, -1.0
+        for action in legal:
+            left = [c.value for c in field.left]
+            right = [c.value for c in field.right]
+            hand = [c.value for c in obs.hand]
+            for p in action.scauver.placements:
+                (left if p.flank == proto.SCAUVER_FLANK_LEFT else right).append(p.card.value)
+                hand.remove(p.card.value)
+            value = self._own_value(
+                obs, me, tuple(sorted(left)), tuple(sorted(right)), tuple(sorted(hand))
+            )
+            if value > best_value:
+                best_id, best_value = action.id, value
+        return best_id
+
+    def _bet(
+        self, obs: proto.ScauverObservation, me: int, legal: Sequence[proto.LegalAction]
+    ) -> int:
+        chance = self.win_chance(obs, me)
+        chip_moves: dict[int, list[int]] = {}
+        moves: dict[int, int] = {}
+        for action in legal:
+            detail = action.scauver
+            if detail.move == proto.SCAUVER_MOVE_CHIPS:
+                chip_moves.setdefault(detail.chips.move, []).append(action.id)
+            else:
+                moves[detail.move] = action.id
+        bets = chip_moves.get(proto.CHIP_MOVE_BET, [])
+        raises = chip_moves.get(proto.CHIP_MOVE_RAISE, [])
+        bet = obs.table.bet if obs.table.HasField("bet") else None
+        if bet is not None and proto.CHIP_MOVE_IN in chip_moves:  # answering a bet
+            price = bet.level - bet.contributions[me]
+            if chance > 0.7 and raises:
+                return raises[-1]
+            if chance * (obs.table.pot + price) >= price:
+                return chip_moves[proto.CHIP_MOVE_IN][0]
+            return chip_moves[proto.CHIP_MOVE_OUT][0]
+        if chance > 0.6 and bets:
+            return bets[-1] if chance > 0.75 else bets[len(bets) // 3]
+        for passive in (proto.SCAUVER_MOVE_PROCEED, proto.SCAUVER_MOVE_NO_BET):
+            if passive in moves:
+                return moves[passive]
+        return legal[0].id
+
+
+if __name__ == "__main__":
+    main(ScauverHeuristic(int(os.environ.get("CROUPIER_SEED", "0"))))
