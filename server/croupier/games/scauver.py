@@ -260,37 +260,62 @@ def _strength(lv: tuple[int, ...], rv: tuple[int, ...]) -> tuple[tuple[int, int]
     return (len(greater), len(lesser)), greater + lesser
 
 
+class _Vanguard(NamedTuple):
+    """A vanguard of a sorted flank: its positions, values high to low, and a bit per value."""
+
+    positions: tuple[int, ...]
+    values: tuple[int, ...]
+    bits: int
+
+
+_FLANKS: dict[tuple[int, ...], dict[int, list[_Vanguard]]] = {}
+
+
+def _vanguards(flank: tuple[int, ...]) -> dict[int, list[_Vanguard]]:
+    """The vanguards of a flank (values sorted ascending) by their sum; made once per flank."""
+    found = _FLANKS.get(flank)
+    if found is None:
+        found = {}
+        for positions in _VANGUARDS:
+            if positions[-1] < len(flank):
+                values = tuple(sorted((flank[i] for i in positions), reverse=True))
+                bits = sum(1 << v for v in set(values))
+                found.setdefault(sum(values), []).append(_Vanguard(positions, values, bits))
+        _FLANKS[flank] = found
+    return found
+
+
 _LINKS: dict[tuple[tuple[int, ...], tuple[int, ...]], _Choice | None] = {}
+#: Bounds the memo of :func:`best_link` (at most 715 x 715 pairs of 4-card flanks exist).
+_LINKS_MAX = 1 << 20
 
 
 def best_link(left: tuple[int, ...], right: tuple[int, ...]) -> _Choice | None:
     """The engine's link for flanks given as values sorted ascending: among valid links the
-    lowest score D × v, then the strongest (v, shape, height); ``None`` without a valid link."""
+    lowest score D × v, then the strongest (v, shape, height); ``None`` without a valid link.
+
+    The score is D × v with D fixed, so the links worth looking at all have one value: the
+    smallest v that links (the largest when D = 0, where every score is 0)."""
     key = (left, right)
     if key in _LINKS:
         return _LINKS[key]
     difference = abs(sum(left) - sum(right))
-    rights = [(sum(right[i] for i in c), c) for c in _VANGUARDS if len(c) <= len(right)]
+    lefts, rights = _vanguards(left), _vanguards(right)
     found: _Choice | None = None
-    found_key: tuple[int, tuple[int, int, tuple[int, ...]]] | None = None
-    for lc in _VANGUARDS:
-        if max(lc) >= len(left):
-            continue
-        lvals = tuple(sorted((left[i] for i in lc), reverse=True))
-        total = sum(lvals)
-        for rtotal, rc in rights:
-            if rtotal != total or len(lc) + len(rc) < 3:
-                continue
-            rvals = tuple(sorted((right[i] for i in rc), reverse=True))
-            if set(lvals) & set(rvals):
-                continue
-            shape, height = _strength(lvals, rvals)
-            strength = (total, SHAPE_RANK[shape], height)
-            rank = (-difference * total, strength)
-            if found_key is None or rank > found_key:
-                found_key = rank
-                found = _Choice(lc, rc, total, shape, strength)
-    if len(_LINKS) < 1_000_000:
+    for total in sorted(lefts.keys() & rights.keys(), reverse=difference == 0):
+        best: tuple[int, tuple[int, ...]] | None = None
+        for lv in lefts[total]:
+            for rv in rights[total]:
+                if lv.bits & rv.bits or len(lv.values) + len(rv.values) < 3:
+                    continue
+                shape, height = _strength(lv.values, rv.values)
+                strength = (SHAPE_RANK[shape], height)
+                if best is None or strength > best:
+                    best = strength
+                    found = _Choice(lv.positions, rv.positions, total, shape, (total, *strength))
+        if found is not None:
+            break
+    if len(_LINKS) < _LINKS_MAX:
         _LINKS[key] = found
     return found
 
@@ -375,7 +400,8 @@ def _with(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
 
 
 class Scauver:
-    """The Scauver game module (see the module docstring); stateless: use :data:`GAME`."""
+    """The Scauver game module (see the module docstring); stateless apart from a memo of the
+    last legal-action list: use :data:`GAME`."""
 
     info = GameInfo(
         name="scauver",
@@ -387,6 +413,11 @@ class Scauver:
         params=chips.PARAMS,
         rules_doc="docs/rules/scauver.md",
     )
+
+    def __init__(self) -> None:
+        #: The last state asked for its legal actions, and the answer (states are immutable, so
+        #: identity is enough; holding the state keeps its ``id`` from being reused).
+        self._last_legal: tuple[ScauverState | None, tuple[int, ...]] = (None, ())
 
     # -- the contract -------------------------------------------------------------------------
 
@@ -426,6 +457,14 @@ class Scauver:
         return state.to_act
 
     def legal_actions(self, state: ScauverState) -> tuple[int, ...]:
+        last_state, last_legal = self._last_legal
+        if last_state is state:  # an arbiter asks for the list, then applies one of its ids
+            return last_legal
+        legal = self._legal(state)
+        self._last_legal = (state, legal)
+        return legal
+
+    def _legal(self, state: ScauverState) -> tuple[int, ...]:
         table = state.table
         if table.bet is not None:
             return chips.answer_actions(table)
@@ -473,7 +512,8 @@ class Scauver:
         if state.phase is Phase.DRAW_DEALER:
             return (int(rng.integers(len(state.hands))),)
         if state.phase is Phase.DEAL:
-            return tuple(int(c) for c in rng.permutation(chips.DECK_SIZE))
+            deck: list[int] = rng.permutation(chips.DECK_SIZE).tolist()
+            return tuple(deck)
         raise IllegalActionError(f"no chance event in phase {state.phase.name}")
 
     def apply_chance(self, state: ScauverState, outcome: tuple[int, ...]) -> ScauverState:
