@@ -29,31 +29,38 @@ DECK_VALUES = tuple(v for v in range(1, 11) for _ in range(4))
 Key = tuple[int, int, int, int, tuple[int, ...]]
 
 
+@lru_cache(maxsize=1024)
+def _vanguards(flank: tuple[int, ...]) -> dict[int, list[tuple[tuple[int, ...], frozenset[int]]]]:
+    """A flank's vanguards (1 to 3 of its values, high to low) by their sum."""
+    out: dict[int, list[tuple[tuple[int, ...], frozenset[int]]]] = {}
+    for k in (1, 2, 3):
+        for chosen in set(itertools.combinations(sorted(flank, reverse=True), k)):
+            out.setdefault(sum(chosen), []).append((chosen, frozenset(chosen)))
+    return out
+
+
 @lru_cache(maxsize=300_000)
 def field_key(left: tuple[int, ...], right: tuple[int, ...]) -> Key:
     """How good a complete field is (larger is better), from its flanks' values sorted
     ascending: linked beats unlinked, then lower score D x v, then the stronger link; unlinked
-    fields by lower D."""
+    fields by lower D. With D fixed the best links share one value v: the smallest that links
+    (the largest when D = 0)."""
     difference = abs(sum(left) - sum(right))
-    best: Key = (0, -difference, 0, 0, ())
-    lefts = [c for k in (1, 2, 3) for c in itertools.combinations(left, k)]
-    rights = [c for k in (1, 2, 3) for c in itertools.combinations(right, k)]
-    for lv in lefts:
-        total = sum(lv)
-        for rv in rights:
-            if sum(rv) != total or len(lv) + len(rv) < 3 or set(lv) & set(rv):
-                continue
-            a, b = tuple(sorted(lv, reverse=True)), tuple(sorted(rv, reverse=True))
-            greater, lesser = (a, b) if (len(a), a) >= (len(b), b) else (b, a)
-            key = (
-                1,
-                -difference * total,
-                total,
-                SHAPES[len(greater), len(lesser)],
-                greater + lesser,
-            )
-            best = max(best, key)
-    return best
+    lefts, rights = _vanguards(left), _vanguards(right)
+    for total in sorted(lefts.keys() & rights.keys(), reverse=difference == 0):
+        best: Key | None = None
+        for a, a_set in lefts[total]:
+            for b, b_set in rights[total]:
+                if a_set & b_set:
+                    continue
+                greater, lesser = (a, b) if (len(a), a) >= (len(b), b) else (b, a)
+                shape = SHAPES[len(greater), len(lesser)]
+                key = (1, -difference * total, total, shape, greater + lesser)
+                if best is None or key > best:
+                    best = key
+        if best is not None:
+            return best
+    return (0, -difference, 0, 0, ())
 
 
 def goodness(key: Key) -> float:
@@ -108,23 +115,6 @@ class ScauverHeuristic(Bot):
         placed = len(obs.seats[seat].field.left) + len(obs.seats[seat].field.right)
         return FIELD_CARDS - placed - known
 
-    def _own_value(
-        self,
-        obs: proto.ScauverObservation,
-        me: int,
-        left: tuple[int, ...],
-        right: tuple[int, ...],
-        hand: tuple[int, ...],
-    ) -> float:
-        """The mean goodness of own best completions of a (hypothetical) field and hand."""
-        unseen = self._unseen(obs)
-        future = FIELD_CARDS - len(left) - len(right) - len(hand)
-        total = 0.0
-        for _ in range(self.samples):
-            extra = tuple(sorted(hand + tuple(self.rng.sample(unseen, future))))
-            total += goodness(best_completion(left, right, extra))
-        return total / self.samples
-
     def win_chance(self, obs: proto.ScauverObservation, me: int) -> float:
         """The share of samples in which the bot's best field beats every live opponent's."""
         unseen = self._unseen(obs)
@@ -170,7 +160,13 @@ class ScauverHeuristic(Bot):
     def _place(
         self, obs: proto.ScauverObservation, me: int, legal: Sequence[proto.LegalAction]
     ) -> int:
+        """The placement whose best completions score best on average, over one set of sampled
+        future draws shared by every option (options with equal values are valued once)."""
         field = obs.seats[me].field
+        unseen = self._unseen(obs)
+        known = len(field.left) + len(field.right) + len(obs.hand)
+        futures = [tuple(self.rng.sample(unseen, FIELD_CARDS - known)) for _ in range(self.samples)]
+        values: dict[tuple[tuple[int, ...], ...], float] = {}
         best_id, best_value = legal[0].id, -1.0
         for action in legal:
             left = [c.value for c in field.left]
@@ -179,11 +175,14 @@ class ScauverHeuristic(Bot):
             for p in action.scauver.placements:
                 (left if p.flank == proto.SCAUVER_FLANK_LEFT else right).append(p.card.value)
                 hand.remove(p.card.value)
-            value = self._own_value(
-                obs, me, tuple(sorted(left)), tuple(sorted(right)), tuple(sorted(hand))
-            )
-            if value > best_value:
-                best_id, best_value = action.id, value
+            key = (tuple(sorted(left)), tuple(sorted(right)), tuple(hand))
+            if key not in values:
+                values[key] = sum(
+                    goodness(best_completion(key[0], key[1], tuple(sorted((*hand, *future)))))
+                    for future in futures
+                ) / len(futures)
+            if values[key] > best_value:
+                best_id, best_value = action.id, values[key]
         return best_id
 
     def _bet(
