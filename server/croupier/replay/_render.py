@@ -88,6 +88,10 @@ def _scauver_private(before: sc.ScauverObservation, after: sc.ScauverObservation
     """New cards in the seat's hand, and the openings once every seat has chosen."""
     lines = []
     new_round = after.table.round != before.table.round
+    if before.phase is sc.Phase.OPENING and after.phase is not sc.Phase.OPENING and not new_round:
+        for seat, field in enumerate(after.fields):
+            if after.opened[seat]:
+                lines.append(f"   seat {seat} opens: {_flanks(field)}")
     if after.seat is not None:
         had = () if new_round else before.hand
         drawn = [c for c in after.hand if c not in had]
@@ -95,10 +99,6 @@ def _scauver_private(before: sc.ScauverObservation, after: sc.ScauverObservation
             lines.append(f"   seat {after.seat} is dealt {chips.cards_label(after.hand)}")
         elif drawn:
             lines.append(f"   seat {after.seat} draws {chips.cards_label(drawn)}")
-    if before.phase is sc.Phase.OPENING and after.phase is not sc.Phase.OPENING and not new_round:
-        for seat, field in enumerate(after.fields):
-            if after.opened[seat]:
-                lines.append(f"   seat {seat} opens: {_flanks(field)}")
     return lines
 
 
