@@ -399,6 +399,20 @@ def _with(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
     return (*values[:seat], value, *values[seat + 1 :])
 
 
+_BET_LISTS: dict[tuple[object, ...], tuple[int, ...]] = {}
+
+
+def _with_bets(table: chips.Table, tail: tuple[int, ...]) -> tuple[int, ...]:
+    """The legal bets, then ``tail``; made once per (cap, A, commitments, live seats)."""
+    key = (table.cap, table.amphora, table.committed, table.live, tail)
+    found = _BET_LISTS.get(key)
+    if found is None:
+        found = (*chips.bet_actions(table), *tail)
+        if len(_BET_LISTS) < 100_000:
+            _BET_LISTS[key] = found
+    return found
+
+
 class Scauver:
     """The Scauver game module (see the module docstring); stateless apart from a memo of the
     last legal-action list: use :data:`GAME`."""
@@ -470,14 +484,14 @@ class Scauver:
             return chips.answer_actions(table)
         phase = state.phase
         if phase is Phase.BET:
-            return (*chips.bet_actions(table), FOLD, PROCEED)
+            return _with_bets(table, (FOLD, PROCEED))
         if phase is Phase.PLACE:
             return self._legal_place(state)
         if phase is Phase.PLACE_PAIR:
             low, high = state.hands[state.to_act]
             return (pair_action(low, high), pair_action(high, low))
         if phase is Phase.FINAL_BET:
-            return (*chips.bet_actions(table), NO_BET)
+            return _with_bets(table, (NO_BET,))
         if phase is Phase.OPENING:
             return _OPEN_IDS
         return ()
