@@ -33,6 +33,7 @@ REMOTE = "remote"
 DEFAULT_BOTS = {
     "as-nas": ("as-nas-heuristic", "random"),
     "fipsen": ("fipsen-heuristic", "random"),
+    "scauver": ("scauver-heuristic", "random"),
 }
 
 

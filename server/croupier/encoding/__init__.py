@@ -10,12 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from croupier.encoding import as_nas, fipsen
+from croupier.encoding import as_nas, fipsen, scauver
 from croupier.errors import ConfigError
 
 _ENCODERS: dict[str, tuple[int, Callable[[Any], np.ndarray]]] = {
     "as-nas": (as_nas.SIZE, as_nas.encode),
     "fipsen": (fipsen.SIZE, fipsen.encode),
+    "scauver": (scauver.SIZE, scauver.encode),
 }
 
 

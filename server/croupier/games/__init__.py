@@ -8,12 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from croupier.errors import ConfigError
-from croupier.games import as_nas, fipsen
+from croupier.games import as_nas, fipsen, scauver
 from croupier.games._api import CHANCE, TERMINAL, Game, GameInfo, ParamSpec, places
 
 _REGISTRY: dict[str, Game[Any]] = {
     as_nas.GAME.info.name: as_nas.GAME,
     fipsen.GAME.info.name: fipsen.GAME,
+    scauver.GAME.info.name: scauver.GAME,
 }
 
 #: Names of the registered games, as used on the command line and in replays.

@@ -27,6 +27,7 @@ from croupier.games import CHANCE, GAMES, TERMINAL, get_game
 CONFIGS: dict[str, dict[str, Any]] = {
     "as-nas": {"params": {"deals": 3}, "seed": 20261130},
     "fipsen": {"params": {"deals": 3}, "seed": 266},
+    "scauver": {"params": {"players": 3, "round_cap": 3, "stack": 4}, "seed": 20261160},
 }
 
 

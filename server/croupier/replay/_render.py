@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from croupier.games import _chips as chips
 from croupier.games import as_nas, fipsen
+from croupier.games import scauver as sc
 from croupier.replay._reader import Replay
 
 #: Render every seat's cards (the full file); pass a seat number for one seat's view.
@@ -24,6 +26,7 @@ class Narrator:
     """Game-specific lines: a round's header, a seat's new private information, a round's end."""
 
     round_header: Callable[[Any], str]
+    #: What changed for a seat's (or the public) view from one observation to the next.
     private: Callable[[Any, Any], list[str]]
     round_end: Callable[[Any], list[str]]
 
@@ -128,9 +131,82 @@ def _fipsen_end(obs: fipsen.FipsenObservation) -> list[str]:
     return lines
 
 
+def _scauver_header(obs: sc.ScauverObservation) -> str:
+    table = obs.table
+    return (
+        f"── Round {table.round + 1}/{obs.round_cap} · dealer seat {table.dealer} · "
+        f"amphora {table.amphora} · cap {table.cap} ──"
+    )
+
+
+def _flanks(field: sc.Field) -> str:
+    left, right = field
+    return (
+        f"L {chips.cards_label(left)} ({sum(chips.VALUES[c] for c in left)})  "
+        f"R {chips.cards_label(right)} ({sum(chips.VALUES[c] for c in right)})"
+    )
+
+
+def _scauver_private(before: sc.ScauverObservation, after: sc.ScauverObservation) -> list[str]:
+    """New cards in the seat's hand, and the openings once every seat has chosen."""
+    lines = []
+    new_round = after.table.round != before.table.round
+    if before.phase is sc.Phase.OPENING and after.phase is not sc.Phase.OPENING and not new_round:
+        for seat, field in enumerate(after.fields):
+            if after.opened[seat]:
+                lines.append(f"   seat {seat} opens: {_flanks(field)}")
+    if after.seat is not None:
+        had = () if new_round else before.hand
+        drawn = [c for c in after.hand if c not in had]
+        if len(drawn) == sc.HAND_SIZE:
+            lines.append(f"   seat {after.seat} is dealt {chips.cards_label(after.hand)}")
+        elif drawn:
+            lines.append(f"   seat {after.seat} draws {chips.cards_label(drawn)}")
+    return lines
+
+
+_DECIDED = {
+    sc.Criterion.LINKED: "the only link",
+    sc.Criterion.SCORE: "the lowest score",
+    sc.Criterion.SIZE: "equal scores, the larger link",
+    sc.Criterion.SHAPE: "equal scores and links, the stronger shape",
+    sc.Criterion.HEIGHT: "equal scores, links and shapes, the higher cards",
+    sc.Criterion.DIFFERENCE: "nobody linked, the lowest D",
+    sc.Criterion.TIE: "a tie",
+}
+
+
+def _scauver_end(obs: sc.ScauverObservation) -> list[str]:
+    result = obs.last_round
+    if result is None:
+        return []
+    lines = []
+    for showing in result.showings:
+        link = showing.link
+        shown = f"   showdown: seat {showing.seat}: {_flanks((showing.left, showing.right))}"
+        if link is None:
+            lines.append(f"{shown}  D {showing.difference}, no link")
+        else:
+            lines.append(
+                f"{shown}  D {showing.difference}, link {chips.cards_label(link.left)} = "
+                f"{chips.cards_label(link.right)} v {link.value} "
+                f"({link.shape[0]}–{link.shape[1]}), score {showing.score}"
+            )
+    settlement = result.settlement
+    winners = ", ".join(f"seat {w}" for w in result.winners)
+    if result.decided_by is sc.Criterion.LONE_WINNER:
+        lines.append(f"   seat {result.winners[0]} is the last one in; no showdown")
+    else:
+        lines.append(f"   decided by {_DECIDED[result.decided_by]}")
+    gone = "".join(f"; seat {s} is eliminated" for s in settlement.eliminated)
+    lines.append(f"   pot {settlement.pot} → {winners}{gone}")
+    return lines
+
+
 NARRATORS: dict[str, Narrator] = {
     "as-nas": Narrator(_as_nas_header, _as_nas_private, _as_nas_end),
     "fipsen": Narrator(_fipsen_header, _fipsen_private, _fipsen_end),
+    "scauver": Narrator(_scauver_header, _scauver_private, _scauver_end),
 }
 
 
@@ -194,7 +270,7 @@ def render(
             announced = game.round_index(state)
             if shown(announced):
                 yield narrator.round_header(new_obs)
-        if viewer is not None and shown(game.round_index(state)):
+        if not omniscient and shown(game.round_index(state)):  # seat or public view
             yield from narrator.private(obs, new_obs)
         obs = new_obs
     if not replay.complete:

@@ -28,7 +28,10 @@ from croupier.arbiter import (
     Unexpected,
     Welcome,
 )
+from croupier.games import _chips as chips
 from croupier.games import as_nas, fipsen
+from croupier.games import scauver as sc
+from croupier.transport._chips_codec import cards40, chip_action, chip_settlement, chip_table
 from croupier.v1 import bot_pb2 as pb
 
 
@@ -304,9 +307,117 @@ def _fipsen_round(obs: fipsen.FipsenObservation, out: pb.DealEnded) -> None:
         _fipsen_result(obs.last_deal, out.fipsen)
 
 
+# ---- Scauver -----------------------------------------------------------------------------------
+
+_FLANK = (pb.SCAUVER_FLANK_LEFT, pb.SCAUVER_FLANK_RIGHT)
+
+
+def _scauver_move(action: int, hand: tuple[int, ...], out: pb.ScauverAction) -> None:
+    """Fill ``out`` with the typed fields of a Scauver action id; ``hand`` is the acting seat's
+    hand, needed only for the opening (the only id relative to the hand, and never public)."""
+    if action < sc.FOLD:
+        out.move = pb.SCAUVER_MOVE_CHIPS
+        chip_action(action, out.chips)
+    elif action == sc.FOLD:
+        out.move = pb.SCAUVER_MOVE_FOLD
+    elif action == sc.PROCEED:
+        out.move = pb.SCAUVER_MOVE_PROCEED
+    elif action == sc.NO_BET:
+        out.move = pb.SCAUVER_MOVE_NO_BET
+    elif action < sc.PLACE_PAIR:
+        out.move = pb.SCAUVER_MOVE_PLACE
+        card, flank = divmod(action - sc.PLACE, 2)
+        out.placements.add(card=cards40((card,))[0], flank=_FLANK[flank])
+    elif action < sc.OPEN:
+        out.move = pb.SCAUVER_MOVE_PLACE_PAIR
+        left, right = divmod(action - sc.PLACE_PAIR, chips.DECK_SIZE)
+        out.placements.add(card=cards40((left,))[0], flank=pb.SCAUVER_FLANK_LEFT)
+        out.placements.add(card=cards40((right,))[0], flank=pb.SCAUVER_FLANK_RIGHT)
+    else:
+        out.move = pb.SCAUVER_MOVE_OPEN
+        for card, flank in sc.open_choice(hand, action):
+            out.placements.add(card=cards40((card,))[0], flank=_FLANK[flank])
+
+
+def _scauver_field(field: sc.Field, out: pb.ScauverField) -> None:
+    out.left.extend(cards40(field[sc.LEFT]))
+    out.right.extend(cards40(field[sc.RIGHT]))
+
+
+def _scauver_history(history: tuple[tuple[int, int], ...], out: Any) -> None:
+    """Public actions as history entries (their ids name everything: no hand is needed)."""
+    for seat, action in history:
+        entry = out.add(seat=seat, action_id=action)
+        _scauver_move(action, (), entry.action)
+
+
+def _scauver_result(result: sc.RoundResult, out: pb.ScauverRoundResult) -> None:
+    out.round = result.round_index
+    out.dealer = result.dealer
+    for field in result.fields:
+        _scauver_field(field, out.fields.add())
+    for showing in result.showings:
+        msg = out.showings.add(seat=showing.seat, difference=showing.difference)
+        _scauver_field((showing.left, showing.right), msg.field)
+        link = showing.link
+        if link is not None and showing.score is not None:
+            msg.has_link = True
+            msg.score = showing.score
+            msg.link.left.extend(cards40(link.left))
+            msg.link.right.extend(cards40(link.right))
+            msg.link.value = link.value
+            msg.link.greater_cards, msg.link.lesser_cards = link.shape
+    out.decided_by = cast(pb.ScauverCriterion, int(result.decided_by) + 1)
+    chip_settlement(result.settlement, out.settlement)
+
+
+def _scauver_past_bytes(past: tuple[sc.PastRound, ...]) -> bytes:
+    msg = pb.ScauverObservation()
+    for finished in past:
+        entry = msg.past_rounds.add()
+        _scauver_history(finished.history, entry.history)
+        _scauver_result(finished.result, entry.result)
+    data: bytes = msg.SerializeToString()
+    return data
+
+
+def _scauver_phase(phase: sc.Phase) -> pb.ScauverPhase:
+    if phase is sc.Phase.DRAW_DEALER:
+        return pb.SCAUVER_PHASE_DEAL
+    return cast(pb.ScauverPhase, int(phase))
+
+
+def _scauver_observation(obs: sc.ScauverObservation, out: pb.Observation) -> None:
+    msg = out.scauver
+    if obs.past_rounds:
+        past = obs.past_rounds
+        msg.MergeFromString(_PAST_DEALS.get(past, lambda: _scauver_past_bytes(past)))
+    chip_table(obs.table, obs.round_cap, msg.table)
+    msg.phase = _scauver_phase(obs.phase)
+    msg.to_act = obs.to_act if obs.to_act is not None else 0
+    msg.turn_seat = obs.turn_seat if obs.turn_seat is not None else 0
+    msg.turn = obs.turn
+    msg.hand.extend(cards40(obs.hand))
+    for s, field in enumerate(obs.fields):
+        seat = msg.seats.add(hand_size=obs.hand_sizes[s], opened=obs.opened[s])
+        _scauver_field(field, seat.field)
+    msg.stock_size = obs.stock_size
+    _scauver_history(obs.history, msg.history)
+
+
+def _scauver_action(obs: sc.ScauverObservation, action: int, out: pb.LegalAction) -> None:
+    _scauver_move(action, obs.hand, out.scauver)
+
+
+def _scauver_round(obs: sc.ScauverObservation, out: pb.DealEnded) -> None:
+    if obs.last_round is not None:
+        _scauver_result(obs.last_round, out.scauver)
+
+
 CODECS: dict[str, GameCodec] = {
     "as-nas": GameCodec(_as_nas_observation, _as_nas_action, _as_nas_round),
     "fipsen": GameCodec(_fipsen_observation, _fipsen_action, _fipsen_round),
+    "scauver": GameCodec(_scauver_observation, _scauver_action, _scauver_round),
 }
 
 

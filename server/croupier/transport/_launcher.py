@@ -36,6 +36,7 @@ BUNDLED = {
     "random": "croupier_bots.random_bot",
     "as-nas-heuristic": "croupier_bots.as_nas_heuristic",
     "fipsen-heuristic": "croupier_bots.fipsen_heuristic",
+    "scauver-heuristic": "croupier_bots.scauver_heuristic",
 }
 
 

@@ -117,6 +117,47 @@ class FipsenDealOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FIPSEN_DEAL_OUTCOME_SIEBENER_FIPS: _ClassVar[FipsenDealOutcome]
     FIPSEN_DEAL_OUTCOME_WON: _ClassVar[FipsenDealOutcome]
     FIPSEN_DEAL_OUTCOME_LOST: _ClassVar[FipsenDealOutcome]
+
+class ScauverFlank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SCAUVER_FLANK_UNSPECIFIED: _ClassVar[ScauverFlank]
+    SCAUVER_FLANK_LEFT: _ClassVar[ScauverFlank]
+    SCAUVER_FLANK_RIGHT: _ClassVar[ScauverFlank]
+
+class ScauverMove(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SCAUVER_MOVE_UNSPECIFIED: _ClassVar[ScauverMove]
+    SCAUVER_MOVE_CHIPS: _ClassVar[ScauverMove]
+    SCAUVER_MOVE_FOLD: _ClassVar[ScauverMove]
+    SCAUVER_MOVE_PROCEED: _ClassVar[ScauverMove]
+    SCAUVER_MOVE_NO_BET: _ClassVar[ScauverMove]
+    SCAUVER_MOVE_PLACE: _ClassVar[ScauverMove]
+    SCAUVER_MOVE_PLACE_PAIR: _ClassVar[ScauverMove]
+    SCAUVER_MOVE_OPEN: _ClassVar[ScauverMove]
+
+class ScauverPhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SCAUVER_PHASE_UNSPECIFIED: _ClassVar[ScauverPhase]
+    SCAUVER_PHASE_DEAL: _ClassVar[ScauverPhase]
+    SCAUVER_PHASE_OPENING: _ClassVar[ScauverPhase]
+    SCAUVER_PHASE_BET: _ClassVar[ScauverPhase]
+    SCAUVER_PHASE_PLACE: _ClassVar[ScauverPhase]
+    SCAUVER_PHASE_PLACE_PAIR: _ClassVar[ScauverPhase]
+    SCAUVER_PHASE_FINAL_BET: _ClassVar[ScauverPhase]
+    SCAUVER_PHASE_TURN_END: _ClassVar[ScauverPhase]
+    SCAUVER_PHASE_OVER: _ClassVar[ScauverPhase]
+
+class ScauverCriterion(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SCAUVER_CRITERION_UNSPECIFIED: _ClassVar[ScauverCriterion]
+    SCAUVER_CRITERION_LONE_WINNER: _ClassVar[ScauverCriterion]
+    SCAUVER_CRITERION_LINKED: _ClassVar[ScauverCriterion]
+    SCAUVER_CRITERION_SCORE: _ClassVar[ScauverCriterion]
+    SCAUVER_CRITERION_SIZE: _ClassVar[ScauverCriterion]
+    SCAUVER_CRITERION_SHAPE: _ClassVar[ScauverCriterion]
+    SCAUVER_CRITERION_HEIGHT: _ClassVar[ScauverCriterion]
+    SCAUVER_CRITERION_DIFFERENCE: _ClassVar[ScauverCriterion]
+    SCAUVER_CRITERION_TIE: _ClassVar[ScauverCriterion]
 REJECT_REASON_UNSPECIFIED: RejectReason
 REJECT_REASON_ILLEGAL_ACTION: RejectReason
 REJECT_REASON_STALE_REQUEST: RejectReason
@@ -195,6 +236,35 @@ FIPSEN_DEAL_OUTCOME_THROW_IN: FipsenDealOutcome
 FIPSEN_DEAL_OUTCOME_SIEBENER_FIPS: FipsenDealOutcome
 FIPSEN_DEAL_OUTCOME_WON: FipsenDealOutcome
 FIPSEN_DEAL_OUTCOME_LOST: FipsenDealOutcome
+SCAUVER_FLANK_UNSPECIFIED: ScauverFlank
+SCAUVER_FLANK_LEFT: ScauverFlank
+SCAUVER_FLANK_RIGHT: ScauverFlank
+SCAUVER_MOVE_UNSPECIFIED: ScauverMove
+SCAUVER_MOVE_CHIPS: ScauverMove
+SCAUVER_MOVE_FOLD: ScauverMove
+SCAUVER_MOVE_PROCEED: ScauverMove
+SCAUVER_MOVE_NO_BET: ScauverMove
+SCAUVER_MOVE_PLACE: ScauverMove
+SCAUVER_MOVE_PLACE_PAIR: ScauverMove
+SCAUVER_MOVE_OPEN: ScauverMove
+SCAUVER_PHASE_UNSPECIFIED: ScauverPhase
+SCAUVER_PHASE_DEAL: ScauverPhase
+SCAUVER_PHASE_OPENING: ScauverPhase
+SCAUVER_PHASE_BET: ScauverPhase
+SCAUVER_PHASE_PLACE: ScauverPhase
+SCAUVER_PHASE_PLACE_PAIR: ScauverPhase
+SCAUVER_PHASE_FINAL_BET: ScauverPhase
+SCAUVER_PHASE_TURN_END: ScauverPhase
+SCAUVER_PHASE_OVER: ScauverPhase
+SCAUVER_CRITERION_UNSPECIFIED: ScauverCriterion
+SCAUVER_CRITERION_LONE_WINNER: ScauverCriterion
+SCAUVER_CRITERION_LINKED: ScauverCriterion
+SCAUVER_CRITERION_SCORE: ScauverCriterion
+SCAUVER_CRITERION_SIZE: ScauverCriterion
+SCAUVER_CRITERION_SHAPE: ScauverCriterion
+SCAUVER_CRITERION_HEIGHT: ScauverCriterion
+SCAUVER_CRITERION_DIFFERENCE: ScauverCriterion
+SCAUVER_CRITERION_TIE: ScauverCriterion
 
 class PlayRequest(_message.Message):
     __slots__ = ("hello", "action")
@@ -296,24 +366,28 @@ class ActionReply(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., action_id: _Optional[int] = ...) -> None: ...
 
 class Observation(_message.Message):
-    __slots__ = ("as_nas", "fipsen")
+    __slots__ = ("as_nas", "fipsen", "scauver")
     AS_NAS_FIELD_NUMBER: _ClassVar[int]
     FIPSEN_FIELD_NUMBER: _ClassVar[int]
+    SCAUVER_FIELD_NUMBER: _ClassVar[int]
     as_nas: AsNasObservation
     fipsen: FipsenObservation
-    def __init__(self, as_nas: _Optional[_Union[AsNasObservation, _Mapping]] = ..., fipsen: _Optional[_Union[FipsenObservation, _Mapping]] = ...) -> None: ...
+    scauver: ScauverObservation
+    def __init__(self, as_nas: _Optional[_Union[AsNasObservation, _Mapping]] = ..., fipsen: _Optional[_Union[FipsenObservation, _Mapping]] = ..., scauver: _Optional[_Union[ScauverObservation, _Mapping]] = ...) -> None: ...
 
 class LegalAction(_message.Message):
-    __slots__ = ("id", "label", "as_nas", "fipsen")
+    __slots__ = ("id", "label", "as_nas", "fipsen", "scauver")
     ID_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
     AS_NAS_FIELD_NUMBER: _ClassVar[int]
     FIPSEN_FIELD_NUMBER: _ClassVar[int]
+    SCAUVER_FIELD_NUMBER: _ClassVar[int]
     id: int
     label: str
     as_nas: AsNasAction
     fipsen: FipsenAction
-    def __init__(self, id: _Optional[int] = ..., label: _Optional[str] = ..., as_nas: _Optional[_Union[AsNasAction, _Mapping]] = ..., fipsen: _Optional[_Union[FipsenAction, _Mapping]] = ...) -> None: ...
+    scauver: ScauverAction
+    def __init__(self, id: _Optional[int] = ..., label: _Optional[str] = ..., as_nas: _Optional[_Union[AsNasAction, _Mapping]] = ..., fipsen: _Optional[_Union[FipsenAction, _Mapping]] = ..., scauver: _Optional[_Union[ScauverAction, _Mapping]] = ...) -> None: ...
 
 class Score(_message.Message):
     __slots__ = ("numerator", "denominator")
@@ -356,18 +430,20 @@ class DealStarted(_message.Message):
     def __init__(self, deal_index: _Optional[int] = ..., dealer: _Optional[int] = ...) -> None: ...
 
 class DealEnded(_message.Message):
-    __slots__ = ("deal_index", "deltas", "totals", "as_nas", "fipsen")
+    __slots__ = ("deal_index", "deltas", "totals", "as_nas", "fipsen", "scauver")
     DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
     DELTAS_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
     AS_NAS_FIELD_NUMBER: _ClassVar[int]
     FIPSEN_FIELD_NUMBER: _ClassVar[int]
+    SCAUVER_FIELD_NUMBER: _ClassVar[int]
     deal_index: int
     deltas: _containers.RepeatedCompositeFieldContainer[Score]
     totals: _containers.RepeatedCompositeFieldContainer[Score]
     as_nas: AsNasDealResult
     fipsen: FipsenDealResult
-    def __init__(self, deal_index: _Optional[int] = ..., deltas: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., totals: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., as_nas: _Optional[_Union[AsNasDealResult, _Mapping]] = ..., fipsen: _Optional[_Union[FipsenDealResult, _Mapping]] = ...) -> None: ...
+    scauver: ScauverRoundResult
+    def __init__(self, deal_index: _Optional[int] = ..., deltas: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., totals: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., as_nas: _Optional[_Union[AsNasDealResult, _Mapping]] = ..., fipsen: _Optional[_Union[FipsenDealResult, _Mapping]] = ..., scauver: _Optional[_Union[ScauverRoundResult, _Mapping]] = ...) -> None: ...
 
 class ActionRejected(_message.Message):
     __slots__ = ("request_id", "reason", "message", "default_played")
@@ -710,3 +786,127 @@ class FipsenObservation(_message.Message):
     totals: _containers.RepeatedCompositeFieldContainer[Score]
     past_deals: _containers.RepeatedCompositeFieldContainer[FipsenPastDeal]
     def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., phase: _Optional[_Union[FipsenPhase, str]] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[FipsenHistoryEntry, _Mapping]]] = ..., standing_bid: _Optional[_Union[FipsenBid, _Mapping]] = ..., passed: _Optional[_Iterable[bool]] = ..., declarer: _Optional[int] = ..., contract: _Optional[_Union[FipsenBid, _Mapping]] = ..., trump: _Optional[_Union[FipsenSuit, str]] = ..., hand_applied: _Optional[bool] = ..., ruten_applied: _Optional[bool] = ..., durch_applied: _Optional[bool] = ..., skat_taken: _Optional[bool] = ..., skat: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[FipsenTrick, _Mapping]]] = ..., trick_leader: _Optional[int] = ..., trick_cards: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., declarer_tricks: _Optional[int] = ..., defender_tricks: _Optional[int] = ..., totals: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., past_deals: _Optional[_Iterable[_Union[FipsenPastDeal, _Mapping]]] = ...) -> None: ...
+
+class ScauverPlacement(_message.Message):
+    __slots__ = ("card", "flank")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    FLANK_FIELD_NUMBER: _ClassVar[int]
+    card: Card40
+    flank: ScauverFlank
+    def __init__(self, card: _Optional[_Union[Card40, _Mapping]] = ..., flank: _Optional[_Union[ScauverFlank, str]] = ...) -> None: ...
+
+class ScauverAction(_message.Message):
+    __slots__ = ("move", "chips", "placements")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    CHIPS_FIELD_NUMBER: _ClassVar[int]
+    PLACEMENTS_FIELD_NUMBER: _ClassVar[int]
+    move: ScauverMove
+    chips: ChipAction
+    placements: _containers.RepeatedCompositeFieldContainer[ScauverPlacement]
+    def __init__(self, move: _Optional[_Union[ScauverMove, str]] = ..., chips: _Optional[_Union[ChipAction, _Mapping]] = ..., placements: _Optional[_Iterable[_Union[ScauverPlacement, _Mapping]]] = ...) -> None: ...
+
+class ScauverField(_message.Message):
+    __slots__ = ("left", "right")
+    LEFT_FIELD_NUMBER: _ClassVar[int]
+    RIGHT_FIELD_NUMBER: _ClassVar[int]
+    left: _containers.RepeatedCompositeFieldContainer[Card40]
+    right: _containers.RepeatedCompositeFieldContainer[Card40]
+    def __init__(self, left: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., right: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ...) -> None: ...
+
+class ScauverSeat(_message.Message):
+    __slots__ = ("field", "hand_size", "opened")
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    OPENED_FIELD_NUMBER: _ClassVar[int]
+    field: ScauverField
+    hand_size: int
+    opened: bool
+    def __init__(self, field: _Optional[_Union[ScauverField, _Mapping]] = ..., hand_size: _Optional[int] = ..., opened: _Optional[bool] = ...) -> None: ...
+
+class ScauverHistoryEntry(_message.Message):
+    __slots__ = ("seat", "action_id", "action")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    action_id: int
+    action: ScauverAction
+    def __init__(self, seat: _Optional[int] = ..., action_id: _Optional[int] = ..., action: _Optional[_Union[ScauverAction, _Mapping]] = ...) -> None: ...
+
+class ScauverLink(_message.Message):
+    __slots__ = ("left", "right", "value", "greater_cards", "lesser_cards")
+    LEFT_FIELD_NUMBER: _ClassVar[int]
+    RIGHT_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    GREATER_CARDS_FIELD_NUMBER: _ClassVar[int]
+    LESSER_CARDS_FIELD_NUMBER: _ClassVar[int]
+    left: _containers.RepeatedCompositeFieldContainer[Card40]
+    right: _containers.RepeatedCompositeFieldContainer[Card40]
+    value: int
+    greater_cards: int
+    lesser_cards: int
+    def __init__(self, left: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., right: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., value: _Optional[int] = ..., greater_cards: _Optional[int] = ..., lesser_cards: _Optional[int] = ...) -> None: ...
+
+class ScauverShowing(_message.Message):
+    __slots__ = ("seat", "field", "difference", "link", "score", "has_link")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    DIFFERENCE_FIELD_NUMBER: _ClassVar[int]
+    LINK_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    HAS_LINK_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    field: ScauverField
+    difference: int
+    link: ScauverLink
+    score: int
+    has_link: bool
+    def __init__(self, seat: _Optional[int] = ..., field: _Optional[_Union[ScauverField, _Mapping]] = ..., difference: _Optional[int] = ..., link: _Optional[_Union[ScauverLink, _Mapping]] = ..., score: _Optional[int] = ..., has_link: _Optional[bool] = ...) -> None: ...
+
+class ScauverRoundResult(_message.Message):
+    __slots__ = ("round", "dealer", "fields", "showings", "decided_by", "settlement")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    SHOWINGS_FIELD_NUMBER: _ClassVar[int]
+    DECIDED_BY_FIELD_NUMBER: _ClassVar[int]
+    SETTLEMENT_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    dealer: int
+    fields: _containers.RepeatedCompositeFieldContainer[ScauverField]
+    showings: _containers.RepeatedCompositeFieldContainer[ScauverShowing]
+    decided_by: ScauverCriterion
+    settlement: ChipSettlement
+    def __init__(self, round: _Optional[int] = ..., dealer: _Optional[int] = ..., fields: _Optional[_Iterable[_Union[ScauverField, _Mapping]]] = ..., showings: _Optional[_Iterable[_Union[ScauverShowing, _Mapping]]] = ..., decided_by: _Optional[_Union[ScauverCriterion, str]] = ..., settlement: _Optional[_Union[ChipSettlement, _Mapping]] = ...) -> None: ...
+
+class ScauverPastRound(_message.Message):
+    __slots__ = ("history", "result")
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    history: _containers.RepeatedCompositeFieldContainer[ScauverHistoryEntry]
+    result: ScauverRoundResult
+    def __init__(self, history: _Optional[_Iterable[_Union[ScauverHistoryEntry, _Mapping]]] = ..., result: _Optional[_Union[ScauverRoundResult, _Mapping]] = ...) -> None: ...
+
+class ScauverObservation(_message.Message):
+    __slots__ = ("table", "phase", "to_act", "turn_seat", "turn", "hand", "seats", "stock_size", "history", "past_rounds")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    TURN_SEAT_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    STOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    PAST_ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    table: ChipTable
+    phase: ScauverPhase
+    to_act: int
+    turn_seat: int
+    turn: int
+    hand: _containers.RepeatedCompositeFieldContainer[Card40]
+    seats: _containers.RepeatedCompositeFieldContainer[ScauverSeat]
+    stock_size: int
+    history: _containers.RepeatedCompositeFieldContainer[ScauverHistoryEntry]
+    past_rounds: _containers.RepeatedCompositeFieldContainer[ScauverPastRound]
+    def __init__(self, table: _Optional[_Union[ChipTable, _Mapping]] = ..., phase: _Optional[_Union[ScauverPhase, str]] = ..., to_act: _Optional[int] = ..., turn_seat: _Optional[int] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[ScauverSeat, _Mapping]]] = ..., stock_size: _Optional[int] = ..., history: _Optional[_Iterable[_Union[ScauverHistoryEntry, _Mapping]]] = ..., past_rounds: _Optional[_Iterable[_Union[ScauverPastRound, _Mapping]]] = ...) -> None: ...

@@ -1,0 +1,66 @@
+"""A fixed-size numpy encoding of a Scauver observation, for learning bots.
+
+Built from :class:`~croupier.games.scauver.ScauverObservation` alone (never from the state), with
+seats *relative to the observer*: relative seat ``k`` is absolute seat ``(seat + k) % n``; seats
+beyond ``n`` stay zero, so the size is the same for 2, 3 and 4 players. A public observation
+(``seat=None``) is encoded from seat 0's point of view, without a hand.
+
+=====================  ===========  ==========================================================
+features               size         meaning
+=====================  ===========  ==========================================================
+chips                  33           :func:`croupier.encoding._chips.encode_table`
+hand                   40           own cards, one-hot by card id
+seats[k] (k = 0..3)    4 x 85       L one-hot (40), R one-hot (40), hand size / 5, opened,
+                                    turn seat, sum(L) / 40, sum(R) / 40
+phase                  9            one-hot :class:`~croupier.games.scauver.Phase`
+turn                   3            one-hot turn cycle
+stock                  1            stock size / 40
+=====================  ===========  ==========================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from croupier.encoding import _chips as chip_features
+from croupier.games import _chips as chips
+from croupier.games.scauver import HAND_SIZE, TURNS, Phase, ScauverObservation
+
+DECK = chips.DECK_SIZE
+SEAT_FEATURES = 2 * DECK + 5
+#: Flank sums are divided by this (4 kings).
+SUM_SCALE = 40.0
+_HAND = chip_features.SIZE
+_SEATS = _HAND + DECK
+_PHASE = _SEATS + chips.MAX_PLAYERS * SEAT_FEATURES
+_TURN = _PHASE + len(Phase)
+#: Length of the encoding.
+SIZE = _TURN + TURNS + 1
+
+
+def encode(obs: ScauverObservation) -> np.ndarray:
+    """The observation as a float32 vector of length :data:`SIZE`."""
+    out = np.zeros(SIZE, dtype=np.float32)
+    chip_features.encode_table(obs.table, obs.seat, out, 0)
+    for card in obs.hand:
+        out[_HAND + card] = 1.0
+    n = len(obs.fields)
+    me = obs.seat or 0
+    for k in range(n):
+        s = (me + k) % n
+        row = _SEATS + k * SEAT_FEATURES
+        left, right = obs.fields[s]
+        for card in left:
+            out[row + card] = 1.0
+        for card in right:
+            out[row + DECK + card] = 1.0
+        extra = row + 2 * DECK
+        out[extra] = obs.hand_sizes[s] / HAND_SIZE
+        out[extra + 1] = obs.opened[s]
+        out[extra + 2] = obs.turn_seat == s
+        out[extra + 3] = sum(chips.VALUES[c] for c in left) / SUM_SCALE
+        out[extra + 4] = sum(chips.VALUES[c] for c in right) / SUM_SCALE
+    out[_PHASE + int(obs.phase)] = 1.0
+    out[_TURN + obs.turn] = 1.0
+    out[_TURN + TURNS] = obs.stock_size / DECK
+    return out

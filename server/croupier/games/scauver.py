@@ -1,0 +1,839 @@
+"""Scauver: a chip game for 2–4 players with two face-up flanks, vanguards and links.
+
+Rules: ``docs/rules/scauver.md`` (binding reading of ``shared/rules/scauver.md``, with
+``chips.md`` for the amphora, betting, pot and elimination). Version 1.
+
+The betting is :mod:`croupier.games._chips` (one module for Felduz and Scauver); this module only
+decides *when* a seat may bet and what happens between bets. Seats are numbered clockwise; seat
+``i + 1`` sits to the left of seat ``i``.
+
+Decisions where the rules are silent (also in the rules doc):
+
+* **Chance.** The first dealer is a chance node with outcome ``(seat,)``. Each round is one chance
+  node whose outcome is the shuffled deck (40 card ids): five cards each are dealt one at a time
+  clockwise from the dealer's left among the seated players, and the rest, in order, is the stock
+  (drawn from the front). The draw of a turn is therefore automatic, not a decision.
+* **Opening.** The simultaneous opening placement is asked seat by seat, clockwise from the
+  dealer's left. One decision per seat picks 3 of its 5 cards and a flank for each (80 options).
+  Until every seat has chosen, no other seat's observation changes: others' flanks stay empty
+  and their hands count 5 cards; ``opened`` tells who has chosen (which the asking order tells
+  anyway). The opening actions are not public events; once all have chosen, the flanks show.
+* **Turns.** Turns go in cycles clockwise from the dealer's left; each live player takes one turn
+  per cycle and the round has three cycles, so "each live player takes exactly 3 turns". A player
+  who folds, or answers a bet with OUT (even the bettor, answering a raise during its own turn),
+  takes no further part: its turn ends at once.
+* **Flanks before completion** hold at most 3 cards: ``PLACE`` offers only flanks with room, so
+  after the third turn's placement the flanks are always 3 + 3.
+* **Last turn.** After its third placement a player places the two remaining hand cards, one
+  per flank: one decision naming the card that goes left.
+* **Round end.** After the last live player's third turn and the bets it opened, or as soon as one
+  live player is left (it takes the pot, no showdown). Folded players' hands are never shown.
+* **Showdown.** The engine picks each live player's link (lowest score, then strongest) and the
+  winner (see :func:`evaluate`); among equal-valued cards of a flank the link uses the lowest card
+  ids. The round result records every live player's flanks, D, link (the cards of VL and VR), v
+  and score, the winners, and the criterion that separated the winners from the best other player
+  (:class:`Criterion`).
+* **Defaults** (timeouts, faults): ``PROCEED`` at the betting step, ``NO_BET`` at the final bet,
+  ``OUT`` when answering a bet, the first legal id for the opening and the placements.
+
+Action ids (ascending in every legal list; the chip ids come from :mod:`~croupier.games._chips`):
+
+============================  ==========================  ====================================
+id                            label                       when
+============================  ==========================  ====================================
+``IN`` = 0, ``OUT`` = 1       ``In``, ``Out``             answering an open bet
+``BET + x``                   ``Bet:4``                   betting step, final bet (x <= cap)
+``RAISE + y``                 ``Raise:2``                 answering an open bet
+``FOLD`` = CHIP_ACTIONS       ``Fold``                    betting step
+``PROCEED`` = FOLD + 1        ``Proceed``                 betting step
+``NO_BET`` = FOLD + 2         ``NoBet``                   final bet (3rd turn)
+``PLACE + 2 * card + flank``  ``Place:7♥→L``              placement (0 = L, 1 = R; room left)
+``PLACE_PAIR + 40 * l + r``   ``Place:7♥→L,K♣→R``         3rd turn: card ``l`` left, ``r`` right
+``OPEN + 8 * combo + mask``   ``Open:[7♥→L K♣→R 2♦→L]``   the opening
+============================  ==========================  ====================================
+
+For ``OPEN``, ``combo`` indexes :data:`OPEN_COMBOS` (3 positions of the hand sorted by card id,
+lexicographic) and bit ``j`` of ``mask`` is the flank of the ``j``-th chosen card (1 = R).
+
+Observation (:class:`ScauverObservation`): the chip table (all public), phase, seat to act, turn
+seat and turn number, own hand, every seat's hand size and flanks, who has made its opening, stock
+size, this round's public actions, and every finished round (its public actions and result).
+
+Parameters (``_chips.PARAMS``): ``players`` 2 (2..4), ``stack`` 100, ``amphora`` 1,
+``double_every`` 10, ``round_cap`` 300.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import NamedTuple, TypeVar
+
+import numpy as np
+
+from croupier.errors import IllegalActionError
+from croupier.games import _chips as chips
+from croupier.games._api import CHANCE, TERMINAL, GameInfo
+
+HAND_SIZE = 5
+OPENING_CARDS = 3
+TURNS = 3
+#: Cards a flank may hold before the last turn's completion.
+FLANK_ROOM = 3
+LEFT, RIGHT = 0, 1
+FLANKS = (LEFT, RIGHT)
+FLANK_NAMES = ("L", "R")
+
+FOLD = chips.CHIP_ACTIONS
+PROCEED = FOLD + 1
+NO_BET = FOLD + 2
+PLACE = FOLD + 3
+PLACE_PAIR = PLACE + 2 * chips.DECK_SIZE
+OPEN = PLACE_PAIR + chips.DECK_SIZE**2
+#: The 3-of-5 choices of the opening, as positions in the hand sorted by card id.
+OPEN_COMBOS: tuple[tuple[int, ...], ...] = tuple(
+    itertools.combinations(range(HAND_SIZE), OPENING_CARDS)
+)
+OPEN_OPTIONS = len(OPEN_COMBOS) * 2**OPENING_CARDS
+NUM_ACTIONS = OPEN + OPEN_OPTIONS
+
+
+class Phase(enum.IntEnum):
+    """Where the match stands (an open bet sequence is answered before the phase goes on)."""
+
+    DRAW_DEALER = 0  # chance: the first dealer
+    DEAL = 1  # chance: shuffle and deal
+    OPENING = 2
+    BET = 3  # turn step 2: BET, FOLD or PROCEED
+    PLACE = 4  # turn step 3
+    PLACE_PAIR = 5  # 3rd turn: the two remaining cards
+    FINAL_BET = 6  # 3rd turn: BET or NO_BET
+    TURN_END = 7  # a final bet's sequence is being answered
+    OVER = 8
+
+
+class Criterion(enum.IntEnum):
+    """What separated a round's winners from the best other live player."""
+
+    LONE_WINNER = 0  # one live player was left: no showdown
+    LINKED = 1  # a linked player beat every unlinked one
+    SCORE = 2  # lower score D x v
+    SIZE = 3  # equal scores: the larger link value
+    SHAPE = 4  # then the stronger shape (3-3 > 3-2 > 3-1 > 2-2 > 2-1)
+    HEIGHT = 5  # then the higher cards
+    DIFFERENCE = 6  # nobody linked: the lower D
+    TIE = 7  # nothing separated the live players: the pot is split
+
+
+#: Shape strength by (cards in the greater vanguard, cards in the lesser).
+SHAPE_RANK = {(2, 1): 1, (2, 2): 2, (3, 1): 3, (3, 2): 4, (3, 3): 5}
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A player's chosen link: the cards of VL and VR, its value and shape."""
+
+    left: tuple[int, ...]
+    right: tuple[int, ...]
+    value: int
+    #: (cards in the greater vanguard, cards in the lesser).
+    shape: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Showing:
+    """A live player at showdown: its full flanks, D, its link (``None``: no valid link) and
+    score (``None`` without a link)."""
+
+    seat: int
+    left: tuple[int, ...]
+    right: tuple[int, ...]
+    difference: int
+    link: Link | None
+    score: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """How a finished round ended; public. ``fields`` are every seat's flanks at the end
+    (face up, folded players included); ``showings`` the live players at a showdown."""
+
+    round_index: int
+    dealer: int
+    fields: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    showings: tuple[Showing, ...]
+    winners: tuple[int, ...]
+    decided_by: Criterion
+    settlement: chips.Settlement
+
+
+@dataclass(frozen=True, slots=True)
+class PastRound:
+    """A finished round as everyone saw it: its public actions ``(seat, action)`` and result."""
+
+    history: tuple[tuple[int, int], ...]
+    result: RoundResult
+
+
+Field = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+class ScauverState(NamedTuple):
+    """Immutable match state. Hands are sorted by card id; flanks keep placement order."""
+
+    round_cap: int
+    base_amphora: int
+    double_every: int
+    phase: Phase
+    table: chips.Table
+    #: The seat to act outside an open bet sequence (-1 at chance nodes and at the end).
+    to_act: int
+    #: The seat whose turn it is (-1 outside the turns).
+    turn_seat: int
+    #: The turn cycle, 0..2 (a live player's turn number minus one).
+    cycle: int
+    hands: tuple[tuple[int, ...], ...]
+    fields: tuple[Field, ...]
+    #: During the opening: who has chosen.
+    opened: tuple[bool, ...]
+    #: This round's shuffled deck; the stock is ``deck[stock_pos:]``.
+    deck: tuple[int, ...]
+    stock_pos: int
+    #: This round's public actions ``(seat, action)``.
+    history: tuple[tuple[int, int], ...]
+    past: tuple[PastRound, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScauverObservation:
+    """What one seat (or, with ``seat=None``, a spectator) may see.
+
+    During the opening, another seat's flanks are shown empty and its hand as 5 cards until every
+    seat has chosen. ``to_act`` is ``None`` at chance nodes and at the end; ``turn_seat`` is
+    ``None`` outside the turns; ``turn`` is the turn cycle (0..2).
+    """
+
+    seat: int | None
+    round_cap: int
+    table: chips.Table
+    phase: Phase
+    to_act: int | None
+    turn_seat: int | None
+    turn: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    fields: tuple[Field, ...]
+    opened: tuple[bool, ...]
+    stock_size: int
+    history: tuple[tuple[int, int], ...]
+    past_rounds: tuple[PastRound, ...]
+
+    @property
+    def last_round(self) -> RoundResult | None:
+        """The result of the latest finished round, if any."""
+        return self.past_rounds[-1].result if self.past_rounds else None
+
+
+# ---- the showdown ------------------------------------------------------------------------------
+
+#: Vanguards of a 4-card flank: positions, 1 to 3 cards (14 of them).
+_VANGUARDS = tuple(c for k in range(1, FLANK_ROOM + 1) for c in itertools.combinations(range(4), k))
+
+
+class _Choice(NamedTuple):
+    """A link found on sorted flank values: positions in each sorted flank, and its keys."""
+
+    left: tuple[int, ...]
+    right: tuple[int, ...]
+    value: int
+    shape: tuple[int, int]
+    #: (v, shape rank, height): larger is stronger.
+    strength: tuple[int, int, tuple[int, ...]]
+
+
+def _strength(lv: tuple[int, ...], rv: tuple[int, ...]) -> tuple[tuple[int, int], tuple[int, ...]]:
+    """Shape and height of a link from its vanguards' values (each sorted high to low)."""
+    greater, lesser = (lv, rv) if (len(lv), lv) >= (len(rv), rv) else (rv, lv)
+    return (len(greater), len(lesser)), greater + lesser
+
+
+class _Vanguard(NamedTuple):
+    """A vanguard of a sorted flank: its positions, values high to low, and a bit per value."""
+
+    positions: tuple[int, ...]
+    values: tuple[int, ...]
+    bits: int
+
+
+_FLANKS: dict[tuple[int, ...], dict[int, list[_Vanguard]]] = {}
+
+
+def _vanguards(flank: tuple[int, ...]) -> dict[int, list[_Vanguard]]:
+    """The vanguards of a flank (values sorted ascending) by their sum; made once per flank."""
+    found = _FLANKS.get(flank)
+    if found is None:
+        found = {}
+        for positions in _VANGUARDS:
+            if positions[-1] < len(flank):
+                values = tuple(sorted((flank[i] for i in positions), reverse=True))
+                bits = sum(1 << v for v in set(values))
+                found.setdefault(sum(values), []).append(_Vanguard(positions, values, bits))
+        _FLANKS[flank] = found
+    return found
+
+
+_LINKS: dict[tuple[tuple[int, ...], tuple[int, ...]], _Choice | None] = {}
+#: Bounds the memo of :func:`best_link` (at most 715 x 715 pairs of 4-card flanks exist).
+_LINKS_MAX = 1 << 20
+
+
+def best_link(left: tuple[int, ...], right: tuple[int, ...]) -> _Choice | None:
+    """The engine's link for flanks given as values sorted ascending: among valid links the
+    lowest score D × v, then the strongest (v, shape, height); ``None`` without a valid link.
+
+    The score is D × v with D fixed, so the links worth looking at all have one value: the
+    smallest v that links (the largest when D = 0, where every score is 0)."""
+    key = (left, right)
+    if key in _LINKS:
+        return _LINKS[key]
+    difference = abs(sum(left) - sum(right))
+    lefts, rights = _vanguards(left), _vanguards(right)
+    found: _Choice | None = None
+    for total in sorted(lefts.keys() & rights.keys(), reverse=difference == 0):
+        best: tuple[int, tuple[int, ...]] | None = None
+        for lv in lefts[total]:
+            for rv in rights[total]:
+                if lv.bits & rv.bits or len(lv.values) + len(rv.values) < 3:
+                    continue
+                shape, height = _strength(lv.values, rv.values)
+                strength = (SHAPE_RANK[shape], height)
+                if best is None or strength > best:
+                    best = strength
+                    found = _Choice(lv.positions, rv.positions, total, shape, (total, *strength))
+        if found is not None:
+            break
+    if len(_LINKS) < _LINKS_MAX:
+        _LINKS[key] = found
+    return found
+
+
+def show(seat: int, field: Field) -> Showing:
+    """A live player's showing: D and the engine's link over its two 4-card flanks."""
+    left = sorted(field[LEFT], key=lambda c: (chips.VALUES[c], c))
+    right = sorted(field[RIGHT], key=lambda c: (chips.VALUES[c], c))
+    lv = tuple(chips.VALUES[c] for c in left)
+    rv = tuple(chips.VALUES[c] for c in right)
+    difference = abs(sum(lv) - sum(rv))
+    choice = best_link(lv, rv)
+    if choice is None:
+        return Showing(seat, field[LEFT], field[RIGHT], difference, None, None)
+    link = Link(
+        tuple(left[i] for i in choice.left),
+        tuple(right[i] for i in choice.right),
+        choice.value,
+        choice.shape,
+    )
+    return Showing(seat, field[LEFT], field[RIGHT], difference, link, difference * choice.value)
+
+
+def _rank_key(showing: Showing) -> tuple[int, int, int, int, tuple[int, ...]]:
+    """Larger is better: linked first, then lower score (unlinked: lower D), then strength."""
+    link = showing.link
+    if link is None or showing.score is None:
+        return (0, -showing.difference, 0, 0, ())
+    lv = tuple(sorted((chips.VALUES[c] for c in link.left), reverse=True))
+    rv = tuple(sorted((chips.VALUES[c] for c in link.right), reverse=True))
+    shape, height = _strength(lv, rv)
+    return (1, -showing.score, link.value, SHAPE_RANK[shape], height)
+
+
+_CRITERIA = (Criterion.LINKED, Criterion.SCORE, Criterion.SIZE, Criterion.SHAPE, Criterion.HEIGHT)
+
+
+def evaluate(showings: tuple[Showing, ...]) -> tuple[tuple[int, ...], Criterion]:
+    """The winners among live players' showings, and what decided it."""
+    keys = {s.seat: _rank_key(s) for s in showings}
+    best = max(keys.values())
+    winners = tuple(sorted(seat for seat, key in keys.items() if key == best))
+    others = [key for key in keys.values() if key != best]
+    if not others:
+        return winners, Criterion.TIE
+    runner = max(others)
+    index = next(i for i in range(len(best)) if best[i] != runner[i])
+    if index == 1 and best[0] == 0:
+        return winners, Criterion.DIFFERENCE
+    return winners, _CRITERIA[index]
+
+
+# ---- labels ------------------------------------------------------------------------------------
+
+
+def open_choice(hand: tuple[int, ...], action: int) -> tuple[tuple[int, int], ...]:
+    """The opening ``action`` on ``hand`` (sorted by card id) as ``(card, flank)`` pairs."""
+    combo, mask = divmod(action - OPEN, 2**OPENING_CARDS)
+    return tuple((hand[pos], (mask >> j) & 1) for j, pos in enumerate(OPEN_COMBOS[combo]))
+
+
+def pair_action(left: int, right: int) -> int:
+    """The last turn's id placing ``left`` into L and ``right`` into R."""
+    return PLACE_PAIR + chips.DECK_SIZE * left + right
+
+
+def _placement(card: int, flank: int) -> str:
+    return f"{chips.CARD_LABELS[card]}→{FLANK_NAMES[flank]}"
+
+
+# ---- the game ----------------------------------------------------------------------------------
+
+_DECK = frozenset(range(chips.DECK_SIZE))
+_OPEN_IDS = tuple(range(OPEN, NUM_ACTIONS))
+_EMPTY_FIELD: Field = ((), ())
+T = TypeVar("T")
+
+
+def _with(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
+    """``values`` with the entry of ``seat`` replaced."""
+    return (*values[:seat], value, *values[seat + 1 :])
+
+
+_BET_LISTS: dict[tuple[object, ...], tuple[int, ...]] = {}
+
+
+def _with_bets(table: chips.Table, tail: tuple[int, ...]) -> tuple[int, ...]:
+    """The legal bets, then ``tail``; made once per (cap, A, commitments, live seats)."""
+    key = (table.cap, table.amphora, table.committed, table.live, tail)
+    found = _BET_LISTS.get(key)
+    if found is None:
+        found = (*chips.bet_actions(table), *tail)
+        if len(_BET_LISTS) < 100_000:
+            _BET_LISTS[key] = found
+    return found
+
+
+class Scauver:
+    """The Scauver game module (see the module docstring); stateless apart from a memo of the
+    last legal-action list: use :data:`GAME`."""
+
+    info = GameInfo(
+        name="scauver",
+        title="Scauver",
+        version=1,
+        min_players=2,
+        max_players=chips.MAX_PLAYERS,
+        num_distinct_actions=NUM_ACTIONS,
+        params=chips.PARAMS,
+        rules_doc="docs/rules/scauver.md",
+    )
+
+    def __init__(self) -> None:
+        #: The last state asked for its legal actions, and the answer (states are immutable, so
+        #: identity is enough; holding the state keeps its ``id`` from being reused).
+        self._last_legal: tuple[ScauverState | None, tuple[int, ...]] = (None, ())
+
+    # -- the contract -------------------------------------------------------------------------
+
+    def initial_state(self, params: Mapping[str, int]) -> ScauverState:
+        p = self.info.make_params(params)
+        n = p["players"]
+        return ScauverState(
+            round_cap=p["round_cap"],
+            base_amphora=p["amphora"],
+            double_every=p["double_every"],
+            phase=Phase.DRAW_DEALER,
+            table=chips.new_table(n, p["stack"]),
+            to_act=-1,
+            turn_seat=-1,
+            cycle=0,
+            hands=((),) * n,
+            fields=(_EMPTY_FIELD,) * n,
+            opened=(False,) * n,
+            deck=(),
+            stock_pos=0,
+            history=(),
+            past=(),
+        )
+
+    def num_players(self, state: ScauverState) -> int:
+        return len(state.hands)
+
+    def current_player(self, state: ScauverState) -> int:
+        bet = state.table.bet
+        if bet is not None:
+            return bet.to_act
+        phase = state.phase
+        if phase is Phase.OVER:
+            return TERMINAL
+        if phase is Phase.DRAW_DEALER or phase is Phase.DEAL:
+            return CHANCE
+        return state.to_act
+
+    def legal_actions(self, state: ScauverState) -> tuple[int, ...]:
+        last_state, last_legal = self._last_legal
+        if last_state is state:  # an arbiter asks for the list, then applies one of its ids
+            return last_legal
+        legal = self._legal(state)
+        self._last_legal = (state, legal)
+        return legal
+
+    def _legal(self, state: ScauverState) -> tuple[int, ...]:
+        table = state.table
+        if table.bet is not None:
+            return chips.answer_actions(table)
+        phase = state.phase
+        if phase is Phase.BET:
+            return _with_bets(table, (FOLD, PROCEED))
+        if phase is Phase.PLACE:
+            return self._legal_place(state)
+        if phase is Phase.PLACE_PAIR:
+            low, high = state.hands[state.to_act]
+            return (pair_action(low, high), pair_action(high, low))
+        if phase is Phase.FINAL_BET:
+            return _with_bets(table, (NO_BET,))
+        if phase is Phase.OPENING:
+            return _OPEN_IDS
+        return ()
+
+    def apply(self, state: ScauverState, action: int) -> ScauverState:
+        if type(action) is not int:  # bools and floats are not ids; int subclasses are normalised
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise IllegalActionError(f"an action id is an int, not {action!r}")
+            action = int(action)
+        player = self.current_player(state)
+        if player < 0:
+            raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"action {action} is not legal for seat {player}")
+        history = state.history
+        if state.phase is not Phase.OPENING:
+            history = (*history, (player, action))
+        if state.table.bet is not None:
+            return self._after_bet(state._replace(table=chips.answer(state.table, action)), history)
+        phase = state.phase
+        if phase is Phase.OPENING:
+            return self._apply_opening(state, action)
+        if phase is Phase.BET:
+            return self._apply_bet(state, action, history)
+        if phase is Phase.PLACE:
+            return self._apply_place(state, action, history)
+        if phase is Phase.PLACE_PAIR:
+            return self._apply_place_pair(state, action, history)
+        return self._apply_final_bet(state, action, history)
+
+    def sample_chance(self, state: ScauverState, rng: np.random.Generator) -> tuple[int, ...]:
+        if state.phase is Phase.DRAW_DEALER:
+            return (int(rng.integers(len(state.hands))),)
+        if state.phase is Phase.DEAL:
+            deck: list[int] = rng.permutation(chips.DECK_SIZE).tolist()
+            return tuple(deck)
+        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
+
+    def apply_chance(self, state: ScauverState, outcome: tuple[int, ...]) -> ScauverState:
+        if state.phase is Phase.DRAW_DEALER:
+            n = len(state.hands)
+            if len(outcome) != 1 or outcome[0] not in range(n):
+                raise IllegalActionError(f"first-dealer outcome must be (seat,), got {outcome!r}")
+            return self._start_round(state, state.table, int(outcome[0]))
+        if state.phase is Phase.DEAL:
+            if len(outcome) != chips.DECK_SIZE or set(outcome) != _DECK:
+                raise IllegalActionError("a deal outcome must be a permutation of the 40 card ids")
+            return self._apply_deal(state, tuple(int(c) for c in outcome))
+        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
+
+    def chance_label(self, state: ScauverState, outcome: tuple[int, ...]) -> str:
+        if state.phase is Phase.DRAW_DEALER:
+            return f"First dealer: seat {outcome[0]}"
+        dealt = self._apply_deal(state, tuple(outcome))
+        hands = "; ".join(
+            f"seat {s}: {chips.cards_label(h)}" for s, h in enumerate(dealt.hands) if h
+        )
+        stock = chips.cards_label(dealt.deck[dealt.stock_pos :])
+        table = state.table
+        return f"Round {table.round + 1}, dealer seat {table.dealer}: {hands}; stock {stock}"
+
+    def observe(self, state: ScauverState, seat: int | None) -> ScauverObservation:
+        hand_sizes = tuple(len(h) for h in state.hands)
+        fields = state.fields
+        if state.phase is Phase.OPENING:  # nobody sees another's opening before all have chosen
+            hand_sizes = tuple(
+                len(h) if s == seat else HAND_SIZE if h else 0 for s, h in enumerate(state.hands)
+            )
+            fields = tuple(f if s == seat else _EMPTY_FIELD for s, f in enumerate(fields))
+        in_turns = Phase.BET <= state.phase <= Phase.TURN_END
+        player = self.current_player(state)
+        return ScauverObservation(
+            seat=seat,
+            round_cap=state.round_cap,
+            table=state.table,
+            phase=state.phase,
+            to_act=player if player >= 0 else None,
+            turn_seat=state.turn_seat if in_turns else None,
+            turn=state.cycle,
+            hand=state.hands[seat] if seat is not None else (),
+            hand_sizes=hand_sizes,
+            fields=fields,
+            opened=state.opened,
+            stock_size=chips.DECK_SIZE - state.stock_pos if state.deck else 0,
+            history=state.history,
+            past_rounds=state.past,
+        )
+
+    def returns(self, state: ScauverState) -> tuple[Fraction, ...]:
+        return tuple(Fraction(c) for c in chips.chips(state.table))
+
+    def ranking(self, state: ScauverState) -> tuple[int, ...]:
+        return chips.ranking(state.table)
+
+    def action_label(self, state: ScauverState, action: int) -> str:
+        if chips.is_chip_action(action):
+            return chips.chip_label(action)
+        if action == FOLD:
+            return "Fold"
+        if action == PROCEED:
+            return "Proceed"
+        if action == NO_BET:
+            return "NoBet"
+        if PLACE <= action < PLACE_PAIR:
+            card, flank = divmod(action - PLACE, 2)
+            return f"Place:{_placement(card, flank)}"
+        if PLACE_PAIR <= action < OPEN:
+            left, right = divmod(action - PLACE_PAIR, chips.DECK_SIZE)
+            return f"Place:{_placement(left, LEFT)},{_placement(right, RIGHT)}"
+        if OPEN <= action < NUM_ACTIONS and state.phase is Phase.OPENING:
+            hand = state.hands[state.to_act]
+            return "Open:[" + " ".join(_placement(c, f) for c, f in open_choice(hand, action)) + "]"
+        raise IllegalActionError(f"{action} is not an action of Scauver here")
+
+    def default_action(self, state: ScauverState) -> int:
+        if state.table.bet is not None:
+            return chips.OUT
+        if state.phase is Phase.BET:
+            return PROCEED
+        if state.phase is Phase.FINAL_BET:
+            return NO_BET
+        legal = self.legal_actions(state)
+        if not legal:
+            raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
+        return legal[0]
+
+    def round_index(self, state: ScauverState) -> int:
+        return max(state.table.round, 0)
+
+    def dealer(self, state: ScauverState) -> int:
+        return state.table.dealer
+
+    def is_public(self, state: ScauverState, action: int) -> bool:
+        return state.phase is not Phase.OPENING
+
+    # -- rounds ---------------------------------------------------------------------------------
+
+    def _start_round(self, state: ScauverState, table: chips.Table, dealer: int) -> ScauverState:
+        amphora = chips.amphora_at(state.base_amphora, state.double_every, table.round + 1)
+        n = len(state.hands)
+        return state._replace(
+            phase=Phase.DEAL,
+            table=chips.start_round(table, dealer, amphora),
+            to_act=-1,
+            turn_seat=-1,
+            cycle=0,
+            hands=((),) * n,
+            fields=(_EMPTY_FIELD,) * n,
+            opened=(False,) * n,
+            deck=(),
+            stock_pos=0,
+            history=(),
+        )
+
+    def _apply_deal(self, state: ScauverState, deck: tuple[int, ...]) -> ScauverState:
+        table = state.table
+        n = len(state.hands)
+        first = chips.next_seated(table, table.dealer)
+        order = [s for s in ((first + k) % n for k in range(n)) if table.out_round[s] < 0]
+        m = len(order)
+        hands: list[tuple[int, ...]] = [()] * n
+        for k, seat in enumerate(order):
+            hands[seat] = tuple(sorted(deck[k : HAND_SIZE * m : m]))
+        return state._replace(
+            phase=Phase.OPENING,
+            to_act=first,
+            hands=tuple(hands),
+            deck=deck,
+            stock_pos=HAND_SIZE * m,
+        )
+
+    def _apply_opening(self, state: ScauverState, action: int) -> ScauverState:
+        seat = state.to_act
+        hand = state.hands[seat]
+        placed = open_choice(hand, action)
+        flanks: list[tuple[int, ...]] = [(), ()]
+        for card, flank in placed:
+            flanks[flank] = (*flanks[flank], card)
+        chosen = {c for c, _ in placed}
+        state = state._replace(
+            hands=_with(state.hands, seat, tuple(c for c in hand if c not in chosen)),
+            fields=_with(state.fields, seat, (flanks[0], flanks[1])),
+            opened=_with(state.opened, seat, True),
+        )
+        nxt = chips.next_seated(state.table, seat)
+        if not state.opened[nxt]:
+            return state._replace(to_act=nxt)
+        # every seat has chosen: the turns begin at the dealer's left
+        return self._begin_turn(state, nxt, 0)
+
+    def _begin_turn(self, state: ScauverState, seat: int, cycle: int) -> ScauverState:
+        """``seat`` starts its turn: it draws the top stock card, then comes to the betting step."""
+        card = state.deck[state.stock_pos]
+        hand = tuple(sorted((*state.hands[seat], card)))
+        return state._replace(
+            phase=Phase.BET,
+            to_act=seat,
+            turn_seat=seat,
+            cycle=cycle,
+            hands=_with(state.hands, seat, hand),
+            stock_pos=state.stock_pos + 1,
+        )
+
+    def _next_turn(self, state: ScauverState, history: tuple[tuple[int, int], ...]) -> ScauverState:
+        """The turn passes to the next live seat clockwise (a new cycle after the dealer)."""
+        table = state.table
+        n = len(state.hands)
+        dealer = table.dealer
+        pos = (state.turn_seat - dealer - 1) % n
+        cycle = state.cycle
+        for step in range(1, 2 * n + 1):
+            p = pos + step
+            if p >= n and cycle == state.cycle:
+                cycle += 1
+                if cycle == TURNS:
+                    return self._showdown(state, history)
+            seat = (dealer + 1 + p) % n
+            if table.live[seat]:
+                return self._begin_turn(state._replace(history=history), seat, cycle)
+        raise IllegalActionError("nobody is live")  # unreachable: a lone winner ends the round
+
+    # -- turn steps -----------------------------------------------------------------------------
+
+    def _apply_bet(
+        self, state: ScauverState, action: int, history: tuple[tuple[int, int], ...]
+    ) -> ScauverState:
+        seat = state.to_act
+        if action == PROCEED:
+            return state._replace(phase=Phase.PLACE, history=history)
+        if action == FOLD:
+            return self._after_bet(
+                state._replace(table=chips.fold(state.table, seat), phase=Phase.PLACE), history
+            )
+        table = chips.open_bet(state.table, seat, action - chips.BET)
+        return self._after_bet(state._replace(table=table, phase=Phase.PLACE), history)
+
+    def _apply_final_bet(
+        self, state: ScauverState, action: int, history: tuple[tuple[int, int], ...]
+    ) -> ScauverState:
+        if action == NO_BET:
+            return self._next_turn(state, history)
+        table = chips.open_bet(state.table, state.to_act, action - chips.BET)
+        return self._after_bet(state._replace(table=table, phase=Phase.TURN_END), history)
+
+    def _after_bet(self, state: ScauverState, history: tuple[tuple[int, int], ...]) -> ScauverState:
+        """After a betting action: the open sequence goes on, one live player takes the pot, the
+        turn seat (if still live) places, or the turn passes."""
+        table = state.table
+        if table.bet is not None:
+            return state._replace(history=history)
+        winner = chips.lone_winner(table)
+        if winner is not None:
+            return self._end_round(
+                state, history, (winner,), Criterion.LONE_WINNER, (), showdown=False
+            )
+        if state.phase is Phase.PLACE and table.live[state.turn_seat]:
+            return state._replace(to_act=state.turn_seat, history=history)
+        return self._next_turn(state, history)
+
+    def _legal_place(self, state: ScauverState) -> tuple[int, ...]:
+        seat = state.to_act
+        left, right = state.fields[seat]
+        room = (len(left) < FLANK_ROOM, len(right) < FLANK_ROOM)
+        hand = state.hands[seat]
+        return tuple(PLACE + 2 * card + flank for card in hand for flank in FLANKS if room[flank])
+
+    def _apply_place(
+        self, state: ScauverState, action: int, history: tuple[tuple[int, int], ...]
+    ) -> ScauverState:
+        seat = state.to_act
+        card, flank = divmod(action - PLACE, 2)
+        field = list(state.fields[seat])
+        field[flank] = (*field[flank], card)
+        state = state._replace(
+            hands=_with(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)),
+            fields=_with(state.fields, seat, (field[0], field[1])),
+        )
+        if state.cycle == TURNS - 1:
+            return state._replace(phase=Phase.PLACE_PAIR, history=history)
+        return self._next_turn(state, history)
+
+    def _apply_place_pair(
+        self, state: ScauverState, action: int, history: tuple[tuple[int, int], ...]
+    ) -> ScauverState:
+        seat = state.to_act
+        left_card, right_card = divmod(action - PLACE_PAIR, chips.DECK_SIZE)
+        left, right = state.fields[seat]
+        return state._replace(
+            phase=Phase.FINAL_BET,
+            hands=_with(state.hands, seat, ()),
+            fields=_with(state.fields, seat, ((*left, left_card), (*right, right_card))),
+            history=history,
+        )
+
+    # -- the end of a round ---------------------------------------------------------------------
+
+    def _showdown(self, state: ScauverState, history: tuple[tuple[int, int], ...]) -> ScauverState:
+        table = state.table
+        showings = tuple(
+            show(seat, state.fields[seat]) for seat in range(len(state.hands)) if table.live[seat]
+        )
+        winners, criterion = evaluate(showings)
+        return self._end_round(state, history, winners, criterion, showings, showdown=True)
+
+    def _end_round(
+        self,
+        state: ScauverState,
+        history: tuple[tuple[int, int], ...],
+        winners: tuple[int, ...],
+        criterion: Criterion,
+        showings: tuple[Showing, ...],
+        *,
+        showdown: bool,
+    ) -> ScauverState:
+        table = state.table
+        next_amphora = chips.amphora_at(state.base_amphora, state.double_every, table.round + 1)
+        table, settlement = chips.settle(table, winners, next_amphora, showdown=showdown)
+        result = RoundResult(
+            round_index=table.round,
+            dealer=table.dealer,
+            fields=state.fields,
+            showings=showings,
+            winners=settlement.winners,
+            decided_by=criterion,
+            settlement=settlement,
+        )
+        state = state._replace(past=(*state.past, PastRound(history, result)))
+        if chips.match_over(table, state.round_cap):
+            n = len(state.hands)
+            return state._replace(
+                phase=Phase.OVER,
+                table=table,
+                to_act=-1,
+                turn_seat=-1,
+                hands=((),) * n,
+                fields=(_EMPTY_FIELD,) * n,
+                deck=(),
+                stock_pos=0,
+                history=(),
+            )
+        return self._start_round(state, table, chips.next_dealer(table))
+
+
+#: The Scauver game instance registered in :mod:`croupier.games`.
+GAME = Scauver()
