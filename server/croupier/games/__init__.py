@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from croupier.errors import ConfigError
-from croupier.games import as_nas
+from croupier.games import as_nas, felduz
 from croupier.games._api import CHANCE, TERMINAL, Game, GameInfo, ParamSpec, places
 
-_REGISTRY: dict[str, Game[Any]] = {as_nas.GAME.info.name: as_nas.GAME}
+_REGISTRY: dict[str, Game[Any]] = {g.info.name: g for g in (as_nas.GAME, felduz.GAME)}
 
 #: Names of the registered games, as used on the command line and in replays.
 GAMES: tuple[str, ...] = tuple(sorted(_REGISTRY))
