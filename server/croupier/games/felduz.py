@@ -402,15 +402,15 @@ class Felduz:
             if isinstance(action, bool) or not isinstance(action, int):
                 raise IllegalActionError(f"an action id is an int, not {action!r}")
             action = int(action)
+        phase = state.phase
+        if phase is Phase.BET:  # the chips module validates bets and answers
+            return self._apply_bet(state, action)
         if action not in self.legal_actions(state):
             if self.current_player(state) < 0:
                 raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
             raise IllegalActionError(
                 f"action {action} is not legal for seat {self.current_player(state)}"
             )
-        phase = state.phase
-        if phase is Phase.BET:
-            return self._apply_bet(state, action)
         if phase is Phase.DRAW:
             return self._apply_draw(state, action)
         if phase is Phase.REVEAL:
@@ -560,14 +560,14 @@ class Felduz:
         m = len(receivers)
         hands: list[tuple[int, ...]] = [()] * n
         for k, seat in enumerate(receivers):
-            hands[seat] = tuple(sorted(int(c) for c in outcome[k : HAND_SIZE * m : m]))
+            hands[seat] = tuple(sorted(map(int, outcome[k : HAND_SIZE * m : m])))
         empty: tuple[tuple[int, ...], ...] = ((),) * n
         return state._replace(
             phase=Phase.OPENING,
             open=empty,
             closed=tuple(hands),
             reserve=empty,
-            stock=tuple(int(c) for c in outcome[HAND_SIZE * m :]),
+            stock=tuple(map(int, outcome[HAND_SIZE * m :])),
             stood=(False,) * n,
             splits=(-1,) * n,
             turn=receivers[0],
@@ -622,13 +622,15 @@ class Felduz:
         history = (*state.history, (seat, action))
         table = state.table
         if table.bet is not None:
-            table = chips.answer(table, action)
+            table = chips.answer(table, action)  # raises on anything but a legal answer
             if table.bet is not None:
                 return state._replace(table=table, history=history)
             if chips.lone_winner(table) is not None:
                 return self._end_round(state._replace(table=table, history=history))
         elif action != NO_BET:
-            table = chips.open_bet(table, seat, action - chips.BET)
+            if not chips.BET <= action < chips.RAISE:
+                raise IllegalActionError(f"action {action} is not legal for seat {seat}")
+            table = chips.open_bet(table, seat, action - chips.BET)  # checks the amount
             if table.bet is not None:
                 return state._replace(table=table, history=history)
         state = state._replace(table=table, history=history)
