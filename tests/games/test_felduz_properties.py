@@ -1,0 +1,161 @@
+"""Felduz properties (hypothesis): no leak, conservation, determinism, showdown symmetries.
+
+No leak: re-deal everything a seat may not see (the other seats' closed fields and reserves, the
+stock's order, and during the opening the other seats' hands and splits); its observation must
+not change. The wire form and the tensor encoding are checked the same way in
+``tests/transport/test_felduz_wire.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from felduz_kit import G, all_cards, random_match
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from croupier.games import CHANCE, TERMINAL
+from croupier.games import _chips as chips
+from croupier.games.felduz import SPLITS, FelduzState, Phase, showdown
+
+
+def walk(seed: int, players: int, steps: int, **params: int) -> FelduzState:
+    """A reachable decision state: random play for up to ``steps`` decisions."""
+    rng = np.random.default_rng(seed)
+    state = G.initial_state({"players": players, **params})
+    taken = 0
+    while True:
+        player = G.current_player(state)
+        if player == CHANCE:
+            state = G.apply_chance(state, G.sample_chance(state, rng))
+            continue
+        if player == TERMINAL or taken == steps:
+            return state
+        legal = G.legal_actions(state)
+        state = G.apply(state, int(legal[rng.integers(len(legal))]))
+        taken += 1
+
+
+def redeal(state: FelduzState, seat: int | None, rng: np.random.Generator) -> FelduzState:
+    """Re-deal every card ``seat`` (``None``: a spectator) may not see, keeping all counts."""
+    others = [s for s in chips.seated(state.table) if s != seat]
+    pool = list(state.stock)
+    for s in others:
+        pool += [*state.closed[s], *state.reserve[s]]
+    pool = [int(c) for c in rng.permutation(pool)]
+    closed, reserve, splits = list(state.closed), list(state.reserve), list(state.splits)
+    for s in others:
+        k, r = len(closed[s]), len(reserve[s])
+        closed[s], pool = tuple(sorted(pool[:k])), pool[k:]
+        reserve[s], pool = tuple(sorted(pool[:r])), pool[r:]
+        if splits[s] >= 0:
+            splits[s] = int(rng.integers(len(SPLITS)))
+    return state._replace(
+        closed=tuple(closed), reserve=tuple(reserve), splits=tuple(splits), stock=tuple(pool)
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 4),
+    steps=st.integers(0, 120),
+    viewer=st.integers(-1, 3),
+    redeal_seed=st.integers(0, 1_000),
+)
+def test_a_seat_cannot_see_what_the_rules_hide(
+    seed: int, players: int, steps: int, viewer: int, redeal_seed: int
+) -> None:
+    state = walk(seed, players, steps, stack=30)
+    seat = None if viewer < 0 or viewer >= players else viewer
+    other = redeal(state, seat, np.random.default_rng(redeal_seed))
+    assert all_cards(other) == all_cards(state)
+    assert G.observe(other, seat) == G.observe(state, seat)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4), split=st.integers(0, 9))
+def test_during_the_opening_no_one_sees_another_seats_split(
+    seed: int, players: int, split: int
+) -> None:
+    state = walk(seed, players, 0)
+    assert state.phase is Phase.OPENING
+    chooser = state.turn
+    one = G.apply(state, G.legal_actions(state)[split])
+    two = G.apply(state, G.legal_actions(state)[(split + 1) % 10])
+    for seat in (*range(players), None):
+        if seat != chooser:
+            assert G.observe(one, seat) == G.observe(two, seat)
+    assert G.observe(one, chooser) != G.observe(two, chooser)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 4),
+    stack=st.integers(1, 40),
+    amphora=st.integers(1, 5),
+    double_every=st.integers(0, 4),
+    round_cap=st.integers(1, 30),
+)
+def test_any_parameters_conserve_chips_and_cards_and_end(
+    seed: int, players: int, stack: int, amphora: int, double_every: int, round_cap: int
+) -> None:
+    params = {
+        "players": players,
+        "stack": stack,
+        "amphora": amphora,
+        "double_every": double_every,
+        "round_cap": round_cap,
+    }
+    steps = random_match(np.random.default_rng(seed), params)
+    for _, _player, _, after in steps:
+        assert sum(G.returns(after)) == players * stack
+        if G.current_player(after) >= 0:
+            assert all_cards(after) == list(range(40))
+    final = steps[-1][3]
+    assert G.current_player(final) == TERMINAL
+    assert G.round_index(final) < round_cap
+    # same seed, same play: the same match
+    again = random_match(np.random.default_rng(seed), params)
+    assert [(p, v) for _, p, v, _ in again] == [(p, v) for _, p, v, _ in steps]
+    # survivors rank by chips, ahead of every eliminated seat
+    places = G.ranking(final)
+    table = final.table
+    for s in chips.seated(table):
+        for o in range(players):
+            if table.out_round[o] >= 0:
+                assert places[s] < places[o]
+            elif chips.chips(table)[o] > chips.chips(table)[s]:
+                assert places[o] < places[s]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), players=st.integers(2, 4))
+def test_showdown_is_symmetric_and_a_qualified_field_always_wins(
+    data: st.DataObject, players: int
+) -> None:
+    cards = data.draw(st.permutations(range(40)))
+    fields, reserves = {}, {}
+    pos = 0
+    for s in range(players):
+        k = data.draw(st.integers(1, 9))
+        r = data.draw(st.integers(0, 2))
+        fields[s] = tuple(sorted(cards[pos : pos + k]))
+        reserves[s] = tuple(sorted(cards[pos + k : pos + k + r]))
+        pos += k + r
+    events = showdown(fields, reserves)
+    winners = events[-1].seats
+    assert winners
+    assert all(set(b.seats) <= set(a.seats) for a, b in itertools.pairwise(events))
+    sums = {s: sum(chips.VALUES[c] for c in f) for s, f in fields.items()}
+    if any(v >= 40 for v in sums.values()):
+        assert all(sums[w] >= 40 for w in winners)
+    # relabel the seats: the same fields win
+    order = data.draw(st.permutations(range(players)))
+    moved = showdown(
+        {order[s]: f for s, f in fields.items()}, {order[s]: r for s, r in reserves.items()}
+    )
+    assert set(moved[-1].seats) == {order[w] for w in winners}
+    assert [e.criterion for e in moved] == [e.criterion for e in events]
