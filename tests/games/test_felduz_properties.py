@@ -1,23 +1,31 @@
 """Felduz properties (hypothesis): no leak, conservation, determinism, showdown symmetries.
 
 No leak: re-deal everything a seat may not see (the other seats' closed fields and reserves, the
-stock's order, and during the opening the other seats' hands and splits); its observation must
-not change. The wire form and the tensor encoding are checked the same way in
-``tests/transport/test_felduz_wire.py``.
+stock's order, and during the opening the other seats' hands and splits); its observation, the
+exact bytes the arbiter would send it (decision request and round end, through the transport
+codec) and its tensor encoding must not change.
 """
 
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from felduz_kit import G, all_cards, random_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from croupier.arbiter import Clocks, DecisionRequest, RoundEnded
+from croupier.encoding import encoder
 from croupier.games import CHANCE, TERMINAL
 from croupier.games import _chips as chips
 from croupier.games.felduz import SPLITS, FelduzState, Phase, showdown
+from croupier.transport._codec import CODECS, encode
+
+CODEC = CODECS["felduz"]
+SIZE, ENCODE = encoder("felduz")
 
 
 def walk(seed: int, players: int, steps: int, **params: int) -> FelduzState:
@@ -72,6 +80,40 @@ def test_a_seat_cannot_see_what_the_rules_hide(
     other = redeal(state, seat, np.random.default_rng(redeal_seed))
     assert all_cards(other) == all_cards(state)
     assert G.observe(other, seat) == G.observe(state, seat)
+    if seat is not None:
+        assert wire(other, seat) == wire(state, seat)
+        assert np.array_equal(ENCODE(G.observe(other, seat)), ENCODE(G.observe(state, seat)))
+
+
+def wire(state: FelduzState, seat: int) -> bytes:
+    """The bytes the arbiter sends ``seat`` now: a round end and, if it acts, a decision."""
+    obs = G.observe(state, seat)
+    zeros = (Fraction(0),) * G.num_players(state)
+    messages: list[Any] = [RoundEnded(7, G.round_index(state), zeros, G.returns(state), obs)]
+    if G.current_player(state) == seat:
+        legal = G.legal_actions(state)
+        labels = tuple(G.action_label(state, a) for a in legal)
+        messages.append(DecisionRequest(3, obs, legal, labels, Clocks(2000, 30000, 5)))
+    return b"".join(encode(m, CODEC).SerializeToString(deterministic=True) for m in messages)
+
+
+def test_the_check_can_fail_a_card_the_seat_sees_changes_its_bytes() -> None:
+    state = walk(3, 2, 0)
+    seat = state.turn
+    mine, theirs = state.closed[seat], state.closed[1 - seat]
+    swapped = state._replace(
+        closed=_swap(state.closed, seat, (*mine[1:], theirs[0]), (*theirs[1:], mine[0]))
+    )
+    assert wire(swapped, seat) != wire(state, seat)
+    assert not np.array_equal(ENCODE(G.observe(swapped, seat)), ENCODE(G.observe(state, seat)))
+
+
+def _swap(
+    closed: tuple[tuple[int, ...], ...], seat: int, mine: tuple[int, ...], theirs: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    out = list(closed)
+    out[seat], out[1 - seat] = tuple(sorted(mine)), tuple(sorted(theirs))
+    return tuple(out)
 
 
 @settings(max_examples=100, deadline=None)

@@ -10,11 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from croupier.encoding import as_nas
+from croupier.encoding import as_nas, felduz
 from croupier.errors import ConfigError
 
 _ENCODERS: dict[str, tuple[int, Callable[[Any], np.ndarray]]] = {
     "as-nas": (as_nas.SIZE, as_nas.encode),
+    "felduz": (felduz.SIZE, felduz.encode),
 }
 
 

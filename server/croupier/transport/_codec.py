@@ -28,7 +28,9 @@ from croupier.arbiter import (
     Unexpected,
     Welcome,
 )
-from croupier.games import as_nas
+from croupier.games import _chips as chips
+from croupier.games import as_nas, felduz
+from croupier.transport._chips_codec import cards40, chip_action, chip_settlement, chip_table
 from croupier.v1 import bot_pb2 as pb
 
 
@@ -143,8 +145,112 @@ def _as_nas_round(obs: as_nas.AsNasObservation, out: pb.DealEnded) -> None:
         _as_nas_result(obs.last_deal, out.as_nas)
 
 
+# ---- Felduz ----
+
+_FELDUZ_MOVES = {
+    felduz.NO_BET: pb.FELDUZ_MOVE_NO_BET,
+    felduz.DRAW: pb.FELDUZ_MOVE_DRAW,
+    felduz.STAND: pb.FELDUZ_MOVE_STAND,
+    felduz.CONTINUE: pb.FELDUZ_MOVE_CONTINUE,
+}
+
+
+def _felduz_detail(action: int, hand: tuple[int, ...], out: pb.FelduzAction) -> None:
+    """Fill ``out`` with a Felduz action's typed fields; ``hand`` (the acting seat's hand,
+    sorted) is needed only for an opening split."""
+    if chips.is_chip_action(action):
+        out.move = pb.FELDUZ_MOVE_CHIPS
+        chip_action(action, out.chip)
+    elif action in _FELDUZ_MOVES:
+        out.move = _FELDUZ_MOVES[action]
+    elif action < felduz.REVEAL:
+        out.move = pb.FELDUZ_MOVE_OPEN
+        out.cards.extend(cards40(felduz.split_cards(hand, action - felduz.SPLIT)[0]))
+    elif action < felduz.RESERVE:
+        out.move = pb.FELDUZ_MOVE_REVEAL
+        out.cards.extend(cards40((action - felduz.REVEAL,)))
+    else:
+        out.move = pb.FELDUZ_MOVE_RESERVE
+        out.cards.extend(cards40(felduz.reserve_cards(action)))
+
+
+def _felduz_history(history: tuple[tuple[int, int], ...]) -> list[pb.FelduzHistoryEntry]:
+    entries = []
+    for seat, action in history:
+        entry = pb.FelduzHistoryEntry(seat=seat, action_id=action)
+        _felduz_detail(action, (), entry.action)
+        entries.append(entry)
+    return entries
+
+
+def _felduz_result(result: felduz.RoundResult, out: pb.FelduzRoundResult) -> None:
+    out.round = result.round
+    out.dealer = result.dealer
+    chip_settlement(result.settlement, out.settlement)
+    for seat, field in enumerate(result.fields):
+        reserve = result.reserves[seat]
+        if field is not None and reserve is not None:
+            out.shown.add(
+                seat=seat,
+                field=cards40(field),
+                reserve=cards40(reserve),
+                field_sum=felduz.field_sum(field),
+                reserve_sum=felduz.field_sum(reserve),
+            )
+    for event in result.events:
+        criterion = cast(pb.FelduzCriterion, event.criterion + 1)
+        out.events.add(criterion=criterion, seats=event.seats)
+
+
+def _felduz_past_bytes(past: tuple[felduz.PastRound, ...]) -> bytes:
+    msg = pb.FelduzObservation()
+    for finished in past:
+        entry = msg.past_rounds.add(history=_felduz_history(finished.history))
+        _felduz_result(finished.result, entry.result)
+    data: bytes = msg.SerializeToString()
+    return data
+
+
+def _felduz_observation(obs: felduz.FelduzObservation, out: pb.Observation) -> None:
+    msg = out.felduz
+    if obs.past_rounds:
+        past = obs.past_rounds
+        msg.MergeFromString(_PAST_DEALS.get(past, lambda: _felduz_past_bytes(past)))
+    msg.round = obs.round
+    msg.round_cap = obs.round_cap
+    msg.phase = cast(pb.FelduzPhase, obs.phase + 1)
+    if obs.to_act is not None:
+        msg.to_act = obs.to_act
+    if obs.turn is not None:
+        msg.turn = obs.turn
+    msg.turn_start = cast(pb.FelduzTurnStart, obs.first + 1)
+    chip_table(obs.table, obs.round_cap, msg.table)
+    for s, opened in enumerate(obs.open_fields):
+        msg.seats.add(
+            open=cards40(opened),
+            closed_count=obs.closed_counts[s],
+            reserve_count=obs.reserve_counts[s],
+            stood=obs.stood[s],
+            chosen=obs.chosen[s],
+        )
+    msg.stock = obs.stock
+    msg.closed.extend(cards40(obs.closed))
+    msg.reserve.extend(cards40(obs.reserve))
+    msg.history.extend(_felduz_history(obs.history))
+
+
+def _felduz_action(obs: felduz.FelduzObservation, action: int, out: pb.LegalAction) -> None:
+    _felduz_detail(action, obs.closed, out.felduz)
+
+
+def _felduz_round(obs: felduz.FelduzObservation, out: pb.DealEnded) -> None:
+    if obs.last_round is not None:
+        _felduz_result(obs.last_round, out.felduz)
+
+
 CODECS: dict[str, GameCodec] = {
     "as-nas": GameCodec(_as_nas_observation, _as_nas_action, _as_nas_round),
+    "felduz": GameCodec(_felduz_observation, _felduz_action, _felduz_round),
 }
 
 
