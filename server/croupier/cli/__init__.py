@@ -30,7 +30,10 @@ from croupier.transport import BUNDLED, parse_bot_command
 REMOTE = "remote"
 
 #: The bundled bots filling the seats, in turn, when ``--bot`` is not given, per game.
-DEFAULT_BOTS = {"as-nas": ("as-nas-heuristic", "random")}
+DEFAULT_BOTS = {
+    "as-nas": ("as-nas-heuristic", "random"),
+    "felduz": ("felduz-heuristic", "random"),
+}
 
 
 def default_bots(game: str, seats: int) -> list[str]:

@@ -35,6 +35,7 @@ LOG_CAP_BYTES = 1 << 20
 BUNDLED = {
     "random": "croupier_bots.random_bot",
     "as-nas-heuristic": "croupier_bots.as_nas_heuristic",
+    "felduz-heuristic": "croupier_bots.felduz_heuristic",
 }
 
 
