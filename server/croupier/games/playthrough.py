@@ -26,6 +26,7 @@ from croupier.games import CHANCE, GAMES, TERMINAL, get_game
 #: The configuration of each game's golden file: small enough to read, long enough to matter.
 CONFIGS: dict[str, dict[str, Any]] = {
     "as-nas": {"params": {"deals": 3}, "seed": 20261130},
+    "felduz": {"params": {"players": 3, "stack": 8, "round_cap": 3}, "seed": 20261130},
 }
 
 
