@@ -113,7 +113,7 @@ def _felduz_event(event: felduz.ShowdownEvent, result: felduz.RoundResult) -> st
         sums = {s: felduz.field_sum(f) for s, f in enumerate(result.fields) if f is not None}
         if not any(v >= felduz.QUALIFY for v in sums.values()):
             return "by points: nobody reaches 40; every field stays in"
-        return f"by points: {_seats(left)} reach 40 or more"
+        return f"by points: {_seats(left)} {'reaches' if len(left) == 1 else 'reach'} 40 or more"
     if criterion is felduz.Criterion.POINTS:
         return f"by points: the lowest field sum → {_seats(left)}"
     if criterion is felduz.Criterion.RESERVE:
