@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from croupier.arbiter import Clocks, DecisionRequest, RoundEnded
 from croupier.encoding import encoder
-from croupier.games import CHANCE, TERMINAL
+from croupier.games import TERMINAL
 from croupier.games import _chips as chips
 from croupier.games.felduz import SPLITS, FelduzState, Phase, showdown
 from croupier.transport._codec import CODECS, encode
@@ -29,20 +29,11 @@ SIZE, ENCODE = encoder("felduz")
 
 
 def walk(seed: int, players: int, steps: int, **params: int) -> FelduzState:
-    """A reachable decision state: random play for up to ``steps`` decisions."""
-    rng = np.random.default_rng(seed)
-    state = G.initial_state({"players": players, **params})
-    taken = 0
-    while True:
-        player = G.current_player(state)
-        if player == CHANCE:
-            state = G.apply_chance(state, G.sample_chance(state, rng))
-            continue
-        if player == TERMINAL or taken == steps:
-            return state
-        legal = G.legal_actions(state)
-        state = G.apply(state, int(legal[rng.integers(len(legal))]))
-        taken += 1
+    """A reachable decision state: the one before the ``steps``-th decision of a random match
+    (its last decision if it has fewer)."""
+    match = random_match(np.random.default_rng(seed), {"players": players, **params})
+    decisions = [before for before, player, _, _ in match if player >= 0]
+    return decisions[min(steps, len(decisions) - 1)]
 
 
 def redeal(state: FelduzState, seat: int | None, rng: np.random.Generator) -> FelduzState:

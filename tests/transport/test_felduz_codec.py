@@ -6,6 +6,8 @@ with their showdown events, and the round-end message.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from fractions import Fraction
 
 import numpy as np
@@ -13,7 +15,7 @@ import numpy as np
 from croupier.arbiter import Clocks, DecisionRequest, RoundEnded
 from croupier.games import CHANCE, TERMINAL, get_game
 from croupier.games import _chips as chips
-from croupier.games.felduz import FelduzObservation, RoundResult, field_sum
+from croupier.games.felduz import FelduzObservation, FelduzState, RoundResult, field_sum
 from croupier.transport._codec import CODECS, encode
 from croupier.v1 import bot_pb2 as pb
 
@@ -100,43 +102,49 @@ def _label_of(detail: pb.FelduzAction) -> str:
     return words[move]
 
 
+def _decisions(seed: int, players: int) -> Iterator[tuple[FelduzState, FelduzState]]:
+    """Each decision of a random match (small stacks): the state and the state after it."""
+    rng = np.random.default_rng(seed)
+    state = GAME.initial_state({"players": players, "stack": 15})
+    while (player := GAME.current_player(state)) != TERMINAL:
+        if player == CHANCE:
+            state = GAME.apply_chance(state, GAME.sample_chance(state, rng))
+        else:
+            legal = GAME.legal_actions(state)
+            after = GAME.apply(state, legal[rng.integers(len(legal))])
+            yield state, after
+            state = after
+
+
 def test_every_decision_of_several_matches_decodes_to_its_observation() -> None:
-    rngs = [np.random.default_rng(seed) for seed in range(8)]
-    states = [GAME.initial_state({"players": 2 + i % 3, "stack": 15}) for i in range(8)]
+    """Matches are interleaved, which also exercises the codec's cache of finished rounds."""
+    matches = [_decisions(seed, 2 + seed % 3) for seed in range(8)]
     checked, rounds, moves = 0, 0, set()
-    while any(GAME.current_player(s) != TERMINAL for s in states):
-        for i, rng in enumerate(rngs):
-            state = states[i]
+    for steps in itertools.zip_longest(*matches):
+        for state, after in filter(None, steps):
             player = GAME.current_player(state)
-            if player == TERMINAL:
-                continue
-            if player == CHANCE:
-                states[i] = GAME.apply_chance(state, GAME.sample_chance(state, rng))
-                continue
             legal = GAME.legal_actions(state)
             labels = tuple(GAME.action_label(state, a) for a in legal)
             obs = GAME.observe(state, player)
             wire = encode(DecisionRequest(9, obs, legal, labels, Clocks(1, 2, 3)), CODEC)
-            again = pb.PlayResponse.FromString(wire.SerializeToString())
-            _check(obs, again.decision.observation.felduz)
-            assert [a.id for a in again.decision.legal_actions] == list(legal)
-            for action, label in zip(again.decision.legal_actions, labels, strict=True):
+            decision = pb.PlayResponse.FromString(wire.SerializeToString()).decision
+            _check(obs, decision.observation.felduz)
+            assert [a.id for a in decision.legal_actions] == list(legal)
+            for action, label in zip(decision.legal_actions, labels, strict=True):
                 assert action.label == label
                 assert _label_of(action.felduz) == label
                 moves.add(action.felduz.move)
-            after = GAME.apply(state, legal[rng.integers(len(legal))])
-            if GAME.round_index(after) != GAME.round_index(state) or (
-                GAME.current_player(after) == TERMINAL
-            ):
-                seat_obs = GAME.observe(after, player)
-                zeros = (Fraction(0),) * GAME.num_players(after)
-                ended = RoundEnded(5, 0, zeros, GAME.returns(after), seat_obs)
-                msg = pb.PlayResponse.FromString(encode(ended, CODEC).SerializeToString())
-                assert seat_obs.last_round is not None
-                _result(msg.events[0].deal_ended.felduz, seat_obs.last_round)
-                rounds += 1
-            states[i] = after
             checked += 1
+            ended_round = GAME.round_index(after) != GAME.round_index(state)
+            if not ended_round and GAME.current_player(after) != TERMINAL:
+                continue
+            seat_obs = GAME.observe(after, player)
+            zeros = (Fraction(0),) * GAME.num_players(after)
+            ended = RoundEnded(5, 0, zeros, GAME.returns(after), seat_obs)
+            msg = pb.PlayResponse.FromString(encode(ended, CODEC).SerializeToString())
+            assert seat_obs.last_round is not None
+            _result(msg.events[0].deal_ended.felduz, seat_obs.last_round)
+            rounds += 1
     assert checked > 300
     assert rounds > 10
     assert len(moves) == 8  # every kind of move went through the codec

@@ -109,11 +109,16 @@ _PAST_DEALS = _SerializedOnce(64)
 _EVENTS = _SerializedOnce(256)
 
 
+def _merge_past(msg: Any, past: tuple[Any, ...], build: Callable[[Any], bytes]) -> None:
+    """Merge the finished rounds ``past`` into the observation message ``msg``, serialized by
+    ``build`` once per ``past`` value (every later observation repeats them unchanged)."""
+    if past:
+        msg.MergeFromString(_PAST_DEALS.get(past, lambda: build(past)))
+
+
 def _as_nas_observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> None:
     msg = out.as_nas
-    if obs.past_deals:
-        past = obs.past_deals
-        msg.MergeFromString(_PAST_DEALS.get(past, lambda: _past_deals_bytes(past)))
+    _merge_past(msg, obs.past_deals, _past_deals_bytes)
     msg.deal_index = obs.deal_index
     msg.num_deals = obs.num_deals
     msg.dealer = obs.dealer
@@ -202,20 +207,20 @@ def _felduz_result(result: felduz.RoundResult, out: pb.FelduzRoundResult) -> Non
         out.events.add(criterion=criterion, seats=event.seats)
 
 
+def _felduz_past(finished: felduz.PastRound) -> pb.FelduzPastRound:
+    entry = pb.FelduzPastRound(history=_felduz_history(finished.history))
+    _felduz_result(finished.result, entry.result)
+    return entry
+
+
 def _felduz_past_bytes(past: tuple[felduz.PastRound, ...]) -> bytes:
-    msg = pb.FelduzObservation()
-    for finished in past:
-        entry = msg.past_rounds.add(history=_felduz_history(finished.history))
-        _felduz_result(finished.result, entry.result)
-    data: bytes = msg.SerializeToString()
+    data: bytes = pb.FelduzObservation(past_rounds=map(_felduz_past, past)).SerializeToString()
     return data
 
 
 def _felduz_observation(obs: felduz.FelduzObservation, out: pb.Observation) -> None:
     msg = out.felduz
-    if obs.past_rounds:
-        past = obs.past_rounds
-        msg.MergeFromString(_PAST_DEALS.get(past, lambda: _felduz_past_bytes(past)))
+    _merge_past(msg, obs.past_rounds, _felduz_past_bytes)
     msg.round = obs.round
     msg.round_cap = obs.round_cap
     msg.phase = cast(pb.FelduzPhase, obs.phase + 1)
