@@ -633,14 +633,13 @@ class Felduz:
             table = chips.open_bet(table, seat, action - chips.BET)  # checks the amount
             if table.bet is not None:
                 return state._replace(table=table, history=history)
-        state = state._replace(table=table, history=history)
-        if not table.live[state.turn]:  # the bettor went OUT after a raise
-            return self._end_turn(state)
-        if state.first is First.DRAW:
-            return state._replace(phase=Phase.REVEAL)
-        if state.first is First.STAND:
-            return state._replace(phase=Phase.RESERVE)
-        return self._end_turn(state)
+        # the betting step is over
+        first = state.first
+        if table.live[state.turn] and first is not First.BET_ONLY:
+            phase = Phase.REVEAL if first is First.DRAW else Phase.RESERVE
+            return state._replace(phase=phase, table=table, history=history)
+        # a betting-only turn, or the bettor went OUT after a raise: the turn is over
+        return self._end_turn(state._replace(table=table, history=history))
 
     def _apply_reveal(self, state: FelduzState, action: int) -> FelduzState:
         seat = state.turn
