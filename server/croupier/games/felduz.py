@@ -324,7 +324,6 @@ _DECK = frozenset(range(chips.DECK_SIZE))
 _DRAW_STAND = (DRAW, STAND)
 _STAND = (STAND,)
 _STAND_CONTINUE = (STAND, CONTINUE)
-_NO_BET = (NO_BET,)
 
 
 class Felduz:
