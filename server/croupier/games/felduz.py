@@ -247,7 +247,7 @@ class FelduzObservation:
 
 def field_sum(cards: tuple[int, ...]) -> int:
     """The point value of some cards."""
-    return sum(_VALUES[c] for c in cards)
+    return sum(map(_VALUES.__getitem__, cards))
 
 
 def reserve_cards(action: int) -> tuple[int, ...]:
