@@ -26,6 +26,7 @@ from croupier.games.felduz import (
     SPLIT,
     STAND,
     Criterion,
+    FelduzState,
     Phase,
     ShowdownEvent,
     field_sum,
@@ -38,10 +39,10 @@ HIGH = "Kc Qc Jc 7c 6c"  # 40: qualifies as dealt
 LOW = "Ad 2d 3d 4d 5d"  # 15
 
 
-def stand_pat(state: object, seat_count: int = 1) -> object:
+def stand_pat(state: FelduzState, seat_count: int = 1) -> FelduzState:
     """``seat_count`` turns of: Stand, NoBet, Reserve:[]."""
     for _ in range(seat_count):
-        state = act(state, "Stand", "NoBet", "Reserve:[]")  # type: ignore[arg-type]
+        state = act(state, "Stand", "NoBet", "Reserve:[]")
     return state
 
 
