@@ -34,6 +34,7 @@ DEFAULT_BOTS = {
     "as-nas": ("as-nas-heuristic", "random"),
     "fipsen": ("fipsen-heuristic", "random"),
     "scauver": ("scauver-heuristic", "random"),
+    "felduz": ("felduz-heuristic", "random"),
 }
 
 

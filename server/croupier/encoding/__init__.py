@@ -10,13 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from croupier.encoding import as_nas, fipsen, scauver
+from croupier.encoding import as_nas, felduz, fipsen, scauver
 from croupier.errors import ConfigError
 
 _ENCODERS: dict[str, tuple[int, Callable[[Any], np.ndarray]]] = {
     "as-nas": (as_nas.SIZE, as_nas.encode),
     "fipsen": (fipsen.SIZE, fipsen.encode),
     "scauver": (scauver.SIZE, scauver.encode),
+    "felduz": (felduz.SIZE, felduz.encode),
 }
 
 

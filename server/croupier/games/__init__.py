@@ -8,13 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from croupier.errors import ConfigError
-from croupier.games import as_nas, fipsen, scauver
+from croupier.games import as_nas, felduz, fipsen, scauver
 from croupier.games._api import CHANCE, TERMINAL, Game, GameInfo, ParamSpec, places
 
 _REGISTRY: dict[str, Game[Any]] = {
-    as_nas.GAME.info.name: as_nas.GAME,
-    fipsen.GAME.info.name: fipsen.GAME,
-    scauver.GAME.info.name: scauver.GAME,
+    g.info.name: g for g in (as_nas.GAME, felduz.GAME, fipsen.GAME, scauver.GAME)
 }
 
 #: Names of the registered games, as used on the command line and in replays.

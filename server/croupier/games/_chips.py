@@ -263,7 +263,10 @@ def bet_amounts(table: Table) -> tuple[int, ...]:
 
 def bet_actions(table: Table) -> tuple[int, ...]:
     """``BET + x`` for every legal opening amount ``x``, ascending."""
-    return tuple(BET + x for x in bet_amounts(table))
+    if table.bet is not None or table.amphora <= 0:
+        return ()
+    top = _max_level(table, table.committed)
+    return tuple(range(BET + table.amphora, BET + top + 1, table.amphora))  # no per-item loop
 
 
 def _pay(table: Table, seat: int, amount: int, contrib: int) -> tuple[Table, tuple[int, ...]]:
@@ -310,8 +313,9 @@ def answer_actions(table: Table) -> tuple[int, ...]:
     if bet is None:
         return ()
     step = table.amphora
-    raises = range(step, bet.max_level - bet.level + 1, step) if step > 0 else range(0)
-    return (IN, OUT, *(RAISE + y for y in raises))
+    if step <= 0:
+        return (IN, OUT)
+    return (IN, OUT, *range(RAISE + step, RAISE + bet.max_level - bet.level + 1, step))
 
 
 def answer(table: Table, action: int) -> Table:

@@ -28,6 +28,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "as-nas": {"params": {"deals": 3}, "seed": 20261130},
     "fipsen": {"params": {"deals": 3}, "seed": 266},
     "scauver": {"params": {"players": 3, "round_cap": 3, "stack": 4}, "seed": 20261160},
+    "felduz": {"params": {"players": 3, "stack": 8, "round_cap": 3}, "seed": 20261130},
 }
 
 

@@ -29,7 +29,7 @@ from croupier.arbiter import (
     Welcome,
 )
 from croupier.games import _chips as chips
-from croupier.games import as_nas, fipsen
+from croupier.games import as_nas, felduz, fipsen
 from croupier.games import scauver as sc
 from croupier.transport._chips_codec import cards40, chip_action, chip_settlement, chip_table
 from croupier.v1 import bot_pb2 as pb
@@ -124,6 +124,13 @@ def _deal_header(msg: Any, obs: Any, past_bytes: Callable[[], bytes]) -> None:
     msg.deal_index = obs.deal_index
     msg.num_deals = obs.num_deals
     msg.dealer = obs.dealer
+
+
+def _merge_past(msg: Any, past: tuple[Any, ...], build: Callable[[Any], bytes]) -> None:
+    """Merge the finished rounds ``past`` into the observation message ``msg``, serialized by
+    ``build`` once per ``past`` value (every later observation repeats them unchanged)."""
+    if past:
+        msg.MergeFromString(_PAST_DEALS.get(past, lambda: build(past)))
 
 
 def _as_nas_observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> None:
@@ -389,9 +396,7 @@ def _scauver_phase(phase: sc.Phase) -> pb.ScauverPhase:
 
 def _scauver_observation(obs: sc.ScauverObservation, out: pb.Observation) -> None:
     msg = out.scauver
-    if obs.past_rounds:
-        past = obs.past_rounds
-        msg.MergeFromString(_PAST_DEALS.get(past, lambda: _scauver_past_bytes(past)))
+    _merge_past(msg, obs.past_rounds, _scauver_past_bytes)
     chip_table(obs.table, obs.round_cap, msg.table)
     msg.phase = _scauver_phase(obs.phase)
     msg.to_act = obs.to_act if obs.to_act is not None else 0
@@ -414,8 +419,112 @@ def _scauver_round(obs: sc.ScauverObservation, out: pb.DealEnded) -> None:
         _scauver_result(obs.last_round, out.scauver)
 
 
+# ---- Felduz ----
+
+_FELDUZ_MOVES = {
+    felduz.NO_BET: pb.FELDUZ_MOVE_NO_BET,
+    felduz.DRAW: pb.FELDUZ_MOVE_DRAW,
+    felduz.STAND: pb.FELDUZ_MOVE_STAND,
+    felduz.CONTINUE: pb.FELDUZ_MOVE_CONTINUE,
+}
+
+
+def _felduz_detail(action: int, hand: tuple[int, ...], out: pb.FelduzAction) -> None:
+    """Fill ``out`` with a Felduz action's typed fields; ``hand`` (the acting seat's hand,
+    sorted) is needed only for an opening split."""
+    if chips.is_chip_action(action):
+        out.move = pb.FELDUZ_MOVE_CHIPS
+        chip_action(action, out.chip)
+    elif action in _FELDUZ_MOVES:
+        out.move = _FELDUZ_MOVES[action]
+    elif action < felduz.REVEAL:
+        out.move = pb.FELDUZ_MOVE_OPEN
+        out.cards.extend(cards40(felduz.split_cards(hand, action - felduz.SPLIT)[0]))
+    elif action < felduz.RESERVE:
+        out.move = pb.FELDUZ_MOVE_REVEAL
+        out.cards.extend(cards40((action - felduz.REVEAL,)))
+    else:
+        out.move = pb.FELDUZ_MOVE_RESERVE
+        out.cards.extend(cards40(felduz.reserve_cards(action)))
+
+
+def _felduz_history(history: tuple[tuple[int, int], ...]) -> list[pb.FelduzHistoryEntry]:
+    entries = []
+    for seat, action in history:
+        entry = pb.FelduzHistoryEntry(seat=seat, action_id=action)
+        _felduz_detail(action, (), entry.action)
+        entries.append(entry)
+    return entries
+
+
+def _felduz_result(result: felduz.RoundResult, out: pb.FelduzRoundResult) -> None:
+    out.round = result.round
+    out.dealer = result.dealer
+    chip_settlement(result.settlement, out.settlement)
+    for seat, field in enumerate(result.fields):
+        reserve = result.reserves[seat]
+        if field is not None and reserve is not None:
+            out.shown.add(
+                seat=seat,
+                field=cards40(field),
+                reserve=cards40(reserve),
+                field_sum=felduz.field_sum(field),
+                reserve_sum=felduz.field_sum(reserve),
+            )
+    for event in result.events:
+        criterion = cast(pb.FelduzCriterion, event.criterion + 1)
+        out.events.add(criterion=criterion, seats=event.seats)
+
+
+def _felduz_past(finished: felduz.PastRound) -> pb.FelduzPastRound:
+    entry = pb.FelduzPastRound(history=_felduz_history(finished.history))
+    _felduz_result(finished.result, entry.result)
+    return entry
+
+
+def _felduz_past_bytes(past: tuple[felduz.PastRound, ...]) -> bytes:
+    data: bytes = pb.FelduzObservation(past_rounds=map(_felduz_past, past)).SerializeToString()
+    return data
+
+
+def _felduz_observation(obs: felduz.FelduzObservation, out: pb.Observation) -> None:
+    msg = out.felduz
+    _merge_past(msg, obs.past_rounds, _felduz_past_bytes)
+    msg.round = obs.round
+    msg.round_cap = obs.round_cap
+    msg.phase = cast(pb.FelduzPhase, obs.phase + 1)
+    if obs.to_act is not None:
+        msg.to_act = obs.to_act
+    if obs.turn is not None:
+        msg.turn = obs.turn
+    msg.turn_start = cast(pb.FelduzTurnStart, obs.first + 1)
+    chip_table(obs.table, obs.round_cap, msg.table)
+    for s, opened in enumerate(obs.open_fields):
+        msg.seats.add(
+            open=cards40(opened),
+            closed_count=obs.closed_counts[s],
+            reserve_count=obs.reserve_counts[s],
+            stood=obs.stood[s],
+            chosen=obs.chosen[s],
+        )
+    msg.stock = obs.stock
+    msg.closed.extend(cards40(obs.closed))
+    msg.reserve.extend(cards40(obs.reserve))
+    msg.history.extend(_felduz_history(obs.history))
+
+
+def _felduz_action(obs: felduz.FelduzObservation, action: int, out: pb.LegalAction) -> None:
+    _felduz_detail(action, obs.closed, out.felduz)
+
+
+def _felduz_round(obs: felduz.FelduzObservation, out: pb.DealEnded) -> None:
+    if obs.last_round is not None:
+        _felduz_result(obs.last_round, out.felduz)
+
+
 CODECS: dict[str, GameCodec] = {
     "as-nas": GameCodec(_as_nas_observation, _as_nas_action, _as_nas_round),
+    "felduz": GameCodec(_felduz_observation, _felduz_action, _felduz_round),
     "fipsen": GameCodec(_fipsen_observation, _fipsen_action, _fipsen_round),
     "scauver": GameCodec(_scauver_observation, _scauver_action, _scauver_round),
 }

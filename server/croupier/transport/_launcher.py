@@ -37,6 +37,7 @@ BUNDLED = {
     "as-nas-heuristic": "croupier_bots.as_nas_heuristic",
     "fipsen-heuristic": "croupier_bots.fipsen_heuristic",
     "scauver-heuristic": "croupier_bots.scauver_heuristic",
+    "felduz-heuristic": "croupier_bots.felduz_heuristic",
 }
 
 
