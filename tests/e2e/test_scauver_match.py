@@ -53,6 +53,9 @@ def test_the_match_finishes_and_its_replay_verifies(played: Played) -> None:
     done = croupier("replay", "verify", played.replay)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("ok ")
+    assert ", 3 rounds, scores " in done.stdout  # a chip game counts rounds, not deals
+    summary = croupier("replay", "summary", played.replay).stdout
+    assert "scauver, 3 rounds, finished" in summary
     replay = read_replay(played.replay)
     assert replay.complete
     assert sum(verify(replay).scores) == 300  # chips are conserved

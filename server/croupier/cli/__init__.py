@@ -375,13 +375,15 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
     failed = 0
     for path in args.files:
         try:
-            report = verify(read_replay(path))
+            replay = read_replay(path)
+            report = verify(replay)
         except ReplayError as exc:
             failed += 1
             print(f"FAIL {path}: {exc}")
             continue
         scores = " ".join(str(s) for s in report.scores)
-        print(f"ok   {path}: {report.steps} steps, {report.rounds} deals, scores {scores}")
+        unit = "deals" if "deals" in replay.header["params"] else "rounds"
+        print(f"ok   {path}: {report.steps} steps, {report.rounds} {unit}, scores {scores}")
     return 1 if failed else 0
 
 

@@ -379,13 +379,14 @@ def summarize(replay: Replay) -> Iterator[str]:
     state = (
         "cancelled" if result and result["cancelled"] else "finished" if result else "unfinished"
     )
-    yield f"{header['match_id']}: {header['game']}, {rounds} deals, {state}"
+    unit = "deals" if "deals" in header["params"] else "rounds"  # the chip games play rounds
+    yield f"{header['match_id']}: {header['game']}, {rounds} {unit}, {state}"
     for s in range(seats):
         row = result["seats"][s] if result else None
         name = header["seats"][s]["bot_name"] or "(no bot)"
         outcome = f"place {row['place']}, score {row['score']}, {row['outcome']}" if row else "-"
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(actions[s].items()))
-        yield f"   seat {s} {name}: {outcome}; won {won[s]} deals; {kinds}"
+        yield f"   seat {s} {name}: {outcome}; won {won[s]} {unit}; {kinds}"
 
 
 def _standings(data: dict[str, Any]) -> Iterator[str]:
