@@ -270,13 +270,36 @@ def _heuristic_vs_random(
     return mine, theirs
 
 
+def _chip_duel(game: str, heuristic: type, seed: int, matches: int = 100) -> list[float]:
+    """Two-player matches of a chip game (default parameters, seats alternating): per match 1 if
+    the heuristic ends with more chips than the random bot, 0.5 on equal chips, else 0."""
+    from croupier.transport import play_local
+    from croupier_bots.random_bot import RandomBot
+
+    results = []
+    for m in range(matches):
+        mine = m % 2
+        bots = [RandomBot(seed + m), RandomBot(seed + m)]
+        bots[mine] = heuristic()
+        scores = play_local(game, {"players": 2}, seed + m, bots)
+        results.append(0.5 if scores[0] == scores[1] else float(scores[mine] > scores[1 - mine]))
+    return results
+
+
 def bench_bots(repeats: int) -> dict[str, float]:
     """The bundled heuristics against the random bot, 2 v 2, seats alternating: the mean result
     per deal of a heuristic seat over 100 matches (As-Nas 1,200 deals, Fipsen 1,600), in-process;
-    for Fipsen also the random seats' result (Fipsen is not zero-sum)."""
+    for Fipsen also the random seats' result (Fipsen is not zero-sum); for Felduz and Scauver the
+    heuristic's win rate over 100 two-player matches."""
     from croupier_bots.as_nas_heuristic import AsNasHeuristic
+    from croupier_bots.felduz_heuristic import FelduzHeuristic
     from croupier_bots.fipsen_heuristic import FipsenHeuristic
+    from croupier_bots.scauver_heuristic import ScauverHeuristic
 
+    duels = {
+        "felduz": _chip_duel("felduz", FelduzHeuristic, 70000),
+        "scauver": _chip_duel("scauver", ScauverHeuristic, 80000),
+    }
     as_nas = _heuristic_vs_random("as-nas", AsNasHeuristic, 12, 90000)[0]
     fipsen, fipsen_random = _heuristic_vs_random("fipsen", FipsenHeuristic, 16, 90000)
     return {
@@ -288,6 +311,11 @@ def bench_bots(repeats: int) -> dict[str, float]:
         "fipsen_random_points_per_deal": statistics.mean(fipsen_random),
         "fipsen_random_stderr": statistics.stdev(fipsen_random) / len(fipsen_random) ** 0.5,
         "fipsen_deals": 1600.0,
+        **{f"{game}_heuristic_win_rate": statistics.mean(wins) for game, wins in duels.items()},
+        **{
+            f"{game}_win_rate_stderr": statistics.stdev(wins) / len(wins) ** 0.5
+            for game, wins in duels.items()
+        },
     }
 
 

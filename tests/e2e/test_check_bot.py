@@ -26,6 +26,14 @@ def test_a_good_bot_passes_every_check() -> None:
     assert "FAIL" not in done.stdout
 
 
+def test_a_good_bot_passes_in_a_chip_game_with_three_seats() -> None:
+    done = _check("random", "--game", "felduz", "--players", "3", "--seat", "2")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "in seat 2 of felduz" in done.stdout
+    assert " rounds\n" in done.stdout.splitlines(keepends=True)[0]
+    assert "6 passed, 0 failed" in done.stdout
+
+
 def test_a_bot_that_answers_illegal_ids_fails_that_check(tmp_path: Path) -> None:
     bot = tmp_path / "bad.py"
     bot.write_text("from croupier_bot import run\nrun(lambda d: 99, name='always-99')\n")

@@ -411,6 +411,7 @@ def _cmd_check_bot(args: argparse.Namespace) -> int:
         decisions = sum(
             1 for r in replay.records if r.type == "action" and r.data["seat"] == args.seat
         )
+        rounds = sum(1 for r in replay.records if r.type == "round_end")
         try:
             verify(replay)
             verified = ""
@@ -451,7 +452,7 @@ def _cmd_check_bot(args: argparse.Namespace) -> int:
         name = mine.bot_name or "(unnamed)"
         print(
             f"check-bot: {name} in seat {args.seat} of {game.info.name}, "
-            f"{decisions} decisions, {args.deals} deals"
+            f"{decisions} decisions, {rounds} {'deals' if 'deals' in params else 'rounds'}"
         )
         if not connected:  # nothing else can be judged
             checks = checks[:1] + [(label, None, "") for label, _, _ in checks[1:-1]]
