@@ -26,7 +26,9 @@ Readings where ``chips.md`` is silent (also in ``docs/rules/chips.md``):
 * **Running score.** ``chips(table)`` is stack plus what is committed in the current round, so
   the score of a cancelled match counts the round in progress as not played.
 * **Ranking at the cap.** Survivors by chips; eliminated players after them by the round they
-  dropped out (later is better), then by their stack at the start of that round.
+  dropped out (later is better), then by their stack at the start of that round. The
+  elimination check runs after the last round too (against the next round's A), so a player
+  may drop out in the round that reaches the cap.
 """
 
 from __future__ import annotations
