@@ -193,6 +193,20 @@ def test_a_bettor_that_answers_a_raise_with_out_ends_its_turn() -> None:
     assert state.table.bet is None
 
 
+def test_a_raise_may_reach_the_cap_once_the_posters_are_out() -> None:
+    # cap 10; seats 0 and 1 posted the amphora, so a sequence starts limited to level 9. Once
+    # both answer OUT, the live seats 2 and 3 have nothing else in: level 10 breaks no cap.
+    state = open_all(start({}, players=4, stack=10), {})
+    state = act(state, "Draw", "NoBet")
+    state = act(G.apply(state, G.legal_actions(state)[0]), "Continue")  # seat 1's turn
+    state = act(state, "Draw", "Bet:2", "Raise:1", "Out", "Out")  # seat 2 bets, 3 raises
+    assert G.current_player(state) == 2
+    assert labels(state)[-1] == "Raise:7"  # level 10 = the cap
+    state = act(state, "Raise:7", "In")
+    assert state.table.committed == (1, 1, 10, 10)
+    assert state.phase is Phase.REVEAL
+
+
 def test_reveal_is_mandatory_and_only_of_a_closed_card() -> None:
     state = open_all(start({1: HIGH, 0: LOW}, stock="5h"), {1: "Kc Qc Jc"})
     state = act(state, "Draw", "NoBet")

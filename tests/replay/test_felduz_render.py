@@ -13,7 +13,7 @@ import pytest
 
 from croupier.games import CHANCE, get_game
 from croupier.games import _chips as chips
-from croupier.games.felduz import Criterion, PastRound, RoundResult, ShowdownEvent
+from croupier.games.felduz import Criterion, PastRound, Phase, RoundResult, ShowdownEvent
 from croupier.replay import read_replay, render
 from croupier.replay._render import NARRATORS
 
@@ -103,6 +103,7 @@ def test_a_seat_or_public_view_names_only_cards_its_observations_showed(
         for line in round_lines:
             for label in CARD.findall(line):
                 assert label in allowed.get(index, set()), f"round {index + 1}: {line}"
+            assert "is dealt []" not in line  # an eliminated seat is dealt nothing
             if seat is None:
                 assert "is dealt" not in line
                 assert "Open:[" not in line
@@ -159,3 +160,12 @@ def test_nobody_qualifying_and_a_lone_winner_are_narrated() -> None:
     lone = chips.Settlement((2,), 3, (0, 0, 3), (), False)
     lines = _round_end(RoundResult(0, 0, lone, (None,) * 3, (None,) * 3, ()))
     assert lines == ["   seat 2 is the last one in; no field is shown", "   pot 3 → seat 2 +3"]
+
+
+def test_an_eliminated_seat_is_not_narrated_an_empty_hand() -> None:
+    private = NARRATORS["felduz"].private
+    before = G.observe(G.initial_state({"players": 3}), 0)
+    out = dataclasses.replace(before, phase=Phase.OPENING, closed=())
+    assert private(before, out) == []
+    dealt = dataclasses.replace(out, closed=(0, 1, 2, 3, 4))
+    assert private(before, dealt) == ["   seat 0 is dealt [A♣ 2♣ 3♣ 4♣ 5♣]"]

@@ -9,9 +9,9 @@ Readings where ``chips.md`` is silent (also in ``docs/rules/chips.md``):
 * **Cap.** ``cap`` is the smallest stack among the round's players at the start of the round,
   before the amphora. A bet or raise is legal only if *every* live player could match the new
   level without its total commitment in the round exceeding ``cap``; so the highest level a
-  sequence may reach is ``cap - max(commitment before the sequence, over live players)``. This is
-  what makes "every live player can always afford to call" true when only two players posted
-  the amphora.
+  sequence may reach is ``cap - max(commitment before the sequence, over live players)``, which
+  rises when the player with that commitment answers ``OUT``. This is what makes "every live
+  player can always afford to call" true when only two players posted the amphora.
 * **Short amphora.** A player who cannot post ``A`` in full posts its whole stack; the posting is
   forced and not limited by ``cap``. (With the elimination rule every seated player holds at
   least ``A`` at the start of a round, so this happens only when ``stack < amphora`` is
@@ -26,7 +26,9 @@ Readings where ``chips.md`` is silent (also in ``docs/rules/chips.md``):
 * **Running score.** ``chips(table)`` is stack plus what is committed in the current round, so
   the score of a cancelled match counts the round in progress as not played.
 * **Ranking at the cap.** Survivors by chips; eliminated players after them by the round they
-  dropped out (later is better), then by their stack at the start of that round.
+  dropped out (later is better), then by their stack at the start of that round. The
+  elimination check runs after the last round too (against the next round's A), so a player
+  may drop out in the round that reaches the cap.
 """
 
 from __future__ import annotations
@@ -324,11 +326,16 @@ def answer(table: Table, action: int) -> Table:
     if bet is None:
         raise IllegalActionError("there is no bet to answer")
     seat = bet.to_act
+    max_level = bet.max_level
     if action == OUT:
         live = list(table.live)
         live[seat] = False
         table = table._replace(live=tuple(live))
         contrib, level = bet.contrib, bet.level
+        # the cap binds the live players only: without this seat the others may go higher
+        max_level = _max_level(
+            table, [c - k for c, k in zip(table.committed, contrib, strict=True)]
+        )
     elif action == IN:
         table, contrib = _pay(table, seat, bet.level - bet.contrib[seat], bet.level)
         level = bet.level
@@ -340,7 +347,7 @@ def answer(table: Table, action: int) -> Table:
     to_act = _next_to_answer(table, seat, level, contrib)
     if to_act is None:
         return table._replace(bet=None)
-    return table._replace(bet=Bet(bet.bettor, level, contrib, to_act, bet.max_level))
+    return table._replace(bet=Bet(bet.bettor, level, contrib, to_act, max_level))
 
 
 def fold(table: Table, seat: int) -> Table:

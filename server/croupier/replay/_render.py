@@ -218,7 +218,7 @@ def _felduz_private(before: felduz.FelduzObservation, after: felduz.FelduzObserv
     lines = []
     seat = after.seat
     if after.phase is felduz.Phase.OPENING and before.phase is not felduz.Phase.OPENING:
-        if seat is not None:
+        if seat is not None and after.closed:  # an eliminated seat is dealt nothing
             lines.append(f"   seat {seat} is dealt {chips.cards_label(after.closed)}")
     elif before.phase is felduz.Phase.OPENING and after.phase is not felduz.Phase.OPENING:
         fields = "  ".join(
