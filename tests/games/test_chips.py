@@ -218,6 +218,24 @@ def test_out_forfeits_what_was_committed_and_leaves_the_round() -> None:
     assert chips.bet_amounts(t)  # seat 0's commitment no longer limits the level
 
 
+def test_the_raise_limit_rises_when_the_largest_prior_commitment_goes_out() -> None:
+    t = table((20, 20, 20, 20), dealer=0)  # seats 0 and 1 posted 1: the level may reach 19
+    t = chips.open_bet(t, 2, 2)
+    t = chips.answer(t, RAISE + 2)  # seat 3: level 4
+    t = chips.answer(t, OUT)  # seat 0, a poster
+    assert t.bet is not None
+    assert t.bet.max_level == 19  # seat 1 still holds its amphora
+    t = chips.answer(t, OUT)  # seat 1, the other poster
+    assert t.bet is not None
+    assert t.bet.to_act == 2
+    assert t.bet.max_level == 20  # nobody live has a prior commitment any more
+    assert chips.answer_actions(t)[-1] == RAISE + 16
+    t = chips.answer(t, RAISE + 16)  # seat 2 to the cap
+    t = chips.answer(t, IN)
+    assert t.bet is None
+    assert t.committed == (1, 1, 20, 20)
+
+
 def test_one_live_player_left_ends_the_sequence_and_takes_the_pot() -> None:
     t = table((50, 50, 50), dealer=0)
     t = chips.open_bet(t, 1, 6)
