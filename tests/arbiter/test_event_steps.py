@@ -4,7 +4,8 @@ In Fipsen a seat whose hand is 7♣ 7♠ 7♥ 7♦ + an Ace is asked whether to 
 declining is not announced. If the events' ``step`` counted that decision, the gap would tell
 every other seat that someone holds the four sevens. Two real matches (the arbiter, seats driven
 in-process through their links) differ only in cards seat 0 never sees; in the first, seat 1 is
-asked and declines. Seat 0 must receive exactly the same messages in both.
+asked and declines. Seat 0 must receive exactly the same messages in both, and the other seats'
+views of the replay, and the public view, must be the same.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from croupier.arbiter import (
     SeatLink,
 )
 from croupier.games import fipsen
-from croupier.replay import ReplayWriter, read_replay, verify
+from croupier.replay import ReplayWriter, read_replay, render, verify
 
 WATCHER = 0
 DEALER = 3  # so seat 0 is Vorhand and seat 1 (Mittelhand) is asked first
@@ -95,3 +96,8 @@ def test_a_declined_siebener_fips_leaves_no_gap_in_the_steps(tmp_path: Path) -> 
     assert asked == quiet
     steps = [m.step for m in asked if hasattr(m, "step")]
     assert steps == sorted(steps)
+    # nor in seat 0's view of the replay, or the public view; seat 1's own view does show it
+    one, two = read_replay(asked_replay), read_replay(quiet_replay)
+    for viewer in (WATCHER, 2, 3, None):
+        assert list(render(one, viewer)) == list(render(two, viewer)), viewer
+    assert "   seat 1 may call Siebener Fips" in list(render(one, 1))

@@ -4,6 +4,7 @@ broadcasts public events and records everything through a :class:`Recorder`."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -234,8 +235,7 @@ class Match:
             step += 1
             if game.is_public(before, action):
                 shown += 1
-                by_arbiter = fault is not None or self._gone(player)
-                self._broadcast(ActionEvent(shown, player, action, label, by_arbiter))
+                self._announce(ActionEvent(shown, player, action, label, False), fault)
             if game.current_player(state) == TERMINAL or game.round_index(state) != announced:
                 totals = game.returns(state)
                 deltas = tuple(t - s for t, s in zip(totals, round_start, strict=True))
@@ -388,6 +388,17 @@ class Match:
     def _broadcast(self, message: ActionEvent | RoundStarted) -> None:
         for link in self.seats:
             link.send(message)
+
+    def _announce(self, event: ActionEvent, fault: Fault | None) -> None:
+        """Tell every seat about a public action; only its own seat learns that the arbiter
+        played it. The default actions are known (the lowest legal card, say), so telling the
+        table would tell it something about the seat's hidden cards."""
+        if fault is None and not self._gone(event.seat):
+            self._broadcast(event)
+            return
+        own = dataclasses.replace(event, by_arbiter=True)
+        for link in self.seats:
+            link.send(own if link.seat == event.seat else event)
 
     def _drain_departures(self, step: int) -> None:
         """Seats whose bot left after their last decision still count as disconnected."""

@@ -74,8 +74,9 @@ class DecisionRequest:
 
 @dataclass(frozen=True, slots=True)
 class ActionEvent:
-    """A public action. ``by_arbiter``: the arbiter played it for the seat. ``step`` (here and in
-    the other events) counts the steps everyone saw: chance events and public actions."""
+    """A public action. ``by_arbiter``: the arbiter played it for the seat (set only in the copy
+    the seat itself receives). ``step`` (here and in the other events) counts the steps everyone
+    saw: chance events and public actions."""
 
     step: int
     seat: int

@@ -333,10 +333,12 @@ def render(
             current = game.round_index(state)
             state = game.apply(state, data["action"])
             if (omniscient or public or data["seat"] == viewer) and shown(current):
-                # the table only learns that the arbiter played it, not why (a seat's own
-                # faults reached it as rejections)
-                why = f"{data['fault']}: " if omniscient or data["seat"] == viewer else ""
-                fault = f"   ({why}played by the arbiter)" if data["fault"] else ""
+                # the table does not learn that the arbiter played it (the default action would
+                # tell it about the seat's cards); the seat itself was told, by its rejections
+                told = omniscient or data["seat"] == viewer
+                fault = (
+                    f"   ({data['fault']}: played by the arbiter)" if told and data["fault"] else ""
+                )
                 yield f"   seat {data['seat']}: {data['label']}{fault}"
         elif rec.type == "fault" and data["fault"] in ("no_show", "disconnect"):
             if (omniscient or data["seat"] == viewer) and shown(max(announced, 0)):
