@@ -480,6 +480,20 @@ def test_illegal_actions_are_rejected_and_the_state_is_untouched() -> None:
         G.apply_chance(state, (0,))
 
 
+def test_a_chance_label_rejects_what_apply_chance_rejects() -> None:
+    """The arbiter labels a scripted outcome before applying it and turns IllegalActionError
+    into ConfigError: a malformed outcome must not escape as an IndexError."""
+    fresh = G.initial_state({})
+    with pytest.raises(IllegalActionError):
+        G.chance_label(fresh, ())
+    dealing = G.apply_chance(fresh, (0,))
+    for bad in ((99,) * 40, tuple(range(41)), (1, 2, 3)):
+        with pytest.raises(IllegalActionError):
+            G.chance_label(dealing, bad)
+    with pytest.raises(IllegalActionError):
+        G.chance_label(start(2, 0, TWO, TWO_STOCK), tuple(range(40)))
+
+
 def test_observation_shows_what_the_rules_allow() -> None:
     state = start(3, 2, {})
     for _ in range(3):
