@@ -808,7 +808,8 @@ class Scauver:
     ) -> ScauverState:
         table = state.table
         next_amphora = chips.amphora_at(state.base_amphora, state.double_every, table.round + 1)
-        table, settlement = chips.settle(table, winners, next_amphora, showdown=showdown)
+        last = table.round + 1 >= state.round_cap
+        table, settlement = chips.settle(table, winners, next_amphora, showdown=showdown, last=last)
         result = RoundResult(
             round_index=table.round,
             dealer=table.dealer,
