@@ -241,3 +241,35 @@ def test_engine_link_matches_a_brute_force_reading(deck: list[int]) -> None:
     lv = sorted((chips.VALUES[c] for c in link.left), reverse=True)
     rv = sorted((chips.VALUES[c] for c in link.right), reverse=True)
     assert sorted([lv, rv], key=lambda v: (len(v), v), reverse=True) == [expected[3], expected[4]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(players=st.integers(2, 4), top=st.integers(0, 2), data=st.data())
+def test_showdown_winners_match_a_brute_force_reading(
+    players: int, top: int, data: st.DataObject
+) -> None:
+    """The whole showdown (D, score, linked above unlinked, then strength, then the lower D)
+    against the brute-force link of each player. The cards come from the lowest values only
+    (8 to 10 of them), so that equal scores, shared values and repeated values are common."""
+    values = 8 + top
+    pool = [c for c in range(chips.DECK_SIZE) if chips.VALUES[c] <= values]
+    dealt = data.draw(st.permutations(pool))[: 8 * players]
+    showings = []
+    keys = {}
+    for seat in range(players):
+        left, right = (
+            tuple(dealt[8 * seat : 8 * seat + 4]),
+            tuple(dealt[8 * seat + 4 : 8 * seat + 8]),
+        )
+        lv = tuple(chips.VALUES[c] for c in left)
+        rv = tuple(chips.VALUES[c] for c in right)
+        expected = brute_force(lv, rv)
+        difference = abs(sum(lv) - sum(rv))
+        keys[seat] = (0, -difference) if expected is None else (1, *expected)
+        showing = sc.show(seat, (left, right))
+        assert showing.difference == difference
+        assert showing.score == (None if expected is None else -expected[0])
+        showings.append(showing)
+    best = max(keys.values())
+    winners, _ = sc.evaluate(tuple(showings))
+    assert winners == tuple(seat for seat, key in keys.items() if key == best)

@@ -417,6 +417,24 @@ def test_the_round_cap_ends_the_match_and_most_chips_ranks_first() -> None:
     assert G.ranking(state) == (2, 1)
 
 
+def test_at_the_round_cap_nobody_is_eliminated_and_chips_decide_every_place() -> None:
+    """The cap round has no next round, so no one drops out after it; at the cap the most
+    chips win. Seats 0 and 1 end below the A a next round would have (2), with 0 and 1 chips
+    from equal stacks: they do not share a place as players eliminated in the same round."""
+    state = start(3, 0, {}, stack=3, round_cap=1, double_every=1)
+    for _ in range(3):  # the openings
+        state = G.apply(state, G.legal_actions(state)[0])
+    state = act(state, "Bet:1", "In", "In")  # seat 1 bets; seats 2 and 0 match
+    state = G.apply(state, G.legal_actions(state)[0])
+    state = act(state, "Bet:1", "In", "Out")  # seat 2 bets; seat 0 matches, seat 1 is out
+    state = G.apply(state, G.legal_actions(state)[0])
+    state = act(state, "Fold")  # seat 0 folds: seat 2 is the last one in
+    assert G.current_player(state) == TERMINAL
+    assert G.returns(state) == (Fraction(0), Fraction(1), Fraction(8))
+    assert G.observe(state, None).last_round.settlement.eliminated == ()
+    assert G.ranking(state) == (3, 2, 1)
+
+
 def test_the_amphora_doubles_on_schedule_and_the_dealer_rotates_left() -> None:
     state = start(3, 0, {}, double_every=1)
     for _ in range(3):
@@ -478,6 +496,20 @@ def test_illegal_actions_are_rejected_and_the_state_is_untouched() -> None:
         G.sample_chance(state, None)  # type: ignore[arg-type]
     with pytest.raises(IllegalActionError):
         G.apply_chance(state, (0,))
+
+
+def test_a_chance_label_rejects_what_apply_chance_rejects() -> None:
+    """The arbiter labels a scripted outcome before applying it and turns IllegalActionError
+    into ConfigError: a malformed outcome must not escape as an IndexError."""
+    fresh = G.initial_state({})
+    with pytest.raises(IllegalActionError):
+        G.chance_label(fresh, ())
+    dealing = G.apply_chance(fresh, (0,))
+    for bad in ((99,) * 40, tuple(range(41)), (1, 2, 3)):
+        with pytest.raises(IllegalActionError):
+            G.chance_label(dealing, bad)
+    with pytest.raises(IllegalActionError):
+        G.chance_label(start(2, 0, TWO, TWO_STOCK), tuple(range(40)))
 
 
 def test_observation_shows_what_the_rules_allow() -> None:

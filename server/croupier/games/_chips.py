@@ -26,9 +26,10 @@ Readings where ``chips.md`` is silent (also in ``docs/rules/chips.md``):
 * **Running score.** ``chips(table)`` is stack plus what is committed in the current round, so
   the score of a cancelled match counts the round in progress as not played.
 * **Ranking at the cap.** Survivors by chips; eliminated players after them by the round they
-  dropped out (later is better), then by their stack at the start of that round. The
-  elimination check runs after the last round too (against the next round's A), so a player
-  may drop out in the round that reaches the cap.
+  dropped out (later is better), then by their stack at the start of that round.
+* **No elimination after the cap round.** There is no next round, so no next A to fall below:
+  every player still seated survives and "at the cap, most chips wins" ranks them by chips
+  (:func:`settle` with ``last=True``).
 """
 
 from __future__ import annotations
@@ -400,12 +401,16 @@ class Settlement(NamedTuple):
 
 
 def settle(
-    table: Table, winners: Sequence[int], next_amphora: int, *, showdown: bool
+    table: Table, winners: Sequence[int], next_amphora: int, *, showdown: bool, last: bool = False
 ) -> tuple[Table, Settlement]:
-    """Pay the pot to ``winners``, then eliminate every seated player below ``next_amphora``."""
+    """Pay the pot to ``winners``, then eliminate every seated player below ``next_amphora``;
+    after the ``last`` round (the round cap) there is no next round and nobody is eliminated."""
     paid = shares(table, winners)
     stacks = tuple(s + p for s, p in zip(table.stacks, paid, strict=True))
-    dropped = [r < 0 and s < next_amphora for s, r in zip(stacks, table.out_round, strict=True)]
+    dropped = [
+        not last and r < 0 and s < next_amphora
+        for s, r in zip(stacks, table.out_round, strict=True)
+    ]
     settled = table._replace(
         stacks=stacks,
         committed=(0,) * len(stacks),

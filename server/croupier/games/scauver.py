@@ -543,9 +543,9 @@ class Scauver:
         raise IllegalActionError(f"no chance event in phase {state.phase.name}")
 
     def chance_label(self, state: ScauverState, outcome: tuple[int, ...]) -> str:
+        dealt = self.apply_chance(state, tuple(outcome))  # checks the outcome
         if state.phase is Phase.DRAW_DEALER:
             return f"First dealer: seat {outcome[0]}"
-        dealt = self._apply_deal(state, tuple(outcome))
         hands = "; ".join(
             f"seat {s}: {chips.cards_label(h)}" for s, h in enumerate(dealt.hands) if h
         )
@@ -808,7 +808,8 @@ class Scauver:
     ) -> ScauverState:
         table = state.table
         next_amphora = chips.amphora_at(state.base_amphora, state.double_every, table.round + 1)
-        table, settlement = chips.settle(table, winners, next_amphora, showdown=showdown)
+        last = table.round + 1 >= state.round_cap
+        table, settlement = chips.settle(table, winners, next_amphora, showdown=showdown, last=last)
         result = RoundResult(
             round_index=table.round,
             dealer=table.dealer,
