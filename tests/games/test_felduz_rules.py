@@ -471,6 +471,23 @@ def test_the_round_cap_ends_the_match() -> None:
     assert G.ranking(state) == (2, 1)
 
 
+def test_at_the_round_cap_nobody_is_eliminated_and_chips_decide_every_place() -> None:
+    """The cap round has no next round: seats 0 and 1 end below the A a next round would have
+    (2) with 1 and 0 chips, from equal stacks; they are ranked by chips, not as players
+    eliminated together."""
+    hands = {1: LOW, 2: HIGH, 0: "Ah 2h 3h 4h 5h"}
+    state = open_all(start(hands, players=3, stack=3, round_cap=1, double_every=1), {})
+    state = act(state, "Stand", "Bet:1", "In", "In", "Reserve:[]")  # seat 1 bets
+    state = act(state, "Stand", "Bet:1", "Out", "In", "Reserve:[]")  # seat 2 bets; 0 is out
+    assert G.current_player(state) == TERMINAL
+    assert G.returns(state) == (Fraction(1), Fraction(0), Fraction(8))
+    result = G.observe(state, None).last_round
+    assert result is not None
+    assert result.settlement.eliminated == ()
+    assert state.table.out_round == (-1, -1, -1)
+    assert G.ranking(state) == (2, 3, 1)
+
+
 def test_eliminated_seats_get_no_cards_and_never_act() -> None:
     hands = {1: HIGH, 2: "Ah 2h 3h 4h 5h", 0: LOW}
     state = open_all(start(hands, players=3, stack=2, double_every=0), {})

@@ -131,6 +131,9 @@ def test_random_play_respects_the_contract(name: str) -> None:
                 assert 0 <= game.dealer(state) < n  # drawn by the time anything is dealt
             if step.kind == CHANCE:
                 assert game.legal_actions(state) == ()
+                for bad in ((), (-1,), (10**6,) * len(step.value), (*step.value, 0)):
+                    with pytest.raises(IllegalActionError):
+                        game.apply_chance(state, bad)  # a malformed scripted outcome
                 if played:
                     # a round ends at the action that settles it, never at the next deal
                     assert game.round_index(step.after) == game.round_index(state)

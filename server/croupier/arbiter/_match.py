@@ -208,8 +208,8 @@ class Match:
                 if outcome is None:
                     outcome = game.sample_chance(state, rng)
                 try:
+                    after = game.apply_chance(state, outcome)  # validates a scripted outcome
                     label = game.chance_label(state, outcome)
-                    after = game.apply_chance(state, outcome)
                 except IllegalActionError as exc:
                     raise ConfigError(f"chance_script does not fit the match: {exc}") from None
                 self._recorder.chance(step, outcome, label)

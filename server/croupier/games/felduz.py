@@ -436,8 +436,9 @@ class Felduz:
 
     def chance_label(self, state: FelduzState, outcome: tuple[int, ...]) -> str:
         if state.phase is Phase.DRAW_DEALER:
+            self._apply_draw_dealer(state, outcome)  # rejects what apply_chance rejects
             return f"First dealer: seat {outcome[0]}"
-        dealt = self._apply_deal(state, outcome)
+        dealt = self.apply_chance(state, outcome)
         hands = "; ".join(
             f"seat {s}: {chips.cards_label(dealt.closed[s])}" for s in chips.seated(dealt.table)
         )
@@ -711,7 +712,10 @@ class Felduz:
             for s in live:
                 fields[s], reserves[s] = shown[s], kept[s]
         next_amphora = chips.amphora_at(config.amphora, config.double_every, table.round + 1)
-        settled, settlement = chips.settle(table, winners, next_amphora, showdown=lone is None)
+        last = table.round + 1 >= config.round_cap  # no next round: nobody is eliminated
+        settled, settlement = chips.settle(
+            table, winners, next_amphora, showdown=lone is None, last=last
+        )
         result = RoundResult(
             table.round, table.dealer, settlement, tuple(fields), tuple(reserves), events
         )
