@@ -30,7 +30,7 @@ chance node, so every random draw of a match is a recorded outcome: a replay nev
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
@@ -115,6 +115,25 @@ class Game(Protocol[S]):
     def dealer(self, state: S) -> int: ...
     def is_public(self, state: S, action: int) -> bool: ...
     def ranking(self, state: S) -> tuple[int, ...]: ...
+
+
+N = TypeVar("N", bound=tuple[Any, ...])
+
+
+def fast_replace(cls: type[N]) -> Callable[..., N]:
+    """A ``_replace`` for the NamedTuple ``cls`` that is 2-3 times faster than the stock one
+    (which builds a dict and maps over every field): for the rules' hot paths. Field names are
+    checked at run time (a wrong one raises ``KeyError``)."""
+    index = {name: i for i, name in enumerate(cls._fields)}  # type: ignore[attr-defined]
+    new = tuple.__new__
+
+    def replace(value: N, **changes: object) -> N:
+        values = list(value)
+        for name, changed in changes.items():
+            values[index[name]] = changed
+        return new(cls, values)
+
+    return replace
 
 
 def places(scores: tuple[Fraction, ...]) -> tuple[int, ...]:

@@ -80,7 +80,7 @@ import numpy as np
 
 from croupier.errors import IllegalActionError
 from croupier.games import _chips as chips
-from croupier.games._api import CHANCE, TERMINAL, GameInfo
+from croupier.games._api import CHANCE, TERMINAL, GameInfo, fast_replace
 
 HAND_SIZE = 5
 OPEN_SIZE = 3
@@ -208,6 +208,10 @@ class FelduzState(NamedTuple):
     first: First
     history: tuple[tuple[int, int], ...]
     past: tuple[PastRound, ...]
+
+
+#: ``state._replace(**changes)``, faster (the hot path).
+_with = fast_replace(FelduzState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -548,7 +552,7 @@ class Felduz:
         config = state.config
         amphora = chips.amphora_at(config.amphora, config.double_every, 0)
         table = chips.start_round(state.table, int(outcome[0]), amphora)
-        return state._replace(phase=Phase.DEAL, table=table)
+        return _with(state, phase=Phase.DEAL, table=table)
 
     def _apply_deal(self, state: FelduzState, outcome: tuple[int, ...]) -> FelduzState:
         if len(outcome) != chips.DECK_SIZE or set(outcome) != _DECK:
@@ -562,7 +566,8 @@ class Felduz:
         for k, seat in enumerate(receivers):
             hands[seat] = tuple(sorted(map(int, outcome[k : HAND_SIZE * m : m])))
         empty: tuple[tuple[int, ...], ...] = ((),) * n
-        return state._replace(
+        return _with(
+            state,
             phase=Phase.OPENING,
             open=empty,
             closed=tuple(hands),
@@ -582,12 +587,13 @@ class Felduz:
         splits = (*state.splits[:seat], action - SPLIT, *state.splits[seat + 1 :])
         table = state.table
         if seat != table.dealer:  # the dealer chooses last
-            return state._replace(splits=splits, turn=chips.next_seated(table, seat))
+            return _with(state, splits=splits, turn=chips.next_seated(table, seat))
         opened = list(state.open)
         closed = list(state.closed)
         for s in chips.seated(table):
             opened[s], closed[s] = split_cards(closed[s], splits[s])
-        return state._replace(
+        return _with(
+            state,
             phase=Phase.DRAW,
             open=tuple(opened),
             closed=tuple(closed),
@@ -603,14 +609,16 @@ class Felduz:
         if action == DRAW:
             card = state.stock[0]
             closed = tuple(sorted((*state.closed[seat], card)))
-            return state._replace(
+            return _with(
+                state,
                 phase=Phase.BET,
                 closed=_put(state.closed, seat, closed),
                 stock=state.stock[1:],
                 first=First.DRAW,
                 history=history,
             )
-        return state._replace(
+        return _with(
+            state,
             phase=Phase.BET,
             stood=_put(state.stood, seat, True),
             first=First.STAND,
@@ -624,29 +632,30 @@ class Felduz:
         if table.bet is not None:
             table = chips.answer(table, action)  # raises on anything but a legal answer
             if table.bet is not None:
-                return state._replace(table=table, history=history)
+                return _with(state, table=table, history=history)
             if chips.lone_winner(table) is not None:
-                return self._end_round(state._replace(table=table, history=history))
+                return self._end_round(_with(state, table=table, history=history))
         elif action != NO_BET:
             if not chips.BET <= action < chips.RAISE:
                 raise IllegalActionError(f"action {action} is not legal for seat {seat}")
             table = chips.open_bet(table, seat, action - chips.BET)  # checks the amount
             if table.bet is not None:
-                return state._replace(table=table, history=history)
+                return _with(state, table=table, history=history)
         # the betting step is over
         first = state.first
         if table.live[state.turn] and first is not First.BET_ONLY:
             phase = Phase.REVEAL if first is First.DRAW else Phase.RESERVE
-            return state._replace(phase=phase, table=table, history=history)
+            return _with(state, phase=phase, table=table, history=history)
         # a betting-only turn, or the bettor went OUT after a raise: the turn is over
-        return self._end_turn(state._replace(table=table, history=history))
+        return self._end_turn(_with(state, table=table, history=history))
 
     def _apply_reveal(self, state: FelduzState, action: int) -> FelduzState:
         seat = state.turn
         card = action - REVEAL
         closed = tuple(c for c in state.closed[seat] if c != card)
         opened = tuple(sorted((*state.open[seat], card)))
-        return state._replace(
+        return _with(
+            state,
             phase=Phase.CONTINUE,
             open=_put(state.open, seat, opened),
             closed=_put(state.closed, seat, closed),
@@ -655,10 +664,10 @@ class Felduz:
 
     def _apply_continue(self, state: FelduzState, action: int) -> FelduzState:
         seat = state.turn
-        state = state._replace(history=(*state.history, (seat, action)))
+        state = _with(state, history=(*state.history, (seat, action)))
         if action == CONTINUE:
             return self._end_turn(state)
-        return state._replace(phase=Phase.RESERVE, stood=_put(state.stood, seat, True))
+        return _with(state, phase=Phase.RESERVE, stood=_put(state.stood, seat, True))
 
     def _legal_reserve(self, state: FelduzState) -> tuple[int, ...]:
         seat = state.turn
@@ -675,7 +684,8 @@ class Felduz:
         seat = state.turn
         cards = reserve_cards(action)
         closed = tuple(c for c in state.closed[seat] if c not in cards)
-        state = state._replace(
+        state = _with(
+            state,
             closed=_put(state.closed, seat, closed),
             reserve=_put(state.reserve, seat, cards),
         )
@@ -687,8 +697,8 @@ class Felduz:
         if all(stood[s] for s, live in enumerate(table.live) if live):
             return self._end_round(state)
         seat = chips.next_live(table, state.turn)
-        return state._replace(
-            phase=Phase.BET if stood[seat] else Phase.DRAW, turn=seat, first=First.BET_ONLY
+        return _with(
+            state, phase=Phase.BET if stood[seat] else Phase.DRAW, turn=seat, first=First.BET_ONLY
         )
 
     # -- the end of a round ---------------------------------------------------------------------
@@ -721,10 +731,11 @@ class Felduz:
         )
         past = (*state.past, PastRound(state.history, result))
         if chips.match_over(settled, config.round_cap):
-            return state._replace(phase=Phase.OVER, table=settled, turn=-1, past=past)
+            return _with(state, phase=Phase.OVER, table=settled, turn=-1, past=past)
         table = chips.start_round(settled, chips.next_dealer(settled), next_amphora)
         empty: tuple[tuple[int, ...], ...] = ((),) * n
-        return state._replace(
+        return _with(
+            state,
             phase=Phase.DEAL,
             table=table,
             open=empty,

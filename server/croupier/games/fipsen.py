@@ -78,7 +78,7 @@ from typing import NamedTuple
 import numpy as np
 
 from croupier.errors import IllegalActionError
-from croupier.games._api import CHANCE, TERMINAL, GameInfo, ParamSpec, places
+from croupier.games._api import CHANCE, TERMINAL, GameInfo, ParamSpec, fast_replace, places
 
 NUM_SEATS = 4
 HAND_SIZE = 5
@@ -310,15 +310,8 @@ class FipsenState(NamedTuple):
     past: tuple[PastDeal, ...]
 
 
-_FIELD_INDEX = {name: i for i, name in enumerate(FipsenState._fields)}
-
-
-def _with(state: FipsenState, **changes: object) -> FipsenState:
-    """``state._replace(**changes)``, 2-3 times faster for this wide tuple (the hot path)."""
-    values = list(state)
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return tuple.__new__(FipsenState, values)
+#: ``state._replace(**changes)``, 2-3 times faster for this wide tuple (the hot path).
+_with = fast_replace(FipsenState)
 
 
 @dataclass(frozen=True, slots=True)
