@@ -51,11 +51,11 @@ Action ids (ascending in every legal list; ``B = _chips.CHIP_ACTIONS``):
  ``B + 1`` DRAW              Draw              step 1, the stock is not empty
  ``B + 2`` STAND             Stand             step 1 or step 4
  ``B + 3`` CONTINUE          Continue          step 4
- ``B + 4 + i`` SPLIT         Open:[K♣ 7♥ 2♦]   the opening, ``i`` in 0..9
+ ``B + 4 + i`` SPLIT         Open:[K♣ 2♦ 7♥]   the opening, ``i`` in 0..9
  ``B + 14 + c`` REVEAL       Reveal:7♥         step 3, card ``c`` in the closed field
  ``B + 54`` RESERVE          Reserve:[]        on standing
  ``B + 55 + c`` RESERVE_ONE  Reserve:[K♣]      on standing, the rest of the field sums to ≥ 40
- ``B + 95 + 40a + b``        Reserve:[2♦ K♣]   on standing (``a < b``), likewise
+ ``B + 95 + 40a + b``        Reserve:[K♣ 2♦]   on standing (``a < b``), likewise
 ==========================  ================  ===============================================
 
 Observation (:class:`FelduzObservation`): the whole chip table, phase, seat to act, whose turn

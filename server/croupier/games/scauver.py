@@ -49,7 +49,7 @@ id                            label                       when
 ``NO_BET`` = FOLD + 2         ``NoBet``                   final bet (3rd turn)
 ``PLACE + 2 * card + flank``  ``Place:7♥→L``              placement (0 = L, 1 = R; room left)
 ``PLACE_PAIR + 40 * l + r``   ``Place:7♥→L,K♣→R``         3rd turn: card ``l`` left, ``r`` right
-``OPEN + 8 * combo + mask``   ``Open:[7♥→L K♣→R 2♦→L]``   the opening
+``OPEN + 8 * combo + mask``   ``Open:[K♣→R 2♦→L 7♥→L]``   the opening
 ============================  ==========================  ====================================
 
 For ``OPEN``, ``combo`` indexes :data:`OPEN_COMBOS` (3 positions of the hand sorted by card id,
