@@ -195,7 +195,7 @@ class ScauverHeuristic(Bot):
         for action in legal:
             detail = action.scauver
             if detail.move == proto.SCAUVER_MOVE_CHIPS:
-                chip_moves.setdefault(detail.chips.move, []).append(action.id)
+                chip_moves.setdefault(detail.chip.move, []).append(action.id)
             else:
                 moves[detail.move] = action.id
         bets = chip_moves.get(proto.CHIP_MOVE_BET, [])

@@ -65,7 +65,10 @@ def _check(obs: sc.ScauverObservation, msg: pb.ScauverObservation) -> None:
     assert tuple(msg.table.live) == table.live
     assert msg.table.pot == chips.pot(table)
     assert msg.table.HasField("bet") == (table.bet is not None)
+    assert msg.HasField("to_act") == (obs.to_act is not None)
     assert msg.to_act == (obs.to_act or 0)
+    assert msg.HasField("turn_seat") == (obs.turn_seat is not None)
+    assert msg.turn_seat == (obs.turn_seat or 0)
     assert msg.turn == obs.turn
     assert _ids(msg.hand) == obs.hand
     assert all(

@@ -290,8 +290,8 @@ def _vanguards(flank: tuple[int, ...]) -> dict[int, list[_Vanguard]]:
 
 
 _LINKS: dict[tuple[tuple[int, ...], tuple[int, ...]], _Choice | None] = {}
-#: Bounds the memo of :func:`best_link` (at most 715 x 715 pairs of 4-card flanks exist).
-_LINKS_MAX = 1 << 20
+#: Bounds the memo of :func:`best_link` (715 x 715 pairs of 4-card flanks exist: keep fewer).
+_LINKS_MAX = 1 << 16
 
 
 def best_link(left: tuple[int, ...], right: tuple[int, ...]) -> _Choice | None:
@@ -404,6 +404,8 @@ def _with(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
 
 
 _BET_LISTS: dict[tuple[object, ...], tuple[int, ...]] = {}
+#: At most this many lists are kept (each holds up to a few thousand ids at the largest stacks).
+_BET_LISTS_MAX = 1024
 
 
 def _with_bets(table: chips.Table, tail: tuple[int, ...]) -> tuple[int, ...]:
@@ -412,8 +414,9 @@ def _with_bets(table: chips.Table, tail: tuple[int, ...]) -> tuple[int, ...]:
     found = _BET_LISTS.get(key)
     if found is None:
         found = (*chips.bet_actions(table), *tail)
-        if len(_BET_LISTS) < 100_000:
-            _BET_LISTS[key] = found
+        if len(_BET_LISTS) >= _BET_LISTS_MAX:
+            _BET_LISTS.clear()  # a bound on memory for a long-running arbiter
+        _BET_LISTS[key] = found
     return found
 
 

@@ -324,7 +324,7 @@ def _scauver_move(action: int, hand: tuple[int, ...], out: pb.ScauverAction) -> 
     hand, needed only for the opening (the only id relative to the hand, and never public)."""
     if action < sc.FOLD:
         out.move = pb.SCAUVER_MOVE_CHIPS
-        chip_action(action, out.chips)
+        chip_action(action, out.chip)
     elif action == sc.FOLD:
         out.move = pb.SCAUVER_MOVE_FOLD
     elif action == sc.PROCEED:
@@ -399,8 +399,10 @@ def _scauver_observation(obs: sc.ScauverObservation, out: pb.Observation) -> Non
     _merge_past(msg, obs.past_rounds, _scauver_past_bytes)
     chip_table(obs.table, obs.round_cap, msg.table)
     msg.phase = _scauver_phase(obs.phase)
-    msg.to_act = obs.to_act if obs.to_act is not None else 0
-    msg.turn_seat = obs.turn_seat if obs.turn_seat is not None else 0
+    if obs.to_act is not None:
+        msg.to_act = obs.to_act
+    if obs.turn_seat is not None:
+        msg.turn_seat = obs.turn_seat
     msg.turn = obs.turn
     msg.hand.extend(cards40(obs.hand))
     for s, field in enumerate(obs.fields):

@@ -982,14 +982,14 @@ class ScauverPlacement(_message.Message):
     def __init__(self, card: _Optional[_Union[Card40, _Mapping]] = ..., flank: _Optional[_Union[ScauverFlank, str]] = ...) -> None: ...
 
 class ScauverAction(_message.Message):
-    __slots__ = ("move", "chips", "placements")
+    __slots__ = ("move", "chip", "placements")
     MOVE_FIELD_NUMBER: _ClassVar[int]
-    CHIPS_FIELD_NUMBER: _ClassVar[int]
+    CHIP_FIELD_NUMBER: _ClassVar[int]
     PLACEMENTS_FIELD_NUMBER: _ClassVar[int]
     move: ScauverMove
-    chips: ChipAction
+    chip: ChipAction
     placements: _containers.RepeatedCompositeFieldContainer[ScauverPlacement]
-    def __init__(self, move: _Optional[_Union[ScauverMove, str]] = ..., chips: _Optional[_Union[ChipAction, _Mapping]] = ..., placements: _Optional[_Iterable[_Union[ScauverPlacement, _Mapping]]] = ...) -> None: ...
+    def __init__(self, move: _Optional[_Union[ScauverMove, str]] = ..., chip: _Optional[_Union[ChipAction, _Mapping]] = ..., placements: _Optional[_Iterable[_Union[ScauverPlacement, _Mapping]]] = ...) -> None: ...
 
 class ScauverField(_message.Message):
     __slots__ = ("left", "right")
