@@ -433,6 +433,31 @@ def settle(
     return settled, Settlement(tuple(sorted(winners)), pot(table), paid, eliminated, showdown)
 
 
+def open_round(table: Table, dealer: int, amphora: int, double_every: int) -> Table:
+    """Start the next round with ``dealer``, at the A the schedule gives that round."""
+    return start_round(table, dealer, amphora_at(amphora, double_every, table.round + 1))
+
+
+def close_round(
+    table: Table,
+    winners: Sequence[int],
+    amphora: int,
+    double_every: int,
+    round_cap: int,
+    *,
+    showdown: bool,
+) -> tuple[Table, Settlement, bool]:
+    """End a round: pay the pot, eliminate (not after the round at the cap), then open the next
+    round with the next dealer unless the match is over. Returns the table, the settlement and
+    whether the match is over (the table is then the settled one)."""
+    next_amphora = amphora_at(amphora, double_every, table.round + 1)
+    last = table.round + 1 >= round_cap
+    settled, settlement = settle(table, winners, next_amphora, showdown=showdown, last=last)
+    if match_over(settled, round_cap):
+        return settled, settlement, True
+    return start_round(settled, next_dealer(settled), next_amphora), settlement, False
+
+
 def match_over(table: Table, round_cap: int) -> bool:
     """After a settled round: one seated player (or none) is left, or the round cap is reached."""
     return len(seated(table)) <= 1 or table.round + 1 >= round_cap

@@ -550,8 +550,7 @@ class Felduz:
         if len(outcome) != 1 or outcome[0] not in range(n):
             raise IllegalActionError(f"first-dealer outcome must be (seat,), got {outcome!r}")
         config = state.config
-        amphora = chips.amphora_at(config.amphora, config.double_every, 0)
-        table = chips.start_round(state.table, int(outcome[0]), amphora)
+        table = chips.open_round(state.table, int(outcome[0]), config.amphora, config.double_every)
         return _with(state, phase=Phase.DEAL, table=table)
 
     def _apply_deal(self, state: FelduzState, outcome: tuple[int, ...]) -> FelduzState:
@@ -721,18 +720,21 @@ class Felduz:
             winners = events[-1].seats
             for s in live:
                 fields[s], reserves[s] = shown[s], kept[s]
-        next_amphora = chips.amphora_at(config.amphora, config.double_every, table.round + 1)
-        last = table.round + 1 >= config.round_cap  # no next round: nobody is eliminated
-        settled, settlement = chips.settle(
-            table, winners, next_amphora, showdown=lone is None, last=last
+        after, settlement, over = chips.close_round(
+            table,
+            winners,
+            config.amphora,
+            config.double_every,
+            config.round_cap,
+            showdown=lone is None,
         )
         result = RoundResult(
             table.round, table.dealer, settlement, tuple(fields), tuple(reserves), events
         )
         past = (*state.past, PastRound(state.history, result))
-        if chips.match_over(settled, config.round_cap):
-            return _with(state, phase=Phase.OVER, table=settled, turn=-1, past=past)
-        table = chips.start_round(settled, chips.next_dealer(settled), next_amphora)
+        if over:
+            return _with(state, phase=Phase.OVER, table=after, turn=-1, past=past)
+        table = after
         empty: tuple[tuple[int, ...], ...] = ((),) * n
         return _with(
             state,

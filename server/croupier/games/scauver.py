@@ -544,7 +544,10 @@ class Scauver:
             n = len(state.hands)
             if len(outcome) != 1 or outcome[0] not in range(n):
                 raise IllegalActionError(f"first-dealer outcome must be (seat,), got {outcome!r}")
-            return self._start_round(state, state.table, int(outcome[0]))
+            table = chips.open_round(
+                state.table, int(outcome[0]), state.base_amphora, state.double_every
+            )
+            return self._new_round(state, table)
         if state.phase is Phase.DEAL:
             if len(outcome) != chips.DECK_SIZE or set(outcome) != _DECK:
                 raise IllegalActionError("a deal outcome must be a permutation of the 40 card ids")
@@ -638,13 +641,13 @@ class Scauver:
 
     # -- rounds ---------------------------------------------------------------------------------
 
-    def _start_round(self, state: ScauverState, table: chips.Table, dealer: int) -> ScauverState:
-        amphora = chips.amphora_at(state.base_amphora, state.double_every, table.round + 1)
+    def _new_round(self, state: ScauverState, table: chips.Table) -> ScauverState:
+        """The state waiting for the deal of the round ``table`` has just opened."""
         n = len(state.hands)
         return _state_with(
             state,
             phase=Phase.DEAL,
-            table=chips.start_round(table, dealer, amphora),
+            table=table,
             to_act=-1,
             turn_seat=-1,
             cycle=0,
@@ -821,13 +824,18 @@ class Scauver:
         *,
         showdown: bool,
     ) -> ScauverState:
-        table = state.table
-        next_amphora = chips.amphora_at(state.base_amphora, state.double_every, table.round + 1)
-        last = table.round + 1 >= state.round_cap
-        table, settlement = chips.settle(table, winners, next_amphora, showdown=showdown, last=last)
+        ended = state.table
+        table, settlement, over = chips.close_round(
+            ended,
+            winners,
+            state.base_amphora,
+            state.double_every,
+            state.round_cap,
+            showdown=showdown,
+        )
         result = RoundResult(
-            round_index=table.round,
-            dealer=table.dealer,
+            round_index=ended.round,
+            dealer=ended.dealer,
             fields=state.fields,
             showings=showings,
             winners=settlement.winners,
@@ -835,7 +843,7 @@ class Scauver:
             settlement=settlement,
         )
         state = _state_with(state, past=(*state.past, PastRound(history, result)))
-        if chips.match_over(table, state.round_cap):
+        if over:
             n = len(state.hands)
             return _state_with(
                 state,
@@ -849,7 +857,7 @@ class Scauver:
                 stock_pos=0,
                 history=(),
             )
-        return self._start_round(state, table, chips.next_dealer(table))
+        return self._new_round(state, table)
 
 
 #: The Scauver game instance registered in :mod:`croupier.games`.
