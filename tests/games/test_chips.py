@@ -374,3 +374,21 @@ def test_any_bet_sequence_conserves_chips_respects_the_cap_and_ends(
     t, settlement = chips.settle(t, winners, amphora, showdown=winner is None)
     assert sum(t.stacks) == before
     assert sum(settlement.shares) == settlement.pot
+
+
+def test_close_round_pays_eliminates_and_opens_the_next_round_or_ends() -> None:
+    t = table((10, 2, 50), dealer=0)  # 0 and 1 post 1; A doubles every round
+    after, settlement, over = chips.close_round(t, [2], 1, 1, 300, showdown=True)
+    assert not over
+    assert settlement.eliminated == (1,)  # 1 chip left, below the next A of 2
+    assert after.round == 1
+    assert after.dealer == 2  # seat 1 is out: the deal passes from seat 0 to seat 2
+    assert after.amphora == 2
+    assert after.committed == (2, 0, 2)  # the dealer and its seated left post the new A
+    # at the cap nobody is eliminated and the table stays settled
+    t = table((10, 2, 50), dealer=0)
+    after, settlement, over = chips.close_round(t, [2], 1, 1, 1, showdown=True)
+    assert over
+    assert settlement.eliminated == ()
+    assert after.committed == (0, 0, 0)
+    assert chips.ranking(after) == (2, 3, 1)
