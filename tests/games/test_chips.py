@@ -392,3 +392,20 @@ def test_close_round_pays_eliminates_and_opens_the_next_round_or_ends() -> None:
     assert settlement.eliminated == ()
     assert after.committed == (0, 0, 0)
     assert chips.ranking(after) == (2, 3, 1)
+
+
+def test_the_deal_goes_one_card_at_a_time_from_the_dealers_left_skipping_eliminated_seats() -> None:
+    t = chips.new_table(4, 20)._replace(out_round=(-1, -1, 0, -1), dealer=1)
+    deck = tuple(range(40))
+    hands, dealt = chips.deal(t, deck, 5)
+    assert dealt == 15
+    # seat 2 is out: the order is 3, 0, 1 (the dealer last)
+    assert hands == ((1, 4, 7, 10, 13), (2, 5, 8, 11, 14), (), (0, 3, 6, 9, 12))
+    assert chips.shuffled_deck(deck[::-1]) == deck[::-1]
+    for bad in ((), deck[:-1], (*deck[:-1], 0)):
+        with pytest.raises(IllegalActionError):
+            chips.shuffled_deck(bad)
+    assert chips.first_dealer((3,), 4) == 3
+    for bad in ((), (4,), (0, 1)):
+        with pytest.raises(IllegalActionError):
+            chips.first_dealer(bad, 4)

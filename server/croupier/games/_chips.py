@@ -66,6 +66,24 @@ def cards_label(cards: Sequence[int]) -> str:
     return "[" + " ".join(CARD_LABELS[c] for c in cards) + "]"
 
 
+_DECK = frozenset(range(DECK_SIZE))
+
+
+def first_dealer(outcome: Sequence[int], players: int) -> int:
+    """The seat a first-dealer chance outcome ``(seat,)`` names; IllegalActionError otherwise."""
+    if len(outcome) != 1 or outcome[0] not in range(players):
+        raise IllegalActionError(f"first-dealer outcome must be (seat,), got {tuple(outcome)!r}")
+    return int(outcome[0])
+
+
+def shuffled_deck(outcome: Sequence[int]) -> tuple[int, ...]:
+    """A deal outcome as card ids, checked to be a permutation of the 40 cards."""
+    deck = tuple(int(c) for c in outcome)
+    if len(deck) != DECK_SIZE or set(deck) != _DECK:
+        raise IllegalActionError("a deal outcome must be a permutation of the 40 card ids")
+    return deck
+
+
 # ---- parameters -------------------------------------------------------------------------------
 
 MAX_STACK = 1000
@@ -218,6 +236,19 @@ def live_count(table: Table) -> int:
 def next_dealer(table: Table) -> int:
     """The dealer of the next round: the next seated player to the left of the current one."""
     return next_seated(table, table.dealer)
+
+
+def deal(table: Table, deck: Sequence[int], size: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Deal ``size`` cards to each seated player, one at a time clockwise from the dealer's
+    left: each seat's hand (sorted by card id; empty for eliminated seats) and how many cards
+    were dealt (the stock starts there)."""
+    n = len(table.stacks)
+    receivers = sorted(seated(table), key=lambda s: (s - table.dealer - 1) % n)
+    m = len(receivers)
+    hands: list[tuple[int, ...]] = [()] * n
+    for k, seat in enumerate(receivers):
+        hands[seat] = tuple(sorted(deck[k : size * m : m]))
+    return tuple(hands), size * m
 
 
 def start_round(table: Table, dealer: int, amphora: int) -> Table:

@@ -324,7 +324,6 @@ def _put(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
 
 
 _FRACTIONS = {n: Fraction(n) for n in range(chips.MAX_CHIPS + 1)}
-_DECK = frozenset(range(chips.DECK_SIZE))
 _DRAW_STAND = (DRAW, STAND)
 _STAND = (STAND,)
 _STAND_CONTINUE = (STAND, CONTINUE)
@@ -546,35 +545,27 @@ class Felduz:
     # -- chance ---------------------------------------------------------------------------------
 
     def _apply_draw_dealer(self, state: FelduzState, outcome: tuple[int, ...]) -> FelduzState:
-        n = state.config.players
-        if len(outcome) != 1 or outcome[0] not in range(n):
-            raise IllegalActionError(f"first-dealer outcome must be (seat,), got {outcome!r}")
+        dealer = chips.first_dealer(outcome, state.config.players)
         config = state.config
-        table = chips.open_round(state.table, int(outcome[0]), config.amphora, config.double_every)
+        table = chips.open_round(state.table, dealer, config.amphora, config.double_every)
         return _with(state, phase=Phase.DEAL, table=table)
 
     def _apply_deal(self, state: FelduzState, outcome: tuple[int, ...]) -> FelduzState:
-        if len(outcome) != chips.DECK_SIZE or set(outcome) != _DECK:
-            raise IllegalActionError("a deal outcome must be a permutation of the 40 card ids")
+        deck = chips.shuffled_deck(outcome)
         table = state.table
         n = state.config.players
-        # one card at a time clockwise from the dealer's left, among the seated players
-        receivers = sorted(chips.seated(table), key=lambda s: (s - table.dealer - 1) % n)
-        m = len(receivers)
-        hands: list[tuple[int, ...]] = [()] * n
-        for k, seat in enumerate(receivers):
-            hands[seat] = tuple(sorted(map(int, outcome[k : HAND_SIZE * m : m])))
+        hands, dealt = chips.deal(table, deck, HAND_SIZE)
         empty: tuple[tuple[int, ...], ...] = ((),) * n
         return _with(
             state,
             phase=Phase.OPENING,
             open=empty,
-            closed=tuple(hands),
+            closed=hands,
             reserve=empty,
-            stock=tuple(map(int, outcome[HAND_SIZE * m :])),
+            stock=deck[dealt:],
             stood=(False,) * n,
             splits=(-1,) * n,
-            turn=receivers[0],
+            turn=chips.next_seated(table, table.dealer),
             first=First.BET_ONLY,
             history=(),
         )

@@ -392,7 +392,6 @@ def _placement(card: int, flank: int) -> str:
 
 # ---- the game ----------------------------------------------------------------------------------
 
-_DECK = frozenset(range(chips.DECK_SIZE))
 _OPEN_IDS = tuple(range(OPEN, NUM_ACTIONS))
 _EMPTY_FIELD: Field = ((), ())
 T = TypeVar("T")
@@ -541,17 +540,11 @@ class Scauver:
 
     def apply_chance(self, state: ScauverState, outcome: tuple[int, ...]) -> ScauverState:
         if state.phase is Phase.DRAW_DEALER:
-            n = len(state.hands)
-            if len(outcome) != 1 or outcome[0] not in range(n):
-                raise IllegalActionError(f"first-dealer outcome must be (seat,), got {outcome!r}")
-            table = chips.open_round(
-                state.table, int(outcome[0]), state.base_amphora, state.double_every
-            )
+            dealer = chips.first_dealer(outcome, len(state.hands))
+            table = chips.open_round(state.table, dealer, state.base_amphora, state.double_every)
             return self._new_round(state, table)
         if state.phase is Phase.DEAL:
-            if len(outcome) != chips.DECK_SIZE or set(outcome) != _DECK:
-                raise IllegalActionError("a deal outcome must be a permutation of the 40 card ids")
-            return self._apply_deal(state, tuple(int(c) for c in outcome))
+            return self._apply_deal(state, chips.shuffled_deck(outcome))
         raise IllegalActionError(f"no chance event in phase {state.phase.name}")
 
     def chance_label(self, state: ScauverState, outcome: tuple[int, ...]) -> str:
@@ -661,20 +654,14 @@ class Scauver:
 
     def _apply_deal(self, state: ScauverState, deck: tuple[int, ...]) -> ScauverState:
         table = state.table
-        n = len(state.hands)
-        first = chips.next_seated(table, table.dealer)
-        order = [s for s in ((first + k) % n for k in range(n)) if table.out_round[s] < 0]
-        m = len(order)
-        hands: list[tuple[int, ...]] = [()] * n
-        for k, seat in enumerate(order):
-            hands[seat] = tuple(sorted(deck[k : HAND_SIZE * m : m]))
+        hands, dealt = chips.deal(table, deck, HAND_SIZE)
         return _state_with(
             state,
             phase=Phase.OPENING,
-            to_act=first,
-            hands=tuple(hands),
+            to_act=chips.next_seated(table, table.dealer),
+            hands=hands,
             deck=deck,
-            stock_pos=HAND_SIZE * m,
+            stock_pos=dealt,
         )
 
     def _apply_opening(self, state: ScauverState, action: int) -> ScauverState:
