@@ -95,17 +95,19 @@ class _SerializedOnce:
         return data
 
 
-def _past_deals_bytes(
+def _past_bytes(
     msg: Any,
+    field: str,
     past: tuple[Any, ...],
     history: Callable[[tuple[tuple[int, int], ...]], list[Any]],
     result: Callable[[Any, Any], None],
 ) -> bytes:
-    """A game observation message holding only ``past_deals`` (each deal's public actions and
-    result), serialized: any game whose observation has that field."""
-    for deal in past:
-        entry = msg.past_deals.add(history=history(deal.history))
-        result(deal.result, entry.result)
+    """``msg`` (an empty observation message) holding only its finished deals or rounds in
+    ``field`` (each one's public ``history`` and ``result``), serialized."""
+    entries = getattr(msg, field)
+    for finished in past:
+        entry = entries.add(history=history(finished.history))
+        result(finished.result, entry.result)
     data: bytes = msg.SerializeToString()
     return data
 
@@ -116,31 +118,31 @@ _PAST_DEALS = _SerializedOnce(64)
 _EVENTS = _SerializedOnce(256)
 
 
-def _deal_header(msg: Any, obs: Any, past_bytes: Callable[[], bytes]) -> None:
-    """What every game's observation starts with: the finished deals (serialized once per
-    ``obs.past_deals`` and merged), the deal index and count, and the dealer."""
-    if obs.past_deals:
-        msg.MergeFromString(_PAST_DEALS.get(obs.past_deals, past_bytes))
+def _merge_past(
+    msg: Any,
+    field: str,
+    past: tuple[Any, ...],
+    history: Callable[[tuple[tuple[int, int], ...]], list[Any]],
+    result: Callable[[Any, Any], None],
+) -> None:
+    """Merge the finished deals or rounds ``past`` into the observation message ``msg``: every
+    later observation repeats them unchanged, so they are serialized once per ``past`` value."""
+    if past:
+        build = partial(_past_bytes, type(msg)(), field, past, history, result)
+        msg.MergeFromString(_PAST_DEALS.get(past, build))
+
+
+def _deal_header(msg: Any, obs: Any) -> None:
+    """The deal index and count and the dealer, as the deal games' observations carry them."""
     msg.deal_index = obs.deal_index
     msg.num_deals = obs.num_deals
     msg.dealer = obs.dealer
 
 
-def _merge_past(msg: Any, past: tuple[Any, ...], build: Callable[[Any], bytes]) -> None:
-    """Merge the finished rounds ``past`` into the observation message ``msg``, serialized by
-    ``build`` once per ``past`` value (every later observation repeats them unchanged)."""
-    if past:
-        msg.MergeFromString(_PAST_DEALS.get(past, lambda: build(past)))
-
-
 def _as_nas_observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> None:
     msg = out.as_nas
-    past = obs.past_deals
-    _deal_header(
-        msg,
-        obs,
-        lambda: _past_deals_bytes(pb.AsNasObservation(), past, _as_nas_history, _as_nas_result),
-    )
+    _merge_past(msg, "past_deals", obs.past_deals, _as_nas_history, _as_nas_result)
+    _deal_header(msg, obs)
     msg.to_act = obs.to_act if obs.to_act is not None else 0
     msg.hand.extend(_rank(r) for r in obs.hand)
     for s in range(len(obs.stakes)):
@@ -268,12 +270,8 @@ _FIPSEN_PHASES = {
 
 def _fipsen_observation(obs: fipsen.FipsenObservation, out: pb.Observation) -> None:
     msg = out.fipsen
-    past = obs.past_deals
-    _deal_header(
-        msg,
-        obs,
-        lambda: _past_deals_bytes(pb.FipsenObservation(), past, _fipsen_history, _fipsen_result),
-    )
+    _merge_past(msg, "past_deals", obs.past_deals, _fipsen_history, _fipsen_result)
+    _deal_header(msg, obs)
     msg.phase = _FIPSEN_PHASES[obs.phase]
     if obs.to_act is not None:
         msg.to_act = obs.to_act
@@ -351,11 +349,14 @@ def _scauver_field(field: sc.Field, out: pb.ScauverField) -> None:
     out.right.extend(cards40(field[sc.RIGHT]))
 
 
-def _scauver_history(history: tuple[tuple[int, int], ...], out: Any) -> None:
+def _scauver_history(history: tuple[tuple[int, int], ...]) -> list[pb.ScauverHistoryEntry]:
     """Public actions as history entries (their ids name everything: no hand is needed)."""
+    out = []
     for seat, action in history:
-        entry = out.add(seat=seat, action_id=action)
+        entry = pb.ScauverHistoryEntry(seat=seat, action_id=action)
         _scauver_move(action, (), entry.action)
+        out.append(entry)
+    return out
 
 
 def _scauver_result(result: sc.RoundResult, out: pb.ScauverRoundResult) -> None:
@@ -378,16 +379,6 @@ def _scauver_result(result: sc.RoundResult, out: pb.ScauverRoundResult) -> None:
     chip_settlement(result.settlement, out.settlement)
 
 
-def _scauver_past_bytes(past: tuple[sc.PastRound, ...]) -> bytes:
-    msg = pb.ScauverObservation()
-    for finished in past:
-        entry = msg.past_rounds.add()
-        _scauver_history(finished.history, entry.history)
-        _scauver_result(finished.result, entry.result)
-    data: bytes = msg.SerializeToString()
-    return data
-
-
 def _scauver_phase(phase: sc.Phase) -> pb.ScauverPhase:
     if phase is sc.Phase.DRAW_DEALER:
         return pb.SCAUVER_PHASE_DEAL
@@ -396,7 +387,7 @@ def _scauver_phase(phase: sc.Phase) -> pb.ScauverPhase:
 
 def _scauver_observation(obs: sc.ScauverObservation, out: pb.Observation) -> None:
     msg = out.scauver
-    _merge_past(msg, obs.past_rounds, _scauver_past_bytes)
+    _merge_past(msg, "past_rounds", obs.past_rounds, _scauver_history, _scauver_result)
     chip_table(obs.table, obs.round_cap, msg.table)
     msg.phase = _scauver_phase(obs.phase)
     if obs.to_act is not None:
@@ -409,7 +400,7 @@ def _scauver_observation(obs: sc.ScauverObservation, out: pb.Observation) -> Non
         seat = msg.seats.add(hand_size=obs.hand_sizes[s], opened=obs.opened[s])
         _scauver_field(field, seat.field)
     msg.stock_size = obs.stock_size
-    _scauver_history(obs.history, msg.history)
+    msg.history.extend(_scauver_history(obs.history))
 
 
 def _scauver_action(obs: sc.ScauverObservation, action: int, out: pb.LegalAction) -> None:
@@ -478,20 +469,9 @@ def _felduz_result(result: felduz.RoundResult, out: pb.FelduzRoundResult) -> Non
         out.events.add(criterion=criterion, seats=event.seats)
 
 
-def _felduz_past(finished: felduz.PastRound) -> pb.FelduzPastRound:
-    entry = pb.FelduzPastRound(history=_felduz_history(finished.history))
-    _felduz_result(finished.result, entry.result)
-    return entry
-
-
-def _felduz_past_bytes(past: tuple[felduz.PastRound, ...]) -> bytes:
-    data: bytes = pb.FelduzObservation(past_rounds=map(_felduz_past, past)).SerializeToString()
-    return data
-
-
 def _felduz_observation(obs: felduz.FelduzObservation, out: pb.Observation) -> None:
     msg = out.felduz
-    _merge_past(msg, obs.past_rounds, _felduz_past_bytes)
+    _merge_past(msg, "past_rounds", obs.past_rounds, _felduz_history, _felduz_result)
     msg.round = obs.round
     msg.round_cap = obs.round_cap
     msg.phase = cast(pb.FelduzPhase, obs.phase + 1)
