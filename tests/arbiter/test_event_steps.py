@@ -10,21 +10,14 @@ views of the replay, and the public view, must be the same.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
-from croupier.arbiter import (
-    ClockRules,
-    DecisionRequest,
-    Match,
-    MatchConfig,
-    MatchOver,
-    Reply,
-    SeatLink,
-)
+from seats_kit import play
+
+from croupier.arbiter import ClockRules, DecisionRequest, MatchConfig
 from croupier.games import fipsen
-from croupier.replay import ReplayWriter, read_replay, render, verify
+from croupier.replay import read_replay, render
 
 WATCHER = 0
 DEALER = 3  # so seat 0 is Vorhand and seat 1 (Mittelhand) is asked first
@@ -42,26 +35,14 @@ def deal(m: str, stock: str) -> tuple[int, ...]:
     return fipsen.stacked_deal(hands, cards("10♥ J♥"), cards(stock))
 
 
-async def _seat(link: SeatLink, seen: list[Any]) -> None:
-    """Decline Siebener Fips, pass every bid, else play the lowest id; keep what arrives."""
-    link.claim(f"scripted-{link.seat}", "1")
-    while True:
-        message = await link.outbox.get()
-        if message is None:
-            return
-        if isinstance(message, DecisionRequest):
-            # clocks hold measured times: keep what the game decides
-            seen.append((message.request_id, message.observation, message.legal_actions))
-            legal = message.legal_actions
-            choice = DECLINE if DECLINE in legal else PASS if PASS in legal else legal[0]
-            link.inbox.put_nowait(Reply(message.request_id, choice))
-            continue
-        seen.append(message)
-        if isinstance(message, MatchOver):
-            return
+def _decline_then_pass(request: DecisionRequest) -> int:
+    """Decline Siebener Fips, pass every bid, else play the lowest id."""
+    legal = request.legal_actions
+    return DECLINE if DECLINE in legal else PASS if PASS in legal else legal[0]
 
 
 def _play(tmp_path: Path, name: str, outcome: tuple[int, ...]) -> tuple[list[Any], Path]:
+    """Play one deal; what seat 0 received, and the replay."""
     path = tmp_path / f"{name}.jsonl"
     config = MatchConfig(
         "fipsen",
@@ -71,17 +52,7 @@ def _play(tmp_path: Path, name: str, outcome: tuple[int, ...]) -> tuple[list[Any
         connect_timeout_s=5,
         chance_script=((DEALER,), outcome),
     )
-    match = Match(config, "steps", ReplayWriter(path))
-    seen: list[list[Any]] = [[] for _ in range(4)]
-
-    async def main() -> None:
-        seats = [asyncio.create_task(_seat(link, seen[link.seat])) for link in match.seats]
-        await match.run()
-        await asyncio.gather(*seats)
-
-    asyncio.run(main())
-    verify(read_replay(path))
-    return seen[WATCHER], path
+    return play(config, "steps", path, [_decline_then_pass] * 4)[WATCHER], path
 
 
 def test_a_declined_siebener_fips_leaves_no_gap_in_the_steps(tmp_path: Path) -> None:

@@ -16,8 +16,6 @@ play). Seat 1 itself is told (its rejection, and ``by_arbiter`` on its own actio
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import itertools
 import random
 from collections.abc import Iterable
@@ -25,19 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from seats_kit import Policy, play
 
-from croupier.arbiter import (
-    ActionEvent,
-    ClockRules,
-    Clocks,
-    DecisionRequest,
-    Match,
-    MatchConfig,
-    MatchOver,
-    Reply,
-    SeatLink,
-)
-from croupier.replay import OMNISCIENT, ReplayWriter, read_replay, render, verify
+from croupier.arbiter import ActionEvent, ClockRules, DecisionRequest, MatchConfig, MatchOver
+from croupier.games import get_game
+from croupier.replay import OMNISCIENT, read_replay, render
 
 FAULTY = 1
 #: Per game: its parameters, and the label prefix of the card decisions whose default depends on
@@ -54,47 +44,28 @@ _RUNS = itertools.count()
 Override = tuple[int, str | int] | None
 
 
-async def _seat(link: SeatLink, seen: list[Any], override: Override, illegal: int) -> None:
-    """A seeded random policy over the legal ids; seat 1 may deviate at one decision."""
-    link.claim(f"scripted-{link.seat}", "1")
-    rng = random.Random(1000 + link.seat)
+def _policy(seat: int, override: Override, illegal: int) -> Policy:
+    """A seeded random policy over the legal ids, deviating at one decision if ``override``."""
+    rng = random.Random(1000 + seat)
     decisions = itertools.count()
-    while True:
-        message = await link.outbox.get()
-        if message is None:
-            return
-        if isinstance(message, DecisionRequest):
-            action = rng.choice(message.legal_actions)
-            if override is not None and override[0] == next(decisions):
-                action = illegal if override[1] == "illegal" else int(override[1])
-            link.inbox.put_nowait(Reply(message.request_id, action))
-            message = dataclasses.replace(message, clocks=Clocks(0, 0, 0))  # measured times
-        seen.append(message)
-        if isinstance(message, MatchOver):
-            return
+
+    def choose(request: DecisionRequest) -> int:
+        action = rng.choice(request.legal_actions)
+        if override is not None and override[0] == next(decisions):
+            return illegal if override[1] == "illegal" else int(override[1])
+        return action
+
+    return choose
 
 
 def _play(tmp_path: Path, game: str, override: Override) -> tuple[list[list[Any]], Path]:
     path = tmp_path / f"{game}{next(_RUNS)}.jsonl"
     params, _ = GAMES[game]
     config = MatchConfig(game, params, seed=7, clock=ClockRules(move_time_ms=5000, time_bank_ms=0))
-    match = Match(config, f"{game}-fault", ReplayWriter(path))
-    seen: list[list[Any]] = [[] for _ in match.seats]
-    illegal = match.game.info.num_distinct_actions
-
-    async def main() -> None:
-        seats = [
-            asyncio.create_task(
-                _seat(link, seen[link.seat], override if link.seat == FAULTY else None, illegal)
-            )
-            for link in match.seats
-        ]
-        await match.run()
-        await asyncio.gather(*seats)
-
-    asyncio.run(main())
-    verify(read_replay(path))
-    return seen, path
+    illegal = get_game(game).info.num_distinct_actions
+    seats = get_game(game).info.make_params(params)["players"]
+    policies = [_policy(s, override if s == FAULTY else None, illegal) for s in range(seats)]
+    return play(config, f"{game}-fault", path, policies), path
 
 
 def _seat_actions(path: Path) -> list[dict[str, Any]]:

@@ -10,26 +10,16 @@ without a showdown; the cards it was dealt and drew differ between the two match
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from seats_kit import play, scripted
 
-from croupier.arbiter import (
-    ClockRules,
-    Clocks,
-    DecisionRequest,
-    Match,
-    MatchConfig,
-    MatchOver,
-    Reply,
-    SeatLink,
-)
-from croupier.replay import OMNISCIENT, ReplayWriter, read_replay, render, verify
+from croupier.arbiter import ClockRules, MatchConfig
+from croupier.replay import OMNISCIENT, read_replay, render
 from croupier.transport._codec import CODECS, encode
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "games"))
@@ -40,24 +30,6 @@ WATCHER, FOLDER = 0, 2
 DEALER = 2  # so the opening is asked, and the turns go, 0, 1, 2
 #: A move by label, or (an int) by position in the legal list (for choices only the seat sees).
 Move = str | int
-
-
-async def _seat(link: SeatLink, moves: list[Move], seen: list[bytes], codec: Any) -> None:
-    link.claim(f"scripted-{link.seat}", "1")
-    todo = iter(moves)
-    while True:
-        message = await link.outbox.get()
-        if message is None:
-            return
-        if isinstance(message, DecisionRequest):
-            move = next(todo)
-            legal = dict(zip(message.labels, message.legal_actions, strict=True))
-            action = message.legal_actions[move] if isinstance(move, int) else legal[move]
-            link.inbox.put_nowait(Reply(message.request_id, action))
-            message = dataclasses.replace(message, clocks=Clocks(0, 0, 0))  # measured times
-        seen.append(encode(message, codec).SerializeToString(deterministic=True))
-        if isinstance(message, MatchOver):
-            return
 
 
 def _play(
@@ -72,21 +44,13 @@ def _play(
         connect_timeout_s=5,
         chance_script=((DEALER,), deck),
     )
-    match = Match(config, f"{game}-noleak", ReplayWriter(path))
-    seen: list[list[bytes]] = [[] for _ in scripts]
+    seen = play(config, f"{game}-noleak", path, [scripted(moves) for moves in scripts])
     codec = CODECS[game]
-
-    async def main() -> None:
-        seats = [
-            asyncio.create_task(_seat(link, list(scripts[link.seat]), seen[link.seat], codec))
-            for link in match.seats
-        ]
-        await match.run()
-        await asyncio.gather(*seats)
-
-    asyncio.run(main())
-    verify(read_replay(path))
-    return seen, path
+    as_bytes = [
+        [encode(m, codec).SerializeToString(deterministic=True) for m in messages]
+        for messages in seen
+    ]
+    return as_bytes, path
 
 
 def _compare(
