@@ -95,25 +95,27 @@ class _SerializedOnce:
         return data
 
 
-def _past_bytes(
-    msg: Any,
+def _finished_bytes(
+    msg_type: type[Any],
     field: str,
-    past: tuple[Any, ...],
+    finished: Any,
     history: Callable[[tuple[tuple[int, int], ...]], list[Any]],
     result: Callable[[Any, Any], None],
 ) -> bytes:
-    """``msg`` (an empty observation message) holding only its finished deals or rounds in
-    ``field`` (each one's public ``history`` and ``result``), serialized."""
-    entries = getattr(msg, field)
-    for finished in past:
-        entry = entries.add(history=history(finished.history))
-        result(finished.result, entry.result)
+    """An observation message holding one finished deal or round in ``field`` (its public
+    ``history`` and ``result``), serialized. Serialized messages concatenate: the bytes of
+    several such messages are the message holding all of them, in order."""
+    msg = msg_type()
+    entry = getattr(msg, field).add(history=history(finished.history))
+    result(finished.result, entry.result)
     data: bytes = msg.SerializeToString()
     return data
 
 
-#: Finished deals never change, and every later observation repeats them.
-_PAST_DEALS = _SerializedOnce(64)
+#: Each finished deal or round is serialized once (a match's observations share the objects)...
+_FINISHED = _SerializedOnce(4096)
+#: ...and the joined bytes of a whole ``past`` tuple once, as every later observation repeats it.
+_PAST_DEALS = _SerializedOnce(256)
 #: One public event goes to every seat: encode it once.
 _EVENTS = _SerializedOnce(256)
 
@@ -125,11 +127,19 @@ def _merge_past(
     history: Callable[[tuple[tuple[int, int], ...]], list[Any]],
     result: Callable[[Any, Any], None],
 ) -> None:
-    """Merge the finished deals or rounds ``past`` into the observation message ``msg``: every
-    later observation repeats them unchanged, so they are serialized once per ``past`` value."""
-    if past:
-        build = partial(_past_bytes, type(msg)(), field, past, history, result)
-        msg.MergeFromString(_PAST_DEALS.get(past, build))
+    """Merge the finished deals or rounds ``past`` into the observation message ``msg``. A new
+    ``past`` (one deal longer) costs one new deal's encoding, not all of them again."""
+    if not past:
+        return
+    msg_type = type(msg)
+
+    def build() -> bytes:
+        return b"".join(
+            _FINISHED.get(f, partial(_finished_bytes, msg_type, field, f, history, result))
+            for f in past
+        )
+
+    msg.MergeFromString(_PAST_DEALS.get(past, build))
 
 
 def _deal_header(msg: Any, obs: Any) -> None:
