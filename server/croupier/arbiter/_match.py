@@ -243,9 +243,8 @@ class Match:
                 self._recorder.round_end(step, announced, deltas)
                 if self._progress is not None:
                     self._progress(announced + 1)
-                for link in self.seats:
-                    obs = game.observe(state, link.seat)
-                    link.send(RoundEnded(shown, announced, deltas, totals, obs))
+                public = game.observe(state, None)  # a round's result is public
+                self._broadcast(RoundEnded(shown, announced, deltas, totals, public))
         self._drain_departures(step)
         result = self._result(game.returns(state), game.ranking(state))
         self._recorder.result(result, step)
@@ -385,7 +384,7 @@ class Match:
 
     # -- helpers --------------------------------------------------------------------------------
 
-    def _broadcast(self, message: ActionEvent | RoundStarted) -> None:
+    def _broadcast(self, message: ActionEvent | RoundStarted | RoundEnded) -> None:
         for link in self.seats:
             link.send(message)
 

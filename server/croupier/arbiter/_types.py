@@ -96,7 +96,8 @@ class RoundStarted:
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
-    """A deal/round ended. ``observation`` is the receiving seat's own observation after it."""
+    """A deal/round ended. ``observation`` is the public observation after it (the round's
+    result is public), so one event serves every seat."""
 
     step: int
     round_index: int

@@ -569,12 +569,9 @@ def encode(
     """The wire form of one arbiter message (``None``: events only) preceded by ``events``."""
     response = _encode(message, codec)
     for event in events:
-        if isinstance(event, RoundEnded):  # built from the seat's own observation
-            encode_event(event, codec, response.events.add())
-        else:
-            response.events.add().MergeFromString(
-                _EVENTS.get(event, partial(_event_bytes, event, codec))
-            )
+        response.events.add().MergeFromString(
+            _EVENTS.get(event, partial(_event_bytes, event, codec))
+        )
     return response
 
 
