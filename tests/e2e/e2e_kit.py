@@ -1,4 +1,5 @@
-"""Helpers of the end-to-end suite: bot command lines, match configs, a synchronous match runner.
+"""Helpers of the end-to-end suite: bot command lines, match configs, a synchronous match runner,
+and the ``croupier`` command run as a subprocess (:func:`croupier`, :func:`play_match`).
 
 The misbehaving bots live in ``tests/e2e/bots/`` (one docstring each). Tests are synchronous and
 drive asyncio with ``asyncio.run``.
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
+import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +28,53 @@ RANDOM = [sys.executable, "-m", "croupier_bots.random_bot"]
 HEURISTIC = [sys.executable, "-m", "croupier_bots.as_nas_heuristic"]
 #: Roomy clocks for matches where nobody is meant to time out (a loaded CI box stays well inside).
 ROOMY = ClockRules(move_time_ms=5000, time_bank_ms=10000)
+#: The ``croupier`` command, run with the test's interpreter.
+CROUPIER = [sys.executable, "-m", "croupier"]
+#: The columns of the standings table ``croupier match`` prints.
+COLUMNS = ["place", "seat", "bot", "score", "ended", "timeouts", "rejected"]
+
+
+def croupier(*args: object, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run ``croupier ARGS...`` as a user does; its stdout and stderr are captured as text."""
+    return subprocess.run(
+        [*CROUPIER, *(str(a) for a in args)], capture_output=True, text=True, timeout=timeout
+    )
+
+
+def replay_path(stdout: str) -> Path:
+    """The replay file named on the ``replay: PATH`` line of ``croupier match``'s output."""
+    found = re.search(r"^replay: (.+)$", stdout, re.M)
+    assert found, stdout
+    return Path(found[1])
+
+
+@dataclass
+class Played:
+    """A finished ``croupier match``: its ``--out`` directory, the process and the replay file."""
+
+    out: Path
+    done: subprocess.CompletedProcess[str]
+    replay: Path
+
+    @property
+    def rows(self) -> list[dict[str, str]]:
+        """The standings table's rows (best first), each a dict keyed by :data:`COLUMNS`."""
+        lines = self.done.stdout.splitlines()
+        header = next(i for i, line in enumerate(lines) if line.split() == COLUMNS)
+        rows = []
+        for line in lines[header + 1 :]:
+            cells = line.split()
+            if len(cells) != len(COLUMNS):
+                break
+            rows.append(dict(zip(COLUMNS, cells, strict=True)))
+        return rows
+
+
+def play_match(out: Path, *args: object, timeout: float = 120) -> Played:
+    """``croupier match ARGS... --out OUT``, which must exit with status 0."""
+    done = croupier("match", *args, "--out", out, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    return Played(out, done, replay_path(done.stdout))
 
 
 def config(

@@ -11,46 +11,24 @@ import json
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from e2e_kit import Played, croupier, play_match
 
 from croupier.replay import read_replay
 
 pytestmark = pytest.mark.e2e
 
-CROUPIER = [sys.executable, "-m", "croupier"]
-COLUMNS = ["place", "seat", "bot", "score", "ended", "timeouts", "rejected"]
 DEFAULT_BOTS = ["as-nas-heuristic", "random", "as-nas-heuristic", "random"]
-
-
-def croupier(*args: object, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CROUPIER, *(str(a) for a in args)], capture_output=True, text=True, timeout=timeout
-    )
-
-
-@dataclass
-class Played:
-    out: Path
-    done: subprocess.CompletedProcess[str]
-    replay: Path
-    rows: list[dict[str, str]]
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     """``croupier match --game as-nas --seed 3 --deals 2 --out DIR``, run once for the module."""
     out = tmp_path_factory.mktemp("cli") / "matches"
-    done = croupier("match", "--game", "as-nas", "--seed", 3, "--deals", 2, "--out", out)
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    header = next(i for i, line in enumerate(lines) if line.split() == COLUMNS)
-    rows = [dict(zip(COLUMNS, line.split(), strict=True)) for line in lines[header + 1 :][:4]]
-    replay = Path(re.search(r"^replay: (.+)$", done.stdout, re.M)[1])  # type: ignore[index]
-    return Played(out, done, replay, rows)
+    return play_match(out, "--game", "as-nas", "--seed", 3, "--deals", 2)
 
 
 # ---- croupier match ----------------------------------------------------------------------------

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import re
-import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from e2e_kit import Kit, read_stream
+from e2e_kit import Kit, croupier, play_match, read_stream
 from google.protobuf.message import Message
 
 from croupier.arbiter import ClockRules, MatchConfig, Outcome
@@ -24,21 +23,13 @@ from croupier.v1 import bot_pb2 as pb
 
 pytestmark = pytest.mark.e2e
 
-CROUPIER = [sys.executable, "-m", "croupier"]
 HEURISTIC = [sys.executable, "-m", "croupier_bots.felduz_heuristic"]
 
 
-def croupier(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CROUPIER, *(str(a) for a in args)], capture_output=True, text=True, timeout=180
-    )
-
-
 def test_a_three_seat_match_from_the_command_line_verifies(tmp_path: Path) -> None:
-    done = croupier(
-        "match", "--game", "felduz", "--players", 3, "--deals", 6, "--seed", 5, "--out", tmp_path
-    )
-    assert done.returncode == 0, done.stderr
+    args = ("--game", "felduz", "--players", 3, "--deals", 6, "--seed", 5)
+    played = play_match(tmp_path, *args, timeout=180)
+    done, replay = played.done, played.replay
     assert "Traceback" not in done.stderr
     bots = re.findall(r"^\d\s+(\d)\s+(\S+)\s+(\S+)\s+normal\s+0\s+0$", done.stdout, re.M)
     assert sorted((int(s), b) for s, b, _ in bots) == [
@@ -47,7 +38,6 @@ def test_a_three_seat_match_from_the_command_line_verifies(tmp_path: Path) -> No
         (2, "felduz-heuristic"),
     ]
     assert sum(Fraction(score) for _, _, score in bots) == 300  # chips are conserved
-    replay = Path(re.search(r"^replay: (.+)$", done.stdout, re.M)[1])  # type: ignore[index]
     checked = croupier("replay", "verify", replay)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.startswith(f"ok   {replay}: ")

@@ -5,13 +5,11 @@ and a seat's rendered view shows no card that seat did not see."""
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from e2e_kit import Kit, flattened, read_stream
+from e2e_kit import Kit, Played, croupier, flattened, play_match, read_stream
 
 from croupier.games import get_game
 from croupier.games.fipsen import card_name
@@ -19,30 +17,14 @@ from croupier.replay import OMNISCIENT, read_replay, render
 
 pytestmark = pytest.mark.e2e
 
-CROUPIER = [sys.executable, "-m", "croupier"]
 DEALS = 4
-
-
-def croupier(*args: object, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CROUPIER, *(str(a) for a in args)], capture_output=True, text=True, timeout=timeout
-    )
-
-
-@dataclass
-class Played:
-    done: subprocess.CompletedProcess[str]
-    replay: Path
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     """``croupier match --game fipsen --seed 12 --deals 4 --out DIR``, once for the module."""
     out = tmp_path_factory.mktemp("fipsen") / "matches"
-    done = croupier("match", "--game", "fipsen", "--seed", 12, "--deals", DEALS, "--out", out)
-    assert done.returncode == 0, done.stderr
-    replay = Path(re.search(r"^replay: (.+)$", done.stdout, re.M)[1])  # type: ignore[index]
-    return Played(done, replay)
+    return play_match(out, "--game", "fipsen", "--seed", 12, "--deals", DEALS)
 
 
 def test_a_fipsen_match_of_bot_processes_finishes_normally(played: Played) -> None:

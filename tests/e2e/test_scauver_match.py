@@ -5,31 +5,15 @@ without leaking what the viewer may not see."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
+from e2e_kit import Played, croupier, play_match
 
 from croupier.replay import read_replay, verify
 
 pytestmark = pytest.mark.e2e
 
-CROUPIER = [sys.executable, "-m", "croupier"]
 BOTS = ["scauver-heuristic", "random", "scauver-heuristic"]
-
-
-def croupier(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CROUPIER, *(str(a) for a in args)], capture_output=True, text=True, timeout=180
-    )
-
-
-@dataclass
-class Played:
-    done: subprocess.CompletedProcess[str]
-    replay: Path
 
 
 @pytest.fixture(scope="module")
@@ -37,12 +21,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     """``croupier match --game scauver --players 3 --seed 5 --deals 3``: three rounds: a
     showdown, rounds won by the last one in, and an elimination."""
     out = tmp_path_factory.mktemp("scauver")
-    done = croupier(
-        "match", "--game", "scauver", "--players", 3, "--seed", 5, "--deals", 3, "--out", out
-    )
-    assert done.returncode == 0, done.stderr
-    replay = Path(re.search(r"^replay: (.+)$", done.stdout, re.M)[1])  # type: ignore[index]
-    return Played(done, replay)
+    args = ("--game", "scauver", "--players", 3, "--seed", 5, "--deals", 3)
+    return play_match(out, *args, timeout=180)
 
 
 def test_the_match_finishes_and_its_replay_verifies(played: Played) -> None:
