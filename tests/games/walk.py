@@ -1,6 +1,7 @@
 """Reaching game states for property tests, shared by the games' test files (any game module).
 
-Import it as ``walk`` from a test in ``tests/games`` (pytest puts that folder on ``sys.path``).
+Import it as ``walk`` from any test (``pythonpath`` in pyproject.toml puts ``tests/games`` on
+``sys.path``).
 """
 
 from __future__ import annotations

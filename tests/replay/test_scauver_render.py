@@ -3,14 +3,10 @@ when the openings are revealed, and at the end of a round (the chosen links and 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from scauver_kit import TWO, TWO_STOCK, act, start, two_player_round
 
 from croupier.games import get_game
 from croupier.replay._render import NARRATORS
-
-sys.path.insert(0, str(Path(__file__).parent.parent / "games"))
-from test_scauver_rules import TWO, TWO_STOCK, act, start, two_player_round
 
 G = get_game("scauver")
 N = NARRATORS["scauver"]
