@@ -11,7 +11,7 @@ SMALL = {"stack": 10, "round_cap": 30}
 
 def test_heuristic_beats_random_in_two_player_matches() -> None:
     """Seats alternate; the bots and the deals are seeded, so the figure is reproducible
-    (``bench``-style: 100 default matches give about 98 %, see the bot's docs)."""
+    (``bench``-style: 100 default matches give about 94 %, see bench/README.md)."""
     wins = 0
     matches = 12
     for m in range(matches):

@@ -317,6 +317,22 @@ def _unlinked(seat: int, difference: int) -> Showing:
         ([_showing(0, 3, "4♣", "A♦ 3♦"), _showing(1, 2, "6♣", "2♦ 4♦")], (1,), Criterion.SIZE),
         # equal v 9: 3–1 beats 2–1
         ([_showing(0, 1, "4♣ 5♣", "Q♦"), _showing(1, 1, "2♣ 3♣ 4♣", "Q♦")], (1,), Criterion.SHAPE),
+        # equal v 9: 3–3 beats 3–2, 3–2 beats 3–1, 3–1 beats 2–2
+        (
+            [_showing(0, 1, "2♣ 3♣ 4♣", "A♦ J♦"), _showing(1, 1, "2♣ 3♣ 4♣", "A♦ A♥ 7♦")],
+            (1,),
+            Criterion.SHAPE,
+        ),
+        (
+            [_showing(0, 1, "2♣ 3♣ 4♣", "Q♦"), _showing(1, 1, "2♣ 3♣ 4♣", "A♦ J♦")],
+            (1,),
+            Criterion.SHAPE,
+        ),
+        (
+            [_showing(0, 1, "2♣ 3♣ 4♣", "Q♦"), _showing(1, 1, "4♣ 5♣", "2♦ 7♦")],
+            (0,),
+            Criterion.SHAPE,
+        ),
         # equal 2–1 of 9: the greater vanguard 6 3 beats 5 4
         ([_showing(0, 1, "4♣ 5♣", "Q♦"), _showing(1, 1, "6♣ 3♣", "Q♦")], (1,), Criterion.HEIGHT),
         # 2–2 of 9, equal counts: greater is the higher list; 7 2 | 6 3 against 6 3 | 5 4
