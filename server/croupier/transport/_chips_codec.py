@@ -7,10 +7,21 @@ from collections.abc import Iterable
 from croupier.games import _chips as chips
 from croupier.v1 import bot_pb2 as pb
 
+#: Every card's message (id, value, label), made once.
+_CARDS40 = tuple(
+    pb.Card40(id=c, value=chips.VALUES[c], label=chips.CARD_LABELS[c])
+    for c in range(chips.DECK_SIZE)
+)
+
+
+def card40(card: int) -> pb.Card40:
+    """A 40-card deck id as a typed card (a shared message: the wire fields copy it)."""
+    return _CARDS40[card]
+
 
 def cards40(cards: Iterable[int]) -> list[pb.Card40]:
-    """40-card deck ids as typed cards (id, value, label)."""
-    return [pb.Card40(id=c, value=chips.VALUES[c], label=chips.CARD_LABELS[c]) for c in cards]
+    """40-card deck ids as typed cards (shared messages, as :func:`card40`)."""
+    return [_CARDS40[c] for c in cards]
 
 
 def chip_table(table: chips.Table, round_cap: int, out: pb.ChipTable) -> None:

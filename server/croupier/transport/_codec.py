@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 from typing import Any, cast
 
 from croupier import PROTOCOL_VERSION
@@ -31,7 +31,13 @@ from croupier.arbiter import (
 from croupier.games import _chips as chips
 from croupier.games import as_nas, felduz, fipsen
 from croupier.games import scauver as sc
-from croupier.transport._chips_codec import cards40, chip_action, chip_settlement, chip_table
+from croupier.transport._chips_codec import (
+    card40,
+    cards40,
+    chip_action,
+    chip_settlement,
+    chip_table,
+)
 from croupier.v1 import bot_pb2 as pb
 
 
@@ -73,6 +79,25 @@ def _as_nas_result(result: as_nas.DealResult, out: pb.AsNasDealResult) -> None:
 
 def _as_nas_history(history: tuple[tuple[int, int], ...]) -> list[pb.AsNasHistoryEntry]:
     return [pb.AsNasHistoryEntry(seat=s, move=_move(a)) for s, a in history]
+
+
+def _history_encoder(
+    entry: type[Any], detail: Callable[[int], Any]
+) -> Callable[[tuple[tuple[int, int], ...]], list[Any]]:
+    """The history encoder of a game whose entries are ``entry(seat, action_id, action)``, the
+    typed ``action`` being ``detail(action_id)``. A public action's detail depends on its id
+    alone (never on a hand), so ``detail`` is a per-game cache of shared messages, and each
+    (seat, action id) entry is made once too: the encoder returns shared messages, which the
+    callers copy into their own (``extend``, ``add(history=...)``) and never modify."""
+
+    @cache
+    def one(seat: int, action: int) -> Any:
+        return entry(seat=seat, action_id=action, action=detail(action))
+
+    def history(actions: tuple[tuple[int, int], ...]) -> list[Any]:
+        return [one(s, a) for s, a in actions]
+
+    return history
 
 
 class _SerializedOnce:
@@ -156,10 +181,12 @@ def _as_nas_observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> No
     msg.to_act = obs.to_act if obs.to_act is not None else 0
     msg.hand.extend(_rank(r) for r in obs.hand)
     for s in range(len(obs.stakes)):
-        seat = msg.seats.add(stake=obs.stakes[s], folded=obs.folded[s], looked=obs.looked[s])
-        total = obs.totals[s]
-        seat.total.numerator = total.numerator
-        seat.total.denominator = total.denominator
+        msg.seats.add(
+            stake=obs.stakes[s],
+            folded=obs.folded[s],
+            looked=obs.looked[s],
+            total=score(obs.totals[s]),
+        )
     msg.high_bet = obs.high
     msg.pot = obs.pot
     msg.history.extend(_as_nas_history(obs.history))
@@ -227,8 +254,11 @@ _FIPSEN_MOVES = (
 )
 
 
-def _fipsen_action_detail(action: int, out: pb.FipsenAction) -> None:
-    """The typed fields an action id implies (the bid a HOLD takes over is added by the caller)."""
+@cache
+def _fipsen_detail(action: int) -> pb.FipsenAction:
+    """The typed fields an action id implies (the bid a HOLD takes over is added by the caller):
+    made once per id, a shared message that callers copy and never modify."""
+    out = pb.FipsenAction()
     base, move = next((b, m) for b, m in _FIPSEN_MOVES if action >= b)
     out.move = pb.FIPSEN_MOVE_KIEKER if action == fipsen.Action.KIEKER else move
     if move == pb.FIPSEN_MOVE_BID:
@@ -237,15 +267,10 @@ def _fipsen_action_detail(action: int, out: pb.FipsenAction) -> None:
         out.card.CopyFrom(_FIPSEN_CARDS[action - base])
     elif move == pb.FIPSEN_MOVE_TRUMP:
         out.trump = _fipsen_suit(action - base)
-
-
-def _fipsen_history(history: tuple[tuple[int, int], ...]) -> list[pb.FipsenHistoryEntry]:
-    out = []
-    for seat, action in history:
-        entry = pb.FipsenHistoryEntry(seat=seat, action_id=action)
-        _fipsen_action_detail(action, entry.action)
-        out.append(entry)
     return out
+
+
+_fipsen_history = _history_encoder(pb.FipsenHistoryEntry, _fipsen_detail)
 
 
 def _fipsen_result(result: fipsen.DealResult, out: pb.FipsenDealResult) -> None:
@@ -312,7 +337,7 @@ def _fipsen_observation(obs: fipsen.FipsenObservation, out: pb.Observation) -> N
 
 
 def _fipsen_action(obs: fipsen.FipsenObservation, action: int, out: pb.LegalAction) -> None:
-    _fipsen_action_detail(action, out.fipsen)
+    out.fipsen.CopyFrom(_fipsen_detail(action))
     if action == fipsen.Action.HOLD and obs.standing_bid is not None:
         _fipsen_bid(obs.standing_bid, out.fipsen.bid)
 
@@ -342,16 +367,16 @@ def _scauver_move(action: int, hand: tuple[int, ...], out: pb.ScauverAction) -> 
     elif action < sc.PLACE_PAIR:
         out.move = pb.SCAUVER_MOVE_PLACE
         card, flank = divmod(action - sc.PLACE, 2)
-        out.placements.add(card=cards40((card,))[0], flank=_FLANK[flank])
+        out.placements.add(card=card40(card), flank=_FLANK[flank])
     elif action < sc.OPEN:
         out.move = pb.SCAUVER_MOVE_PLACE_PAIR
         left, right = divmod(action - sc.PLACE_PAIR, chips.DECK_SIZE)
-        out.placements.add(card=cards40((left,))[0], flank=pb.SCAUVER_FLANK_LEFT)
-        out.placements.add(card=cards40((right,))[0], flank=pb.SCAUVER_FLANK_RIGHT)
+        out.placements.add(card=card40(left), flank=pb.SCAUVER_FLANK_LEFT)
+        out.placements.add(card=card40(right), flank=pb.SCAUVER_FLANK_RIGHT)
     else:
         out.move = pb.SCAUVER_MOVE_OPEN
         for card, flank in sc.open_choice(hand, action):
-            out.placements.add(card=cards40((card,))[0], flank=_FLANK[flank])
+            out.placements.add(card=card40(card), flank=_FLANK[flank])
 
 
 def _scauver_field(field: sc.Field, out: pb.ScauverField) -> None:
@@ -359,14 +384,16 @@ def _scauver_field(field: sc.Field, out: pb.ScauverField) -> None:
     out.right.extend(cards40(field[sc.RIGHT]))
 
 
-def _scauver_history(history: tuple[tuple[int, int], ...]) -> list[pb.ScauverHistoryEntry]:
-    """Public actions as history entries (their ids name everything: no hand is needed)."""
-    out = []
-    for seat, action in history:
-        entry = pb.ScauverHistoryEntry(seat=seat, action_id=action)
-        _scauver_move(action, (), entry.action)
-        out.append(entry)
+@cache
+def _scauver_detail(action: int) -> pb.ScauverAction:
+    """A Scauver action's typed fields when its id names everything (any id but an opening's,
+    so every public one): made once per id, a shared message copied, never modified."""
+    out = pb.ScauverAction()
+    _scauver_move(action, (), out)
     return out
+
+
+_scauver_history = _history_encoder(pb.ScauverHistoryEntry, _scauver_detail)
 
 
 def _scauver_result(result: sc.RoundResult, out: pb.ScauverRoundResult) -> None:
@@ -414,7 +441,10 @@ def _scauver_observation(obs: sc.ScauverObservation, out: pb.Observation) -> Non
 
 
 def _scauver_action(obs: sc.ScauverObservation, action: int, out: pb.LegalAction) -> None:
-    _scauver_move(action, obs.hand, out.scauver)
+    if action < sc.OPEN:
+        out.scauver.CopyFrom(_scauver_detail(action))
+    else:
+        _scauver_move(action, obs.hand, out.scauver)
 
 
 def _scauver_round(obs: sc.ScauverObservation, out: pb.DealEnded) -> None:
@@ -445,19 +475,27 @@ def _felduz_detail(action: int, hand: tuple[int, ...], out: pb.FelduzAction) -> 
         out.cards.extend(cards40(felduz.split_cards(hand, action - felduz.SPLIT)[0]))
     elif action < felduz.RESERVE:
         out.move = pb.FELDUZ_MOVE_REVEAL
-        out.cards.extend(cards40((action - felduz.REVEAL,)))
+        out.cards.append(card40(action - felduz.REVEAL))
     else:
         out.move = pb.FELDUZ_MOVE_RESERVE
         out.cards.extend(cards40(felduz.reserve_cards(action)))
 
 
-def _felduz_history(history: tuple[tuple[int, int], ...]) -> list[pb.FelduzHistoryEntry]:
-    entries = []
-    for seat, action in history:
-        entry = pb.FelduzHistoryEntry(seat=seat, action_id=action)
-        _felduz_detail(action, (), entry.action)
-        entries.append(entry)
-    return entries
+def _is_split(action: int) -> bool:
+    """An opening split: the one Felduz id whose cards depend on the hand (never public)."""
+    return felduz.SPLIT <= action < felduz.REVEAL
+
+
+@cache
+def _felduz_public(action: int) -> pb.FelduzAction:
+    """A Felduz action's typed fields when its id names everything (any id but a split's, so
+    every public one): made once per id, a shared message copied, never modified."""
+    out = pb.FelduzAction()
+    _felduz_detail(action, (), out)
+    return out
+
+
+_felduz_history = _history_encoder(pb.FelduzHistoryEntry, _felduz_public)
 
 
 def _felduz_result(result: felduz.RoundResult, out: pb.FelduzRoundResult) -> None:
@@ -506,7 +544,10 @@ def _felduz_observation(obs: felduz.FelduzObservation, out: pb.Observation) -> N
 
 
 def _felduz_action(obs: felduz.FelduzObservation, action: int, out: pb.LegalAction) -> None:
-    _felduz_detail(action, obs.closed, out.felduz)
+    if _is_split(action):
+        _felduz_detail(action, obs.closed, out.felduz)
+    else:
+        out.felduz.CopyFrom(_felduz_public(action))
 
 
 def _felduz_round(obs: felduz.FelduzObservation, out: pb.DealEnded) -> None:
@@ -566,7 +607,10 @@ def encode_event(message: EventMessage, codec: GameCodec, out: pb.Event) -> None
 def encode(
     message: Outbound | None, codec: GameCodec, events: Sequence[EventMessage] = ()
 ) -> pb.PlayResponse:
-    """The wire form of one arbiter message (``None``: events only) preceded by ``events``."""
+    """The wire form of one arbiter message (``None``: events only) preceded by ``events``.
+    An event message goes last among the events: every event takes the same path."""
+    if isinstance(message, EVENT_TYPES):
+        return encode(None, codec, (*events, message))
     response = _encode(message, codec)
     for event in events:
         response.events.add().MergeFromString(
@@ -583,12 +627,9 @@ def _event_bytes(event: EventMessage, codec: GameCodec) -> bytes:
 
 
 def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
+    """The wire form of one arbiter message that is not an event (``None``: an empty one)."""
     if message is None:
         return pb.PlayResponse()
-    if isinstance(message, EVENT_TYPES):
-        response = pb.PlayResponse()
-        encode_event(message, codec, response.events.add())
-        return response
     if isinstance(message, DecisionRequest):
         response = pb.PlayResponse()
         decision = response.decision
