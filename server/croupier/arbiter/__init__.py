@@ -4,7 +4,7 @@ Pure asyncio; no proto types and no files: the transport fills and drains each s
 :class:`SeatLink`, and a :class:`Recorder` (the replay writer) records the match.
 """
 
-from croupier.arbiter._match import Match, MatchConfig, Recorder, SeatInfo
+from croupier.arbiter._match import Match, MatchConfig, Recorder, SeatInfo, decision_request
 from croupier.arbiter._seat import ClaimError, SeatLink
 from croupier.arbiter._types import (
     ActionEvent,
@@ -23,6 +23,7 @@ from croupier.arbiter._types import (
     RoundEnded,
     RoundStarted,
     SeatResult,
+    SeatStats,
     Unexpected,
     Welcome,
 )
@@ -50,6 +51,8 @@ __all__ = [
     "SeatInfo",
     "SeatLink",
     "SeatResult",
+    "SeatStats",
     "Unexpected",
     "Welcome",
+    "decision_request",
 ]

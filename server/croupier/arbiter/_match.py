@@ -61,6 +61,21 @@ class SeatInfo:
     connected: bool
 
 
+def decision_request(
+    game: Any, state: Any, seat: int, request_id: int, clocks: Clocks
+) -> DecisionRequest:
+    """What ``seat``, to act in ``state``, is sent: its observation, the legal actions and their
+    labels (the match and the in-process ``play_local`` both build requests here)."""
+    legal = game.legal_actions(state)
+    return DecisionRequest(
+        request_id,
+        game.observe(state, seat),
+        legal,
+        tuple(game.action_label(state, a) for a in legal),
+        clocks,
+    )
+
+
 class _MatchCancelled(Exception):
     """Raised out of a pending decision when the match is cancelled."""
 
@@ -272,19 +287,13 @@ class Match:
         if link.abandoned.is_set():  # gone, whatever it sent before (which is not read now)
             self._mark_gone(seat)
             return self._fault(seat, state, Fault.DISCONNECT, link.left_reason, 0)
-        legal = game.legal_actions(state)
         request_id = self._next_request[seat]
         self._next_request[seat] += 1
         clock = self.config.clock
-        link.send(
-            DecisionRequest(
-                request_id,
-                game.observe(state, seat),
-                legal,
-                tuple(game.action_label(state, a) for a in legal),
-                Clocks(clock.move_time_ms, self._bank_ms[seat], self._last_latency_us[seat]),
-            )
-        )
+        clocks = Clocks(clock.move_time_ms, self._bank_ms[seat], self._last_latency_us[seat])
+        request = decision_request(game, state, seat, request_id, clocks)
+        legal = request.legal_actions
+        link.send(request)
         loop = asyncio.get_running_loop()
         start = loop.time()
         deadline = start + (clock.move_time_ms + self._bank_ms[seat]) / 1000

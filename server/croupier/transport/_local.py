@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from croupier.arbiter import Clocks, DecisionRequest
+from croupier.arbiter import Clocks, decision_request
 from croupier.errors import IllegalActionError
 from croupier.games import CHANCE, TERMINAL, get_game
 from croupier.transport._codec import CODECS, encode
@@ -39,15 +39,9 @@ def play_local(
         if player == CHANCE:
             state = game.apply_chance(state, game.sample_chance(state, rng))
             continue
-        legal = game.legal_actions(state)
         requests[player] += 1
-        message = DecisionRequest(
-            requests[player],
-            game.observe(state, player),
-            legal,
-            tuple(game.action_label(state, a) for a in legal),
-            Clocks(0, 0, 0),
-        )
+        message = decision_request(game, state, player, requests[player], Clocks(0, 0, 0))
+        legal = message.legal_actions
         wire = encode(message, codec).decision
         decision = Decision(
             wire.request_id, wire.observation, list(wire.legal_actions), wire.clocks, infos[player]
