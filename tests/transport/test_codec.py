@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
-import numpy as np
+from wire_kit import decisions, round_trip
 
-from croupier.arbiter import Clocks, DecisionRequest
-from croupier.games import CHANCE, TERMINAL, get_game
+from croupier.games import get_game
 from croupier.games.as_nas import AsNasObservation, DealResult
-from croupier.transport._codec import CODECS, encode
+from croupier.transport._codec import CODECS
 from croupier.v1 import bot_pb2 as pb
 
 GAME = get_game("as-nas")
+CODEC = CODECS["as-nas"]
 
 
 def _result(msg: pb.AsNasDealResult) -> tuple[object, ...]:
@@ -51,27 +52,13 @@ def _check(obs: AsNasObservation, msg: pb.AsNasObservation) -> None:
 
 def test_every_decision_of_several_matches_decodes_to_its_observation() -> None:
     """Several interleaved matches also exercise the codec's cache of finished deals."""
-    rngs = [np.random.default_rng(seed) for seed in range(3)]
-    states = [GAME.initial_state({"deals": 6}) for _ in rngs]
+    matches = [decisions(GAME, {"deals": 6}, seed) for seed in range(3)]
     checked = 0
-    while any(GAME.current_player(s) != TERMINAL for s in states):
-        for i, rng in enumerate(rngs):
-            state = states[i]
-            player = GAME.current_player(state)
-            if player == TERMINAL:
-                continue
-            if player == CHANCE:
-                states[i] = GAME.apply_chance(state, GAME.sample_chance(state, rng))
-                continue
-            legal = GAME.legal_actions(state)
-            labels = tuple(GAME.action_label(state, a) for a in legal)
-            obs = GAME.observe(state, player)
-            wire = encode(DecisionRequest(9, obs, legal, labels, Clocks(1, 2, 3)), CODECS["as-nas"])
-            again = pb.PlayResponse.FromString(wire.SerializeToString())
-            _check(obs, again.decision.observation.as_nas)
-            assert [a.id for a in again.decision.legal_actions] == list(legal)
-            assert [a.label for a in again.decision.legal_actions] == list(labels)
-            assert [a.as_nas.move - 1 for a in again.decision.legal_actions] == list(legal)
-            states[i] = GAME.apply(state, legal[rng.integers(len(legal))])
+    for steps in itertools.zip_longest(*matches):
+        for state, _ in filter(None, steps):
+            request, decision = round_trip(GAME, CODEC, state)
+            _check(request.observation, decision.observation.as_nas)
+            moves = [a.as_nas.move - 1 for a in decision.legal_actions]
+            assert moves == list(request.legal_actions)
             checked += 1
     assert checked > 100

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
+from wire_kit import decisions, round_end, round_trip
 
-from croupier.arbiter import Clocks, DecisionRequest, RoundEnded
-from croupier.games import CHANCE, TERMINAL, get_game
+from croupier.games import TERMINAL, get_game
 from croupier.games.fipsen import (
     BIDS,
     Action,
@@ -22,7 +21,7 @@ from croupier.games.fipsen import (
     card_rank,
     card_suit,
 )
-from croupier.transport._codec import CODECS, encode
+from croupier.transport._codec import CODECS
 from croupier.v1 import bot_pb2 as pb
 
 GAME = get_game("fipsen")
@@ -141,35 +140,21 @@ def _check_detail(action: int, detail: pb.FipsenAction) -> None:
 def test_every_decision_and_deal_end_decodes_to_its_observation() -> None:
     checked = ended = 0
     for seed in range(4):
-        rng = np.random.default_rng(seed)
-        state = GAME.initial_state({"deals": 5})
-        while (player := GAME.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                state = GAME.apply_chance(state, GAME.sample_chance(state, rng))
-                continue
-            legal = GAME.legal_actions(state)
-            labels = tuple(GAME.action_label(state, a) for a in legal)
-            obs = GAME.observe(state, player)
-            wire = encode(DecisionRequest(9, obs, legal, labels, Clocks(1, 2, 3)), CODEC)
-            again = pb.PlayResponse.FromString(wire.SerializeToString())
-            assert decode(again.decision.observation.fipsen, player, obs.phase) == obs
-            assert [a.id for a in again.decision.legal_actions] == list(legal)
-            assert [a.label for a in again.decision.legal_actions] == list(labels)
-            for a in again.decision.legal_actions:
+        for state, after in decisions(GAME, {"deals": 5}, seed):
+            request, decision = round_trip(GAME, CODEC, state)
+            obs = request.observation
+            assert decode(decision.observation.fipsen, obs.seat, obs.phase) == obs
+            for a in decision.legal_actions:
                 _check_detail(a.id, a.fipsen)
                 if a.id == Action.HOLD:
                     assert _bid(a.fipsen.bid) == obs.standing_bid
             checked += 1
-            before = state
-            state = GAME.apply(state, legal[rng.integers(len(legal))])
-            if GAME.round_index(state) != GAME.round_index(before) or (
-                GAME.current_player(state) == TERMINAL
+            if GAME.round_index(after) != GAME.round_index(state) or (
+                GAME.current_player(after) == TERMINAL
             ):
-                seat_obs = GAME.observe(state, 0)
-                event = RoundEnded(5, before.deal_index, (Fraction(0),) * 4, (), seat_obs)
-                msg = pb.PlayResponse.FromString(encode(event, CODEC).SerializeToString())
+                seat_obs, event = round_end(GAME, CODEC, after, 0)
                 assert seat_obs.last_deal is not None
-                assert _result(msg.events[0].deal_ended.fipsen) == seat_obs.last_deal
+                assert _result(event.deal_ended.fipsen) == seat_obs.last_deal
                 ended += 1
     assert checked > 200
     assert ended == 20

@@ -7,16 +7,13 @@ with their showdown events, and the round-end message.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
-from fractions import Fraction
 
-import numpy as np
+from wire_kit import decisions, round_end, round_trip
 
-from croupier.arbiter import Clocks, DecisionRequest, RoundEnded
-from croupier.games import CHANCE, TERMINAL, get_game
+from croupier.games import TERMINAL, get_game
 from croupier.games import _chips as chips
-from croupier.games.felduz import FelduzObservation, FelduzState, RoundResult, field_sum
-from croupier.transport._codec import CODECS, encode
+from croupier.games.felduz import FelduzObservation, RoundResult, field_sum
+from croupier.transport._codec import CODECS
 from croupier.v1 import bot_pb2 as pb
 
 GAME = get_game("felduz")
@@ -102,35 +99,15 @@ def _label_of(detail: pb.FelduzAction) -> str:
     return words[move]
 
 
-def _decisions(seed: int, players: int) -> Iterator[tuple[FelduzState, FelduzState]]:
-    """Each decision of a random match (small stacks): the state and the state after it."""
-    rng = np.random.default_rng(seed)
-    state = GAME.initial_state({"players": players, "stack": 15})
-    while (player := GAME.current_player(state)) != TERMINAL:
-        if player == CHANCE:
-            state = GAME.apply_chance(state, GAME.sample_chance(state, rng))
-        else:
-            legal = GAME.legal_actions(state)
-            after = GAME.apply(state, legal[rng.integers(len(legal))])
-            yield state, after
-            state = after
-
-
 def test_every_decision_of_several_matches_decodes_to_its_observation() -> None:
     """Matches are interleaved, which also exercises the codec's cache of finished rounds."""
-    matches = [_decisions(seed, 2 + seed % 3) for seed in range(8)]
+    matches = [decisions(GAME, {"players": 2 + seed % 3, "stack": 15}, seed) for seed in range(8)]
     checked, rounds, moves = 0, 0, set()
     for steps in itertools.zip_longest(*matches):
         for state, after in filter(None, steps):
-            player = GAME.current_player(state)
-            legal = GAME.legal_actions(state)
-            labels = tuple(GAME.action_label(state, a) for a in legal)
-            obs = GAME.observe(state, player)
-            wire = encode(DecisionRequest(9, obs, legal, labels, Clocks(1, 2, 3)), CODEC)
-            decision = pb.PlayResponse.FromString(wire.SerializeToString()).decision
-            _check(obs, decision.observation.felduz)
-            assert [a.id for a in decision.legal_actions] == list(legal)
-            for action, label in zip(decision.legal_actions, labels, strict=True):
+            request, decision = round_trip(GAME, CODEC, state)
+            _check(request.observation, decision.observation.felduz)
+            for action, label in zip(decision.legal_actions, request.labels, strict=True):
                 assert action.label == label
                 assert _label_of(action.felduz) == label
                 moves.add(action.felduz.move)
@@ -138,12 +115,9 @@ def test_every_decision_of_several_matches_decodes_to_its_observation() -> None:
             ended_round = GAME.round_index(after) != GAME.round_index(state)
             if not ended_round and GAME.current_player(after) != TERMINAL:
                 continue
-            seat_obs = GAME.observe(after, player)
-            zeros = (Fraction(0),) * GAME.num_players(after)
-            ended = RoundEnded(5, 0, zeros, GAME.returns(after), seat_obs)
-            msg = pb.PlayResponse.FromString(encode(ended, CODEC).SerializeToString())
+            seat_obs, event = round_end(GAME, CODEC, after, GAME.current_player(state))
             assert seat_obs.last_round is not None
-            _result(msg.events[0].deal_ended.felduz, seat_obs.last_round)
+            _result(event.deal_ended.felduz, seat_obs.last_round)
             rounds += 1
     assert checked > 300
     assert rounds > 10

@@ -4,25 +4,22 @@ when anything the seat may not see changes."""
 
 from __future__ import annotations
 
-import sys
-from fractions import Fraction
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from wire_kit import decisions, round_trip, seat_bytes
 
-from croupier.arbiter import Clocks, DecisionRequest, RoundEnded
 from croupier.encoding import encoder
-from croupier.games import CHANCE, TERMINAL, get_game
 from croupier.games import _chips as chips
+from croupier.games import get_game
 from croupier.games import scauver as sc
-from croupier.transport._codec import CODECS, encode
+from croupier.transport._codec import CODECS
 from croupier.v1 import bot_pb2 as pb
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "games"))
-from scauver_kit import redeal, walk
+from scauver_kit import redeal, walk  # isort: skip (wire_kit puts tests/games on sys.path)
 
 G = get_game("scauver")
 CODEC = CODECS["scauver"]
@@ -110,29 +107,22 @@ def _check_detail(state: Any, action: int, detail: pb.ScauverAction) -> None:
 def test_every_decision_of_several_matches_decodes_to_its_observation() -> None:
     checked = 0
     for seed, players in ((1, 2), (2, 3), (3, 4)):
-        rng = np.random.default_rng(seed)
-        state = G.initial_state({"players": players, "stack": 6, "round_cap": 12})
-        while (player := G.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                state = G.apply_chance(state, G.sample_chance(state, rng))
-                continue
-            legal = G.legal_actions(state)
-            labels = tuple(G.action_label(state, a) for a in legal)
-            obs = G.observe(state, player)
-            wire = encode(DecisionRequest(9, obs, legal, labels, Clocks(1, 2, 3)), CODEC)
-            again = pb.PlayResponse.FromString(wire.SerializeToString()).decision
-            _check(obs, again.observation.scauver)
-            assert [a.id for a in again.legal_actions] == list(legal)
-            assert [a.label for a in again.legal_actions] == list(labels)
-            for action, legal_msg in zip(legal, again.legal_actions, strict=True):
+        params = {"players": players, "stack": 6, "round_cap": 12}
+        for state, _ in decisions(G, params, seed, _mostly_passive):
+            request, decision = round_trip(G, CODEC, state)
+            _check(request.observation, decision.observation.scauver)
+            for action, legal_msg in zip(
+                request.legal_actions, decision.legal_actions, strict=True
+            ):
                 _check_detail(state, action, legal_msg.scauver)
-            passive = [a for a in legal if a in (sc.PROCEED, sc.NO_BET, chips.IN)]
-            choice = (
-                passive[0] if passive and rng.random() < 0.8 else legal[rng.integers(len(legal))]
-            )
-            state = G.apply(state, int(choice))
             checked += 1
     assert checked > 200
+
+
+def _mostly_passive(state: Any, legal: Sequence[int], rng: np.random.Generator) -> int:
+    """The passive action (if any) four times in five, else any legal action."""
+    passive = [a for a in legal if a in (sc.PROCEED, sc.NO_BET, chips.IN)]
+    return int(passive[0] if passive and rng.random() < 0.8 else legal[rng.integers(len(legal))])
 
 
 def test_a_round_result_goes_on_the_wire_with_the_chosen_links() -> None:
@@ -142,16 +132,6 @@ def test_a_round_result_goes_on_the_wire_with_the_chosen_links() -> None:
     msg = pb.DealEnded()
     CODEC.round_detail(obs, msg)
     _check_result(obs.last_round, msg.scauver)
-
-
-def _wire(state: Any, seat: int) -> bytes:
-    obs = G.observe(state, seat)
-    messages: list[Any] = [RoundEnded(7, G.round_index(state), (Fraction(0),) * 2, (), obs)]
-    if G.current_player(state) == seat:
-        legal = G.legal_actions(state)
-        labels = tuple(G.action_label(state, a) for a in legal)
-        messages.append(DecisionRequest(3, obs, legal, labels, Clocks(2000, 30000, 5)))
-    return b"".join(encode(m, CODEC).SerializeToString(deterministic=True) for m in messages)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -168,7 +148,7 @@ def test_bytes_and_tensors_to_a_seat_ignore_what_it_cannot_see(
     state = walk(seed, decisions, players)
     viewer %= players
     other = redeal(state, viewer, np.random.default_rng(redeal_seed))
-    assert _wire(other, viewer) == _wire(state, viewer)
+    assert seat_bytes(G, CODEC, other, viewer) == seat_bytes(G, CODEC, state, viewer)
     assert np.array_equal(ENCODE(G.observe(other, viewer)), ENCODE(G.observe(state, viewer)))
 
 
@@ -181,7 +161,7 @@ def test_the_check_can_fail_an_own_card_changes_the_bytes() -> None:
     mine[0], stock[0] = stock[0], mine[0]
     hands[seat] = tuple(sorted(mine))
     changed = state._replace(hands=tuple(hands), deck=state.deck[: state.stock_pos] + tuple(stock))
-    assert _wire(changed, seat) != _wire(state, seat)
+    assert seat_bytes(G, CODEC, changed, seat) != seat_bytes(G, CODEC, state, seat)
 
 
 def test_encoding_has_the_declared_size_and_shows_the_own_hand_only() -> None:
