@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from croupier.errors import IllegalActionError
 from croupier.games import _chips as chips
+from croupier.games._api import first_dealer, shuffled_deck
 from croupier.games._chips import BET, IN, OUT, RAISE, Table
 
 
@@ -401,11 +402,11 @@ def test_the_deal_goes_one_card_at_a_time_from_the_dealers_left_skipping_elimina
     assert dealt == 15
     # seat 2 is out: the order is 3, 0, 1 (the dealer last)
     assert hands == ((1, 4, 7, 10, 13), (2, 5, 8, 11, 14), (), (0, 3, 6, 9, 12))
-    assert chips.shuffled_deck(deck[::-1]) == deck[::-1]
+    assert shuffled_deck(deck[::-1], 40) == deck[::-1]
     for bad in ((), deck[:-1], (*deck[:-1], 0)):
         with pytest.raises(IllegalActionError):
-            chips.shuffled_deck(bad)
-    assert chips.first_dealer((3,), 4) == 3
+            shuffled_deck(bad, 40)
+    assert first_dealer((3,), 4) == 3
     for bad in ((), (4,), (0, 1)):
         with pytest.raises(IllegalActionError):
-            chips.first_dealer(bad, 4)
+            first_dealer(bad, 4)

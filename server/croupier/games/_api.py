@@ -30,14 +30,14 @@ chance node, so every random draw of a match is a recorded outcome: a replay nev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-from croupier.errors import ConfigError
+from croupier.errors import ConfigError, IllegalActionError
 
 #: ``current_player`` at a chance node.
 CHANCE = -1
@@ -68,6 +68,22 @@ class GameInfo:
     num_distinct_actions: int
     params: tuple[ParamSpec, ...]
     rules_doc: str
+
+    @property
+    def fixed_length(self) -> bool:
+        """Whether a match plays a fixed number of ``deals`` (the trick and poker games) rather
+        than rounds until one player is left or ``round_cap`` (the chip games)."""
+        return any(p.name == "deals" for p in self.params)
+
+    @property
+    def length_param(self) -> str:
+        """The parameter that sets a match's length: ``deals``, or ``round_cap``."""
+        return "deals" if self.fixed_length else "round_cap"
+
+    @property
+    def round_noun(self) -> str:
+        """What one deal/round is called in messages: ``deal`` or ``round``."""
+        return "deal" if self.fixed_length else "round"
 
     def make_params(self, overrides: Mapping[str, int] | None = None) -> dict[str, int]:
         """Defaults updated by ``overrides``; raise :class:`ConfigError` naming a bad one."""
@@ -118,6 +134,37 @@ class Game(Protocol[S]):
 
 
 N = TypeVar("N", bound=tuple[Any, ...])
+T = TypeVar("T")
+
+
+def action_id(action: object) -> int:
+    """``action`` as a plain int id: bools and floats are not ids (``IllegalActionError``);
+    int subclasses (an ``IntEnum`` member) are normalised to int."""
+    if type(action) is int:
+        return action
+    if isinstance(action, bool) or not isinstance(action, int):
+        raise IllegalActionError(f"an action id is an int, not {action!r}")
+    return int(action)
+
+
+def first_dealer(outcome: Sequence[int], players: int) -> int:
+    """The seat a first-dealer chance outcome ``(seat,)`` names; IllegalActionError otherwise."""
+    if len(outcome) != 1 or outcome[0] not in range(players):
+        raise IllegalActionError(f"first-dealer outcome must be (seat,), got {tuple(outcome)!r}")
+    return int(outcome[0])
+
+
+def shuffled_deck(outcome: Sequence[int], size: int) -> tuple[int, ...]:
+    """A deal outcome as card ids, checked to be a permutation of the ``size`` cards."""
+    deck = tuple(int(c) for c in outcome)
+    if len(deck) != size or set(deck) != set(range(size)):
+        raise IllegalActionError(f"a deal outcome must be a permutation of the {size} card ids")
+    return deck
+
+
+def put(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
+    """``values`` with the entry of ``seat`` replaced by ``value``."""
+    return (*values[:seat], value, *values[seat + 1 :])
 
 
 def fast_replace(cls: type[N]) -> Callable[..., N]:

@@ -66,24 +66,6 @@ def cards_label(cards: Sequence[int]) -> str:
     return "[" + " ".join(CARD_LABELS[c] for c in cards) + "]"
 
 
-_DECK = frozenset(range(DECK_SIZE))
-
-
-def first_dealer(outcome: Sequence[int], players: int) -> int:
-    """The seat a first-dealer chance outcome ``(seat,)`` names; IllegalActionError otherwise."""
-    if len(outcome) != 1 or outcome[0] not in range(players):
-        raise IllegalActionError(f"first-dealer outcome must be (seat,), got {tuple(outcome)!r}")
-    return int(outcome[0])
-
-
-def shuffled_deck(outcome: Sequence[int]) -> tuple[int, ...]:
-    """A deal outcome as card ids, checked to be a permutation of the 40 cards."""
-    deck = tuple(int(c) for c in outcome)
-    if len(deck) != DECK_SIZE or set(deck) != _DECK:
-        raise IllegalActionError("a deal outcome must be a permutation of the 40 card ids")
-    return deck
-
-
 # ---- parameters -------------------------------------------------------------------------------
 
 MAX_STACK = 1000
@@ -291,17 +273,21 @@ def _max_level(table: Table, before: Sequence[int]) -> int:
     return table.cap - max(c for c, live in zip(before, table.live, strict=True) if live)
 
 
+def _allowed(amount: int, step: int, top: int) -> bool:
+    """Whether ``amount`` is a positive multiple of ``step`` (A) no larger than ``top``."""
+    return step <= amount <= top and amount % step == 0
+
+
 def bet_amounts(table: Table) -> tuple[int, ...]:
     """The amounts an opening bet may commit now (multiples of A within the cap), ascending."""
     if table.bet is not None:
         return ()
-    top = _max_level(table, table.committed)
-    return tuple(range(table.amphora, top + 1, table.amphora)) if table.amphora > 0 else ()
+    return tuple(range(table.amphora, _max_level(table, table.committed) + 1, table.amphora))
 
 
 def bet_actions(table: Table) -> tuple[int, ...]:
     """``BET + x`` for every legal opening amount ``x``, ascending."""
-    if table.bet is not None or table.amphora <= 0:
+    if table.bet is not None:
         return ()
     top = _max_level(table, table.committed)
     return tuple(range(BET + table.amphora, BET + top + 1, table.amphora))  # no per-item loop
@@ -335,9 +321,9 @@ def _next_to_answer(table: Table, after: int, level: int, contrib: Sequence[int]
 
 def open_bet(table: Table, seat: int, amount: int) -> Table:
     """``seat`` opens a bet sequence committing ``amount``; the others answer from its left."""
-    if amount not in bet_amounts(table) or not table.live[seat]:
-        raise IllegalActionError(f"seat {seat} cannot bet {amount} now")
     top = _max_level(table, table.committed)
+    if table.bet is not None or not table.live[seat] or not _allowed(amount, table.amphora, top):
+        raise IllegalActionError(f"seat {seat} cannot bet {amount} now")
     table, contrib = _pay(table, seat, amount, amount)
     to_act = _next_to_answer(table, seat, amount, contrib)
     if to_act is None:
@@ -351,8 +337,6 @@ def answer_actions(table: Table) -> tuple[int, ...]:
     if bet is None:
         return ()
     step = table.amphora
-    if step <= 0:
-        return (IN, OUT)
     return (IN, OUT, *range(RAISE + step, RAISE + bet.max_level - bet.level + 1, step))
 
 
@@ -375,7 +359,7 @@ def answer(table: Table, action: int) -> Table:
     elif action == IN:
         table, contrib = _pay(table, seat, bet.level - bet.contrib[seat], bet.level)
         level = bet.level
-    elif RAISE <= action < CHIP_ACTIONS and action in answer_actions(table):
+    elif _allowed(action - RAISE, table.amphora, bet.max_level - bet.level):
         level = bet.level + action - RAISE
         table, contrib = _pay(table, seat, level - bet.contrib[seat], level)
     else:

@@ -50,7 +50,16 @@ from typing import NamedTuple
 import numpy as np
 
 from croupier.errors import IllegalActionError
-from croupier.games._api import CHANCE, TERMINAL, GameInfo, ParamSpec, places
+from croupier.games._api import (
+    CHANCE,
+    TERMINAL,
+    GameInfo,
+    ParamSpec,
+    action_id,
+    first_dealer,
+    places,
+    shuffled_deck,
+)
 
 NUM_SEATS = 4
 HAND_SIZE = 5
@@ -243,7 +252,6 @@ _LOOK, _FOLD, _CALL, _RAISE = (
     int(Action.CALL),
     int(Action.RAISE),
 )
-_DECK = frozenset(range(DECK_SIZE))
 #: Stakes at the start of a deal, by dealer: the dealer's forced 1.
 _DEALER_STAKES = tuple(tuple(int(s == d) for s in range(NUM_SEATS)) for d in range(NUM_SEATS))
 #: Exact settlements in twelfths as Fractions, made once (a deal moves at most 16 * 12 units).
@@ -316,10 +324,7 @@ class AsNas:
     def apply(self, state: AsNasState, action: int) -> AsNasState:
         if state.phase is not Phase.BETTING:
             raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
-        if type(action) is not int:  # bools and floats are not ids; int subclasses are normalised
-            if isinstance(action, bool) or not isinstance(action, int):
-                raise IllegalActionError(f"an action id is an int, not {action!r}")
-            action = int(action)
+        action = action_id(action)
         if action not in self._legal_betting(state):
             raise IllegalActionError(f"action {action!r} is not legal for seat {state.to_act}")
         return self._apply_betting(state, action)
@@ -402,13 +407,10 @@ class AsNas:
     # -- chance ---------------------------------------------------------------------------------
 
     def _apply_draw_dealer(self, state: AsNasState, outcome: tuple[int, ...]) -> AsNasState:
-        if len(outcome) != 1 or outcome[0] not in range(NUM_SEATS):
-            raise IllegalActionError(f"first-dealer outcome must be (seat,), got {outcome!r}")
-        return state._replace(dealer=int(outcome[0]), phase=Phase.DEAL)
+        return state._replace(dealer=first_dealer(outcome, NUM_SEATS), phase=Phase.DEAL)
 
     def _apply_deal(self, state: AsNasState, outcome: tuple[int, ...]) -> AsNasState:
-        if len(outcome) != DECK_SIZE or set(outcome) != _DECK:
-            raise IllegalActionError("a deal outcome must be a permutation of the 20 card ids")
+        outcome = shuffled_deck(outcome, DECK_SIZE)
         dealer = state.dealer
         # one card at a time from the dealer's right: the k-th receiver gets outcome[k::4]
         hands: list[tuple[int, ...]] = [()] * NUM_SEATS

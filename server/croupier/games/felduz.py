@@ -74,13 +74,22 @@ import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from croupier.errors import IllegalActionError
 from croupier.games import _chips as chips
-from croupier.games._api import CHANCE, TERMINAL, GameInfo, fast_replace
+from croupier.games._api import (
+    CHANCE,
+    TERMINAL,
+    GameInfo,
+    action_id,
+    fast_replace,
+    first_dealer,
+    put,
+    shuffled_deck,
+)
 
 HAND_SIZE = 5
 OPEN_SIZE = 3
@@ -101,7 +110,6 @@ RESERVE_ONE = RESERVE + 1
 RESERVE_TWO = RESERVE_ONE + chips.DECK_SIZE
 NUM_ACTIONS = RESERVE_TWO + chips.DECK_SIZE * chips.DECK_SIZE
 
-T = TypeVar("T")
 
 _SPLIT_IDS = tuple(range(SPLIT, SPLIT + len(SPLITS)))
 _VALUES = chips.VALUES
@@ -318,11 +326,6 @@ def showdown(
     return tuple(events)
 
 
-def _put(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
-    """``values`` with ``values[seat]`` replaced by ``value``."""
-    return (*values[:seat], value, *values[seat + 1 :])
-
-
 _FRACTIONS = {n: Fraction(n) for n in range(chips.MAX_CHIPS + 1)}
 _DRAW_STAND = (DRAW, STAND)
 _STAND = (STAND,)
@@ -400,10 +403,7 @@ class Felduz:
         return ()
 
     def apply(self, state: FelduzState, action: int) -> FelduzState:
-        if type(action) is not int:  # bools and floats are not ids; int subclasses are normalised
-            if isinstance(action, bool) or not isinstance(action, int):
-                raise IllegalActionError(f"an action id is an int, not {action!r}")
-            action = int(action)
+        action = action_id(action)
         phase = state.phase
         if phase is Phase.BET:  # the chips module validates bets and answers
             return self._apply_bet(state, action)
@@ -468,8 +468,8 @@ class Felduz:
             open_fields = empty
             if seat is not None and state.splits[seat] >= 0:
                 mine, own_closed = split_cards(own_closed, state.splits[seat])
-                open_fields = _put(empty, seat, mine)
-                closed_counts = _put(closed_counts, seat, len(own_closed))
+                open_fields = put(empty, seat, mine)
+                closed_counts = put(closed_counts, seat, len(own_closed))
         else:
             chosen = (False,) * n
         player = self.current_player(state)
@@ -545,29 +545,22 @@ class Felduz:
     # -- chance ---------------------------------------------------------------------------------
 
     def _apply_draw_dealer(self, state: FelduzState, outcome: tuple[int, ...]) -> FelduzState:
-        dealer = chips.first_dealer(outcome, state.config.players)
+        dealer = first_dealer(outcome, state.config.players)
         config = state.config
         table = chips.open_round(state.table, dealer, config.amphora, config.double_every)
         return _with(state, phase=Phase.DEAL, table=table)
 
     def _apply_deal(self, state: FelduzState, outcome: tuple[int, ...]) -> FelduzState:
-        deck = chips.shuffled_deck(outcome)
+        deck = shuffled_deck(outcome, chips.DECK_SIZE)
         table = state.table
-        n = state.config.players
         hands, dealt = chips.deal(table, deck, HAND_SIZE)
-        empty: tuple[tuple[int, ...], ...] = ((),) * n
+        # the rest of the round's fields were reset when the last round ended (or at the start)
         return _with(
             state,
             phase=Phase.OPENING,
-            open=empty,
             closed=hands,
-            reserve=empty,
             stock=deck[dealt:],
-            stood=(False,) * n,
-            splits=(-1,) * n,
             turn=chips.next_seated(table, table.dealer),
-            first=First.BET_ONLY,
-            history=(),
         )
 
     # -- the opening ----------------------------------------------------------------------------
@@ -602,7 +595,7 @@ class Felduz:
             return _with(
                 state,
                 phase=Phase.BET,
-                closed=_put(state.closed, seat, closed),
+                closed=put(state.closed, seat, closed),
                 stock=state.stock[1:],
                 first=First.DRAW,
                 history=history,
@@ -610,7 +603,7 @@ class Felduz:
         return _with(
             state,
             phase=Phase.BET,
-            stood=_put(state.stood, seat, True),
+            stood=put(state.stood, seat, True),
             first=First.STAND,
             history=history,
         )
@@ -647,8 +640,8 @@ class Felduz:
         return _with(
             state,
             phase=Phase.CONTINUE,
-            open=_put(state.open, seat, opened),
-            closed=_put(state.closed, seat, closed),
+            open=put(state.open, seat, opened),
+            closed=put(state.closed, seat, closed),
             history=(*state.history, (seat, action)),
         )
 
@@ -657,7 +650,7 @@ class Felduz:
         state = _with(state, history=(*state.history, (seat, action)))
         if action == CONTINUE:
             return self._end_turn(state)
-        return _with(state, phase=Phase.RESERVE, stood=_put(state.stood, seat, True))
+        return _with(state, phase=Phase.RESERVE, stood=put(state.stood, seat, True))
 
     def _legal_reserve(self, state: FelduzState) -> tuple[int, ...]:
         seat = state.turn
@@ -676,8 +669,8 @@ class Felduz:
         closed = tuple(c for c in state.closed[seat] if c not in cards)
         state = _with(
             state,
-            closed=_put(state.closed, seat, closed),
-            reserve=_put(state.reserve, seat, cards),
+            closed=put(state.closed, seat, closed),
+            reserve=put(state.reserve, seat, cards),
         )
         return self._end_turn(state)
 

@@ -78,7 +78,18 @@ from typing import NamedTuple
 import numpy as np
 
 from croupier.errors import IllegalActionError
-from croupier.games._api import CHANCE, TERMINAL, GameInfo, ParamSpec, fast_replace, places
+from croupier.games._api import (
+    CHANCE,
+    TERMINAL,
+    GameInfo,
+    ParamSpec,
+    action_id,
+    fast_replace,
+    first_dealer,
+    places,
+    put,
+    shuffled_deck,
+)
 
 NUM_SEATS = 4
 HAND_SIZE = 5
@@ -359,7 +370,6 @@ class FipsenObservation:
 
 # -- tables ----------------------------------------------------------------------------------------
 
-_DECK = frozenset(range(DECK_SIZE))
 _NO = (False,) * NUM_SEATS
 _ZERO = (0,) * NUM_SEATS
 _EMPTY_HANDS: tuple[tuple[int, ...], ...] = ((),) * NUM_SEATS
@@ -427,10 +437,6 @@ def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
-def _set(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
-    return (*values[:seat], value, *values[seat + 1 :])
-
-
 class Fipsen:
     """The Fipsen game module (see the module docstring); stateless: use :data:`GAME`."""
 
@@ -484,10 +490,7 @@ class Fipsen:
         return ()
 
     def apply(self, state: FipsenState, action: int) -> FipsenState:
-        if type(action) is not int:  # bools and floats are not ids; int subclasses are normalised
-            if isinstance(action, bool) or not isinstance(action, int):
-                raise IllegalActionError(f"an action id is an int, not {action!r}")
-            action = int(action)
+        action = action_id(action)
         legal = self.legal_actions(state)
         if not legal:
             raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
@@ -504,9 +507,7 @@ class Fipsen:
 
     def apply_chance(self, state: FipsenState, outcome: tuple[int, ...]) -> FipsenState:
         if state.phase is Phase.DRAW_DEALER:
-            if len(outcome) != 1 or outcome[0] not in range(NUM_SEATS):
-                raise IllegalActionError(f"first-dealer outcome must be (seat,), got {outcome!r}")
-            return _with(state, dealer=int(outcome[0]), phase=Phase.DEAL)
+            return _with(state, dealer=first_dealer(outcome, NUM_SEATS), phase=Phase.DEAL)
         if state.phase is Phase.DEAL:
             return _apply_deal(state, outcome)
         raise IllegalActionError(f"no chance event in phase {state.phase.name}")
@@ -628,8 +629,7 @@ def _between_deals(
 
 
 def _apply_deal(state: FipsenState, outcome: tuple[int, ...]) -> FipsenState:
-    if len(outcome) != DECK_SIZE or set(outcome) != _DECK:
-        raise IllegalActionError("a deal outcome must be a permutation of the 25 card ids")
+    outcome = shuffled_deck(outcome, DECK_SIZE)
     dealer = state.dealer
     hands: list[tuple[int, ...]] = [()] * NUM_SEATS
     for k in range(NUM_SEATS):  # k-th receiver from V: 3 cards, then 2 after the Skat
@@ -759,7 +759,7 @@ def _declare(state: FipsenState) -> FipsenState:
         return _with(
             state,
             phase=Phase.DISCARD,
-            hands=_set_hand(state.hands, declarer, hand),
+            hands=put(state.hands, declarer, hand),
             skat_taken=True,
             taken=tuple(sorted((*state.skat, *state.stock))),
             discards_left=5,
@@ -767,12 +767,6 @@ def _declare(state: FipsenState) -> FipsenState:
     if bid.hand:
         return _after_exchange(_with(state, hand_applied=True))
     return _with(state, phase=Phase.SKAT)
-
-
-def _set_hand(
-    hands: tuple[tuple[int, ...], ...], seat: int, hand: tuple[int, ...]
-) -> tuple[tuple[int, ...], ...]:
-    return (*hands[:seat], hand, *hands[seat + 1 :])
 
 
 # -- declarer setup --------------------------------------------------------------------------------
@@ -787,7 +781,7 @@ def _apply_skat(state: FipsenState, action: int) -> FipsenState:
     return _with(
         state,
         phase=Phase.DISCARD,
-        hands=_set_hand(state.hands, seat, hand),
+        hands=put(state.hands, seat, hand),
         skat_taken=True,
         taken=state.skat,
         discards_left=2,
@@ -799,7 +793,7 @@ def _apply_discard(state: FipsenState, action: int) -> FipsenState:
     seat, card = state.to_act, action - _DISCARD
     state = _with(
         state,
-        hands=_set_hand(state.hands, seat, _without(state.hands[seat], card)),
+        hands=put(state.hands, seat, _without(state.hands[seat], card)),
         discards=tuple(sorted((*state.discards, card))),
         discards_left=state.discards_left - 1,
     )
@@ -863,7 +857,7 @@ def _legal_play(state: FipsenState) -> tuple[int, ...]:
 def _apply_play(state: FipsenState, action: int) -> FipsenState:
     seat, card = state.to_act, action - _PLAY
     history = (*state.history, (seat, action))
-    hands = _set_hand(state.hands, seat, _without(state.hands[seat], card))
+    hands = put(state.hands, seat, _without(state.hands[seat], card))
     trick = (*state.trick, card)
     if len(trick) < NUM_SEATS:
         return _with(

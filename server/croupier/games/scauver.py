@@ -66,17 +66,27 @@ Parameters (``_chips.PARAMS``): ``players`` 2 (2..4), ``stack`` 100, ``amphora``
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
 import numpy as np
 
 from croupier.errors import IllegalActionError
 from croupier.games import _chips as chips
-from croupier.games._api import CHANCE, TERMINAL, GameInfo, fast_replace
+from croupier.games._api import (
+    CHANCE,
+    TERMINAL,
+    GameInfo,
+    action_id,
+    fast_replace,
+    first_dealer,
+    put,
+    shuffled_deck,
+)
 
 HAND_SIZE = 5
 OPENING_CARDS = 3
@@ -289,20 +299,13 @@ def _vanguards(flank: tuple[int, ...]) -> dict[int, list[_Vanguard]]:
     return found
 
 
-_LINKS: dict[tuple[tuple[int, ...], tuple[int, ...]], _Choice | None] = {}
-#: Bounds the memo of :func:`best_link` (715 x 715 pairs of 4-card flanks exist: keep fewer).
-_LINKS_MAX = 1 << 16
-
-
+@functools.lru_cache(maxsize=4096)
 def best_link(left: tuple[int, ...], right: tuple[int, ...]) -> _Choice | None:
     """The engine's link for flanks given as values sorted ascending: among valid links the
     lowest score D × v, then the strongest (v, shape, height); ``None`` without a valid link.
 
     The score is D × v with D fixed, so the links worth looking at all have one value: the
     smallest v that links (the largest when D = 0, where every score is 0)."""
-    key = (left, right)
-    if key in _LINKS:
-        return _LINKS[key]
     difference = abs(sum(left) - sum(right))
     lefts, rights = _vanguards(left), _vanguards(right)
     found: _Choice | None = None
@@ -310,7 +313,7 @@ def best_link(left: tuple[int, ...], right: tuple[int, ...]) -> _Choice | None:
         best: tuple[int, tuple[int, ...]] | None = None
         for lv in lefts[total]:
             for rv in rights[total]:
-                if lv.bits & rv.bits or len(lv.values) + len(rv.values) < 3:
+                if lv.bits & rv.bits:  # a shared value (so two single cards never link)
                     continue
                 shape, height = _strength(lv.values, rv.values)
                 strength = (SHAPE_RANK[shape], height)
@@ -319,8 +322,6 @@ def best_link(left: tuple[int, ...], right: tuple[int, ...]) -> _Choice | None:
                     found = _Choice(lv.positions, rv.positions, total, shape, (total, *strength))
         if found is not None:
             break
-    if len(_LINKS) < _LINKS_MAX:
-        _LINKS[key] = found
     return found
 
 
@@ -393,35 +394,13 @@ def _placement(card: int, flank: int) -> str:
 # ---- the game ----------------------------------------------------------------------------------
 
 _OPEN_IDS = tuple(range(OPEN, NUM_ACTIONS))
+_FOLD_PROCEED = (FOLD, PROCEED)
+_NO_BET = (NO_BET,)
 _EMPTY_FIELD: Field = ((), ())
-T = TypeVar("T")
-
-
-def _with(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
-    """``values`` with the entry of ``seat`` replaced."""
-    return (*values[:seat], value, *values[seat + 1 :])
-
-
-_BET_LISTS: dict[tuple[object, ...], tuple[int, ...]] = {}
-#: At most this many lists are kept (each holds up to a few thousand ids at the largest stacks).
-_BET_LISTS_MAX = 1024
-
-
-def _with_bets(table: chips.Table, tail: tuple[int, ...]) -> tuple[int, ...]:
-    """The legal bets, then ``tail``; made once per (cap, A, commitments, live seats)."""
-    key = (table.cap, table.amphora, table.committed, table.live, tail)
-    found = _BET_LISTS.get(key)
-    if found is None:
-        found = (*chips.bet_actions(table), *tail)
-        if len(_BET_LISTS) >= _BET_LISTS_MAX:
-            _BET_LISTS.clear()  # a bound on memory for a long-running arbiter
-        _BET_LISTS[key] = found
-    return found
 
 
 class Scauver:
-    """The Scauver game module (see the module docstring); stateless apart from a memo of the
-    last legal-action list: use :data:`GAME`."""
+    """The Scauver game module (see the module docstring); stateless: use :data:`GAME`."""
 
     info = GameInfo(
         name="scauver",
@@ -433,11 +412,6 @@ class Scauver:
         params=chips.PARAMS,
         rules_doc="docs/rules/scauver.md",
     )
-
-    def __init__(self) -> None:
-        #: The last state asked for its legal actions, and the answer (states are immutable, so
-        #: identity is enough; holding the state keeps its ``id`` from being reused).
-        self._last_legal: tuple[ScauverState | None, tuple[int, ...]] = (None, ())
 
     # -- the contract -------------------------------------------------------------------------
 
@@ -477,40 +451,40 @@ class Scauver:
         return state.to_act
 
     def legal_actions(self, state: ScauverState) -> tuple[int, ...]:
-        last_state, last_legal = self._last_legal
-        if last_state is state:  # an arbiter asks for the list, then applies one of its ids
-            return last_legal
-        legal = self._legal(state)
-        self._last_legal = (state, legal)
-        return legal
-
-    def _legal(self, state: ScauverState) -> tuple[int, ...]:
         table = state.table
         if table.bet is not None:
             return chips.answer_actions(table)
+        if state.phase is Phase.BET or state.phase is Phase.FINAL_BET:
+            return (*chips.bet_actions(table), *self._legal_own(state))
+        return self._legal_own(state)
+
+    def _legal_own(self, state: ScauverState) -> tuple[int, ...]:
+        """The legal ids that are not bets or answers (the chips module checks those)."""
         phase = state.phase
         if phase is Phase.BET:
-            return _with_bets(table, (FOLD, PROCEED))
+            return _FOLD_PROCEED
         if phase is Phase.PLACE:
             return self._legal_place(state)
         if phase is Phase.PLACE_PAIR:
             low, high = state.hands[state.to_act]
             return (pair_action(low, high), pair_action(high, low))
         if phase is Phase.FINAL_BET:
-            return _with_bets(table, (NO_BET,))
+            return _NO_BET
         if phase is Phase.OPENING:
             return _OPEN_IDS
         return ()
 
     def apply(self, state: ScauverState, action: int) -> ScauverState:
-        if type(action) is not int:  # bools and floats are not ids; int subclasses are normalised
-            if isinstance(action, bool) or not isinstance(action, int):
-                raise IllegalActionError(f"an action id is an int, not {action!r}")
-            action = int(action)
+        action = action_id(action)
         player = self.current_player(state)
         if player < 0:
             raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
-        if action not in self.legal_actions(state):
+        betting = state.table.bet is not None or (
+            chips.BET <= action < chips.RAISE
+            and (state.phase is Phase.BET or state.phase is Phase.FINAL_BET)
+        )
+        # bets and answers are checked by the chips module as it applies them
+        if not betting and action not in self._legal_own(state):
             raise IllegalActionError(f"action {action} is not legal for seat {player}")
         history = state.history
         if state.phase is not Phase.OPENING:
@@ -540,11 +514,11 @@ class Scauver:
 
     def apply_chance(self, state: ScauverState, outcome: tuple[int, ...]) -> ScauverState:
         if state.phase is Phase.DRAW_DEALER:
-            dealer = chips.first_dealer(outcome, len(state.hands))
+            dealer = first_dealer(outcome, len(state.hands))
             table = chips.open_round(state.table, dealer, state.base_amphora, state.double_every)
             return self._new_round(state, table)
         if state.phase is Phase.DEAL:
-            return self._apply_deal(state, chips.shuffled_deck(outcome))
+            return self._apply_deal(state, shuffled_deck(outcome, chips.DECK_SIZE))
         raise IllegalActionError(f"no chance event in phase {state.phase.name}")
 
     def chance_label(self, state: ScauverState, outcome: tuple[int, ...]) -> str:
@@ -674,9 +648,9 @@ class Scauver:
         chosen = {c for c, _ in placed}
         state = _state_with(
             state,
-            hands=_with(state.hands, seat, tuple(c for c in hand if c not in chosen)),
-            fields=_with(state.fields, seat, (flanks[0], flanks[1])),
-            opened=_with(state.opened, seat, True),
+            hands=put(state.hands, seat, tuple(c for c in hand if c not in chosen)),
+            fields=put(state.fields, seat, (flanks[0], flanks[1])),
+            opened=put(state.opened, seat, True),
         )
         nxt = chips.next_seated(state.table, seat)
         if not state.opened[nxt]:
@@ -694,7 +668,7 @@ class Scauver:
             to_act=seat,
             turn_seat=seat,
             cycle=cycle,
-            hands=_with(state.hands, seat, hand),
+            hands=put(state.hands, seat, hand),
             stock_pos=state.stock_pos + 1,
         )
 
@@ -770,8 +744,8 @@ class Scauver:
         field[flank] = (*field[flank], card)
         state = _state_with(
             state,
-            hands=_with(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)),
-            fields=_with(state.fields, seat, (field[0], field[1])),
+            hands=put(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)),
+            fields=put(state.fields, seat, (field[0], field[1])),
         )
         if state.cycle == TURNS - 1:
             return _state_with(state, phase=Phase.PLACE_PAIR, history=history)
@@ -786,8 +760,8 @@ class Scauver:
         return _state_with(
             state,
             phase=Phase.FINAL_BET,
-            hands=_with(state.hands, seat, ()),
-            fields=_with(state.fields, seat, ((*left, left_card), (*right, right_card))),
+            hands=put(state.hands, seat, ()),
+            fields=put(state.fields, seat, ((*left, left_card), (*right, right_card))),
             history=history,
         )
 
