@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from croupier.arbiter import Fault, Outcome
+from croupier.arbiter import Fault
+from croupier.arbiter._types import SeatStats
 from croupier.errors import (
     ConfigError,
     IllegalActionError,
@@ -241,9 +242,8 @@ class _Resimulation:
         self.rounds = 0
         self.round_start = game.returns(self.state)
         self.round_due = False  # a deal just ended: the next record must be its round_end
-        self.timeouts = [0] * self.seats
-        self.rejected = [0] * self.seats
-        self.gone = [False] * self.seats
+        #: Each seat's fault counts, kept by the arbiter's own rules (``SeatStats``).
+        self.stats = [SeatStats() for _ in range(self.seats)]
 
     def run(self) -> VerifyReport:
         checks = {
@@ -309,12 +309,13 @@ class _Resimulation:
             )
         if fault is not None and fault not in _FAULTS:
             raise self._fail(f"unknown fault {fault!r}", rec)
-        if (fault is not None or self.gone[seat]) and action != game.default_action(state):
+        stats = self.stats[seat]
+        if (fault is not None or stats.disconnected) and action != game.default_action(state):
             why = f"after a {fault}" if fault else "for a seat whose bot has gone"
             raise self._fail(f"{why} the default action is due, not {label}", rec)
-        self.timeouts[seat] += fault == "timeout"
-        self.rejected[seat] += fault in _REJECTED
-        self.gone[seat] |= fault in _GONE
+        stats.timeouts += fault == "timeout"
+        stats.rejected += fault in _REJECTED
+        stats.disconnected |= fault in _GONE
         before = game.round_index(state)
         self.state = game.apply(state, action)
         self.step += 1
@@ -326,7 +327,7 @@ class _Resimulation:
         seat, fault = rec.data["seat"], rec.data["fault"]
         if seat not in range(self.seats) or fault not in _FAULTS:
             raise self._fail(f"fault {fault!r} of seat {seat} is not valid", rec)
-        self.gone[seat] |= fault in _GONE
+        self.stats[seat].disconnected |= fault in _GONE
 
     def _round_end(self, rec: Record) -> None:
         if not self.round_due:
@@ -359,19 +360,11 @@ class _Resimulation:
                 f"places {[r['place'] for r in rows]} do not follow from the play", rec
             )
         for seat, row in enumerate(rows):
-            expected = (self._outcome(seat), self.timeouts[seat], self.rejected[seat])
+            stats = self.stats[seat]
+            expected = (stats.outcome().value, stats.timeouts, stats.rejected)
             if (row["outcome"], row["timeouts"], row["rejected"]) != expected:
                 raise self._fail(
                     f"seat {seat}: outcome {row['outcome']}, {row['timeouts']} timeouts, "
                     f"{row['rejected']} rejected, but its faults give {expected}",
                     rec,
                 )
-
-    def _outcome(self, seat: int) -> str:
-        if self.gone[seat]:
-            return Outcome.DISCONNECTED.value
-        if self.rejected[seat]:
-            return Outcome.ILLEGAL_ACTIONS.value
-        if self.timeouts[seat]:
-            return Outcome.TIMEOUTS.value
-        return Outcome.NORMAL.value
