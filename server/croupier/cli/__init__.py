@@ -44,16 +44,10 @@ def default_bots(game: str, seats: int) -> list[str]:
     return [pattern[i % len(pattern)] for i in range(seats)]
 
 
-def _length_param(game: Game[Any]) -> str:
-    """The parameter ``--deals`` sets: ``deals`` where the game has it, else its round cap."""
-    names = {p.name for p in game.info.params}
-    return "deals" if "deals" in names else "round_cap"
-
-
 def _params(game: Game[Any], args: argparse.Namespace) -> dict[str, int]:
     params = dict(getattr(args, "param", []))
     if args.deals is not None:
-        params[_length_param(game)] = args.deals
+        params[game.info.length_param] = args.deals
     if getattr(args, "players", None) is not None:
         params["players"] = args.players
     return game.info.make_params(params)
@@ -306,10 +300,10 @@ def _cmd_match(args: argparse.Namespace) -> int:
             for seat in remote:
                 print(f"  seat {seat}: CROUPIER_TOKEN={match.tokens[seat]}", file=sys.stderr)
 
-    total = params.get("deals")
     # deal games play a fixed number of deals; chip games play rounds until one is left or the cap
-    shown = f"/{total}" if total is not None else f" (cap {params.get('round_cap')})"
-    unit = "deal" if total is not None else "round"
+    total = params[game.info.length_param]
+    shown = f"/{total}" if game.info.fixed_length else f" (cap {total})"
+    unit = game.info.round_noun
     progress = None
     if sys.stderr.isatty():
 
@@ -382,8 +376,8 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
             print(f"FAIL {path}: {exc}")
             continue
         scores = " ".join(str(s) for s in report.scores)
-        unit = "deals" if "deals" in replay.header["params"] else "rounds"
-        print(f"ok   {path}: {report.steps} steps, {report.rounds} {unit}, scores {scores}")
+        unit = replay.game.info.round_noun
+        print(f"ok   {path}: {report.steps} steps, {report.rounds} {unit}s, scores {scores}")
     return 1 if failed else 0
 
 
@@ -452,7 +446,7 @@ def _cmd_check_bot(args: argparse.Namespace) -> int:
         name = mine.bot_name or "(unnamed)"
         print(
             f"check-bot: {name} in seat {args.seat} of {game.info.name}, "
-            f"{decisions} decisions, {rounds} {'deals' if 'deals' in params else 'rounds'}"
+            f"{decisions} decisions, {rounds} {game.info.round_noun}s"
         )
         if not connected:  # nothing else can be judged
             checks = checks[:1] + [(label, None, "") for label, _, _ in checks[1:-1]]

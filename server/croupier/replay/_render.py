@@ -381,7 +381,7 @@ def summarize(replay: Replay) -> Iterator[str]:
     state = (
         "cancelled" if result and result["cancelled"] else "finished" if result else "unfinished"
     )
-    unit = "deals" if "deals" in header["params"] else "rounds"  # the chip games play rounds
+    unit = f"{replay.game.info.round_noun}s"  # the chip games play rounds
     yield f"{header['match_id']}: {header['game']}, {rounds} {unit}, {state}"
     for s in range(seats):
         row = result["seats"][s] if result else None
