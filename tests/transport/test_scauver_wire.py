@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scauver_kit import redeal, walk
 from wire_kit import decisions, round_trip, seat_bytes
 
 from croupier.encoding import encoder
@@ -18,8 +19,6 @@ from croupier.games import get_game
 from croupier.games import scauver as sc
 from croupier.transport._codec import CODECS
 from croupier.v1 import bot_pb2 as pb
-
-from scauver_kit import redeal, walk  # isort: skip (wire_kit puts tests/games on sys.path)
 
 G = get_game("scauver")
 CODEC = CODECS["scauver"]

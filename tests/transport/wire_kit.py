@@ -8,21 +8,17 @@ Import it as ``wire_kit`` from a test in ``tests/transport`` (pytest puts that f
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import numpy as np
+import walk
 
 from croupier.arbiter import Clocks, DecisionRequest, RoundEnded, decision_request
 from croupier.games import CHANCE, TERMINAL
 from croupier.transport._codec import GameCodec, encode
 from croupier.v1 import bot_pb2 as pb
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "games"))  # until pytest's pythonpath has it
-import walk
 
 #: ``choose(state, legal, rng)``: the action a random match takes.
 Choose = Callable[[Any, Sequence[int], np.random.Generator], int]
