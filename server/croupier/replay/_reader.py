@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from croupier.arbiter import Fault
-from croupier.arbiter._types import SeatStats
+from croupier.arbiter import Fault, SeatStats
 from croupier.errors import (
     ConfigError,
     IllegalActionError,
