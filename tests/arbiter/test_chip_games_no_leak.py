@@ -18,8 +18,9 @@ import scauver_kit
 from seats_kit import play, scripted
 
 from croupier.arbiter import ClockRules, MatchConfig
+from croupier.games import get_spec
 from croupier.replay import OMNISCIENT, read_replay, render
-from croupier.transport._codec import CODECS, encode
+from croupier.transport._codec import encode
 
 WATCHER, FOLDER = 0, 2
 DEALER = 2  # so the opening is asked, and the turns go, 0, 1, 2
@@ -40,7 +41,7 @@ def _play(
         chance_script=((DEALER,), deck),
     )
     seen = play(config, f"{game}-noleak", path, [scripted(moves) for moves in scripts])
-    codec = CODECS[game]
+    codec = get_spec(game).codec
     as_bytes = [
         [encode(m, codec).SerializeToString(deterministic=True) for m in messages]
         for messages in seen

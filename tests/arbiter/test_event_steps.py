@@ -16,7 +16,7 @@ from typing import Any
 from seats_kit import play
 
 from croupier.arbiter import ClockRules, DecisionRequest, MatchConfig
-from croupier.games import fipsen
+from croupier.games.fipsen import rules as fipsen
 from croupier.replay import read_replay, render
 
 WATCHER = 0

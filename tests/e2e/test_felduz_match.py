@@ -14,9 +14,8 @@ from e2e_kit import Kit, croupier, play_match, read_stream
 from google.protobuf.message import Message
 
 from croupier.arbiter import ClockRules, MatchConfig, Outcome
-from croupier.games import CHANCE, get_game
-from croupier.games import _chips as chips
-from croupier.games.felduz import Phase
+from croupier.games import CHANCE, cards40, get_game
+from croupier.games.felduz.rules import Phase
 from croupier.replay import Replay, read_replay, verify
 from croupier.runner import run_match
 from croupier.v1 import bot_pb2 as pb
@@ -75,7 +74,7 @@ def test_a_seat_is_sent_no_card_its_observation_does_not_show(e2e: Kit) -> None:
         sent |= _card_ids(pb.PlayResponse.FromString(raw))
     seen, hidden = _views(replay, 1)
     assert sent
-    assert sent <= seen, sorted(chips.card_label(c) for c in sent - seen)
+    assert sent <= seen, sorted(cards40.card_label(c) for c in sent - seen)
     assert hidden - seen, "no card was ever hidden from seat 1: the test proves nothing"
 
 

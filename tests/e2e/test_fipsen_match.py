@@ -12,7 +12,7 @@ import pytest
 from e2e_kit import Kit, Played, croupier, flattened, play_match, read_stream
 
 from croupier.games import get_game
-from croupier.games.fipsen import card_name
+from croupier.games.fipsen.rules import card_name
 from croupier.replay import OMNISCIENT, read_replay, render
 
 pytestmark = pytest.mark.e2e

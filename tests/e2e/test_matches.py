@@ -23,7 +23,7 @@ from e2e_kit import Kit, config, flattened, read_stream
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from croupier.arbiter import ClockRules, Match, MatchConfig, Outcome
-from croupier.games.as_nas import Action
+from croupier.games.as_nas.rules import Action
 from croupier.replay import ReplayWriter, read_replay, verify
 from croupier.runner import MatchRun, run_match
 from croupier.transport import REASON_KEY, ArbiterServer

@@ -11,9 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from croupier.games import CHANCE, TERMINAL, get_game
-from croupier.games import _chips as chips
-from croupier.games.felduz import SPLIT, SPLITS, FelduzState
+from croupier.games import CHANCE, TERMINAL, cards40, get_game
+from croupier.games.felduz.rules import SPLIT, SPLITS, FelduzState
 
 G = get_game("felduz")
 SUIT_LETTERS = "cdhs"
@@ -24,7 +23,7 @@ def cards(text: str) -> tuple[int, ...]:
     out = []
     for word in text.split():
         rank, suit = word[:-1], word[-1]
-        out.append(SUIT_LETTERS.index(suit) * 10 + chips.RANK_NAMES.index(rank))
+        out.append(SUIT_LETTERS.index(suit) * 10 + cards40.RANK_NAMES.index(rank))
     return tuple(out)
 
 
@@ -37,7 +36,7 @@ def deck_for(
     top = list(cards(stock))
     used = [c for hand in wanted.values() for c in hand] + top
     assert len(set(used)) == len(used), "a card is used twice"
-    spare = [c for c in range(chips.DECK_SIZE) if c not in used]
+    spare = [c for c in range(cards40.DECK_SIZE) if c not in used]
     receivers = [(dealer + 1 + k) % players for k in range(players)]
     for seat in receivers:
         if seat not in wanted:

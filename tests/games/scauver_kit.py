@@ -9,10 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from croupier.games import CHANCE, TERMINAL, get_game
-from croupier.games import _chips as chips
-from croupier.games import scauver as sc
-from croupier.games.scauver import Phase
+from croupier.games import CHANCE, TERMINAL, cards40, chips, get_game
+from croupier.games.scauver import rules as sc
+from croupier.games.scauver.rules import Phase
 
 G = get_game("scauver")
 PASSIVE = {sc.PROCEED, sc.NO_BET, chips.IN}
@@ -81,7 +80,7 @@ def redeal(state: Any, viewer: int, rng: np.random.Generator) -> Any:
 
 def cid(label: str) -> int:
     """A card id from its label, e.g. ``7♥``."""
-    return chips.CARD_LABELS.index(label)
+    return cards40.CARD_LABELS.index(label)
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -98,7 +97,7 @@ def deck_for(
     top = list(cards(stock)) if stock else []
     used = {c for hand in given.values() for c in hand} | set(top)
     assert len(used) == sum(len(h) for h in given.values()) + len(top), "a card is used twice"
-    rest = [c for c in range(chips.DECK_SIZE) if c not in used]
+    rest = [c for c in range(cards40.DECK_SIZE) if c not in used]
     for seat in range(players):
         if seat not in given:
             given[seat], rest = rest[:5], rest[5:]

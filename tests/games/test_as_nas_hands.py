@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from croupier.games import get_game
-from croupier.games.as_nas import Action, Category, hand_category, hand_key
+from croupier.games.as_nas.rules import Action, Category, hand_category, hand_key
 
 G = get_game("as-nas")
 RANK = {"C": 0, "S": 1, "B": 2, "K": 3, "A": 4}

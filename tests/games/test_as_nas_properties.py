@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from croupier.games import TERMINAL, get_game
-from croupier.games.as_nas import Action
+from croupier.games.as_nas.rules import Action
 
 G = get_game("as-nas")
 LOOK = int(Action.LOOK)

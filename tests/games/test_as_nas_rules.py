@@ -21,7 +21,7 @@ import pytest
 
 from croupier.errors import ConfigError, IllegalActionError
 from croupier.games import CHANCE, TERMINAL, get_game, places
-from croupier.games.as_nas import Action, DealResult
+from croupier.games.as_nas.rules import Action, DealResult
 
 G = get_game("as-nas")
 

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.errors import IllegalActionError
-from croupier.games import _chips as chips
+from croupier.games import cards40, chips
 from croupier.games._api import first_dealer, shuffled_deck
-from croupier.games._chips import BET, IN, OUT, RAISE, Table
+from croupier.games.chips import BET, IN, OUT, RAISE, Table
 
 
 def table(stacks: tuple[int, ...], dealer: int = 0, amphora: int = 1) -> Table:
@@ -30,18 +30,18 @@ def total(t: Table) -> int:
 
 
 def test_the_deck_has_forty_cards_with_the_rules_values() -> None:
-    assert chips.DECK_SIZE == 40
-    values = sorted(chips.VALUES)
+    assert cards40.DECK_SIZE == 40
+    values = sorted(cards40.VALUES)
     assert values == sorted(list(range(1, 11)) * 4)
-    assert chips.card_label(0) == "A♣"
-    assert chips.card_value(0) == 1
-    assert chips.card_label(9) == "K♣"
-    assert chips.card_value(9) == 10
-    assert chips.card_value(7) == 8
-    assert chips.card_value(8) == 9
-    assert len(set(chips.CARD_LABELS)) == 40
-    assert chips.cards_label([9, 26]) == "[K♣ 7♥]"
-    assert chips.cards_label([]) == "[]"
+    assert cards40.card_label(0) == "A♣"
+    assert cards40.card_value(0) == 1
+    assert cards40.card_label(9) == "K♣"
+    assert cards40.card_value(9) == 10
+    assert cards40.card_value(7) == 8
+    assert cards40.card_value(8) == 9
+    assert len(set(cards40.CARD_LABELS)) == 40
+    assert cards40.cards_label([9, 26]) == "[K♣ 7♥]"
+    assert cards40.cards_label([]) == "[]"
 
 
 # ---- parameters and the amphora schedule -------------------------------------------------------

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from croupier.games import _chips as chips
+from croupier.games import chips
 
 
 class Case(NamedTuple):

@@ -18,14 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.arbiter import Clocks, DecisionRequest, RoundEnded
-from croupier.encoding import encoder
-from croupier.games import TERMINAL
-from croupier.games import _chips as chips
-from croupier.games.felduz import SPLITS, FelduzState, Phase, showdown
-from croupier.transport._codec import CODECS, encode
+from croupier.games import TERMINAL, cards40, chips, get_spec
+from croupier.games.felduz.rules import SPLITS, FelduzState, Phase, showdown
+from croupier.transport._codec import encode
 
-CODEC = CODECS["felduz"]
-SIZE, ENCODE = encoder("felduz")
+CODEC = get_spec("felduz").codec
+SIZE, ENCODE = get_spec("felduz").encoder.size, get_spec("felduz").encoder.encode
 
 
 def walk(seed: int, players: int, steps: int, **params: int) -> FelduzState:
@@ -182,7 +180,7 @@ def test_showdown_is_symmetric_and_a_qualified_field_always_wins(
     winners = events[-1].seats
     assert winners
     assert all(set(b.seats) <= set(a.seats) for a, b in itertools.pairwise(events))
-    sums = {s: sum(chips.VALUES[c] for c in f) for s, f in fields.items()}
+    sums = {s: sum(cards40.VALUES[c] for c in f) for s, f in fields.items()}
     if any(v >= 40 for v in sums.values()):
         assert all(sums[w] >= 40 for w in winners)
     # relabel the seats: the same fields win

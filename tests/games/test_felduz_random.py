@@ -15,9 +15,8 @@ import numpy as np
 import pytest
 from felduz_kit import G, all_cards, random_match
 
-from croupier.games import CHANCE, TERMINAL
-from croupier.games import _chips as chips
-from croupier.games.felduz import (
+from croupier.games import CHANCE, TERMINAL, cards40, chips
+from croupier.games.felduz.rules import (
     CONTINUE,
     DRAW,
     NUM_ACTIONS,
@@ -40,7 +39,7 @@ SMALL = {"stack": 20, "amphora": 1, "double_every": 5, "round_cap": 40}
 MATCHES = 1_000
 #: Matches in which every seat's observation is checked at every step (the public one always is).
 VIEW_MATCHES = 300
-DECK = list(range(chips.DECK_SIZE))
+DECK = list(range(cards40.DECK_SIZE))
 
 
 def check_state(state: FelduzState, total: int, views: bool = True) -> None:

@@ -14,9 +14,8 @@ import pytest
 from felduz_kit import G, act, cards, deck_for, labels, open_all, split_id, start
 
 from croupier.errors import IllegalActionError
-from croupier.games import CHANCE, TERMINAL
-from croupier.games import _chips as chips
-from croupier.games.felduz import (
+from croupier.games import CHANCE, TERMINAL, cards40, chips
+from croupier.games.felduz.rules import (
     CONTINUE,
     DRAW,
     NO_BET,
@@ -52,7 +51,7 @@ def stand_pat(state: FelduzState, seat_count: int = 1) -> FelduzState:
 def test_card_values() -> None:
     assert field_sum(cards("Ac 2d 3h 4s 5c 6d 7h")) == 28
     assert field_sum(cards("Jc Qd Ks")) == 8 + 9 + 10
-    assert chips.card_label(cards("Kc")[0]) == "K♣"
+    assert cards40.card_label(cards("Kc")[0]) == "K♣"
 
 
 def test_first_dealer_is_a_chance_outcome_then_the_deck() -> None:

@@ -19,14 +19,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from croupier.arbiter import Clocks, DecisionRequest, RoundEnded
-from croupier.encoding import encoder
-from croupier.games import get_game
-from croupier.games.fipsen import DECK_SIZE, Phase, stacked_deal
-from croupier.transport._codec import CODECS, encode
+from croupier.games import get_game, get_spec
+from croupier.games.fipsen.rules import DECK_SIZE, Phase, stacked_deal
+from croupier.transport._codec import encode
 
 G = get_game("fipsen")
-CODEC = CODECS["fipsen"]
-SIZE, ENCODE = encoder("fipsen")
+CODEC = get_spec("fipsen").codec
+SIZE, ENCODE = get_spec("fipsen").encoder.size, get_spec("fipsen").encoder.encode
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

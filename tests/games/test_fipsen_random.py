@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from croupier.games import CHANCE, TERMINAL, get_game
-from croupier.games.fipsen import (
+from croupier.games.fipsen.rules import (
     BIDS,
     DECK_SIZE,
     NUM_SEATS,

@@ -18,7 +18,7 @@ import pytest
 
 from croupier.errors import IllegalActionError
 from croupier.games import CHANCE, TERMINAL, get_game
-from croupier.games.fipsen import (
+from croupier.games.fipsen.rules import (
     BIDS,
     DECK_SIZE,
     Action,

@@ -19,7 +19,7 @@ import pytest
 
 from croupier.errors import ConfigError, IllegalActionError
 from croupier.games import CHANCE, GAMES, TERMINAL, get_game
-from croupier.games.as_nas import Action, hand_key
+from croupier.games.as_nas.rules import Action, hand_key
 
 #: Generous bound on the number of steps of one match; a game that needs more is stuck.
 MAX_STEPS = 100_000

@@ -19,10 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scauver_kit import SMALL, pick, redeal, walk
 
-from croupier.games import CHANCE, TERMINAL, get_game
-from croupier.games import _chips as chips
-from croupier.games import scauver as sc
-from croupier.games.scauver import Phase
+from croupier.games import CHANCE, TERMINAL, cards40, chips, get_game
+from croupier.games.scauver import rules as sc
+from croupier.games.scauver.rules import Phase
 
 G = get_game("scauver")
 SEED = 20_261_130
@@ -47,7 +46,7 @@ def check(state: Any, total_chips: int, seen: Counter[str]) -> None:
     # the 40 cards: hands, fields and the stock, each card once
     held = [c for hand in state.hands for c in hand]
     held += [c for field in state.fields for flank in field for c in flank]
-    assert sorted(held + list(state.deck[state.stock_pos :])) == list(range(chips.DECK_SIZE))
+    assert sorted(held + list(state.deck[state.stock_pos :])) == list(range(cards40.DECK_SIZE))
     for seat, (left, right) in enumerate(state.fields):
         placed = len(left) + len(right)
         if table.out_round[seat] >= 0:
@@ -227,7 +226,7 @@ def test_engine_link_matches_a_brute_force_reading(deck: list[int]) -> None:
     left, right = tuple(deck[:4]), tuple(deck[4:8])
     showing = sc.show(0, (left, right))
     expected = brute_force(
-        tuple(chips.VALUES[c] for c in left), tuple(chips.VALUES[c] for c in right)
+        tuple(cards40.VALUES[c] for c in left), tuple(cards40.VALUES[c] for c in right)
     )
     if expected is None:
         assert showing.link is None
@@ -237,9 +236,9 @@ def test_engine_link_matches_a_brute_force_reading(deck: list[int]) -> None:
     assert set(link.left) <= set(left)
     assert set(link.right) <= set(right)
     assert showing.score == -expected[0]
-    assert link.value == expected[1] == sum(chips.VALUES[c] for c in link.left)
-    lv = sorted((chips.VALUES[c] for c in link.left), reverse=True)
-    rv = sorted((chips.VALUES[c] for c in link.right), reverse=True)
+    assert link.value == expected[1] == sum(cards40.VALUES[c] for c in link.left)
+    lv = sorted((cards40.VALUES[c] for c in link.left), reverse=True)
+    rv = sorted((cards40.VALUES[c] for c in link.right), reverse=True)
     assert sorted([lv, rv], key=lambda v: (len(v), v), reverse=True) == [expected[3], expected[4]]
 
 
@@ -252,7 +251,7 @@ def test_showdown_winners_match_a_brute_force_reading(
     against the brute-force link of each player. The cards come from the lowest values only
     (8 to 10 of them), so that equal scores, shared values and repeated values are common."""
     values = 8 + top
-    pool = [c for c in range(chips.DECK_SIZE) if chips.VALUES[c] <= values]
+    pool = [c for c in range(cards40.DECK_SIZE) if cards40.VALUES[c] <= values]
     dealt = data.draw(st.permutations(pool))[: 8 * players]
     showings = []
     keys = {}
@@ -261,8 +260,8 @@ def test_showdown_winners_match_a_brute_force_reading(
             tuple(dealt[8 * seat : 8 * seat + 4]),
             tuple(dealt[8 * seat + 4 : 8 * seat + 8]),
         )
-        lv = tuple(chips.VALUES[c] for c in left)
-        rv = tuple(chips.VALUES[c] for c in right)
+        lv = tuple(cards40.VALUES[c] for c in left)
+        rv = tuple(cards40.VALUES[c] for c in right)
         expected = brute_force(lv, rv)
         difference = abs(sum(lv) - sum(rv))
         keys[seat] = (0, -difference) if expected is None else (1, *expected)

@@ -15,10 +15,9 @@ import pytest
 from scauver_kit import TWO, TWO_STOCK, act, cards, cid, labels, start, two_player_round
 
 from croupier.errors import ConfigError, IllegalActionError
-from croupier.games import CHANCE, TERMINAL, get_game
-from croupier.games import _chips as chips
-from croupier.games import scauver as sc
-from croupier.games.scauver import Criterion, Link, Phase, Showing
+from croupier.games import CHANCE, TERMINAL, cards40, chips, get_game
+from croupier.games.scauver import rules as sc
+from croupier.games.scauver.rules import Criterion, Link, Phase, Showing
 
 G = get_game("scauver")
 
@@ -299,7 +298,7 @@ def test_two_single_cards_never_link_and_no_link_is_possible() -> None:
 def _showing(seat: int, difference: int, left: str, right: str) -> Showing:
     """A showing with the given link (value and shape from its cards) and score D x v."""
     lc, rc = cards(left), cards(right)
-    value = sum(map(chips.card_value, lc))
+    value = sum(map(cards40.card_value, lc))
     big, small = sorted((len(lc), len(rc)), reverse=True)
     return Showing(seat, (), (), difference, Link(lc, rc, value, (big, small)), difference * value)
 

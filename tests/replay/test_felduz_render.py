@@ -11,11 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from croupier.games import CHANCE, get_game
-from croupier.games import _chips as chips
-from croupier.games.felduz import Criterion, PastRound, Phase, RoundResult, ShowdownEvent
+from croupier.games import CHANCE, cards40, chips, get_game, get_spec
+from croupier.games.felduz.rules import Criterion, PastRound, Phase, RoundResult, ShowdownEvent
 from croupier.replay import read_replay, render
-from croupier.replay._render import NARRATORS
 
 G = get_game("felduz")
 CARD = re.compile(r"(?:[A2-7JQK])[♣♦♥♠]")
@@ -62,10 +60,10 @@ def seen_cards(replay_file: Path, seat: int | None) -> dict[int, set[str]]:
         if result is not None:
             shown = [*result.fields, *result.reserves]
             seen.setdefault(result.round, set()).update(
-                chips.card_label(c) for part in shown if part for c in part
+                cards40.card_label(c) for part in shown if part for c in part
             )
         if G.current_player(state) != CHANCE:
-            seen.setdefault(G.round_index(state), set()).update(map(chips.card_label, cards))
+            seen.setdefault(G.round_index(state), set()).update(map(cards40.card_label, cards))
 
     for rec in replay.records:
         if rec.type == "chance":
@@ -118,7 +116,7 @@ def test_a_seat_or_public_view_names_only_cards_its_observations_showed(
 def _round_end(result: RoundResult) -> list[str]:
     obs = G.observe(G.initial_state({"players": 3}), None)
     obs = dataclasses.replace(obs, past_rounds=(PastRound((), result),))
-    return NARRATORS["felduz"].round_end(obs)
+    return get_spec("felduz").narrator.round_end(obs)
 
 
 def test_every_showdown_event_is_narrated() -> None:
@@ -163,7 +161,7 @@ def test_nobody_qualifying_and_a_lone_winner_are_narrated() -> None:
 
 
 def test_an_eliminated_seat_is_not_narrated_an_empty_hand() -> None:
-    private = NARRATORS["felduz"].private
+    private = get_spec("felduz").narrator.private
     before = G.observe(G.initial_state({"players": 3}), 0)
     out = dataclasses.replace(before, phase=Phase.OPENING, closed=())
     assert private(before, out) == []

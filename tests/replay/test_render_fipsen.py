@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from croupier.games import get_game
-from croupier.games.fipsen import make_card, stacked_deal
-from croupier.replay._render import NARRATORS
+from croupier.games import get_game, get_spec
+from croupier.games.fipsen.rules import make_card, stacked_deal
 
 G = get_game("fipsen")
-NARRATOR = NARRATORS["fipsen"]
+NARRATOR = get_spec("fipsen").narrator
 SPADES_TO_M = ("A♣ K♣ Q♣ J♣ 10♣", "A♠ K♠ Q♠ J♠ 10♠", "A♥ K♥ Q♥ J♥ 10♥", "9♣ 9♠ 9♥ 8♣ 8♠")
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from scauver_kit import TWO, TWO_STOCK, act, start, two_player_round
 
-from croupier.games import get_game
-from croupier.replay._render import NARRATORS
+from croupier.games import get_game, get_spec
 
 G = get_game("scauver")
-N = NARRATORS["scauver"]
+N = get_spec("scauver").narrator
 
 
 def _lines(before: object, after: object) -> list[str]:

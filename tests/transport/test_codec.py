@@ -7,13 +7,12 @@ from fractions import Fraction
 
 from wire_kit import decisions, round_trip
 
-from croupier.games import get_game
-from croupier.games.as_nas import AsNasObservation, DealResult
-from croupier.transport._codec import CODECS
+from croupier.games import get_game, get_spec
+from croupier.games.as_nas.rules import AsNasObservation, DealResult
 from croupier.v1 import bot_pb2 as pb
 
 GAME = get_game("as-nas")
-CODEC = CODECS["as-nas"]
+CODEC = get_spec("as-nas").codec
 
 
 def _result(msg: pb.AsNasDealResult) -> tuple[object, ...]:

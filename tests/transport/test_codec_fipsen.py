@@ -7,8 +7,8 @@ from fractions import Fraction
 
 from wire_kit import decisions, round_end, round_trip
 
-from croupier.games import TERMINAL, get_game
-from croupier.games.fipsen import (
+from croupier.games import TERMINAL, get_game, get_spec
+from croupier.games.fipsen.rules import (
     BIDS,
     Action,
     DealOutcome,
@@ -21,11 +21,10 @@ from croupier.games.fipsen import (
     card_rank,
     card_suit,
 )
-from croupier.transport._codec import CODECS
 from croupier.v1 import bot_pb2 as pb
 
 GAME = get_game("fipsen")
-CODEC = CODECS["fipsen"]
+CODEC = get_spec("fipsen").codec
 PHASES = {
     pb.FIPSEN_PHASE_SIEBENER_FIPS: Phase.SIEBENER_FIPS,
     pb.FIPSEN_PHASE_BIDDING: Phase.BIDDING,

@@ -10,21 +10,19 @@ import itertools
 
 from wire_kit import decisions, round_end, round_trip
 
-from croupier.games import TERMINAL, get_game
-from croupier.games import _chips as chips
-from croupier.games.felduz import FelduzObservation, RoundResult, field_sum
-from croupier.transport._codec import CODECS
+from croupier.games import TERMINAL, cards40, chips, get_game, get_spec
+from croupier.games.felduz.rules import FelduzObservation, RoundResult, field_sum
 from croupier.v1 import bot_pb2 as pb
 
 GAME = get_game("felduz")
-CODEC = CODECS["felduz"]
+CODEC = get_spec("felduz").codec
 
 
 def _cards(msg: object) -> tuple[int, ...]:
     out = []
     for card in msg:  # type: ignore[attr-defined]
-        assert card.value == chips.VALUES[card.id]
-        assert card.label == chips.CARD_LABELS[card.id]
+        assert card.value == cards40.VALUES[card.id]
+        assert card.label == cards40.CARD_LABELS[card.id]
         out.append(card.id)
     return tuple(out)
 

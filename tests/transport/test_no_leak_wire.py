@@ -13,17 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from wire_kit import reach, seat_bytes
 
-from croupier.encoding import encoder
-from croupier.games import get_game
-from croupier.games.as_nas import COPIES, DECK_SIZE, NUM_SEATS, AsNasState, card_rank
-from croupier.transport._codec import CODECS
+from croupier.games import get_game, get_spec
+from croupier.games.as_nas.rules import COPIES, DECK_SIZE, NUM_SEATS, AsNasState, card_rank
 
 GAME = get_game("as-nas")
-CODEC = CODECS["as-nas"]
+CODEC = get_spec("as-nas").codec
 PARAMS = {"deals": 3}
 #: Picks that reach the first decision (past the opening chance steps).
 FIRST = [0, 0]
-SIZE, ENCODE = encoder("as-nas")
+SIZE, ENCODE = get_spec("as-nas").encoder.size, get_spec("as-nas").encoder.encode
 
 
 def _redeal(state: AsNasState, seat: int, rng: np.random.Generator) -> AsNasState:

@@ -13,16 +13,13 @@ from hypothesis import strategies as st
 from scauver_kit import redeal, walk
 from wire_kit import decisions, round_trip, seat_bytes
 
-from croupier.encoding import encoder
-from croupier.games import _chips as chips
-from croupier.games import get_game
-from croupier.games import scauver as sc
-from croupier.transport._codec import CODECS
+from croupier.games import cards40, chips, get_game, get_spec
+from croupier.games.scauver import rules as sc
 from croupier.v1 import bot_pb2 as pb
 
 G = get_game("scauver")
-CODEC = CODECS["scauver"]
-SIZE, ENCODE = encoder("scauver")
+CODEC = get_spec("scauver").codec
+SIZE, ENCODE = get_spec("scauver").encoder.size, get_spec("scauver").encoder.encode
 
 
 def _ids(cards: Any) -> tuple[int, ...]:
@@ -68,7 +65,7 @@ def _check(obs: sc.ScauverObservation, msg: pb.ScauverObservation) -> None:
     assert msg.turn == obs.turn
     assert _ids(msg.hand) == obs.hand
     assert all(
-        c.value == chips.VALUES[c.id] and c.label == chips.CARD_LABELS[c.id] for c in msg.hand
+        c.value == cards40.VALUES[c.id] and c.label == cards40.CARD_LABELS[c.id] for c in msg.hand
     )
     assert tuple(s.hand_size for s in msg.seats) == obs.hand_sizes
     assert tuple(s.opened for s in msg.seats) == obs.opened

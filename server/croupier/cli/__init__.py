@@ -21,7 +21,7 @@ import structlog
 from croupier import __version__
 from croupier.arbiter import ClockRules, Match, MatchConfig, MatchResult, Outcome
 from croupier.errors import ConfigError, CroupierError, ReplayError
-from croupier.games import GAMES, Game, get_game
+from croupier.games import GAMES, Game, get_game, get_spec
 from croupier.replay import OMNISCIENT, read_replay, render, summarize, verify
 from croupier.runner import random_seed, run_match
 from croupier.transport import BUNDLED, parse_bot_command
@@ -29,18 +29,11 @@ from croupier.transport import BUNDLED, parse_bot_command
 #: The ``--bot`` value for a seat whose bot is not launched here but dials in with its token.
 REMOTE = "remote"
 
-#: The bundled bots filling the seats, in turn, when ``--bot`` is not given, per game.
-DEFAULT_BOTS = {
-    "as-nas": ("as-nas-heuristic", "random"),
-    "fipsen": ("fipsen-heuristic", "random"),
-    "scauver": ("scauver-heuristic", "random"),
-    "felduz": ("felduz-heuristic", "random"),
-}
-
 
 def default_bots(game: str, seats: int) -> list[str]:
-    """The bundled line-up for ``seats`` seats: the game's bots repeated in seat order."""
-    pattern = DEFAULT_BOTS.get(game, ("random",))
+    """The bundled line-up for ``seats`` seats: the game's bots (its spec's line-up) repeated
+    in seat order."""
+    pattern = get_spec(game).bots.lineup
     return [pattern[i % len(pattern)] for i in range(seats)]
 
 

@@ -1,6 +1,8 @@
-"""Pure rules of the games Croupier runs, behind one contract (:mod:`croupier.games._api`).
+"""The games Croupier runs, each a package declaring one :class:`GameSpec`, registered here once.
 
-``get_game(name)`` returns the module object for a registered game; ``GAMES`` lists the names.
+``get_game(name)`` returns a game's rules (the contract of :mod:`croupier.games._api`),
+``get_spec(name)`` everything about it (rules, wire codec, tensor encoder, narrator, bundled
+bots, golden playthrough); ``GAMES`` lists the names. No other layer keeps a per-game table.
 """
 
 from __future__ import annotations
@@ -8,23 +10,65 @@ from __future__ import annotations
 from typing import Any
 
 from croupier.errors import ConfigError
-from croupier.games import as_nas, felduz, fipsen, scauver
 from croupier.games._api import CHANCE, TERMINAL, Game, GameInfo, ParamSpec, places
+from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough, missing_parts
 
-_REGISTRY: dict[str, Game[Any]] = {
-    g.info.name: g for g in (as_nas.GAME, felduz.GAME, fipsen.GAME, scauver.GAME)
-}
-
-#: Names of the registered games, as used on the command line and in replays.
-GAMES: tuple[str, ...] = tuple(sorted(_REGISTRY))
+_REGISTRY: dict[str, GameSpec] = {}
 
 
-def get_game(name: str) -> Game[Any]:
-    """The game called ``name``; :class:`ConfigError` listing the known names otherwise."""
+def register(spec: GameSpec) -> None:
+    """Add a game; :class:`ConfigError` naming what is missing, or a name already taken."""
+    missing = missing_parts(spec)
+    if missing:
+        raise ConfigError(f"game spec is incomplete: missing {', '.join(missing)}")
+    if spec.name in _REGISTRY:
+        raise ConfigError(f"a game called {spec.name!r} is registered already")
+    _REGISTRY[spec.name] = spec
+
+
+def get_spec(name: str) -> GameSpec:
+    """Everything about the game called ``name``; :class:`ConfigError` listing the known names."""
     try:
         return _REGISTRY[name]
     except KeyError:
         raise ConfigError(f"unknown game {name!r} (known: {', '.join(GAMES)})") from None
 
 
-__all__ = ["CHANCE", "GAMES", "TERMINAL", "Game", "GameInfo", "ParamSpec", "get_game", "places"]
+def get_game(name: str) -> Game[Any]:
+    """The rules of the game called ``name``; :class:`ConfigError` listing the known names."""
+    return get_spec(name).game
+
+
+def bundled_bots() -> dict[str, str]:
+    """Every game's bundled bots: short name -> module in ``croupier_bots``."""
+    return {
+        name: module for spec in _REGISTRY.values() for name, module in spec.bots.bundled.items()
+    }
+
+
+from croupier.games import as_nas, felduz, fipsen, scauver  # noqa: E402  (they import the above)
+
+for _package in (as_nas, felduz, fipsen, scauver):
+    register(_package.SPEC)
+
+#: Names of the registered games, as used on the command line and in replays.
+GAMES: tuple[str, ...] = tuple(sorted(_REGISTRY))
+
+__all__ = [
+    "CHANCE",
+    "GAMES",
+    "TERMINAL",
+    "Bots",
+    "Encoder",
+    "Game",
+    "GameInfo",
+    "GameSpec",
+    "ParamSpec",
+    "Playthrough",
+    "bundled_bots",
+    "get_game",
+    "get_spec",
+    "missing_parts",
+    "places",
+    "register",
+]

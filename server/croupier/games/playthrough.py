@@ -1,8 +1,8 @@
-"""Golden playthroughs (after OpenSpiel's ``generate_playthrough``): a text file per game listing
-every state's current player, each seat's observation, the labelled legal actions and the action
-or chance outcome applied. ``tests/golden/test_golden.py`` re-generates and diffs them.
-
-    python -m croupier.games.playthrough tests/golden     # regenerate every registered game's file
+"""Golden playthroughs (after OpenSpiel's ``generate_playthrough``): the text of a game's
+playthrough, listing every state's current player, each seat's observation, the labelled legal
+actions and the action or chance outcome applied. Each game's spec names its configuration;
+``tests/golden/test_golden.py`` re-generates and diffs the files, and
+``python tests/golden/regenerate.py`` rewrites them (file I/O stays out of ``games/``).
 
 Actions are chosen by a ``numpy`` generator seeded in the file's header, so a file is a pure
 function of (game, params, seed, rules).
@@ -10,26 +10,16 @@ function of (game, params, seed, rules).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import enum
 import json
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from croupier.errors import IllegalActionError
-from croupier.games import CHANCE, GAMES, TERMINAL, get_game
-
-#: The configuration of each game's golden file: small enough to read, long enough to matter.
-CONFIGS: dict[str, dict[str, Any]] = {
-    "as-nas": {"params": {"deals": 3}, "seed": 20261130},
-    "fipsen": {"params": {"deals": 3}, "seed": 266},
-    "scauver": {"params": {"players": 3, "round_cap": 3, "stack": 4}, "seed": 20261160},
-    "felduz": {"params": {"players": 3, "stack": 8, "round_cap": 3}, "seed": 20261130},
-}
+from croupier.games import CHANCE, TERMINAL, get_game
 
 
 def _plain(value: Any) -> Any:
@@ -109,22 +99,3 @@ def resimulate(text: str) -> str:
         elif key == "action":
             moves.append((int(value.split()[0]),))
     return generate(header["game"], json.loads(header["params"]), int(header["seed"]), moves)
-
-
-def golden_path(directory: Path, name: str) -> Path:
-    return directory / f"{name}.txt"
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description="Regenerate the golden playthrough files.")
-    parser.add_argument("directory", type=Path, help="where the files live (tests/golden)")
-    args = parser.parse_args()
-    for name in GAMES:
-        config = CONFIGS[name]
-        path = golden_path(args.directory, name)
-        path.write_text(generate(name, config["params"], config["seed"]), encoding="utf-8")
-        print(f"wrote {path}")
-
-
-if __name__ == "__main__":
-    main()

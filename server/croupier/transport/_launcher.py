@@ -17,6 +17,7 @@ import structlog
 
 from croupier.arbiter import SeatLink
 from croupier.errors import BotLaunchError, ConfigError
+from croupier.games import bundled_bots
 
 #: Environment variables a launched bot receives.
 ENV_ADDRESS = "CROUPIER_ADDRESS"
@@ -31,14 +32,9 @@ EXIT_POLL_S = 0.05
 #: Default cap of one bot's log file.
 LOG_CAP_BYTES = 1 << 20
 
-#: Bundled bots, by the short name ``croupier match --bot`` accepts.
-BUNDLED = {
-    "random": "croupier_bots.random_bot",
-    "as-nas-heuristic": "croupier_bots.as_nas_heuristic",
-    "fipsen-heuristic": "croupier_bots.fipsen_heuristic",
-    "scauver-heuristic": "croupier_bots.scauver_heuristic",
-    "felduz-heuristic": "croupier_bots.felduz_heuristic",
-}
+#: Bundled bots, by the short name ``croupier match --bot`` accepts: the random bot, which plays
+#: every game, and each game's own (declared in its spec).
+BUNDLED = {"random": "croupier_bots.random_bot", **bundled_bots()}
 
 
 def parse_bot_command(command: str) -> list[str]:

@@ -13,8 +13,8 @@ import numpy as np
 
 from croupier.arbiter import Clocks, decision_request
 from croupier.errors import IllegalActionError
-from croupier.games import CHANCE, TERMINAL, get_game
-from croupier.transport._codec import CODECS, encode
+from croupier.games import CHANCE, TERMINAL, get_game, get_spec
+from croupier.transport._codec import encode
 from croupier_bot import Bot, Decision, MatchInfo
 
 
@@ -24,7 +24,7 @@ def play_local(
     """Play one match between SDK ``bots`` (one per seat); return the final scores."""
     game = get_game(game_name)
     full = game.info.make_params(params)
-    codec = CODECS[game.info.name]
+    codec = get_spec(game_name).codec
     rng = np.random.default_rng(seed)
     state = game.initial_state(full)
     n = game.num_players(state)

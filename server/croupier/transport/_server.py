@@ -17,14 +17,9 @@ from grpc_reflection.v1alpha import reflection
 from croupier import PROTOCOL_VERSION
 from croupier.arbiter import ClaimError, Inbound, Match, MatchOver, SeatLink, Unexpected
 from croupier.errors import ConfigError
-from croupier.transport._codec import (
-    CODECS,
-    EVENT_TYPES,
-    EventMessage,
-    GameCodec,
-    decode,
-    encode,
-)
+from croupier.games import get_spec
+from croupier.games._codec_kit import GameCodec
+from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
 
@@ -69,7 +64,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         self._log = structlog.get_logger("croupier.transport")
 
     def add_match(self, match: Match) -> None:
-        codec = CODECS[match.game.info.name]
+        codec = get_spec(match.game.info.name).codec
         for link in match.seats:
             self._seats[link.token] = _Entry(match, link, codec)
 

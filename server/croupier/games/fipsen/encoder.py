@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from croupier.games.fipsen import (
+from croupier.games.fipsen.rules import (
     BIDS,
     DECK_SIZE,
     NUM_SEATS,

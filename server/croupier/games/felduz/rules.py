@@ -79,7 +79,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from croupier.errors import IllegalActionError
-from croupier.games import _chips as chips
+from croupier.games import cards40, chips
 from croupier.games._api import (
     CHANCE,
     TERMINAL,
@@ -105,14 +105,14 @@ SPLIT = _B + 4
 #: The open 3-subsets of a 5-card hand (positions in the hand sorted by card id), by split index.
 SPLITS: tuple[tuple[int, ...], ...] = tuple(itertools.combinations(range(HAND_SIZE), OPEN_SIZE))
 REVEAL = SPLIT + len(SPLITS)
-RESERVE = REVEAL + chips.DECK_SIZE
+RESERVE = REVEAL + cards40.DECK_SIZE
 RESERVE_ONE = RESERVE + 1
-RESERVE_TWO = RESERVE_ONE + chips.DECK_SIZE
-NUM_ACTIONS = RESERVE_TWO + chips.DECK_SIZE * chips.DECK_SIZE
+RESERVE_TWO = RESERVE_ONE + cards40.DECK_SIZE
+NUM_ACTIONS = RESERVE_TWO + cards40.DECK_SIZE * cards40.DECK_SIZE
 
 
 _SPLIT_IDS = tuple(range(SPLIT, SPLIT + len(SPLITS)))
-_VALUES = chips.VALUES
+_VALUES = cards40.VALUES
 
 
 class Phase(enum.IntEnum):
@@ -269,7 +269,7 @@ def reserve_cards(action: int) -> tuple[int, ...]:
     if RESERVE_ONE <= action < RESERVE_TWO:
         return (action - RESERVE_ONE,)
     if RESERVE_TWO <= action < NUM_ACTIONS:
-        return divmod(action - RESERVE_TWO, chips.DECK_SIZE)
+        return divmod(action - RESERVE_TWO, cards40.DECK_SIZE)
     raise IllegalActionError(f"{action} is not a reserve action")
 
 
@@ -280,7 +280,7 @@ def reserve_action(cards: tuple[int, ...]) -> int:
     if len(cards) == 1:
         return RESERVE_ONE + cards[0]
     low, high = sorted(cards)
-    return RESERVE_TWO + low * chips.DECK_SIZE + high
+    return RESERVE_TWO + low * cards40.DECK_SIZE + high
 
 
 def split_cards(hand: tuple[int, ...], index: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -427,7 +427,7 @@ class Felduz:
         if state.phase is Phase.DRAW_DEALER:
             return (int(rng.integers(state.config.players)),)
         if state.phase is Phase.DEAL:
-            return tuple(int(c) for c in rng.permutation(chips.DECK_SIZE))
+            return tuple(int(c) for c in rng.permutation(cards40.DECK_SIZE))
         raise IllegalActionError(f"no chance event in phase {state.phase.name}")
 
     def apply_chance(self, state: FelduzState, outcome: tuple[int, ...]) -> FelduzState:
@@ -443,11 +443,11 @@ class Felduz:
             return f"First dealer: seat {outcome[0]}"
         dealt = self.apply_chance(state, outcome)
         hands = "; ".join(
-            f"seat {s}: {chips.cards_label(dealt.closed[s])}" for s in chips.seated(dealt.table)
+            f"seat {s}: {cards40.cards_label(dealt.closed[s])}" for s in chips.seated(dealt.table)
         )
         return (
             f"Round {state.table.round + 1}, dealer seat {state.table.dealer}: {hands}; "
-            f"stock {chips.cards_label(dealt.stock)}"
+            f"stock {cards40.cards_label(dealt.stock)}"
         )
 
     def observe(self, state: FelduzState, seat: int | None) -> FelduzObservation:
@@ -516,10 +516,10 @@ class Felduz:
             if state.phase is not Phase.OPENING:
                 raise IllegalActionError(f"{action} is a split, and no seat is splitting")
             opened, _ = split_cards(state.closed[state.turn], action - SPLIT)
-            return f"Open:{chips.cards_label(opened)}"
+            return f"Open:{cards40.cards_label(opened)}"
         if REVEAL <= action < RESERVE:
-            return f"Reveal:{chips.card_label(action - REVEAL)}"
-        return f"Reserve:{chips.cards_label(reserve_cards(action))}"
+            return f"Reveal:{cards40.card_label(action - REVEAL)}"
+        return f"Reserve:{cards40.cards_label(reserve_cards(action))}"
 
     def default_action(self, state: FelduzState) -> int:
         phase = state.phase
@@ -551,7 +551,7 @@ class Felduz:
         return _with(state, phase=Phase.DEAL, table=table)
 
     def _apply_deal(self, state: FelduzState, outcome: tuple[int, ...]) -> FelduzState:
-        deck = shuffled_deck(outcome, chips.DECK_SIZE)
+        deck = shuffled_deck(outcome, cards40.DECK_SIZE)
         table = state.table
         hands, dealt = chips.deal(table, deck, HAND_SIZE)
         # the rest of the round's fields were reset when the last round ended (or at the start)

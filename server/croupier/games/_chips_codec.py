@@ -1,25 +1,26 @@
-"""Wire encoding of the chips shared by Felduz and Scauver (:mod:`croupier.games._chips`)."""
+"""Wire encoding of what Felduz and Scauver share: the 40-card deck
+(:mod:`croupier.games.cards40`) and the chips (:mod:`croupier.games.chips`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from croupier.games import _chips as chips
+from croupier.games import cards40, chips
 from croupier.v1 import bot_pb2 as pb
 
 #: Every card's message (id, value, label), made once.
 _CARDS40 = tuple(
-    pb.Card40(id=c, value=chips.VALUES[c], label=chips.CARD_LABELS[c])
-    for c in range(chips.DECK_SIZE)
+    pb.Card40(id=c, value=cards40.VALUES[c], label=cards40.CARD_LABELS[c])
+    for c in range(cards40.DECK_SIZE)
 )
 
 
-def card40(card: int) -> pb.Card40:
+def card_msg(card: int) -> pb.Card40:
     """A 40-card deck id as a typed card (a shared message: the wire fields copy it)."""
     return _CARDS40[card]
 
 
-def cards40(cards: Iterable[int]) -> list[pb.Card40]:
+def card_msgs(cards: Iterable[int]) -> list[pb.Card40]:
     """40-card deck ids as typed cards (shared messages, as :func:`card40`)."""
     return [_CARDS40[c] for c in cards]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from croupier.games import _chips as chips
+from croupier.games import chips
 
 SEAT_FEATURES = 7
 #: Length of the chip features.

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from croupier.encoding import _chips as chip_features
-from croupier.games import _chips as chips
-from croupier.games.scauver import HAND_SIZE, TURNS, Phase, ScauverObservation
+from croupier.games import _chips_encoder as chip_features
+from croupier.games import cards40, chips
+from croupier.games.scauver.rules import HAND_SIZE, TURNS, Phase, ScauverObservation
 
-DECK = chips.DECK_SIZE
+DECK = cards40.DECK_SIZE
 SEAT_FEATURES = 2 * DECK + 5
 #: Flank sums are divided by this (4 kings).
 SUM_SCALE = 40.0
@@ -58,8 +58,8 @@ def encode(obs: ScauverObservation) -> np.ndarray:
         out[extra] = obs.hand_sizes[s] / HAND_SIZE
         out[extra + 1] = obs.opened[s]
         out[extra + 2] = obs.turn_seat == s
-        out[extra + 3] = sum(chips.VALUES[c] for c in left) / SUM_SCALE
-        out[extra + 4] = sum(chips.VALUES[c] for c in right) / SUM_SCALE
+        out[extra + 3] = sum(cards40.VALUES[c] for c in left) / SUM_SCALE
+        out[extra + 4] = sum(cards40.VALUES[c] for c in right) / SUM_SCALE
     out[_PHASE + int(obs.phase)] = 1.0
     out[_TURN + obs.turn] = 1.0
     out[_TURN + TURNS] = obs.stock_size / DECK

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from croupier.encoding import _chips
-from croupier.games import _chips as chips
-from croupier.games.felduz import FelduzObservation, First, Phase, field_sum
+from croupier.games import _chips_encoder as _chips
+from croupier.games import cards40, chips
+from croupier.games.felduz.rules import FelduzObservation, First, Phase, field_sum
 
-DECK = chips.DECK_SIZE
+DECK = cards40.DECK_SIZE
 SEAT_FEATURES = 7
 _OWN = _chips.SIZE
 _OPEN = _OWN + 2 * DECK

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from croupier.games.as_nas import MAX_BET, NUM_RANKS, NUM_SEATS, AsNasObservation
+from croupier.games.as_nas.rules import MAX_BET, NUM_RANKS, NUM_SEATS, AsNasObservation
 
 SEAT_FEATURES = 6
 #: Length of the encoding.

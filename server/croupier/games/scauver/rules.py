@@ -76,7 +76,7 @@ from typing import NamedTuple
 import numpy as np
 
 from croupier.errors import IllegalActionError
-from croupier.games import _chips as chips
+from croupier.games import cards40, chips
 from croupier.games._api import (
     CHANCE,
     TERMINAL,
@@ -101,8 +101,8 @@ FOLD = chips.CHIP_ACTIONS
 PROCEED = FOLD + 1
 NO_BET = FOLD + 2
 PLACE = FOLD + 3
-PLACE_PAIR = PLACE + 2 * chips.DECK_SIZE
-OPEN = PLACE_PAIR + chips.DECK_SIZE**2
+PLACE_PAIR = PLACE + 2 * cards40.DECK_SIZE
+OPEN = PLACE_PAIR + cards40.DECK_SIZE**2
 #: The 3-of-5 choices of the opening, as positions in the hand sorted by card id.
 OPEN_COMBOS: tuple[tuple[int, ...], ...] = tuple(
     itertools.combinations(range(HAND_SIZE), OPENING_CARDS)
@@ -327,10 +327,10 @@ def best_link(left: tuple[int, ...], right: tuple[int, ...]) -> _Choice | None:
 
 def show(seat: int, field: Field) -> Showing:
     """A live player's showing: D and the engine's link over its two 4-card flanks."""
-    left = sorted(field[LEFT], key=lambda c: (chips.VALUES[c], c))
-    right = sorted(field[RIGHT], key=lambda c: (chips.VALUES[c], c))
-    lv = tuple(chips.VALUES[c] for c in left)
-    rv = tuple(chips.VALUES[c] for c in right)
+    left = sorted(field[LEFT], key=lambda c: (cards40.VALUES[c], c))
+    right = sorted(field[RIGHT], key=lambda c: (cards40.VALUES[c], c))
+    lv = tuple(cards40.VALUES[c] for c in left)
+    rv = tuple(cards40.VALUES[c] for c in right)
     difference = abs(sum(lv) - sum(rv))
     choice = best_link(lv, rv)
     if choice is None:
@@ -349,8 +349,8 @@ def _rank_key(showing: Showing) -> tuple[int, int, int, int, tuple[int, ...]]:
     link = showing.link
     if link is None or showing.score is None:
         return (0, -showing.difference, 0, 0, ())
-    lv = tuple(sorted((chips.VALUES[c] for c in link.left), reverse=True))
-    rv = tuple(sorted((chips.VALUES[c] for c in link.right), reverse=True))
+    lv = tuple(sorted((cards40.VALUES[c] for c in link.left), reverse=True))
+    rv = tuple(sorted((cards40.VALUES[c] for c in link.right), reverse=True))
     shape, height = _strength(lv, rv)
     return (1, -showing.score, link.value, SHAPE_RANK[shape], height)
 
@@ -384,11 +384,11 @@ def open_choice(hand: tuple[int, ...], action: int) -> tuple[tuple[int, int], ..
 
 def pair_action(left: int, right: int) -> int:
     """The last turn's id placing ``left`` into L and ``right`` into R."""
-    return PLACE_PAIR + chips.DECK_SIZE * left + right
+    return PLACE_PAIR + cards40.DECK_SIZE * left + right
 
 
 def _placement(card: int, flank: int) -> str:
-    return f"{chips.CARD_LABELS[card]}→{FLANK_NAMES[flank]}"
+    return f"{cards40.CARD_LABELS[card]}→{FLANK_NAMES[flank]}"
 
 
 # ---- the game ----------------------------------------------------------------------------------
@@ -508,7 +508,7 @@ class Scauver:
         if state.phase is Phase.DRAW_DEALER:
             return (int(rng.integers(len(state.hands))),)
         if state.phase is Phase.DEAL:
-            deck: list[int] = rng.permutation(chips.DECK_SIZE).tolist()
+            deck: list[int] = rng.permutation(cards40.DECK_SIZE).tolist()
             return tuple(deck)
         raise IllegalActionError(f"no chance event in phase {state.phase.name}")
 
@@ -518,7 +518,7 @@ class Scauver:
             table = chips.open_round(state.table, dealer, state.base_amphora, state.double_every)
             return self._new_round(state, table)
         if state.phase is Phase.DEAL:
-            return self._apply_deal(state, shuffled_deck(outcome, chips.DECK_SIZE))
+            return self._apply_deal(state, shuffled_deck(outcome, cards40.DECK_SIZE))
         raise IllegalActionError(f"no chance event in phase {state.phase.name}")
 
     def chance_label(self, state: ScauverState, outcome: tuple[int, ...]) -> str:
@@ -526,9 +526,9 @@ class Scauver:
         if state.phase is Phase.DRAW_DEALER:
             return f"First dealer: seat {outcome[0]}"
         hands = "; ".join(
-            f"seat {s}: {chips.cards_label(h)}" for s, h in enumerate(dealt.hands) if h
+            f"seat {s}: {cards40.cards_label(h)}" for s, h in enumerate(dealt.hands) if h
         )
-        stock = chips.cards_label(dealt.deck[dealt.stock_pos :])
+        stock = cards40.cards_label(dealt.deck[dealt.stock_pos :])
         table = state.table
         return f"Round {table.round + 1}, dealer seat {table.dealer}: {hands}; stock {stock}"
 
@@ -554,7 +554,7 @@ class Scauver:
             hand_sizes=hand_sizes,
             fields=fields,
             opened=state.opened,
-            stock_size=chips.DECK_SIZE - state.stock_pos if state.deck else 0,
+            stock_size=cards40.DECK_SIZE - state.stock_pos if state.deck else 0,
             history=state.history,
             past_rounds=state.past,
         )
@@ -578,7 +578,7 @@ class Scauver:
             card, flank = divmod(action - PLACE, 2)
             return f"Place:{_placement(card, flank)}"
         if PLACE_PAIR <= action < OPEN:
-            left, right = divmod(action - PLACE_PAIR, chips.DECK_SIZE)
+            left, right = divmod(action - PLACE_PAIR, cards40.DECK_SIZE)
             return f"Place:{_placement(left, LEFT)},{_placement(right, RIGHT)}"
         if OPEN <= action < NUM_ACTIONS and state.phase is Phase.OPENING:
             hand = state.hands[state.to_act]
@@ -755,7 +755,7 @@ class Scauver:
         self, state: ScauverState, action: int, history: tuple[tuple[int, int], ...]
     ) -> ScauverState:
         seat = state.to_act
-        left_card, right_card = divmod(action - PLACE_PAIR, chips.DECK_SIZE)
+        left_card, right_card = divmod(action - PLACE_PAIR, cards40.DECK_SIZE)
         left, right = state.fields[seat]
         return _state_with(
             state,

@@ -1,0 +1,25 @@
+"""Felduz: everything about the game in one package, declared by :data:`SPEC`.
+
+``rules`` (the pure state machine, ``docs/rules/felduz.md``), ``codec`` (its ``croupier.v1``
+messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand histories).
+"""
+
+from __future__ import annotations
+
+from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
+from croupier.games.felduz import codec, encoder, narrator, rules
+
+#: Felduz, as registered in :mod:`croupier.games`.
+SPEC = GameSpec(
+    game=rules.GAME,
+    codec=codec.CODEC,
+    encoder=Encoder(encoder.SIZE, encoder.encode),
+    narrator=narrator.NARRATOR,
+    bots=Bots(
+        lineup=("felduz-heuristic", "random"),
+        bundled={"felduz-heuristic": "croupier_bots.felduz_heuristic"},
+    ),
+    playthrough=Playthrough(params={"players": 3, "stack": 8, "round_cap": 3}, seed=20261130),
+)
+
+__all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]

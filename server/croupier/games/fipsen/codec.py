@@ -1,0 +1,150 @@
+"""Fipsen on the wire: observations, action details and deal results as ``croupier.v1`` messages."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import cast
+
+from croupier.games._codec_kit import GameCodec, deal_header, history_encoder, merge_past, score
+from croupier.games.fipsen import rules as fipsen
+from croupier.v1 import bot_pb2 as pb
+
+
+def _card(card: int) -> pb.FipsenCard:
+    return pb.FipsenCard(
+        id=card,
+        suit=cast(pb.FipsenSuit, fipsen.card_suit(card) + 1),
+        rank=cast(pb.FipsenRank, fipsen.card_rank(card) + 1),
+    )
+
+
+#: Every card's message, made once.
+_FIPSEN_CARDS = tuple(_card(c) for c in range(fipsen.DECK_SIZE))
+
+
+def _cards(cards: tuple[int, ...]) -> list[pb.FipsenCard]:
+    return [_FIPSEN_CARDS[c] for c in cards]
+
+
+def _suit(suit: int | None) -> pb.FipsenSuit:
+    return cast(pb.FipsenSuit, 0 if suit is None else suit + 1)
+
+
+def _bid(action: int, out: pb.FipsenBid) -> None:
+    bid = fipsen.action_bid(action)
+    if bid is not None:
+        out.tricks = bid.tricks
+        out.hand, out.ruten, out.durch, out.kieker = bid.hand, bid.ruten, bid.durch, bid.kieker
+
+
+_FIPSEN_MOVES = (
+    (fipsen.Action.DURCH, pb.FIPSEN_MOVE_DURCH),
+    (fipsen.Action.STOP, pb.FIPSEN_MOVE_STOP),
+    (fipsen.Action.PLAY_BASE, pb.FIPSEN_MOVE_PLAY),
+    (fipsen.Action.TRUMP_BASE, pb.FIPSEN_MOVE_TRUMP),
+    (fipsen.Action.DISCARD_BASE, pb.FIPSEN_MOVE_DISCARD),
+    (fipsen.Action.PLAY_HAND, pb.FIPSEN_MOVE_PLAY_HAND),
+    (fipsen.Action.TAKE_SKAT, pb.FIPSEN_MOVE_TAKE_SKAT),
+    (fipsen.Action.DECLINE_FIPS, pb.FIPSEN_MOVE_DECLINE_FIPS),
+    (fipsen.Action.SIEBENER_FIPS, pb.FIPSEN_MOVE_SIEBENER_FIPS),
+    (fipsen.Action.BID_BASE, pb.FIPSEN_MOVE_BID),
+    (fipsen.Action.HOLD, pb.FIPSEN_MOVE_HOLD),
+    (fipsen.Action.PASS, pb.FIPSEN_MOVE_PASS),
+)
+
+
+@cache
+def _detail(action: int) -> pb.FipsenAction:
+    """The typed fields an action id implies (the bid a HOLD takes over is added by the caller):
+    made once per id, a shared message that callers copy and never modify."""
+    out = pb.FipsenAction()
+    base, move = next((b, m) for b, m in _FIPSEN_MOVES if action >= b)
+    out.move = pb.FIPSEN_MOVE_KIEKER if action == fipsen.Action.KIEKER else move
+    if move == pb.FIPSEN_MOVE_BID:
+        _bid(action, out.bid)
+    elif move in (pb.FIPSEN_MOVE_PLAY, pb.FIPSEN_MOVE_DISCARD):
+        out.card.CopyFrom(_FIPSEN_CARDS[action - base])
+    elif move == pb.FIPSEN_MOVE_TRUMP:
+        out.trump = _suit(action - base)
+    return out
+
+
+_history = history_encoder(pb.FipsenHistoryEntry, _detail)
+
+
+def _result(result: fipsen.DealResult, out: pb.FipsenDealResult) -> None:
+    out.deal_index = result.deal_index
+    out.dealer = result.dealer
+    out.outcome = cast(pb.FipsenDealOutcome, result.outcome + 1)
+    if result.declarer is not None:
+        out.declarer = result.declarer
+    if result.contract is not None:
+        _bid(result.contract, out.contract)
+    out.trump = _suit(result.trump)
+    out.hand, out.ruten, out.durch = result.hand, result.ruten, result.durch
+    out.declarer_tricks = result.declarer_tricks
+    out.value = result.value
+    out.revealed.extend(_cards(result.revealed))
+    out.deltas.extend(score(d) for d in result.deltas)
+
+
+_FIPSEN_PHASES = {
+    fipsen.Phase.DRAW_DEALER: pb.FIPSEN_PHASE_BETWEEN_DEALS,
+    fipsen.Phase.DEAL: pb.FIPSEN_PHASE_BETWEEN_DEALS,
+    fipsen.Phase.SIEBENER_FIPS: pb.FIPSEN_PHASE_SIEBENER_FIPS,
+    fipsen.Phase.BIDDING: pb.FIPSEN_PHASE_BIDDING,
+    fipsen.Phase.SKAT: pb.FIPSEN_PHASE_SKAT,
+    fipsen.Phase.DISCARD: pb.FIPSEN_PHASE_DISCARD,
+    fipsen.Phase.TRUMP: pb.FIPSEN_PHASE_TRUMP,
+    fipsen.Phase.PLAY: pb.FIPSEN_PHASE_PLAY,
+    fipsen.Phase.STOP_OR_DURCH: pb.FIPSEN_PHASE_STOP_OR_DURCH,
+    fipsen.Phase.OVER: pb.FIPSEN_PHASE_OVER,
+}
+
+
+def _observation(obs: fipsen.FipsenObservation, out: pb.Observation) -> None:
+    msg = out.fipsen
+    merge_past(msg, "past_deals", obs.past_deals, _history, _result)
+    deal_header(msg, obs)
+    msg.phase = _FIPSEN_PHASES[obs.phase]
+    if obs.to_act is not None:
+        msg.to_act = obs.to_act
+    msg.hand.extend(_cards(obs.hand))
+    msg.history.extend(_history(obs.history))
+    if obs.standing_bid is not None:
+        _bid(obs.standing_bid, msg.standing_bid)
+    msg.passed.extend(obs.passed)
+    if obs.declarer is not None:
+        msg.declarer = obs.declarer
+    if obs.contract is not None:
+        _bid(obs.contract, msg.contract)
+    msg.trump = _suit(obs.trump)
+    msg.hand_applied = obs.hand_applied
+    msg.ruten_applied = obs.ruten_applied
+    msg.durch_applied = obs.durch_applied
+    msg.skat_taken = obs.skat_taken
+    msg.skat.extend(_cards(obs.skat))
+    msg.discards.extend(_cards(obs.discards))
+    for trick in obs.tricks:
+        msg.tricks.add(leader=trick.leader, cards=_cards(trick.cards), winner=trick.winner)
+    if obs.trick_leader is not None:
+        msg.trick_leader = obs.trick_leader
+    msg.trick_cards.extend(_cards(obs.trick_cards))
+    msg.declarer_tricks = obs.declarer_tricks
+    msg.defender_tricks = obs.defender_tricks
+    msg.totals.extend(score(t) for t in obs.totals)
+
+
+def _action(obs: fipsen.FipsenObservation, action: int, out: pb.LegalAction) -> None:
+    out.fipsen.CopyFrom(_detail(action))
+    if action == fipsen.Action.HOLD and obs.standing_bid is not None:
+        _bid(obs.standing_bid, out.fipsen.bid)
+
+
+def _round(obs: fipsen.FipsenObservation, out: pb.DealEnded) -> None:
+    if obs.last_deal is not None:
+        _result(obs.last_deal, out.fipsen)
+
+
+#: The Fipsen codec registered in the game's spec.
+CODEC = GameCodec(_observation, _action, _round)

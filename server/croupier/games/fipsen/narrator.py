@@ -1,0 +1,73 @@
+"""Fipsen hand histories: a deal's header, a seat's new private information, a deal's end."""
+
+from __future__ import annotations
+
+from croupier.games._narrate import Narrator, signed
+from croupier.games.fipsen import rules as fipsen
+
+
+def _header(obs: fipsen.FipsenObservation) -> str:
+    vorhand = (obs.dealer + 1) % 4
+    return (
+        f"── Deal {obs.deal_index + 1}/{obs.num_deals} · dealer seat {obs.dealer} · "
+        f"Vorhand seat {vorhand} ──"
+    )
+
+
+def _private(before: fipsen.FipsenObservation, after: fipsen.FipsenObservation) -> list[str]:
+    seat, lines = after.seat, []
+    if after.hand and (not before.hand or before.deal_index != after.deal_index):
+        lines.append(f"   seat {seat} holds {fipsen.cards_text(after.hand)}")
+    if after.skat and not before.skat:
+        lines.append(f"   seat {seat} takes {fipsen.cards_text(after.skat)}")
+    if after.phase is fipsen.Phase.SIEBENER_FIPS and before.phase is not after.phase:
+        lines.append(f"   seat {seat} may call Siebener Fips")
+    return lines
+
+
+def _tricks(history: tuple[tuple[int, int], ...], dealer: int, trump: int) -> list[str]:
+    plays = [(s, a - fipsen.Action.PLAY_BASE) for s, a in history if a >= fipsen.Action.PLAY_BASE]
+    plays = [(s, c) for s, c in plays if c < fipsen.DECK_SIZE]
+    lines, leader = [], (dealer + 1) % 4
+    for k in range(0, len(plays) - 3, 4):
+        trick = tuple(c for _, c in plays[k : k + 4])
+        winner = fipsen.trick_winner(trick, leader, trump)
+        shown = " · ".join(f"seat {s} {fipsen.card_name(c)}" for s, c in plays[k : k + 4])
+        lines.append(f"   trick {k // 4 + 1}: {shown} → seat {winner}")
+        leader = winner
+    return lines
+
+
+def _end(obs: fipsen.FipsenObservation) -> list[str]:
+    if not obs.past_deals:
+        return []
+    history, result = obs.past_deals[-1].history, obs.past_deals[-1].result
+    outcome = result.outcome
+    if outcome is fipsen.DealOutcome.THROW_IN:
+        return ["   all four passed: thrown in (it counts; the same dealer deals again)"]
+    if outcome is fipsen.DealOutcome.SIEBENER_FIPS:
+        return [
+            f"   seat {result.declarer} calls Siebener Fips with "
+            f"{fipsen.cards_text(result.revealed)}: +{result.value}"
+        ]
+    if result.contract is None or result.trump is None or result.declarer is None:
+        return []  # not a played deal
+    contract = fipsen.action_text(result.contract).removeprefix("Bid:")
+    applied = [n for n, on in (("Hand", result.hand), ("Ruten", result.ruten),
+                               ("Durch", result.durch)) if on]  # fmt: skip
+    lines = [
+        f"   contract: seat {result.declarer} plays {contract}, trump "
+        f"{fipsen.SUIT_NAMES[result.trump]}" + (f" ({', '.join(applied)})" if applied else "")
+    ]
+    lines += _tricks(history, result.dealer, result.trump)
+    verdict = "won" if outcome is fipsen.DealOutcome.WON else "lost"
+    delta = result.deltas[result.declarer]
+    lines.append(
+        f"   seat {result.declarer} took {result.declarer_tricks} tricks: {verdict}, "
+        f"{signed(delta)}"
+    )
+    return lines
+
+
+#: The Fipsen narrator registered in the game's spec.
+NARRATOR = Narrator(_header, _private, _end)

@@ -1,0 +1,25 @@
+"""Scauver: everything about the game in one package, declared by :data:`SPEC`.
+
+``rules`` (the pure state machine, ``docs/rules/scauver.md``), ``codec`` (its ``croupier.v1``
+messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand histories).
+"""
+
+from __future__ import annotations
+
+from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
+from croupier.games.scauver import codec, encoder, narrator, rules
+
+#: Scauver, as registered in :mod:`croupier.games`.
+SPEC = GameSpec(
+    game=rules.GAME,
+    codec=codec.CODEC,
+    encoder=Encoder(encoder.SIZE, encoder.encode),
+    narrator=narrator.NARRATOR,
+    bots=Bots(
+        lineup=("scauver-heuristic", "random"),
+        bundled={"scauver-heuristic": "croupier_bots.scauver_heuristic"},
+    ),
+    playthrough=Playthrough(params={"players": 3, "round_cap": 3, "stack": 4}, seed=20261160),
+)
+
+__all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]

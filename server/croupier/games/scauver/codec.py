@@ -1,0 +1,125 @@
+"""Scauver on the wire: observations, action details and round results as ``croupier.v1``
+messages."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import cast
+
+from croupier.games import cards40
+from croupier.games._chips_codec import (
+    card_msg,
+    card_msgs,
+    chip_action,
+    chip_settlement,
+    chip_table,
+)
+from croupier.games._codec_kit import GameCodec, history_encoder, merge_past
+from croupier.games.scauver import rules as sc
+from croupier.v1 import bot_pb2 as pb
+
+_FLANK = (pb.SCAUVER_FLANK_LEFT, pb.SCAUVER_FLANK_RIGHT)
+
+
+def _move(action: int, hand: tuple[int, ...], out: pb.ScauverAction) -> None:
+    """Fill ``out`` with the typed fields of a Scauver action id; ``hand`` is the acting seat's
+    hand, needed only for the opening (the only id relative to the hand, and never public)."""
+    if action < sc.FOLD:
+        out.move = pb.SCAUVER_MOVE_CHIPS
+        chip_action(action, out.chip)
+    elif action == sc.FOLD:
+        out.move = pb.SCAUVER_MOVE_FOLD
+    elif action == sc.PROCEED:
+        out.move = pb.SCAUVER_MOVE_PROCEED
+    elif action == sc.NO_BET:
+        out.move = pb.SCAUVER_MOVE_NO_BET
+    elif action < sc.PLACE_PAIR:
+        out.move = pb.SCAUVER_MOVE_PLACE
+        card, flank = divmod(action - sc.PLACE, 2)
+        out.placements.add(card=card_msg(card), flank=_FLANK[flank])
+    elif action < sc.OPEN:
+        out.move = pb.SCAUVER_MOVE_PLACE_PAIR
+        left, right = divmod(action - sc.PLACE_PAIR, cards40.DECK_SIZE)
+        out.placements.add(card=card_msg(left), flank=pb.SCAUVER_FLANK_LEFT)
+        out.placements.add(card=card_msg(right), flank=pb.SCAUVER_FLANK_RIGHT)
+    else:
+        out.move = pb.SCAUVER_MOVE_OPEN
+        for card, flank in sc.open_choice(hand, action):
+            out.placements.add(card=card_msg(card), flank=_FLANK[flank])
+
+
+def _field(field: sc.Field, out: pb.ScauverField) -> None:
+    out.left.extend(card_msgs(field[sc.LEFT]))
+    out.right.extend(card_msgs(field[sc.RIGHT]))
+
+
+@cache
+def _detail(action: int) -> pb.ScauverAction:
+    """A Scauver action's typed fields when its id names everything (any id but an opening's,
+    so every public one): made once per id, a shared message copied, never modified."""
+    out = pb.ScauverAction()
+    _move(action, (), out)
+    return out
+
+
+_history = history_encoder(pb.ScauverHistoryEntry, _detail)
+
+
+def _result(result: sc.RoundResult, out: pb.ScauverRoundResult) -> None:
+    out.round = result.round_index
+    out.dealer = result.dealer
+    for field in result.fields:
+        _field(field, out.fields.add())
+    for showing in result.showings:
+        msg = out.showings.add(seat=showing.seat, difference=showing.difference)
+        _field((showing.left, showing.right), msg.field)
+        link = showing.link
+        if link is not None and showing.score is not None:
+            msg.has_link = True
+            msg.score = showing.score
+            msg.link.left.extend(card_msgs(link.left))
+            msg.link.right.extend(card_msgs(link.right))
+            msg.link.value = link.value
+            msg.link.greater_cards, msg.link.lesser_cards = link.shape
+    out.decided_by = cast(pb.ScauverCriterion, int(result.decided_by) + 1)
+    chip_settlement(result.settlement, out.settlement)
+
+
+def _phase(phase: sc.Phase) -> pb.ScauverPhase:
+    if phase is sc.Phase.DRAW_DEALER:
+        return pb.SCAUVER_PHASE_DEAL
+    return cast(pb.ScauverPhase, int(phase))
+
+
+def _observation(obs: sc.ScauverObservation, out: pb.Observation) -> None:
+    msg = out.scauver
+    merge_past(msg, "past_rounds", obs.past_rounds, _history, _result)
+    chip_table(obs.table, obs.round_cap, msg.table)
+    msg.phase = _phase(obs.phase)
+    if obs.to_act is not None:
+        msg.to_act = obs.to_act
+    if obs.turn_seat is not None:
+        msg.turn_seat = obs.turn_seat
+    msg.turn = obs.turn
+    msg.hand.extend(card_msgs(obs.hand))
+    for s, field in enumerate(obs.fields):
+        seat = msg.seats.add(hand_size=obs.hand_sizes[s], opened=obs.opened[s])
+        _field(field, seat.field)
+    msg.stock_size = obs.stock_size
+    msg.history.extend(_history(obs.history))
+
+
+def _action(obs: sc.ScauverObservation, action: int, out: pb.LegalAction) -> None:
+    if action < sc.OPEN:
+        out.scauver.CopyFrom(_detail(action))
+    else:
+        _move(action, obs.hand, out.scauver)
+
+
+def _round(obs: sc.ScauverObservation, out: pb.DealEnded) -> None:
+    if obs.last_round is not None:
+        _result(obs.last_round, out.scauver)
+
+
+#: The Scauver codec registered in the game's spec.
+CODEC = GameCodec(_observation, _action, _round)
