@@ -45,21 +45,11 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import NamedTuple
 
-import numpy as np
-
-from croupier.errors import IllegalActionError
-from croupier.games._api import (
-    CHANCE,
-    TERMINAL,
-    GameInfo,
-    ParamSpec,
-    action_id,
-    first_dealer,
-    places,
-    shuffled_deck,
-)
+from croupier.games._api import GameInfo, ParamSpec, fast_replace, put
+from croupier.games._rules import PastRound, Rules, Step
 
 NUM_SEATS = 4
 HAND_SIZE = 5
@@ -171,19 +161,11 @@ class DealResult:
     deltas: tuple[Fraction, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class PastDeal:
-    """A finished deal as everyone saw it: its public actions ``(seat, action)`` and result."""
-
-    history: tuple[tuple[int, int], ...]
-    result: DealResult
-
-
 class AsNasState(NamedTuple):
     """Immutable match state. ``hands`` hold card ids sorted ascending; totals are in twelfths."""
 
     num_deals: int
-    deal_index: int
+    round_index: int
     dealer: int
     phase: Phase
     hands: tuple[tuple[int, ...], ...]
@@ -195,7 +177,11 @@ class AsNasState(NamedTuple):
     to_act: int
     totals: tuple[int, ...]
     history: tuple[tuple[int, int], ...]
-    past: tuple[PastDeal, ...]
+    past: tuple[PastRound[DealResult], ...]
+
+
+#: ``state._replace(**changes)``, faster (the hot path).
+_with = fast_replace(AsNasState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +205,7 @@ class AsNasObservation:
     pot: int
     totals: tuple[Fraction, ...]
     history: tuple[tuple[int, int], ...]
-    past_deals: tuple[PastDeal, ...]
+    past_deals: tuple[PastRound[DealResult], ...]
 
     @property
     def last_deal(self) -> DealResult | None:
@@ -267,7 +253,100 @@ def _right(seat: int) -> int:
     return (seat - 1) % NUM_SEATS
 
 
-class AsNas:
+# -- betting ------------------------------------------------------------------------------------
+
+
+def _legal_betting(state: AsNasState) -> tuple[int, ...]:
+    seat = state.to_act
+    return _LEGAL[state.looked[seat], state.stakes[seat] < state.high, state.high < MAX_BET]
+
+
+def _apply_betting(state: AsNasState, action: int) -> AsNasState:
+    seat = state.to_act
+    history = (*state.history, (seat, action))
+    if action == _LOOK:
+        return _with(state, looked=put(state.looked, seat, True), history=history)
+    stakes, folded, high = state.stakes, state.folded, state.high
+    acted = put(state.acted, seat, True)
+    if action == _FOLD:
+        folded = put(folded, seat, True)
+    elif action == _CALL:
+        stakes = put(stakes, seat, high)
+    elif action == _RAISE:
+        high += 1
+        stakes = put(stakes, seat, high)
+    nxt = (seat - 1) % NUM_SEATS
+    while folded[nxt]:
+        nxt = (nxt - 1) % NUM_SEATS
+    if action == _FOLD and folded.count(False) == 1:  # the last one in wins at once
+        return _settle(state, stakes, folded, history, [nxt], showdown=False)
+    for s in range(NUM_SEATS):
+        if not folded[s] and (not acted[s] or stakes[s] != high):
+            return _with(
+                state, folded=folded, acted=acted, stakes=stakes, high=high, to_act=nxt,
+                history=history,
+            )  # fmt: skip
+    live = [s for s in range(NUM_SEATS) if not folded[s]]
+    return _settle(state, stakes, folded, history, live, showdown=True)
+
+
+def _settle(
+    state: AsNasState,
+    stakes: tuple[int, ...],
+    folded: tuple[bool, ...],
+    history: tuple[tuple[int, int], ...],
+    live: list[int],
+    *,
+    showdown: bool,
+) -> AsNasState:
+    revealed: list[tuple[int, ...] | None] = [None] * NUM_SEATS
+    if showdown:
+        keys = {}
+        for s in live:
+            ranks = tuple([c // COPIES for c in reversed(state.hands[s])])
+            revealed[s] = ranks
+            keys[s] = _HAND_KEYS[ranks[::-1]]
+        best = max(keys.values())
+        winners = tuple(s for s in live if keys[s] == best)
+    else:
+        winners = (live[0],)
+    pot = sum(stakes)
+    share = pot * UNIT // len(winners)  # exact: len(winners) divides UNIT
+    deltas = [-stakes[s] * UNIT + (share if s in winners else 0) for s in range(NUM_SEATS)]
+    totals = tuple(t + d for t, d in zip(state.totals, deltas, strict=True))
+    result = DealResult(
+        deal_index=state.round_index,
+        dealer=state.dealer,
+        revealed=tuple(revealed),
+        winners=winners,
+        pot=pot,
+        deltas=tuple(_fraction(d) for d in deltas),
+    )
+    past = (*state.past, PastRound(history, result))
+    if state.round_index + 1 >= state.num_deals:
+        return _with(
+            state, phase=Phase.OVER, folded=tuple(folded), stakes=tuple(stakes), to_act=-1,
+            totals=totals, history=(), past=past,
+        )  # fmt: skip
+    return AsNasState(
+        num_deals=state.num_deals,
+        round_index=state.round_index + 1,
+        dealer=_right(state.dealer),
+        phase=Phase.DEAL,
+        hands=_EMPTY_HANDS,
+        looked=_NO,
+        folded=_NO,
+        acted=_NO,
+        stakes=_ZERO,
+        high=0,
+        to_act=-1,
+        totals=totals,
+        history=(),
+        past=past,
+    )
+
+
+class AsNas(Rules[AsNasState]):
     """The As-Nas game module (see the module docstring); stateless: use :data:`GAME`."""
 
     info = GameInfo(
@@ -283,75 +362,37 @@ class AsNas:
         ),
         rules_doc="docs/rules/as-nas.md",
     )
+    deck_size = DECK_SIZE
+    draw_dealer = Phase.DRAW_DEALER
+    deal = Phase.DEAL
+    steps = MappingProxyType({Phase.BETTING: Step(_legal_betting, _apply_betting)})
 
     # -- the contract -------------------------------------------------------------------------
 
     def initial_state(self, params: Mapping[str, int]) -> AsNasState:
         p = self.info.make_params(params)
         return AsNasState(
-            p["deals"],
-            0,
-            -1,
-            Phase.DRAW_DEALER,
-            _EMPTY_HANDS,
-            _NO,
-            _NO,
-            _NO,
-            _ZERO,
-            0,
-            -1,
-            _ZERO,
-            (),
-            (),
+            num_deals=p["deals"],
+            round_index=0,
+            dealer=-1,
+            phase=Phase.DRAW_DEALER,
+            hands=_EMPTY_HANDS,
+            looked=_NO,
+            folded=_NO,
+            acted=_NO,
+            stakes=_ZERO,
+            high=0,
+            to_act=-1,
+            totals=_ZERO,
+            history=(),
+            past=(),
         )
 
     def num_players(self, state: AsNasState) -> int:
         return NUM_SEATS
 
-    def current_player(self, state: AsNasState) -> int:
-        phase = state.phase
-        if phase is Phase.BETTING:
-            return state.to_act
-        if phase is Phase.OVER:
-            return TERMINAL
-        return CHANCE
-
-    def legal_actions(self, state: AsNasState) -> tuple[int, ...]:
-        if state.phase is not Phase.BETTING:
-            return ()
-        return self._legal_betting(state)
-
-    def apply(self, state: AsNasState, action: int) -> AsNasState:
-        if state.phase is not Phase.BETTING:
-            raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
-        action = action_id(action)
-        if action not in self._legal_betting(state):
-            raise IllegalActionError(f"action {action!r} is not legal for seat {state.to_act}")
-        return self._apply_betting(state, action)
-
-    def sample_chance(self, state: AsNasState, rng: np.random.Generator) -> tuple[int, ...]:
-        if state.phase is Phase.DRAW_DEALER:
-            return (int(rng.integers(NUM_SEATS)),)
-        if state.phase is Phase.DEAL:
-            return tuple(int(c) for c in rng.permutation(DECK_SIZE))
-        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
-
-    def apply_chance(self, state: AsNasState, outcome: tuple[int, ...]) -> AsNasState:
-        if state.phase is Phase.DRAW_DEALER:
-            return self._apply_draw_dealer(state, outcome)
-        if state.phase is Phase.DEAL:
-            return self._apply_deal(state, outcome)
-        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
-
-    def chance_label(self, state: AsNasState, outcome: tuple[int, ...]) -> str:
-        if state.phase is Phase.DRAW_DEALER:
-            return f"First dealer: seat {outcome[0]}"
-        hands = self._apply_deal(state, outcome).hands
-        shown = "; ".join(
-            f"seat {s}: {' '.join(RANK_NAMES[card_rank(c)] for c in reversed(h))}"
-            for s, h in enumerate(hands)
-        )
-        return f"Deal {state.deal_index + 1}, dealer seat {state.dealer}: {shown}"
+    def to_act(self, state: AsNasState) -> int:
+        return state.to_act
 
     def observe(self, state: AsNasState, seat: int | None) -> AsNasObservation:
         if seat is not None and state.looked[seat]:
@@ -360,7 +401,7 @@ class AsNas:
             hand = ()
         return AsNasObservation(
             seat=seat,
-            deal_index=state.deal_index,
+            deal_index=state.round_index,
             num_deals=state.num_deals,
             dealer=state.dealer,
             to_act=state.to_act if state.phase is Phase.BETTING else None,
@@ -375,11 +416,8 @@ class AsNas:
             past_deals=state.past,
         )
 
-    def returns(self, state: AsNasState) -> tuple[Fraction, ...]:
+    def totals(self, state: AsNasState) -> tuple[Fraction, ...]:
         return tuple(_fraction(t) for t in state.totals)
-
-    def ranking(self, state: AsNasState) -> tuple[int, ...]:
-        return places(self.returns(state))
 
     def action_label(self, state: AsNasState, action: int) -> str:
         act = Action(action)
@@ -389,157 +427,46 @@ class AsNas:
             return f"Raise:{state.high + 1}"
         return act.name.capitalize()
 
-    def default_action(self, state: AsNasState) -> int:
-        if state.phase is not Phase.BETTING:
-            raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
+    def default_choice(self, state: AsNasState, legal: tuple[int, ...]) -> int:
         stake = state.stakes[state.to_act]
         return int(Action.HOLD if stake == state.high else Action.FOLD)
 
     def round_index(self, state: AsNasState) -> int:
-        return state.deal_index
+        return state.round_index
 
     def dealer(self, state: AsNasState) -> int:
         return state.dealer
 
-    def is_public(self, state: AsNasState, action: int) -> bool:
-        return True
-
     # -- chance ---------------------------------------------------------------------------------
 
-    def _apply_draw_dealer(self, state: AsNasState, outcome: tuple[int, ...]) -> AsNasState:
-        return state._replace(dealer=first_dealer(outcome, NUM_SEATS), phase=Phase.DEAL)
+    def seat_dealer(self, state: AsNasState, dealer: int) -> AsNasState:
+        return _with(state, dealer=dealer, phase=Phase.DEAL)
 
-    def _apply_deal(self, state: AsNasState, outcome: tuple[int, ...]) -> AsNasState:
-        outcome = shuffled_deck(outcome, DECK_SIZE)
+    def deal_cards(self, state: AsNasState, deck: tuple[int, ...]) -> AsNasState:
         dealer = state.dealer
-        # one card at a time from the dealer's right: the k-th receiver gets outcome[k::4]
+        # one card at a time from the dealer's right: the k-th receiver gets deck[k::4]
         hands: list[tuple[int, ...]] = [()] * NUM_SEATS
         for k in range(NUM_SEATS):
-            hands[(dealer - 1 - k) % NUM_SEATS] = tuple(sorted(outcome[k::NUM_SEATS]))
-        return AsNasState(
-            state.num_deals,
-            state.deal_index,
-            dealer,
-            Phase.BETTING,
-            tuple(hands),
-            _NO,
-            _NO,
-            _NO,
-            _DEALER_STAKES[dealer],
-            1,
-            _right(dealer),
-            state.totals,
-            (),
-            state.past,
+            hands[(dealer - 1 - k) % NUM_SEATS] = tuple(sorted(deck[k::NUM_SEATS]))
+        return _with(
+            state,
+            phase=Phase.BETTING,
+            hands=tuple(hands),
+            looked=_NO,
+            folded=_NO,
+            acted=_NO,
+            stakes=_DEALER_STAKES[dealer],
+            high=1,
+            to_act=_right(dealer),
+            history=(),
         )
 
-    # -- betting --------------------------------------------------------------------------------
-
-    def _legal_betting(self, state: AsNasState) -> tuple[int, ...]:
-        seat = state.to_act
-        return _LEGAL[state.looked[seat], state.stakes[seat] < state.high, state.high < MAX_BET]
-
-    def _apply_betting(self, state: AsNasState, action: int) -> AsNasState:
-        seat = state.to_act
-        history = (*state.history, (seat, action))
-        if action == _LOOK:
-            looked = (*state.looked[:seat], True, *state.looked[seat + 1 :])
-            return AsNasState(
-                state.num_deals, state.deal_index, state.dealer, Phase.BETTING, state.hands,
-                looked, state.folded, state.acted, state.stakes, state.high, seat, state.totals,
-                history, state.past,
-            )  # fmt: skip
-        stakes, folded, high = state.stakes, state.folded, state.high
-        acted = (*state.acted[:seat], True, *state.acted[seat + 1 :])
-        if action == _FOLD:
-            folded = (*folded[:seat], True, *folded[seat + 1 :])
-        elif action == _CALL:
-            stakes = (*stakes[:seat], high, *stakes[seat + 1 :])
-        elif action == _RAISE:
-            high += 1
-            stakes = (*stakes[:seat], high, *stakes[seat + 1 :])
-        nxt = (seat - 1) % NUM_SEATS
-        while folded[nxt]:
-            nxt = (nxt - 1) % NUM_SEATS
-        if action == _FOLD and folded.count(False) == 1:  # the last one in wins at once
-            return self._settle(state, stakes, folded, history, [nxt], showdown=False)
-        for s in range(NUM_SEATS):
-            if not folded[s] and (not acted[s] or stakes[s] != high):
-                return AsNasState(
-                    state.num_deals, state.deal_index, state.dealer, Phase.BETTING, state.hands,
-                    state.looked, folded, acted, stakes, high, nxt, state.totals, history,
-                    state.past,
-                )  # fmt: skip
-        live = [s for s in range(NUM_SEATS) if not folded[s]]
-        return self._settle(state, stakes, folded, history, live, showdown=True)
-
-    def _settle(
-        self,
-        state: AsNasState,
-        stakes: tuple[int, ...],
-        folded: tuple[bool, ...],
-        history: tuple[tuple[int, int], ...],
-        live: list[int],
-        *,
-        showdown: bool,
-    ) -> AsNasState:
-        revealed: list[tuple[int, ...] | None] = [None] * NUM_SEATS
-        if showdown:
-            keys = {}
-            for s in live:
-                ranks = tuple([c // COPIES for c in reversed(state.hands[s])])
-                revealed[s] = ranks
-                keys[s] = _HAND_KEYS[ranks[::-1]]
-            best = max(keys.values())
-            winners = tuple(s for s in live if keys[s] == best)
-        else:
-            winners = (live[0],)
-        pot = sum(stakes)
-        share = pot * UNIT // len(winners)  # exact: len(winners) divides UNIT
-        deltas = [-stakes[s] * UNIT + (share if s in winners else 0) for s in range(NUM_SEATS)]
-        totals = tuple(t + d for t, d in zip(state.totals, deltas, strict=True))
-        result = DealResult(
-            deal_index=state.deal_index,
-            dealer=state.dealer,
-            revealed=tuple(revealed),
-            winners=winners,
-            pot=pot,
-            deltas=tuple(_fraction(d) for d in deltas),
+    def deal_label(self, state: AsNasState, dealt: AsNasState) -> str:
+        shown = "; ".join(
+            f"seat {s}: {' '.join(RANK_NAMES[card_rank(c)] for c in reversed(h))}"
+            for s, h in enumerate(dealt.hands)
         )
-        past = (*state.past, PastDeal(history, result))
-        if state.deal_index + 1 >= state.num_deals:
-            return AsNasState(
-                state.num_deals,
-                state.deal_index,
-                state.dealer,
-                Phase.OVER,
-                state.hands,
-                state.looked,
-                tuple(folded),
-                state.acted,
-                tuple(stakes),
-                state.high,
-                -1,
-                totals,
-                (),
-                past,
-            )
-        return AsNasState(
-            state.num_deals,
-            state.deal_index + 1,
-            _right(state.dealer),
-            Phase.DEAL,
-            _EMPTY_HANDS,
-            _NO,
-            _NO,
-            _NO,
-            _ZERO,
-            0,
-            -1,
-            totals,
-            (),
-            past,
-        )
+        return f"Deal {state.round_index + 1}, dealer seat {state.dealer}: {shown}"
 
 
 #: The As-Nas game instance registered in :mod:`croupier.games`.
