@@ -1,0 +1,102 @@
+"""A behaviour fingerprint: SHA-256 over every wire message each seat receives (decision requests,
+events, round ends, match end) and over every replay record (wall-clock fields dropped) of three
+seeded matches per game, each seat choosing uniformly at random with its own seeded generator.
+
+For refactors that must change nothing: run it on the old and the new checkout and diff the
+output (``python bench/fingerprint.py > before.txt``, then after). Not a benchmark.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from croupier.arbiter import Clocks, DecisionRequest, Match, MatchConfig, MatchOver, Reply, SeatLink
+from croupier.replay import ReplayWriter
+from croupier.transport._codec import encode
+
+try:
+    from croupier.games import get_spec
+
+    def _codec(game: str) -> Any:
+        return get_spec(game).codec
+except ImportError:  # a checkout from before the GameSpec registry (to compare against)
+    from croupier.transport._codec import CODECS  # type: ignore[attr-defined]
+
+    def _codec(game: str) -> Any:
+        return CODECS[game]
+
+
+CONFIGS: dict[str, list[dict[str, int]]] = {
+    "as-nas": [{}, {"deals": 5}, {"deals": 20}],
+    "fipsen": [{"deals": 6}, {"deals": 12}, {}],
+    "felduz": [{"players": 2}, {"players": 3, "stack": 10}, {"players": 4, "round_cap": 8}],
+    "scauver": [{"players": 2}, {"players": 3, "stack": 10}, {"players": 4, "round_cap": 8}],
+}
+#: Replay fields that hold wall-clock readings (docs/replay-format.md).
+WALL_CLOCK = {"time_us", "started_at", "ended_at"}
+
+
+def _strip(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _strip(v) for k, v in value.items() if k not in WALL_CLOCK}
+    if isinstance(value, list):
+        return [_strip(v) for v in value]
+    return value
+
+
+async def _seat(link: SeatLink, rng: np.random.Generator, digest: Any, codec: Any) -> None:
+    link.claim(f"fingerprint-{link.seat}", "1")
+    while (message := await link.outbox.get()) is not None:
+        if isinstance(message, DecisionRequest):
+            legal = message.legal_actions
+            link.inbox.put_nowait(Reply(message.request_id, int(legal[rng.integers(len(legal))])))
+            message = dataclasses.replace(message, clocks=Clocks(0, 0, 0))  # measured times
+        digest.update(encode(message, codec).SerializeToString(deterministic=True))
+        if isinstance(message, MatchOver):
+            return
+
+
+def fingerprint(game: str, params: dict[str, int], seed: int, tmp: Path) -> str:
+    """``wire <one digest per seat> replay <digest>`` of one seeded match."""
+    path = tmp / f"{game}-{seed}.jsonl"
+    match = Match(MatchConfig(game, params, seed), f"fingerprint-{game}-{seed}", ReplayWriter(path))
+    codec = _codec(game)
+    digests = [hashlib.sha256() for _ in match.seats]
+
+    async def play() -> None:
+        seats = [
+            asyncio.create_task(
+                _seat(link, np.random.default_rng(seed * 10 + link.seat), digests[link.seat], codec)
+            )
+            for link in match.seats
+        ]
+        await match.run()
+        await asyncio.gather(*seats)
+
+    asyncio.run(play())
+    replay = hashlib.sha256()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        replay.update(json.dumps(_strip(json.loads(line)), sort_keys=True).encode())
+    wire = ",".join(d.hexdigest()[:16] for d in digests)
+    return f"wire {wire} replay {replay.hexdigest()[:16]}"
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        for game, configs in CONFIGS.items():
+            for i, params in enumerate(configs):
+                seed = 1000 + i
+                line = fingerprint(game, params, seed, Path(tmp))
+                print(game, json.dumps(params, sort_keys=True), seed, line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
