@@ -254,6 +254,7 @@ def _heuristic_vs_random(
     """Per match (100 matches, seats alternating), the mean result per deal of a heuristic seat
     and of a random seat."""
     from croupier.transport import play_local
+    from croupier_bot import Seat
     from croupier_bots.random_bot import RandomBot
 
     mine: list[float] = []
@@ -263,7 +264,7 @@ def _heuristic_vs_random(
             bots = [heuristic(), RandomBot(4 * m + 1), heuristic(), RandomBot(4 * m + 3)]
         else:
             bots = [RandomBot(4 * m), heuristic(), RandomBot(4 * m + 2), heuristic()]
-        scores = play_local(game, {}, seed + m, bots)
+        scores = play_local(game, {}, seed + m, [Seat(b) for b in bots])
         for out, is_random in ((mine, False), (theirs, True)):
             seats = [s for s in range(4) if (bots[s].name == "random") == is_random]
             out.append(sum(float(scores[s]) for s in seats) / (2 * deals))
@@ -274,6 +275,7 @@ def _chip_duel(game: str, heuristic: type, seed: int, matches: int = 100) -> lis
     """Two-player matches of a chip game (default parameters, seats alternating): per match 1 if
     the heuristic ends with more chips than the random bot, 0.5 on equal chips, else 0."""
     from croupier.transport import play_local
+    from croupier_bot import Seat
     from croupier_bots.random_bot import RandomBot
 
     results = []
@@ -281,7 +283,7 @@ def _chip_duel(game: str, heuristic: type, seed: int, matches: int = 100) -> lis
         mine = m % 2
         bots = [RandomBot(seed + m), RandomBot(seed + m)]
         bots[mine] = heuristic()
-        scores = play_local(game, {"players": 2}, seed + m, bots)
+        scores = play_local(game, {"players": 2}, seed + m, [Seat(b) for b in bots])
         results.append(0.5 if scores[0] == scores[1] else float(scores[mine] > scores[1 - mine]))
     return results
 

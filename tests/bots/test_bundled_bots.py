@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 
 from croupier.transport import play_local
+from croupier_bot import Seat
 from croupier_bots.as_nas_heuristic import AsNasHeuristic, strength
 from croupier_bots.fipsen_heuristic import FipsenHeuristic
 from croupier_bots.random_bot import RandomBot
@@ -19,7 +20,7 @@ def _heuristic_vs_random(matches: int) -> tuple[list[float], list[float]]:
             bots = [AsNasHeuristic(), RandomBot(4 * m + 1), AsNasHeuristic(), RandomBot(4 * m + 3)]
         else:
             bots = [RandomBot(4 * m), AsNasHeuristic(), RandomBot(4 * m + 2), AsNasHeuristic()]
-        scores = play_local("as-nas", {}, 7000 + m, bots)
+        scores = play_local("as-nas", {}, 7000 + m, [Seat(b) for b in bots])
         deals = 12 * 2
         heuristic.append(
             sum(float(scores[s]) for s in range(4) if bots[s].name != "random") / deals
@@ -38,9 +39,9 @@ def test_heuristic_beats_random_clearly_over_480_deals() -> None:
 
 
 def test_random_bot_is_reproducible_from_its_seed() -> None:
-    one = play_local("as-nas", {"deals": 3}, 1, [RandomBot(s) for s in range(4)])
-    two = play_local("as-nas", {"deals": 3}, 1, [RandomBot(s) for s in range(4)])
-    three = play_local("as-nas", {"deals": 3}, 1, [RandomBot(s + 10) for s in range(4)])
+    one = play_local("as-nas", {"deals": 3}, 1, [Seat(RandomBot(s)) for s in range(4)])
+    two = play_local("as-nas", {"deals": 3}, 1, [Seat(RandomBot(s)) for s in range(4)])
+    three = play_local("as-nas", {"deals": 3}, 1, [Seat(RandomBot(s + 10)) for s in range(4)])
     assert one == two
     assert one != three
 
@@ -69,7 +70,7 @@ def test_fipsen_heuristic_beats_random_clearly_over_192_deals() -> None:
             ]
         else:
             bots = [RandomBot(4 * m), FipsenHeuristic(), RandomBot(4 * m + 2), FipsenHeuristic()]
-        scores = play_local("fipsen", {}, 9000 + m, bots)
+        scores = play_local("fipsen", {}, 9000 + m, [Seat(b) for b in bots])
         mine = [s for s in range(4) if bots[s].name != "random"]
         heuristic.append(sum(float(scores[s]) for s in mine) / 32)
         random_.append(sum(float(scores[s]) for s in range(4) if s not in mine) / 32)
@@ -80,6 +81,7 @@ def test_fipsen_heuristic_beats_random_clearly_over_192_deals() -> None:
 
 def test_fipsen_heuristic_contracts_win_on_average_in_self_play() -> None:
     scores = [
-        play_local("fipsen", {}, 300 + m, [FipsenHeuristic() for _ in range(4)]) for m in range(6)
+        play_local("fipsen", {}, 300 + m, [Seat(FipsenHeuristic()) for _ in range(4)])
+        for m in range(6)
     ]
     assert sum(float(sum(s)) for s in scores) / (6 * 16) > 0.5

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from croupier.transport import play_local
+from croupier_bot import Seat
 from croupier_bots.random_bot import RandomBot
 from croupier_bots.scauver_heuristic import ScauverHeuristic, best_completion, field_key
 
@@ -18,7 +19,7 @@ def test_heuristic_beats_random_in_two_player_matches() -> None:
         seat = m % 2
         bots: list[ScauverHeuristic | RandomBot] = [RandomBot(100 + m), RandomBot(200 + m)]
         bots[seat] = ScauverHeuristic(m)
-        scores = play_local("scauver", SMALL, 3000 + m, bots)
+        scores = play_local("scauver", SMALL, 3000 + m, [Seat(b) for b in bots])
         wins += scores[seat] > scores[1 - seat]
     assert wins >= 10, f"the heuristic won only {wins} of {matches}"
 

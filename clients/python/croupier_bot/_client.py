@@ -82,6 +82,50 @@ class Bot:
         """The match is over (``croupier.v1.MatchEnd``)."""
 
 
+class Seat:
+    """A bot at one seat, driven by the arbiter's messages: ``seat(response)`` hands one
+    ``croupier.v1.PlayResponse`` to the bot's hooks and returns the action id to send back when
+    it held a decision (else ``None``). The gRPC stream runs on it, and so does in-process play
+    (``croupier.transport.play_local``), so a bot sees the same calls either way."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.match: MatchInfo | None = None
+        self.end: Any = None
+
+    def __call__(self, response: Any) -> int | None:
+        bot = self.bot
+        for event in response.events:
+            bot.on_event(event)
+        kind = response.WhichOneof("kind")
+        if kind == "decision":
+            if self.match is None:
+                raise BotError("a decision arrived before the Welcome")
+            d = response.decision
+            return bot.act(
+                Decision(d.request_id, d.observation, list(d.legal_actions), d.clocks, self.match)
+            )
+        if kind == "welcome":
+            w = response.welcome
+            self.match = MatchInfo(
+                w.match_id,
+                w.seat,
+                w.num_seats,
+                w.game,
+                w.rules_version,
+                dict(w.params),
+                w.clock_rules.move_time_ms,
+                w.clock_rules.time_bank_ms,
+            )
+            bot.on_welcome(self.match)
+        elif kind == "rejected":
+            bot.on_rejected(response.rejected)
+        elif kind == "match_end":
+            self.end = response.match_end
+            bot.on_match_end(response.match_end)
+        return None
+
+
 class _FunctionBot(Bot):
     def __init__(self, fn: Callable[[Decision], int], name: str, version: str) -> None:
         self._fn, self.name, self.version = fn, name, version
@@ -129,44 +173,21 @@ async def play_async(
         except TimeoutError:
             raise BotError(f"cannot reach the arbiter at {address}") from None
         call = bot_pb2_grpc.BotServiceStub(channel).Play()
-        match: MatchInfo | None = None
+        seat = Seat(bot)
         try:
             await call.write(pb.PlayRequest(hello=hello))
             while (response := await call.read()) is not grpc.aio.EOF:
-                for event in response.events:
-                    bot.on_event(event)
-                kind = response.WhichOneof("kind")
-                if kind == "decision":
-                    if match is None:
-                        raise BotError("a decision arrived before the Welcome")
-                    d = response.decision
-                    decision = Decision(
-                        d.request_id, d.observation, list(d.legal_actions), d.clocks, match
+                action = seat(response)
+                if action is not None:
+                    reply = pb.ActionReply(
+                        request_id=response.decision.request_id, action_id=action
                     )
-                    action = bot.act(decision)
-                    reply = pb.ActionReply(request_id=d.request_id, action_id=action)
                     # too late (the match ended meanwhile)? MatchEnd is still there to be read
                     with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                         await call.write(pb.PlayRequest(action=reply))
-                elif kind == "welcome":
-                    w = response.welcome
-                    match = MatchInfo(
-                        w.match_id,
-                        w.seat,
-                        w.num_seats,
-                        w.game,
-                        w.rules_version,
-                        dict(w.params),
-                        w.clock_rules.move_time_ms,
-                        w.clock_rules.time_bank_ms,
-                    )
-                    bot.on_welcome(match)
-                elif kind == "rejected":
-                    bot.on_rejected(response.rejected)
-                elif kind == "match_end":
-                    bot.on_match_end(response.match_end)
+                elif seat.end is not None:
                     await call.done_writing()
-                    return response.match_end
+                    return seat.end
         except grpc.aio.AioRpcError as exc:
             reason = dict(exc.trailing_metadata() or ()).get(_REASON_KEY, "")
             code = exc.code().name

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from croupier.errors import IllegalActionError
 from croupier.games import CHANCE, TERMINAL, get_game
+from croupier.games._drive import play, random_moves, scripted
 
 
 def _plain(value: Any) -> Any:
@@ -46,43 +46,40 @@ def generate(
     of an existing file, in order), those are replayed instead of drawing from the generator."""
     game = get_game(name)
     full = game.info.make_params(params)
-    rng = np.random.default_rng(seed)
-    script = iter(moves) if moves is not None else None
     state = game.initial_state(full)
     n = game.num_players(state)
+    choose = (
+        scripted(moves) if moves is not None else random_moves(game, np.random.default_rng(seed))
+    )
     lines = [
         f"game: {name}",
         f"rules_version: {game.info.version}",
         f"params: {json.dumps(full, sort_keys=True)}",
         f"seed: {seed}",
     ]
-    step = 0
-    while True:
-        player = game.current_player(state)
-        lines.append("")
-        lines.append(f"# step {step}")
+
+    def describe(step: int, state: Any, player: int) -> None:
         who = {CHANCE: "chance", TERMINAL: "terminal"}.get(player, str(player))
-        lines.append(f"current_player: {who}")
+        lines.extend(["", f"# step {step}", f"current_player: {who}"])
         lines.append(f"public: {observation_text(game.observe(state, None))}")
         for seat in range(n):
             lines.append(f"observation[{seat}]: {observation_text(game.observe(state, seat))}")
         lines.append(f"returns: {' '.join(str(r) for r in game.returns(state))}")
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            outcome = next(script) if script else game.sample_chance(state, rng)
-            lines.append(f"chance: {list(outcome)} {game.chance_label(state, outcome)}")
-            state = game.apply_chance(state, outcome)
+
+    step = 0
+    for ply in play(game, state, choose):
+        describe(step, ply.before, ply.player)
+        if ply.player == CHANCE:
+            outcome = ply.outcome
+            lines.append(f"chance: {list(outcome)} {game.chance_label(ply.before, outcome)}")
         else:
-            legal = game.legal_actions(state)
-            labels = ", ".join(f"{a} {game.action_label(state, a)}" for a in legal)
+            legal = game.legal_actions(ply.before)
+            labels = ", ".join(f"{a} {game.action_label(ply.before, a)}" for a in legal)
             lines.append(f"legal: {labels}")
-            action = next(script)[0] if script else int(legal[rng.integers(len(legal))])
-            if action not in legal:
-                raise IllegalActionError(f"step {step}: action {action} is not legal")
-            lines.append(f"action: {action} {game.action_label(state, action)}")
-            state = game.apply(state, action)
+            lines.append(f"action: {ply.action} {game.action_label(ply.before, ply.action)}")
+        state = ply.after
         step += 1
+    describe(step, state, TERMINAL)
     return "\n".join(lines) + "\n"
 
 
