@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from croupier.arbiter import ClockRules, MatchConfig
+from croupier.compliance import Status, check_bot
+from croupier.errors import ConfigError
 
 pytestmark = pytest.mark.e2e
 
@@ -52,3 +57,26 @@ def test_a_program_that_never_connects_fails_first_and_skips_the_rest(tmp_path: 
     assert "FAIL connects and is admitted" in done.stdout
     assert "skip answers every decision in time" in done.stdout
     assert "I am not a bot" in done.stdout  # the log tail points at the cause
+
+
+def test_the_compliance_module_returns_a_structured_report(tmp_path: Path) -> None:
+    """check_bot itself, without the CLI: each check is a value the caller can read."""
+    bot = tmp_path / "bad.py"
+    bot.write_text("from croupier_bot import run\nrun(lambda d: 99, name='always-99')\n")
+    config = MatchConfig("as-nas", {"deals": 1}, seed=3, clock=ClockRules(500, 0))
+    report = asyncio.run(check_bot(f"{sys.executable} {bot}", config, seat=1))
+    status = {c.name: c.status for c in report.checks}
+    assert (report.bot_name, report.seat) == ("always-99", 1)
+    assert report.decisions > 0
+    assert status["connects and is admitted (Hello -> Welcome)"] is Status.PASSED
+    assert status["answers only legal action ids for the pending request_id"] is Status.FAILED
+    assert status["the replay verifies"] is Status.PASSED
+    assert report.failed == 1
+    assert report.replay is None
+    bad = next(c for c in report.checks if c.status is Status.FAILED)
+    assert bad.detail.endswith("replies rejected")
+
+
+def test_the_compliance_module_refuses_a_seat_the_game_lacks() -> None:
+    with pytest.raises(ConfigError, match=r"has seats 0\.\.3"):
+        asyncio.run(check_bot("random", MatchConfig("as-nas", {"deals": 1}), seat=4))

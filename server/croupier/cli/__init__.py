@@ -11,7 +11,6 @@ import asyncio
 import logging
 import signal
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,10 +18,11 @@ from typing import Any
 import structlog
 
 from croupier import __version__
-from croupier.arbiter import ClockRules, Match, MatchConfig, MatchResult, Outcome
+from croupier.arbiter import ClockRules, Match, MatchConfig, MatchResult
+from croupier.compliance import Status, check_bot
 from croupier.errors import ConfigError, CroupierError, ReplayError
 from croupier.games import GAMES, Game, get_game, get_spec
-from croupier.replay import OMNISCIENT, read_replay, render, summarize, verify
+from croupier.replay import OMNISCIENT, Replay, read_replay, render, summarize, verify
 from croupier.runner import random_seed, run_match
 from croupier.transport import BUNDLED, parse_bot_command
 
@@ -340,15 +340,26 @@ def _cmd_replay_show(args: argparse.Namespace) -> int:
     n = len(replay.header["seats"])
     if isinstance(seat, int) and seat >= n:
         raise ConfigError(f"--seat {seat}: the match has seats 0..{n - 1}")
-    deals = replay.header["params"].get("deals")
-    if args.deal is not None and not (1 <= args.deal <= (deals or args.deal)):
-        raise ConfigError(f"--deal {args.deal}: the match has deals 1..{deals}")
+    if args.deal is not None:
+        _check_round(replay, args.deal)
     try:
         for line in render(replay, seat, args.deal):
             print(line)
     except CroupierError as exc:
         raise ReplayError(f"{args.file}: cannot be re-simulated: {exc}") from None
     return 0
+
+
+def _check_round(replay: Replay, number: int) -> None:
+    """``--deal N`` names a deal (a round, in the chip games) the replay holds: one that ended,
+    or the one in progress where the file stops."""
+    ended = sum(1 for rec in replay.records if rec.type == "round_end")
+    last = replay.records[-1].type if replay.records else "round_end"
+    played = ended + (not replay.complete and last != "round_end")
+    noun = replay.game.info.round_noun
+    if not 1 <= number <= played:
+        held = f"{noun}s 1..{played}" if played else f"no {noun}"
+        raise ConfigError(f"--deal {number}: the replay holds {held}")
 
 
 def _cmd_replay_summary(args: argparse.Namespace) -> int:
@@ -376,84 +387,29 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
 
 def _cmd_check_bot(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    params = _params(game, args)
-    seats = params["players"]
-    if args.seat >= seats:
-        raise ConfigError(f"--seat {args.seat}: {game.info.name} has seats 0..{seats - 1}")
-    bots = [parse_bot_command("random") for _ in range(seats)]
-    bots[args.seat] = parse_bot_command(args.bot)
     config = MatchConfig(
         game=game.info.name,
-        params=params,
+        params=_params(game, args),
         seed=args.seed,
         clock=ClockRules(args.move_ms, args.bank_ms),
         connect_timeout_s=args.connect_timeout,
     )
-    with tempfile.TemporaryDirectory() as tmp:
-        out = args.out or Path(tmp)
-        run = asyncio.run(run_match(config, bots, out))
-        mine = run.result.seats[args.seat]
-        replay = read_replay(run.replay)
-        exit_ = next((e for e in run.exits if e.seat == args.seat), None)
-        decisions = sum(
-            1 for r in replay.records if r.type == "action" and r.data["seat"] == args.seat
-        )
-        rounds = sum(1 for r in replay.records if r.type == "round_end")
-        try:
-            verify(replay)
-            verified = ""
-        except ReplayError as exc:
-            verified = str(exc)
-        log_text = run.logs[args.seat].read_text(errors="replace").strip().splitlines()[-3:]
-        connected = bool(replay.header["seats"][args.seat]["connected"])
-        checks = [
-            (
-                "connects and is admitted (Hello -> Welcome)",
-                connected,
-                "it never joined: check CROUPIER_ADDRESS/CROUPIER_TOKEN and the Hello message",
-            ),
-            (
-                "answers every decision in time",
-                connected and mine.timeouts == 0,
-                f"{mine.timeouts} timeouts",
-            ),
-            (
-                "answers only legal action ids for the pending request_id",
-                connected and mine.rejected == 0,
-                f"{mine.rejected} replies rejected",
-            ),
-            (
-                "stays connected until MatchEnd",
-                mine.outcome is not Outcome.DISCONNECTED,
-                "disconnected or crashed mid-match",
-            ),
-            (
-                "exits by itself with status 0 after MatchEnd",
-                exit_ is not None and exit_.code == 0 and not exit_.signalled,
-                "still running after MatchEnd"
-                if exit_ and exit_.signalled
-                else f"exit status {exit_.code if exit_ else '?'}",
-            ),
-            ("the replay verifies", not verified, verified),
-        ]
-        name = mine.bot_name or "(unnamed)"
+    report = asyncio.run(check_bot(args.bot, config, seat=args.seat, out=args.out))
+    print(
+        f"check-bot: {report.bot_name} in seat {report.seat} of {report.game}, "
+        f"{report.decisions} decisions, {report.rounds} {game.info.round_noun}s"
+    )
+    for check in report.checks:
+        why = f": {check.detail}" if check.status is Status.FAILED else ""
+        print(f"  {check.status.value:<4} {check.name}{why}")
+    if report.failed and report.log_tail:
         print(
-            f"check-bot: {name} in seat {args.seat} of {game.info.name}, "
-            f"{decisions} decisions, {rounds} {game.info.round_noun}s"
+            "  last lines of the bot's log:", *(f"    {line}" for line in report.log_tail), sep="\n"
         )
-        if not connected:  # nothing else can be judged
-            checks = checks[:1] + [(label, None, "") for label, _, _ in checks[1:-1]]
-        for label, ok, why in checks:
-            mark = "skip" if ok is None else "ok  " if ok else "FAIL"
-            print(f"  {mark} {label}" + (f": {why}" if ok is False else ""))
-        failed = sum(1 for _, ok, _ in checks if ok is False)
-        if failed and log_text:
-            print("  last lines of the bot's log:", *(f"    {line}" for line in log_text), sep="\n")
-        if args.out:
-            print(f"replay: {run.replay}")
-        passed = sum(1 for _, ok, _ in checks if ok)
-        print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    if report.replay is not None:
+        print(f"replay: {report.replay}")
+    print(f"{report.passed} passed, {report.failed} failed")
+    return 1 if report.failed else 0
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
