@@ -80,22 +80,23 @@ async def run_match(
     except OSError as exc:
         raise ConfigError(f"cannot create {out_dir}: {exc.strerror or exc}") from exc
     writer = ReplayWriter(out_dir / f"{match_id}.jsonl")
-    match = Match(config, match_id, writer, progress)
-    if len(bots) != match.num_seats:
+    try:
+        match = Match(config, match_id, writer, progress)
+        if len(bots) != match.num_seats:
+            raise ValueError(f"{len(bots)} bots for {match.num_seats} seats")
+    except BaseException:
         writer.close()
-        raise ValueError(f"{len(bots)} bots for {match.num_seats} seats")
+        raise
     own_server = server is None
-    if server is None:
-        server = ArbiterServer(listen)
-        try:
-            await server.start()
-        except BaseException:
-            writer.close()
-            raise
-    server.bots.add_match(match)
     log = structlog.get_logger("croupier.runner").bind(match_id=match_id)
     processes: list[BotProcess] = []
+    started = False
     try:
+        if server is None:
+            server = ArbiterServer(listen)
+            await server.start()
+        started = True
+        server.bots.add_match(match)
         for link, argv in zip(match.seats, bots, strict=True):
             if argv is None:
                 continue
@@ -118,12 +119,15 @@ async def run_match(
             if watcher:
                 watcher.cancel()
     finally:
+        # every path out (a bot that cannot start, a failing on_ready, Ctrl-C) closes the replay
+        # as far as it got, stops the bots and the server it started
         writer.close()
         stopped = await asyncio.gather(*(p.stop() for p in processes), return_exceptions=True)
         exits = tuple(e for e in stopped if isinstance(e, BotExit))
-        server.bots.remove_match(match)
-        if own_server:
-            await server.stop()
+        if server is not None and started:
+            server.bots.remove_match(match)
+            if own_server:
+                await server.stop()
     log.info("match_written", replay=str(writer.path))
     return MatchRun(result, writer.path, {p.seat: p.log_path for p in processes}, exits)
 

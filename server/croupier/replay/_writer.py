@@ -40,12 +40,14 @@ class ReplayWriter:
             self._file: IO[str] | None = path.open("x", encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"cannot write replay {path}: {exc.strerror or exc}") from exc
+        self._written = False
 
     def _write(self, record: dict[str, Any]) -> None:
         if self._file is None:
             return
         self._file.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")
         self._file.flush()
+        self._written = True
 
     # -- Recorder -------------------------------------------------------------------------------
 
@@ -146,9 +148,12 @@ class ReplayWriter:
         self.close()
 
     def close(self) -> None:
-        """Flush to disk and close (idempotent)."""
+        """Flush to disk and close (idempotent). A match that ended before its header was
+        written (it never started) leaves no empty file behind."""
         if self._file is not None:
             self._file.flush()
             os.fsync(self._file.fileno())
             self._file.close()
             self._file = None
+            if not self._written:
+                self.path.unlink(missing_ok=True)
