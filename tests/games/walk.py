@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from croupier.games import CHANCE, TERMINAL
+from croupier.games import CHANCE
+from croupier.games._drive import play
 
 
 def by_index(legal: Sequence[int], pick: int) -> int:
@@ -29,15 +30,14 @@ def drive(
     """Every state from the start: chance outcomes drawn from ``seed`` through ``sample_chance``,
     one decision per pick by ``choose(legal, pick)``; stops at the end of the match."""
     rng = np.random.default_rng(seed)
-    state = game.initial_state(params)
-    states = [state]
-    for pick in picks:
-        player = game.current_player(state)
-        if player == TERMINAL:
-            break
+    todo = iter(picks)
+
+    def move(state: Any, player: int) -> tuple[int, ...] | int:
+        pick = next(todo)  # every ply, chance included, takes one pick
         if player == CHANCE:
-            state = game.apply_chance(state, game.sample_chance(state, rng))
-        else:
-            state = game.apply(state, choose(game.legal_actions(state), pick))
-        states.append(state)
-    return states
+            outcome: tuple[int, ...] = game.sample_chance(state, rng)
+            return outcome
+        return choose(game.legal_actions(state), pick)
+
+    start = game.initial_state(params)
+    return [start, *(ply.after for ply in play(game, start, move, limit=len(picks)))]

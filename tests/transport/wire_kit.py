@@ -16,7 +16,8 @@ import numpy as np
 import walk
 
 from croupier.arbiter import Clocks, DecisionRequest, RoundEnded, decision_request
-from croupier.games import CHANCE, TERMINAL
+from croupier.games import CHANCE
+from croupier.games._drive import play, with_chance
 from croupier.transport._codec import GameCodec, encode
 from croupier.v1 import bot_pb2 as pb
 
@@ -35,14 +36,13 @@ def decisions(
     """Each decision of a random match (chance and ``choose`` drawing from one generator seeded
     with ``seed``): the state and the state after it."""
     rng = np.random.default_rng(seed)
-    state = game.initial_state(params)
-    while (player := game.current_player(state)) != TERMINAL:
-        if player == CHANCE:
-            state = game.apply_chance(state, game.sample_chance(state, rng))
-            continue
-        after = game.apply(state, choose(state, game.legal_actions(state), rng))
-        yield state, after
-        state = after
+
+    def act(state: Any, player: int) -> int:
+        return choose(state, game.legal_actions(state), rng)
+
+    for ply in play(game, game.initial_state(params), with_chance(game, rng, act)):
+        if ply.player != CHANCE:
+            yield ply.before, ply.after
 
 
 def round_trip(
