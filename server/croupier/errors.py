@@ -7,6 +7,7 @@
     ├── GameError                 raised by the rules (``croupier.games``)
     │   └── IllegalActionError    an action or chance outcome that is not legal in this state
     ├── BotLaunchError            a bot process could not be started
+    ├── ClaimError                a connection may not take a seat (taken, closed, match over)
     └── ReplayError               anything about a replay file
         ├── ReplayFormatError     the file is not a readable replay (corrupt line, missing header)
         └── ReplayMismatchError   re-simulation disagrees with what the file records
@@ -16,6 +17,8 @@ these at the layer boundary, so the CLI can print one clear line for any of them
 """
 
 from __future__ import annotations
+
+import enum
 
 
 class CroupierError(Exception):
@@ -36,6 +39,20 @@ class IllegalActionError(GameError):
 
 class BotLaunchError(CroupierError):
     """A bot process could not be started."""
+
+
+class ClaimError(CroupierError):
+    """A connection may not take this seat; ``kind`` says why (the transport maps each kind to
+    a gRPC status and a stable reason)."""
+
+    class Kind(enum.Enum):
+        SEAT_TAKEN = "seat_taken"
+        SEAT_CLOSED = "seat_closed"
+        MATCH_OVER = "match_over"
+
+    def __init__(self, kind: ClaimError.Kind, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class ReplayError(CroupierError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,14 @@ def test_every_part_is_present(name: str) -> None:
     assert (GOLDEN / f"{name}.txt").is_file(), f"no golden playthrough for {name}"
     assert spec.game.info.rules_doc.startswith("docs/rules/")
     assert (Path(__file__).parents[2] / spec.game.info.rules_doc).is_file()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_game_package_ships_in_the_distribution(name: str) -> None:
+    """A non-editable install has only the packages pyproject.toml lists."""
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    package = type(get_spec(name).game).__module__.rsplit(".", 1)[0]
+    assert package in project["tool"]["setuptools"]["packages"]
 
 
 @pytest.mark.parametrize("name", GAMES)

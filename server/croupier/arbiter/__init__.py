@@ -5,7 +5,7 @@ Pure asyncio; no proto types and no files: the transport fills and drains each s
 """
 
 from croupier.arbiter._match import Match, MatchConfig, Recorder, SeatInfo, decision_request
-from croupier.arbiter._seat import ClaimError, SeatLink
+from croupier.arbiter._seat import SeatLink
 from croupier.arbiter._types import (
     ActionEvent,
     ClockRules,
@@ -27,6 +27,7 @@ from croupier.arbiter._types import (
     Unexpected,
     Welcome,
 )
+from croupier.errors import ClaimError
 
 __all__ = [
     "ActionEvent",

@@ -3,22 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import enum
 
 from croupier.arbiter._types import Gone, Inbound, Outbound
-
-
-class ClaimError(Exception):
-    """A connection may not take this seat; ``kind`` says why."""
-
-    class Kind(enum.Enum):
-        SEAT_TAKEN = "seat_taken"
-        SEAT_CLOSED = "seat_closed"
-        MATCH_OVER = "match_over"
-
-    def __init__(self, kind: ClaimError.Kind, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
+from croupier.errors import ClaimError
 
 
 class SeatLink:

@@ -7,6 +7,8 @@ bots, golden playthrough); ``GAMES`` lists the names. No other layer keeps a per
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any
 
 from croupier.errors import ConfigError
@@ -46,10 +48,15 @@ def bundled_bots() -> dict[str, str]:
     }
 
 
-from croupier.games import as_nas, felduz, fipsen, scauver  # noqa: E402  (they import the above)
+def _discover() -> None:
+    """Register the ``SPEC`` of every game package below this one (a package, not a module:
+    ``chips`` and ``cards40`` are shared pieces, not games), in name order."""
+    for found in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if found.ispkg:
+            register(importlib.import_module(f"{__name__}.{found.name}").SPEC)
 
-for _package in (as_nas, felduz, fipsen, scauver):
-    register(_package.SPEC)
+
+_discover()
 
 #: Names of the registered games, as used on the command line and in replays.
 GAMES: tuple[str, ...] = tuple(sorted(_REGISTRY))
