@@ -190,6 +190,7 @@ def run_matches(players: int, matches: int, params: dict[str, int], tag: int) ->
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_matches_keep_every_invariant(players: int) -> None:
     seen = run_matches(players, MATCHES, SMALL, 0)

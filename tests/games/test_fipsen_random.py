@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 import numpy as np
+import pytest
 
 from croupier.games import CHANCE, TERMINAL, get_game
 from croupier.games.fipsen.rules import (
@@ -154,6 +155,7 @@ def pick(state: Any, rng: np.random.Generator, pass_weight: float) -> int:
     return int(legal[rng.choice(len(legal), p=p / p.sum())])
 
 
+@pytest.mark.slow
 def test_random_fipsen_deals_keep_every_invariant() -> None:
     seen: Counter[str] = Counter()
     deals = 0

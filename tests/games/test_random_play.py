@@ -184,6 +184,7 @@ def true_ranks(state: Any, seat: int) -> tuple[int, ...]:
     return tuple(sorted((card // 4 for card in state.hands[seat]), reverse=True))
 
 
+@pytest.mark.slow
 def test_as_nas_random_matches_keep_every_invariant() -> None:
     game = get_game("as-nas")
     seen: Counter[str] = Counter()

@@ -108,6 +108,7 @@ def check_result(result: sc.RoundResult, state: Any) -> None:
         assert len(result.winners) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_thousand_random_matches_keep_every_invariant(players: int) -> None:
     seen: Counter[str] = Counter()
