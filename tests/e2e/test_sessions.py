@@ -228,3 +228,65 @@ def test_a_bot_that_cannot_start_is_a_no_show_and_the_match_goes_on(tmp_path: Pa
         header = read_replay(run.replay).header
         assert header["seats"][0]["connected"] is False
     assert pool.stats("ghost").processes == 0
+
+
+def test_a_remote_session_bot_is_handed_seats_as_it_has_room(tmp_path: Path) -> None:
+    """A bot the pool does not start: its owner runs it with the session token the pool made
+    (here with the SDK's default capacity, 1), and it plays every match it is seated in."""
+
+    async def scenario() -> tuple[list[MatchRun], BotPool, int | None]:
+        server = ArbiterServer()
+        await server.start()
+        pool = BotPool(server, tmp_path, capacity=4)
+        token = pool.add_remote("far")
+        for name in ("r1", "r2", "r3"):
+            pool.add(name, RANDOM)
+        env = {**os.environ, "CROUPIER_ADDRESS": server.address, "CROUPIER_SESSION_TOKEN": token}
+        env.pop("CROUPIER_SESSION_CAPACITY", None)
+        remote = await asyncio.create_subprocess_exec(*RANDOM, env=env)
+        seats = ["far", "r1", "r2", "r3"]
+        try:
+            runs = await asyncio.gather(
+                *(
+                    run_match(
+                        config(seed=i),
+                        [pool.assigner(n) for n in seats],
+                        tmp_path / "out",
+                        server=server,
+                        match_id=f"far{i}",
+                    )
+                    for i in range(4)
+                )
+            )
+        finally:
+            await pool.close()
+            await server.stop()
+            code = await asyncio.wait_for(remote.wait(), 30)
+        return list(runs), pool, code
+
+    runs, pool, code = asyncio.run(scenario())
+    assert all(_normal(r) for r in runs)
+    assert [r.result.seats[0].bot_name for r in runs] == ["random"] * 4
+    stats = pool.stats("far")
+    assert (stats.seats, stats.peak_load, stats.processes) == (4, 1, 0)
+    assert code == 0, "the remote bot ends by itself when its session is closed"
+
+
+def test_a_remote_bot_that_is_not_connected_is_a_no_show(tmp_path: Path) -> None:
+    async def scenario() -> MatchRun:
+        server = ArbiterServer()
+        await server.start()
+        pool = BotPool(server, tmp_path, session_timeout_s=0.5)
+        pool.add_remote("absent")
+        for name in ("r1", "r2", "r3"):
+            pool.add(name, RANDOM)
+        seats = [pool.assigner(n) for n in ("absent", "r1", "r2", "r3")]
+        try:
+            return await run_match(config(), seats, tmp_path / "out", server=server)
+        finally:
+            await pool.close()
+            await server.stop()
+
+    run = asyncio.run(scenario())
+    assert run.result.seats[0].outcome is Outcome.DISCONNECTED
+    assert all(s.outcome is Outcome.NORMAL for s in run.result.seats[1:])

@@ -13,6 +13,11 @@ A session bot that exits (crashes) or drops its session while it holds seats: ea
 is told its bot left, so the match records it as that seat's fault (``disconnected``, "the bot
 process exited with code N"); the crash is counted, and the next seat the bot is handed starts a
 fresh process. With ``restart="per-match"`` every seat gets a fresh process that plays only it.
+
+A remote bot (:meth:`BotPool.add_remote`) is one the pool does not start: a competitor runs it
+anywhere with the session token the pool made, and the pool hands it seats the same way while its
+session is connected. If it drops, the seats it held are disconnected and the same token admits
+its next connection.
 """
 
 from __future__ import annotations
@@ -100,6 +105,18 @@ class _Bot:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
+@dataclass(eq=False)
+class _Remote:
+    """A bot that connects by itself with a session token."""
+
+    name: str
+    token: str
+    session: BotSession
+    stats: BotStats = field(default_factory=BotStats)
+    active: dict[SeatLink, str] = field(default_factory=dict)
+    monitor: asyncio.Task[None] | None = None
+
+
 class _Assigner:
     """A pool's :class:`SeatAssigner` for one of its bots."""
 
@@ -134,6 +151,7 @@ class BotPool:
         self._capacity = capacity or os.cpu_count() or 1
         self._session_timeout_s = session_timeout_s
         self._bots: dict[str, _Bot] = {}
+        self._remotes: dict[str, _Remote] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._per_match: dict[int, BotProcess] = {}  # by pid, until stopped
         self._exits: list[BotExit] = []
@@ -148,20 +166,34 @@ class BotPool:
 
     def add(self, name: str, argv: list[str], *, restart: Restart | None = None) -> None:
         """Declare the bot ``name`` (its command line); nothing is started until it is needed."""
-        if name in self._bots:
+        if name in self._bots or name in self._remotes:
             raise ValueError(f"bot {name!r} is already in the pool")
         bot = _Bot(name, list(argv), restart or self._restart)
         if bot.restart == "per-match":
             bot.stats.mode = "per-match"
         self._bots[name] = bot
 
+    def add_remote(self, name: str, token: str | None = None) -> str:
+        """Declare the remote bot ``name``, which connects by itself (from anywhere) with a
+        session; return its session token (``token``, or a fresh one) to give its owner."""
+        if name in self._bots or name in self._remotes:
+            raise ValueError(f"bot {name!r} is already in the pool")
+        session = self._server.bots.open_session(token)
+        remote = _Remote(name, session.token, session)
+        remote.stats.mode = "session"
+        remote.monitor = asyncio.ensure_future(self._watch_remote(remote))
+        self._remotes[name] = remote
+        return session.token
+
     def assigner(self, name: str) -> SeatAssigner:
         """The :class:`SeatAssigner` that seats the bot ``name``, for ``run_match``'s ``bots``."""
-        if name not in self._bots:
+        if name not in self._bots and name not in self._remotes:
             raise KeyError(name)
         return _Assigner(self, name)
 
     def stats(self, name: str) -> BotStats:
+        if name in self._remotes:
+            return self._remotes[name].stats
         return self._bots[name].stats
 
     @property
@@ -173,6 +205,9 @@ class BotPool:
 
     async def assign(self, name: str, link: SeatLink, match_id: str, address: str) -> None:
         """Get the bot ``name`` to play ``link``'s seat; see :class:`SeatAssigner`."""
+        if name in self._remotes:
+            await self._assign_remote(self._remotes[name], link, match_id)
+            return
         bot = self._bots[name]
         bot.stats.seats += 1
         seed = match_bot_seed(match_id, link.seat)
@@ -198,6 +233,57 @@ class BotPool:
             self._log.warning("bot_not_started", bot=name, detail=str(exc))
             return
         instance.session.assign(link.token, seed)
+
+    async def _assign_remote(self, remote: _Remote, link: SeatLink, match_id: str) -> None:
+        """Hand the seat to the remote bot's session once it is connected and has room (it
+        cannot be started for it): wait up to ``session_timeout_s``, else the seat is a no-show."""
+        remote.stats.seats += 1
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._session_timeout_s
+        while True:
+            session = remote.session
+            for held in [held for held in remote.active if held.done.is_set()]:
+                del remote.active[held]
+            live = session.connected.is_set() and not session.ended.is_set()
+            if (
+                live
+                and len(remote.active) < session.capacity
+                and match_id not in remote.active.values()
+            ):
+                remote.active[link] = match_id
+                remote.stats.peak_load = max(remote.stats.peak_load, len(remote.active))
+                session.assign(link.token, match_bot_seed(match_id, link.seat))
+                return
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                link.leave("the remote bot was not connected, or had no room, in time")
+                return
+            # for the connection, for room (a held seat's match to end), or for a new session
+            events = [session.ended, *(held.done for held in remote.active)]
+            if not live:
+                events.append(session.connected)
+            waits = {asyncio.ensure_future(event.wait()) for event in events}
+            try:
+                await asyncio.wait(waits, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiter in waits:
+                    waiter.cancel()
+
+    async def _watch_remote(self, remote: _Remote) -> None:
+        """When the remote bot's session ends, its seats lose their bot, and its token admits
+        the next connection."""
+        while True:
+            await remote.session.ended.wait()
+            held = [link for link in remote.active if not link.done.is_set()]
+            for link in held:
+                link.leave("the bot's session ended")
+            remote.active.clear()
+            self._server.bots.close_session(remote.session)
+            if self._closed.is_set():
+                return
+            remote.stats.crashes += 1
+            self._log.warning("remote_session_ended", bot=remote.name, seats_lost=len(held))
+            remote.session = self._server.bots.open_session(remote.token)
 
     def _free_instance(self, bot: _Bot, match_id: str) -> _Instance | None:
         """The least loaded live process with room, and no seat of ``match_id`` already: one
@@ -344,6 +430,13 @@ class BotPool:
             self._server.bots.close_session(instance.session)
         monitors = [i.monitor for i in instances if i.monitor is not None]
         await asyncio.gather(*monitors, return_exceptions=True)
+        for remote in self._remotes.values():  # its bot finishes its matches and goes
+            self._server.bots.close_session(remote.session)
+            if remote.monitor is not None:
+                remote.monitor.cancel()
+        await asyncio.gather(
+            *(r.monitor for r in self._remotes.values() if r.monitor), return_exceptions=True
+        )
         # per-match processes saw _closed too: each is stopped now if it still plays
         await asyncio.gather(*self._tasks, return_exceptions=True)
         return tuple(self._exits)
