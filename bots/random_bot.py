@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import random
 
-from croupier_bot import Bot, Decision, main
+from croupier_bot import Bot, Decision, MatchInfo, main
 
 
 class RandomBot(Bot):
@@ -20,6 +20,10 @@ class RandomBot(Bot):
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+
+    def on_welcome(self, match: MatchInfo) -> None:
+        if match.seed is not None:  # the match's own seed (in a session: one per match)
+            self.rng.seed(match.seed)
 
     def act(self, decision: Decision) -> int:
         return self.rng.choice(decision.legal_ids)

@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from croupier_bot import Bot, Decision, main, proto
+from croupier_bot import Bot, Decision, MatchInfo, main, proto
 
 FLANK_CARDS = 4
 FIELD_CARDS = 2 * FLANK_CARDS
@@ -99,6 +99,10 @@ class ScauverHeuristic(Bot):
     def __init__(self, seed: int = 0, samples: int = 12) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
+
+    def on_welcome(self, match: MatchInfo) -> None:
+        if match.seed is not None:  # the match's own seed (in a session: one per match)
+            self.rng.seed(match.seed)
 
     # -- what the bot cannot see -----------------------------------------------------------------
 

@@ -5,9 +5,10 @@
 //
 // `run` dials the arbiter (CROUPIER_ADDRESS), says Hello with the seat token (CROUPIER_TOKEN),
 // answers every DecisionRequest with the id your function returns, and resolves with the
-// MatchEnd message. The protocol is documented in docs/protocol.md; the messages are those of
-// proto/croupier/v1/bot.proto, loaded at run time (field names as in the .proto, enums as
-// strings, 64-bit integers as strings).
+// MatchEnd message; launched in session mode (CROUPIER_SESSION_TOKEN), it plays every seat the
+// arbiter hands it instead. The protocol is documented in docs/protocol.md; the messages are
+// those of proto/croupier/v1/bot.proto, loaded at run time (field names as in the .proto, enums
+// as strings, 64-bit integers as strings).
 "use strict";
 
 const path = require("path");
@@ -43,8 +44,8 @@ class BotError extends Error {
 
 // Play one match. `act(decision)` returns a legal action id; `decision` has requestId,
 // observation (a croupier.v1.Observation), legalActions (ascending by id), clocks and match
-// (from the Welcome). Optional hooks: onWelcome(match), onEvent(event), onRejected(rejected),
-// onMatchEnd(end).
+// (from the Welcome, plus `seed`: CROUPIER_SEED, or the seat assignment's seed in a session).
+// Optional hooks: onWelcome(match), onEvent(event), onRejected(rejected), onMatchEnd(end).
 function play(act, options = {}) {
   const address = options.address || process.env.CROUPIER_ADDRESS;
   const token = options.token !== undefined ? options.token : process.env.CROUPIER_TOKEN || "";
@@ -53,6 +54,20 @@ function play(act, options = {}) {
   }
   const BotService = loadService();
   const client = new BotService(address, grpc.credentials.createInsecure());
+  const seed = process.env.CROUPIER_SEED;
+  return playSeat(client, act, options, token, seed === undefined ? null : Number(seed)).finally(
+    () => client.close(),
+  );
+}
+
+function rpcError(err) {
+  const reason = (err.metadata && err.metadata.get(REASON_KEY)[0]) || "";
+  const code = grpc.status[err.code] || String(err.code);
+  return new BotError(`${code}: ${err.details}`, String(reason), code);
+}
+
+// Play the seat `token` admits on a Play stream of `client`; resolve with the MatchEnd.
+function playSeat(client, act, options, token, seed) {
   return new Promise((resolve, reject) => {
     let match = null;
     let ended = false;
@@ -71,7 +86,7 @@ function play(act, options = {}) {
       }
       switch (message.kind) {
         case "welcome":
-          match = message.welcome;
+          match = { ...message.welcome, seed };
           if (options.onWelcome) options.onWelcome(match);
           break;
         case "decision": {
@@ -93,35 +108,100 @@ function play(act, options = {}) {
           ended = true;
           if (options.onMatchEnd) options.onMatchEnd(message.match_end);
           stream.end();
-          client.close();
           resolve(message.match_end);
           break;
         default: // events only
       }
     });
     stream.on("error", (err) => {
-      if (ended) return;
-      const reason = (err.metadata && err.metadata.get(REASON_KEY)[0]) || "";
-      const code = grpc.status[err.code] || String(err.code);
-      client.close();
-      reject(new BotError(`${code}: ${err.details}`, String(reason), code));
+      if (!ended) reject(rpcError(err));
     });
     stream.on("end", () => {
-      if (!ended) {
-        client.close();
-        reject(new BotError("the arbiter closed the stream before the match ended"));
-      }
+      if (!ended) reject(new BotError("the arbiter closed the stream before the match ended"));
     });
   });
 }
 
-// Play one match; on refusal or a broken stream print one line and exit with status 2.
+// How many matches at a time a session plays: the smaller of options.capacity and
+// CROUPIER_SESSION_CAPACITY (the organiser's wish), 1 if neither is set.
+function sessionCapacity(options) {
+  const wanted = [options.capacity, Number(process.env.CROUPIER_SESSION_CAPACITY)].filter(
+    (c) => Number.isInteger(c) && c > 0,
+  );
+  return wanted.length ? Math.min(...wanted) : 1;
+}
+
+// Serve a bot session (the process stays up across matches): open BotService.Session with the
+// session token (CROUPIER_SESSION_TOKEN), then play every seat the arbiter hands over on its own
+// Play stream, concurrently up to the capacity, until the arbiter ends the session. Resolves with
+// { sessionId, matches, failed }; rejects with a BotError if the arbiter refuses the session.
+function serve(act, options = {}) {
+  const address = options.address || process.env.CROUPIER_ADDRESS;
+  const token =
+    options.token !== undefined ? options.token : process.env.CROUPIER_SESSION_TOKEN || "";
+  if (!address) {
+    return Promise.reject(new BotError("no arbiter address: set CROUPIER_ADDRESS"));
+  }
+  const BotService = loadService();
+  const client = new BotService(address, grpc.credentials.createInsecure());
+  return new Promise((resolve, reject) => {
+    const seats = [];
+    let sessionId = "";
+    let matches = 0;
+    let failed = 0;
+    let over = false;
+    const finish = (err) => {
+      if (over) return;
+      over = true;
+      // the seats already handed out are played to the end
+      Promise.allSettled(seats).then(() => {
+        client.close();
+        if (err) reject(err);
+        else resolve({ sessionId, matches, failed });
+      });
+    };
+    const stream = client.Session();
+    stream.write({
+      hello: {
+        token,
+        bot_name: options.name || "node-bot",
+        bot_version: options.version || "0",
+        protocol_version: PROTOCOL_VERSION,
+        capacity: sessionCapacity(options),
+      },
+    });
+    stream.on("data", (message) => {
+      if (message.kind === "welcome") {
+        sessionId = message.welcome.session_id;
+      } else if (message.kind === "seat") {
+        const seat = message.seat;
+        const played = playSeat(client, act, options, seat.token, seat.seed).then(
+          () => {
+            matches += 1;
+          },
+          (err) => {
+            matches += 1;
+            failed += 1;
+            console.error(`${options.name || "node-bot"}: a match failed: ${err.message}`);
+          },
+        );
+        seats.push(played);
+      }
+    });
+    stream.on("error", (err) => finish(rpcError(err)));
+    stream.on("end", () => finish(null));
+  });
+}
+
+// Play one match; on refusal or a broken stream print one line and exit with status 2. Launched
+// to stay up across matches (CROUPIER_SESSION_TOKEN set), serve the session instead.
 function run(act, options = {}) {
-  return play(act, options).catch((err) => {
+  const playing = process.env.CROUPIER_SESSION_TOKEN ? serve(act, options) : play(act, options);
+  return playing.catch((err) => {
     const reason = err.reason ? ` [${err.reason}]` : "";
     console.error(`${options.name || "node-bot"}: ${err.message}${reason}`);
     process.exit(2);
   });
 }
 
-module.exports = { run, play, BotError, PROTOCOL_VERSION };
+module.exports = { run, play, serve, BotError, PROTOCOL_VERSION };

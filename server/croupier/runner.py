@@ -16,7 +16,7 @@ import structlog
 from croupier.arbiter import Match, MatchConfig, MatchResult
 from croupier.errors import ConfigError
 from croupier.replay import ReplayWriter
-from croupier.transport import ArbiterServer, BotExit, BotProcess, launch_bot
+from croupier.transport import ArbiterServer, BotExit, BotProcess, SeatAssigner, launch_bot
 
 
 def new_match_id(game: str) -> str:
@@ -54,7 +54,7 @@ class MatchRun:
 
 async def run_match(
     config: MatchConfig,
-    bots: Sequence[list[str] | None],
+    bots: Sequence[list[str] | SeatAssigner | None],
     out_dir: Path,
     *,
     server: ArbiterServer | None = None,
@@ -66,9 +66,11 @@ async def run_match(
 ) -> MatchRun:
     """Play one match between ``bots`` and return its result and files.
 
-    ``bots`` has one entry per seat: an argv to launch, or ``None`` for a remote bot that dials
+    ``bots`` has one entry per seat: an argv to launch, ``None`` for a remote bot that dials
     in by itself with the seat's token (``on_ready(address, match)`` is called once the server
-    listens and the local bots are launched: the place to hand out ``match.tokens``).
+    listens and the local bots are launched: the place to hand out ``match.tokens``), or a
+    :class:`SeatAssigner` (a :class:`~croupier.transport.BotPool`'s bot that stays up across
+    matches; its process and log are the pool's, not in the returned run).
     With ``server`` the match is hosted on that running server (many matches can share one);
     otherwise a server is started on ``listen`` and stopped afterwards. Setting ``cancel`` ends
     the match at once (a pending decision is abandoned) with a result marked cancelled;
@@ -100,6 +102,9 @@ async def run_match(
         for link, argv in zip(match.seats, bots, strict=True):
             if argv is None:
                 continue
+            if not isinstance(argv, list):
+                await argv.assign(link, match_id, server.address)
+                continue
             processes.append(
                 await launch_bot(
                     argv,
@@ -122,6 +127,8 @@ async def run_match(
         # every path out (a bot that cannot start, a failing on_ready, Ctrl-C) closes the replay
         # as far as it got, stops the bots and the server it started
         writer.close()
+        for link in match.seats:
+            link.done.set()  # a pooled bot's seat is free again, however the match ended
         stopped = await asyncio.gather(*(p.stop() for p in processes), return_exceptions=True)
         exits = tuple(e for e in stopped if isinstance(e, BotExit))
         if server is not None and started:

@@ -1,5 +1,5 @@
-// A random bot for any Croupier game: a uniformly random legal action, seeded from
-// CROUPIER_SEED (so a match with a fixed seed is reproducible).
+// A random bot for any Croupier game: a uniformly random legal action, seeded from the match's
+// seed (so a match with a fixed seed is reproducible).
 "use strict";
 
 const { run } = require("..");
@@ -16,8 +16,15 @@ function generator(seed) {
   };
 }
 
-const random = generator(Number(process.env.CROUPIER_SEED || 0));
+// One generator per match, seeded by the match's seed (CROUPIER_SEED, or in a session the seat
+// assignment's): a process that plays many matches at once keeps them apart and reproducible.
+const generators = new WeakMap();
 run((decision) => {
+  let random = generators.get(decision.match);
+  if (!random) {
+    random = generator(Number(decision.match.seed || 0));
+    generators.set(decision.match, random);
+  }
   const legal = decision.legalActions;
   return legal[Math.floor(random() * legal.length)].id;
 }, { name: "node-random", version: "1" });

@@ -11,7 +11,9 @@
 
 ``run`` dials the arbiter (``CROUPIER_ADDRESS``), says hello with the seat token
 (``CROUPIER_TOKEN``), answers every decision with your function's action id, and returns the
-``MatchEnd`` message. The protocol itself is documented in ``docs/protocol.md``.
+``MatchEnd`` message. Launched to stay up across matches (``CROUPIER_SESSION_TOKEN`` set), the
+same ``run`` serves the session instead: each seat the arbiter hands the process is played on its
+own stream with a fresh copy of the bot. The protocol itself is documented in ``docs/protocol.md``.
 """
 
 from croupier.v1 import bot_pb2 as proto
@@ -21,10 +23,13 @@ from croupier_bot._client import (
     Decision,
     MatchInfo,
     Seat,
+    SessionSummary,
     main,
     play,
     play_async,
     run,
+    serve,
+    serve_async,
 )
 
 __all__ = [
@@ -33,9 +38,12 @@ __all__ = [
     "Decision",
     "MatchInfo",
     "Seat",
+    "SessionSummary",
     "main",
     "play",
     "play_async",
     "proto",
     "run",
+    "serve",
+    "serve_async",
 ]

@@ -1,12 +1,15 @@
-"""The SDK's one loop: dial, hello, answer decisions, return the match end."""
+"""The SDK's one loop: dial, hello, answer decisions, return the match end; and the session
+loop around it (a process that stays up and plays every seat the arbiter hands it)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import os
 import sys
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +44,9 @@ class MatchInfo:
     params: dict[str, int]
     move_time_ms: int
     time_bank_ms: int
+    #: The seed meant for the bot's own randomness in this match (``CROUPIER_SEED`` of a bot
+    #: launched per match, the seat assignment's seed in a session); None when there is none.
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,9 @@ class Bot:
 
     name = "python-bot"
     version = "0"
+    #: In a session (a process that plays many matches), how many matches at a time this bot
+    #: may play at most; None: as many as the organiser asks (``CROUPIER_SESSION_CAPACITY``).
+    capacity: int | None = None
 
     def on_welcome(self, match: MatchInfo) -> None:
         """The bot was admitted to a seat."""
@@ -88,8 +97,9 @@ class Seat:
     it held a decision (else ``None``). The gRPC stream runs on it, and so does in-process play
     (``croupier.transport.play_local``), so a bot sees the same calls either way."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, seed: int | None = None) -> None:
         self.bot = bot
+        self.seed = seed  # MatchInfo.seed
         self.match: MatchInfo | None = None
         self.end: Any = None
 
@@ -116,6 +126,7 @@ class Seat:
                 dict(w.params),
                 w.clock_rules.move_time_ms,
                 w.clock_rules.time_bank_ms,
+                self.seed,
             )
             bot.on_welcome(self.match)
         elif kind == "rejected":
@@ -164,45 +175,170 @@ async def play_async(
     token = token if token is not None else os.environ.get("CROUPIER_TOKEN", "")
     if not address:
         raise BotError("no arbiter address: set CROUPIER_ADDRESS or pass address=")
+    seed = os.environ.get("CROUPIER_SEED", "")
+    async with grpc.aio.insecure_channel(address) as channel:
+        await _ready(channel, address, connect_timeout_s)
+        return await _play_seat(channel, bot, token, int(seed) if seed.isdigit() else None)
+
+
+async def _ready(channel: grpc.aio.Channel, address: str, timeout_s: float) -> None:
+    try:
+        await asyncio.wait_for(channel.channel_ready(), timeout_s)
+    except TimeoutError:
+        raise BotError(f"cannot reach the arbiter at {address}") from None
+
+
+def _rpc_error(exc: grpc.aio.AioRpcError) -> BotError:
+    reason = dict(exc.trailing_metadata() or ()).get(_REASON_KEY, "")
+    code = exc.code().name
+    return BotError(f"{code}: {exc.details()}", str(reason), code)
+
+
+async def _play_seat(channel: grpc.aio.Channel, bot: Bot, token: str, seed: int | None) -> Any:
+    """Play the seat ``token`` admits on a Play stream of ``channel``; return the MatchEnd."""
     hello = pb.Hello(
         token=token, bot_name=bot.name, bot_version=bot.version, protocol_version=PROTOCOL_VERSION
     )
-    async with grpc.aio.insecure_channel(address) as channel:
-        try:
-            await asyncio.wait_for(channel.channel_ready(), connect_timeout_s)
-        except TimeoutError:
-            raise BotError(f"cannot reach the arbiter at {address}") from None
-        call = bot_pb2_grpc.BotServiceStub(channel).Play()
-        seat = Seat(bot)
-        try:
-            await call.write(pb.PlayRequest(hello=hello))
-            while (response := await call.read()) is not grpc.aio.EOF:
-                action = seat(response)
-                if action is not None:
-                    reply = pb.ActionReply(
-                        request_id=response.decision.request_id, action_id=action
-                    )
-                    # too late (the match ended meanwhile)? MatchEnd is still there to be read
-                    with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
-                        await call.write(pb.PlayRequest(action=reply))
-                elif seat.end is not None:
-                    await call.done_writing()
-                    return seat.end
-        except grpc.aio.AioRpcError as exc:
-            reason = dict(exc.trailing_metadata() or ()).get(_REASON_KEY, "")
-            code = exc.code().name
-            raise BotError(f"{code}: {exc.details()}", str(reason), code) from None
+    call = bot_pb2_grpc.BotServiceStub(channel).Play()
+    seat = Seat(bot, seed)
+    try:
+        await call.write(pb.PlayRequest(hello=hello))
+        while (response := await call.read()) is not grpc.aio.EOF:
+            action = seat(response)
+            if action is not None:
+                reply = pb.ActionReply(request_id=response.decision.request_id, action_id=action)
+                # too late (the match ended meanwhile)? MatchEnd is still there to be read
+                with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                    await call.write(pb.PlayRequest(action=reply))
+            elif seat.end is not None:
+                await call.done_writing()
+                return seat.end
+    except grpc.aio.AioRpcError as exc:
+        raise _rpc_error(exc) from None
+    except BaseException:
+        call.cancel()  # a hook failed: leave the seat (in a session the channel stays up)
+        raise
     raise BotError("the arbiter closed the stream before the match ended")
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """What a session (a process that stayed up for many matches) played."""
+
+    session_id: str
+    matches: int
+    failed: int
+
+
+def serve(
+    bot: Bot,
+    *,
+    address: str | None = None,
+    token: str | None = None,
+    capacity: int | None = None,
+    connect_timeout_s: float = 30.0,
+) -> SessionSummary:
+    """Serve a bot session: play every seat the arbiter hands this process, each on its own Play
+    stream and with its own deep copy of ``bot`` (taken before any match: per-match state starts
+    afresh), up to ``capacity`` at a time, until the arbiter ends the session.
+
+    ``address``, ``token`` and ``capacity`` default to ``CROUPIER_ADDRESS``,
+    ``CROUPIER_SESSION_TOKEN`` and the smaller of ``bot.capacity`` and
+    ``CROUPIER_SESSION_CAPACITY`` (1 if neither says). :class:`BotError` if the arbiter refuses.
+    """
+    return asyncio.run(
+        serve_async(
+            bot,
+            address=address,
+            token=token,
+            capacity=capacity,
+            connect_timeout_s=connect_timeout_s,
+        )
+    )
+
+
+def _session_capacity(bot: Bot, capacity: int | None) -> int:
+    if capacity is not None:
+        return max(1, capacity)
+    asked = os.environ.get("CROUPIER_SESSION_CAPACITY", "")
+    wanted = [c for c in (bot.capacity, int(asked) if asked.isdigit() else None) if c]
+    return max(1, min(wanted)) if wanted else 1
+
+
+async def serve_async(
+    bot: Bot,
+    *,
+    address: str | None = None,
+    token: str | None = None,
+    capacity: int | None = None,
+    connect_timeout_s: float = 30.0,
+) -> SessionSummary:
+    """:func:`serve` for code that already runs an asyncio loop."""
+    address = address or os.environ.get("CROUPIER_ADDRESS", "")
+    token = token if token is not None else os.environ.get("CROUPIER_SESSION_TOKEN", "")
+    if not address:
+        raise BotError("no arbiter address: set CROUPIER_ADDRESS or pass address=")
+    template = copy.deepcopy(bot)  # the pristine bot: each match plays a copy of it
+    hello = pb.SessionHello(
+        token=token,
+        bot_name=bot.name,
+        bot_version=bot.version,
+        protocol_version=PROTOCOL_VERSION,
+        capacity=_session_capacity(bot, capacity),
+    )
+    played = failed = 0
+    seats: set[asyncio.Task[Any]] = set()
+
+    def finished(task: asyncio.Task[Any]) -> None:
+        nonlocal played, failed
+        seats.discard(task)
+        played += 1
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            failed += 1
+            print(f"{bot.name}: a match failed:", file=sys.stderr)
+            traceback.print_exception(exc, file=sys.stderr)
+
+    async with grpc.aio.insecure_channel(address) as channel:
+        await _ready(channel, address, connect_timeout_s)
+        call = bot_pb2_grpc.BotServiceStub(channel).Session()
+        try:
+            await call.write(pb.SessionRequest(hello=hello))
+            welcome = await call.read()
+            if welcome is grpc.aio.EOF or welcome.WhichOneof("kind") != "welcome":
+                raise BotError("the arbiter did not welcome the session")
+            session_id = welcome.welcome.session_id
+            while (response := await call.read()) is not grpc.aio.EOF:
+                if response.WhichOneof("kind") != "seat":
+                    continue
+                seat = response.seat
+                task = asyncio.create_task(
+                    _play_seat(channel, copy.deepcopy(template), seat.token, seat.seed)
+                )
+                seats.add(task)
+                task.add_done_callback(finished)
+        except grpc.aio.AioRpcError as exc:
+            raise _rpc_error(exc) from None
+        finally:
+            # the session is over (or broke): the seats already handed out are played to the end
+            if seats:
+                await asyncio.gather(*seats, return_exceptions=True)
+    return SessionSummary(session_id, played, failed)
 
 
 def run(
     bot: Bot | Callable[[Decision], int], *, name: str = "python-bot", version: str = "0"
 ) -> Any:
     """Play one match with ``bot`` (a :class:`Bot` or a function); exit with status 2 and one
-    line on stderr if the arbiter refuses it or the stream breaks."""
+    line on stderr if the arbiter refuses it or the stream breaks.
+
+    When the environment says session mode (``CROUPIER_SESSION_TOKEN``: the bot was launched to
+    stay up across matches), serve the session instead (:func:`serve`) and return its
+    :class:`SessionSummary`."""
     if not isinstance(bot, Bot):
         bot = _FunctionBot(bot, name, version)
     try:
+        if os.environ.get("CROUPIER_SESSION_TOKEN"):
+            return serve(bot)
         return play(bot)
     except BotError as exc:
         reason = f" [{exc.reason}]" if exc.reason else ""
@@ -215,4 +351,7 @@ def main(bot: Bot | Callable[[Decision], int], **kwargs: Any) -> None:
     started = time.monotonic()
     end = run(bot, **kwargs)
     seconds = time.monotonic() - started
-    print(f"match over after {seconds:.1f}s; cancelled={end.cancelled}", file=sys.stderr)
+    if isinstance(end, SessionSummary):
+        print(f"session over after {seconds:.1f}s; matches={end.matches}", file=sys.stderr)
+    else:
+        print(f"match over after {seconds:.1f}s; cancelled={end.cancelled}", file=sys.stderr)

@@ -267,6 +267,7 @@ class Match:
             link.send(MatchOver(result))
             link.closed = True
             link.over = True
+            link.done.set()
         self._log.info(
             "match_finished",
             steps=step,

@@ -1,4 +1,5 @@
-"""Where proto types meet rules types: the codec, the gRPC servicers and the bot launcher."""
+"""Where proto types meet rules types: the codec, the gRPC servicers, bot sessions, the bot
+launcher and the pool of bots that stay up across matches."""
 
 from croupier.transport._launcher import (
     BUNDLED,
@@ -6,6 +7,8 @@ from croupier.transport._launcher import (
     ENV_MATCH_ID,
     ENV_SEAT,
     ENV_SEED,
+    ENV_SESSION_CAPACITY,
+    ENV_SESSION_TOKEN,
     ENV_TOKEN,
     BotExit,
     BotProcess,
@@ -13,7 +16,9 @@ from croupier.transport._launcher import (
     parse_bot_command,
 )
 from croupier.transport._local import play_local
+from croupier.transport._pool import BotPool, BotStats, Restart, SeatAssigner, match_bot_seed
 from croupier.transport._server import REASON_KEY, ArbiterServer, BotServicer
+from croupier.transport._sessions import BotSession
 
 __all__ = [
     "BUNDLED",
@@ -21,13 +26,21 @@ __all__ = [
     "ENV_MATCH_ID",
     "ENV_SEAT",
     "ENV_SEED",
+    "ENV_SESSION_CAPACITY",
+    "ENV_SESSION_TOKEN",
     "ENV_TOKEN",
     "REASON_KEY",
     "ArbiterServer",
     "BotExit",
+    "BotPool",
     "BotProcess",
     "BotServicer",
+    "BotSession",
+    "BotStats",
+    "Restart",
+    "SeatAssigner",
     "launch_bot",
+    "match_bot_seed",
     "parse_bot_command",
     "play_local",
 ]

@@ -25,6 +25,10 @@ ENV_TOKEN = "CROUPIER_TOKEN"
 ENV_SEAT = "CROUPIER_SEAT"
 ENV_SEED = "CROUPIER_SEED"
 ENV_MATCH_ID = "CROUPIER_MATCH_ID"
+#: Set instead of the seat variables for a bot launched to serve a session (many matches).
+ENV_SESSION_TOKEN = "CROUPIER_SESSION_TOKEN"
+#: How many matches at a time the organiser would like a session bot to play (it may say fewer).
+ENV_SESSION_CAPACITY = "CROUPIER_SESSION_CAPACITY"
 
 #: How often the launcher looks whether a bot process has exited.
 EXIT_POLL_S = 0.05
@@ -111,25 +115,28 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
 async def launch_bot(
     argv: list[str],
     *,
-    link: SeatLink,
+    link: SeatLink | None,
     address: str,
     seed: int,
     match_id: str,
     log_path: Path,
     log_cap_bytes: int = LOG_CAP_BYTES,
+    session: tuple[str, int] | None = None,
 ) -> BotProcess:
-    """Start a bot for ``link``'s seat. When the process ends, the seat is told it left."""
+    """Start a bot for ``link``'s seat. When the process ends, the seat is told it left.
+
+    With ``session`` (a session token and the capacity asked for) and no ``link``, the bot is
+    started to serve a session of many matches instead; its watcher then only waits for it to end.
+    """
     env = dict(os.environ)
-    env.update(
-        {
-            ENV_ADDRESS: address,
-            ENV_TOKEN: link.token,
-            ENV_SEAT: str(link.seat),
-            ENV_SEED: str(seed),
-            ENV_MATCH_ID: match_id,
-            "PYTHONUNBUFFERED": "1",
-        }
-    )
+    env.update({ENV_ADDRESS: address, ENV_SEED: str(seed), "PYTHONUNBUFFERED": "1"})
+    if link is not None:
+        env.update({ENV_TOKEN: link.token, ENV_SEAT: str(link.seat), ENV_MATCH_ID: match_id})
+    if session is not None:
+        # CROUPIER_TOKEN too: a bot that knows only the per-match protocol says Hello with it on
+        # Play, and the arbiter tells it (and whoever launched it) to use a session instead
+        env.update({ENV_SESSION_TOKEN: session[0], ENV_SESSION_CAPACITY: str(session[1])})
+        env[ENV_TOKEN] = session[0]
     try:
         proc = await asyncio.create_subprocess_exec(
             *argv,
@@ -144,7 +151,7 @@ async def launch_bot(
     assert proc.stdout is not None
     copier = asyncio.create_task(_copy_output(proc.stdout, log_path, log_cap_bytes))
     watcher = asyncio.create_task(_watch(proc, link))
-    return BotProcess(link.seat, argv, proc, log_path, watcher, copier)
+    return BotProcess(-1 if link is None else link.seat, argv, proc, log_path, watcher, copier)
 
 
 async def _exited(proc: asyncio.subprocess.Process) -> int:
@@ -155,10 +162,10 @@ async def _exited(proc: asyncio.subprocess.Process) -> int:
     return proc.returncode
 
 
-async def _watch(proc: asyncio.subprocess.Process, link: SeatLink) -> None:
+async def _watch(proc: asyncio.subprocess.Process, link: SeatLink | None) -> None:
     """Tell the seat as soon as the bot process ends before the match does."""
     code = await _exited(proc)
-    if not link.over:
+    if link is not None and not link.over:
         link.leave(f"the bot process exited with code {code}")
         structlog.get_logger("croupier.launcher").warning(
             "bot_exited_early", seat=link.seat, pid=proc.pid, code=code

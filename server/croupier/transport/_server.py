@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
+from typing import cast
 
 import grpc
 import structlog
@@ -20,6 +21,7 @@ from croupier.errors import ConfigError
 from croupier.games import get_spec
 from croupier.games._codec_kit import GameCodec
 from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode
+from croupier.transport._sessions import BotSession
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
 
@@ -57,11 +59,24 @@ class _Entry:
 
 
 class BotServicer(bot_pb2_grpc.BotServiceServicer):
-    """Serves ``Play``: handshake, then pumps the seat's outbox to the bot and its replies in."""
+    """Serves ``Play``: handshake, then pumps the seat's outbox to the bot and its replies in;
+    and ``Session``: hands a bot that stays up the seats its owner assigns it."""
 
     def __init__(self) -> None:
         self._seats: dict[str, _Entry] = {}
+        self._sessions: dict[str, BotSession] = {}
         self._log = structlog.get_logger("croupier.transport")
+
+    def open_session(self, token: str | None = None) -> BotSession:
+        """Expect a bot session under ``token`` (a fresh one by default)."""
+        session = BotSession(token)
+        self._sessions[session.token] = session
+        return session
+
+    def close_session(self, session: BotSession) -> None:
+        """End ``session`` (its stream closes with OK) and forget its token."""
+        session.close()
+        self._sessions.pop(session.token, None)
 
     def add_match(self, match: Match) -> None:
         codec = get_spec(match.game.info.name).codec
@@ -106,6 +121,15 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             )
             return
         entry = self._seats.get(hello.token)
+        if entry is None and (session := self._sessions.get(hello.token)) is not None:
+            session.per_match.set()
+            await self._abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                pb.ERROR_REASON_SESSION_EXPECTED,
+                "this is a session token: open BotService.Session with it",
+            )
+            return
         if entry is None:
             await self._abort(
                 context,
@@ -121,6 +145,101 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             await self._abort(context, code, reason, str(exc))
             return
         await self._pump(context, entry)
+
+    async def Session(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
+        try:
+            async with asyncio.timeout(HELLO_TIMEOUT_S):
+                first = await context.read()
+        except (DecodeError, TimeoutError):
+            first = pb.SessionRequest()
+        if first is grpc.aio.EOF or first.WhichOneof("kind") != "hello":
+            await self._abort(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                pb.ERROR_REASON_SESSION_HELLO_EXPECTED,
+                "the first message must be a SessionHello",
+            )
+            return
+        hello = first.hello
+        if hello.protocol_version != PROTOCOL_VERSION:
+            await self._abort(
+                context,
+                grpc.StatusCode.FAILED_PRECONDITION,
+                pb.ERROR_REASON_PROTOCOL_VERSION,
+                f"protocol version {hello.protocol_version} is not supported; "
+                f"this arbiter speaks {PROTOCOL_VERSION}",
+            )
+            return
+        session = self._sessions.get(hello.token)
+        if session is None:
+            await self._abort(
+                context,
+                grpc.StatusCode.UNAUTHENTICATED,
+                pb.ERROR_REASON_TOKEN_UNKNOWN,
+                "the token admits no session",
+            )
+            return
+        if not session.attach(hello.bot_name, hello.bot_version, hello.capacity):
+            await self._abort(
+                context,
+                grpc.StatusCode.ALREADY_EXISTS,
+                pb.ERROR_REASON_SESSION_TAKEN,
+                "the session token already has a connected session",
+            )
+            return
+        try:
+            await self._serve_session(context, session)
+        finally:
+            session.detach()
+
+    async def _serve_session(self, context: grpc.aio.ServicerContext, session: BotSession) -> None:
+        log = self._log.bind(session_id=session.session_id, bot=session.bot_name)
+        log.info("session_opened", version=session.bot_version, capacity=session.capacity)
+        welcome = pb.SessionWelcome(
+            session_id=session.session_id,
+            protocol_version=PROTOCOL_VERSION,
+            capacity=session.capacity,
+        )
+        await context.write(pb.SessionResponse(welcome=welcome))
+
+        async def read_until_closed() -> None:
+            # the bot sends nothing after its hello; its end of the stream closing ends the session
+            with contextlib.suppress(grpc.RpcError, asyncio.InvalidStateError, ConnectionError):
+                while await context.read() is not grpc.aio.EOF:
+                    pass
+
+        reader = asyncio.create_task(read_until_closed())
+        handed = 0
+        try:
+            while True:
+                getter = asyncio.ensure_future(session.queue.get())
+                await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                if not getter.done():
+                    getter.cancel()
+                    return  # the bot hung up
+                assignment = getter.result()
+                if assignment is None:
+                    return
+                entry = self._seats.get(assignment.token)
+                if entry is None:  # the match ended (or was dropped) before the seat was sent
+                    continue
+                seat = pb.SeatAssignment(
+                    match_id=entry.match.match_id,
+                    game=entry.match.game.info.name,
+                    seat=entry.link.seat,
+                    token=assignment.token,
+                    seed=assignment.seed,
+                )
+                async with asyncio.timeout(WRITE_TIMEOUT_S):
+                    await context.write(pb.SessionResponse(seat=seat))
+                handed += 1
+        except TimeoutError:
+            log.warning("session_stopped_reading")
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            log.info("session_closed", seats=handed)
 
     async def _pump(self, context: grpc.aio.ServicerContext, entry: _Entry) -> None:
         link, codec = entry.link, entry.codec
@@ -166,33 +285,21 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 return False
 
         outbox = link.outbox
-        loop = asyncio.get_running_loop()
-        pending: list[EventMessage] = []  # events wait for the next message, or EVENT_FLUSH_S
-        deadline = 0.0
         try:
             while True:
-                if not pending:
-                    message = await outbox.get()
-                    deadline = loop.time() + EVENT_FLUSH_S
-                elif not outbox.empty():
-                    message = outbox.get_nowait()
-                else:
-                    try:
-                        async with asyncio.timeout_at(deadline):
-                            message = await outbox.get()
-                    except TimeoutError:
-                        if not await write(encode(None, codec, pending)):
-                            return
-                        pending = []
-                        continue
+                # the next message with the events before it; or, once the oldest has waited
+                # EVENT_FLUSH_S with nothing else to go with, the events alone
+                batch = await outbox.get_batch(EVENT_FLUSH_S)
+                message = batch[-1]
                 if message is None:
                     return
                 if isinstance(message, EVENT_TYPES):
-                    pending.append(message)
+                    if not await write(encode(None, codec, cast("list[EventMessage]", batch))):
+                        return
                     continue
-                if not await write(encode(message, codec, pending)):
+                events = cast("list[EventMessage]", batch[:-1])
+                if not await write(encode(message, codec, events)):
                     return
-                pending = []
                 if isinstance(message, MatchOver):
                     finished = True
                     return

@@ -33,6 +33,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_MATCH_OVER: _ClassVar[ErrorReason]
     ERROR_REASON_SEAT_CLOSED: _ClassVar[ErrorReason]
     ERROR_REASON_FLOODING: _ClassVar[ErrorReason]
+    ERROR_REASON_SESSION_EXPECTED: _ClassVar[ErrorReason]
+    ERROR_REASON_SESSION_TAKEN: _ClassVar[ErrorReason]
+    ERROR_REASON_SESSION_HELLO_EXPECTED: _ClassVar[ErrorReason]
 
 class AsNasRank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -218,6 +221,9 @@ ERROR_REASON_PROTOCOL_VERSION: ErrorReason
 ERROR_REASON_MATCH_OVER: ErrorReason
 ERROR_REASON_SEAT_CLOSED: ErrorReason
 ERROR_REASON_FLOODING: ErrorReason
+ERROR_REASON_SESSION_EXPECTED: ErrorReason
+ERROR_REASON_SESSION_TAKEN: ErrorReason
+ERROR_REASON_SESSION_HELLO_EXPECTED: ErrorReason
 AS_NAS_RANK_UNSPECIFIED: AsNasRank
 AS_NAS_RANK_COULI: AsNasRank
 AS_NAS_RANK_SARBAZ: AsNasRank
@@ -560,6 +566,58 @@ class MatchEnd(_message.Message):
     results: _containers.RepeatedCompositeFieldContainer[SeatResult]
     cancelled: bool
     def __init__(self, results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., cancelled: _Optional[bool] = ...) -> None: ...
+
+class SessionRequest(_message.Message):
+    __slots__ = ("hello",)
+    HELLO_FIELD_NUMBER: _ClassVar[int]
+    hello: SessionHello
+    def __init__(self, hello: _Optional[_Union[SessionHello, _Mapping]] = ...) -> None: ...
+
+class SessionResponse(_message.Message):
+    __slots__ = ("welcome", "seat")
+    WELCOME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    welcome: SessionWelcome
+    seat: SeatAssignment
+    def __init__(self, welcome: _Optional[_Union[SessionWelcome, _Mapping]] = ..., seat: _Optional[_Union[SeatAssignment, _Mapping]] = ...) -> None: ...
+
+class SessionHello(_message.Message):
+    __slots__ = ("token", "bot_name", "bot_version", "protocol_version", "capacity")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    CAPACITY_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    bot_name: str
+    bot_version: str
+    protocol_version: int
+    capacity: int
+    def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., capacity: _Optional[int] = ...) -> None: ...
+
+class SessionWelcome(_message.Message):
+    __slots__ = ("session_id", "protocol_version", "capacity")
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    CAPACITY_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    protocol_version: int
+    capacity: int
+    def __init__(self, session_id: _Optional[str] = ..., protocol_version: _Optional[int] = ..., capacity: _Optional[int] = ...) -> None: ...
+
+class SeatAssignment(_message.Message):
+    __slots__ = ("match_id", "game", "seat", "token", "seed")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: str
+    seat: int
+    token: str
+    seed: int
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class AsNasAction(_message.Message):
     __slots__ = ("move", "stake_after")

@@ -40,6 +40,11 @@ class BotServiceStub:
                 request_serializer=croupier_dot_v1_dot_bot__pb2.PlayRequest.SerializeToString,
                 response_deserializer=croupier_dot_v1_dot_bot__pb2.PlayResponse.FromString,
                 _registered_method=True)
+        self.Session = channel.stream_stream(
+                '/croupier.v1.BotService/Session',
+                request_serializer=croupier_dot_v1_dot_bot__pb2.SessionRequest.SerializeToString,
+                response_deserializer=croupier_dot_v1_dot_bot__pb2.SessionResponse.FromString,
+                _registered_method=True)
 
 
 class BotServiceServicer:
@@ -53,6 +58,14 @@ class BotServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Session(self, request_iterator, context):
+        """Keeps a bot process up across matches: the bot sends SessionHello, the arbiter answers
+        SessionWelcome, then hands it seats (SeatAssignment), each to be played on its own Play stream.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BotServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -60,6 +73,11 @@ def add_BotServiceServicer_to_server(servicer, server):
                     servicer.Play,
                     request_deserializer=croupier_dot_v1_dot_bot__pb2.PlayRequest.FromString,
                     response_serializer=croupier_dot_v1_dot_bot__pb2.PlayResponse.SerializeToString,
+            ),
+            'Session': grpc.stream_stream_rpc_method_handler(
+                    servicer.Session,
+                    request_deserializer=croupier_dot_v1_dot_bot__pb2.SessionRequest.FromString,
+                    response_serializer=croupier_dot_v1_dot_bot__pb2.SessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -90,6 +108,33 @@ class BotService:
             '/croupier.v1.BotService/Play',
             croupier_dot_v1_dot_bot__pb2.PlayRequest.SerializeToString,
             croupier_dot_v1_dot_bot__pb2.PlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Session(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/croupier.v1.BotService/Session',
+            croupier_dot_v1_dot_bot__pb2.SessionRequest.SerializeToString,
+            croupier_dot_v1_dot_bot__pb2.SessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,306 @@
+"""Throughput of many matches: bot sessions against one ``croupier match`` per match, and the
+arbiter's decisions per second against bare gRPC. Not tests; nothing here asserts a time.
+
+    .venv/bin/python bench/sessions.py                # both
+    .venv/bin/python bench/sessions.py matches        # one: matches | decisions
+
+* matches: complete 12-deal As-Nas matches per second with four random Python SDK bots:
+  (a) ``croupier match`` one after another (a fresh arbiter and four bot processes each time),
+  (b) matches on one server with the bots kept up in sessions (``BotPool``), at concurrency 1 and
+  at ``os.cpu_count()``, (c) in-process play with no gRPC (``play_local``, the floor of the rules
+  and the codec). Ratios (b)/(a) and (b)/(c).
+* decisions: the arbiter's decisions per second with C matches at once (C = 8 and 64), its seats
+  played by four light session bots (raw ``grpc.aio`` clients that parse each message and answer
+  a random legal id: no SDK), against bare ``grpc.aio`` bidirectional ping-pong with C streams at
+  once (300-byte payload, client and server in two processes), in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import structlog
+
+from croupier.arbiter import ClockRules, MatchConfig
+from croupier.replay import read_replay
+from croupier.runner import run_match
+from croupier.transport import ArbiterServer, BotPool
+
+RANDOM = [sys.executable, "-m", "croupier_bots.random_bot"]
+CLOCK = ClockRules(5000, 60000)  # roomy: nobody times out on a loaded machine
+
+# ---- matches per second --------------------------------------------------------------------------
+
+
+def _cli_matches_per_s(matches: int) -> float:
+    """(a) ``croupier match`` processes one after another, as a user scripts it today."""
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        for i in range(matches):
+            subprocess.run(
+                [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--seed", str(i),
+                 "--out", tmp, *["--bot", "random"] * 4],
+                check=True, capture_output=True,
+            )  # fmt: skip
+        return matches / (time.perf_counter() - start)
+
+
+async def _session_matches(matches: int, concurrency: int, out: Path) -> float:
+    """(b) ``matches`` on one server, ``concurrency`` at a time, four pooled random bots; the
+    bots are started (one warm-up match) before the clock starts."""
+    server = ArbiterServer()
+    await server.start()
+    pool = BotPool(server, out, capacity=concurrency)
+    names = ["r0", "r1", "r2", "r3"]
+    for name in names:
+        pool.add(name, RANDOM)
+    try:
+
+        async def one(i: int) -> None:
+            seats = [pool.assigner(n) for n in names[i % 4 :] + names[: i % 4]]
+            config = MatchConfig("as-nas", seed=i, clock=CLOCK)
+            await run_match(config, seats, out, server=server, match_id=f"s{concurrency}-{i}")
+
+        await asyncio.gather(*(one(10_000 + c) for c in range(concurrency)))  # warm-up
+        queue = list(range(matches))
+
+        async def worker() -> None:
+            while queue:
+                await one(queue.pop())
+
+        start = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        return matches / (time.perf_counter() - start)
+    finally:
+        await pool.close()
+        await server.stop()
+
+
+def _local_matches_per_s(matches: int) -> float:
+    """(c) in-process play through the codec, no gRPC: the floor."""
+    from croupier.transport import play_local
+    from croupier_bots.random_bot import RandomBot
+
+    start = time.perf_counter()
+    for i in range(matches):
+        play_local("as-nas", {}, i, [RandomBot(4 * i + s) for s in range(4)])
+    return matches / (time.perf_counter() - start)
+
+
+def bench_matches(repeats: int) -> dict[str, float]:
+    cores = os.cpu_count() or 1
+    cli, one, many, local = [], [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(repeats):
+            cli.append(_cli_matches_per_s(3))
+            one.append(asyncio.run(_session_matches(20, 1, Path(tmp) / f"one{r}")))
+            many.append(asyncio.run(_session_matches(30, cores, Path(tmp) / f"many{r}")))
+            local.append(_local_matches_per_s(100))
+    a, b1, bn, c = (statistics.median(x) for x in (cli, one, many, local))
+    return {
+        "a_cli_matches_per_s": a,
+        "b_session_matches_per_s_concurrency_1": b1,
+        f"b_session_matches_per_s_concurrency_{cores}": bn,
+        "c_local_matches_per_s": c,
+        "ratio_b1_to_a": b1 / a,
+        f"ratio_b{cores}_to_a": bn / a,
+        "ratio_b1_to_c": b1 / c,
+        f"ratio_b{cores}_to_c": bn / c,
+    }
+
+
+# ---- decisions per second --------------------------------------------------------------------
+
+_LIGHT_BOT = r"""
+import asyncio, os, random, grpc
+from croupier.v1 import bot_pb2 as pb, bot_pb2_grpc
+
+async def seat(stub, token, seed):
+    rng = random.Random(seed)
+    call = stub.Play()
+    await call.write(pb.PlayRequest(hello=pb.Hello(
+        token=token, bot_name="light", bot_version="1", protocol_version=1)))
+    while (r := await call.read()) is not grpc.aio.EOF:
+        kind = r.WhichOneof("kind")
+        if kind == "decision":
+            d = r.decision
+            action = rng.choice(d.legal_actions).id
+            await call.write(pb.PlayRequest(action=pb.ActionReply(
+                request_id=d.request_id, action_id=action)))
+        elif kind == "match_end":
+            await call.done_writing()
+            return
+
+async def main():
+    async with grpc.aio.insecure_channel(os.environ["CROUPIER_ADDRESS"]) as channel:
+        stub = bot_pb2_grpc.BotServiceStub(channel)
+        session = stub.Session()
+        await session.write(pb.SessionRequest(hello=pb.SessionHello(
+            token=os.environ["CROUPIER_SESSION_TOKEN"], bot_name="light", bot_version="1",
+            protocol_version=1, capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]))))
+        seats = set()
+        while (r := await session.read()) is not grpc.aio.EOF:
+            if r.WhichOneof("kind") == "seat":
+                task = asyncio.create_task(seat(stub, r.seat.token, r.seat.seed))
+                seats.add(task)
+                task.add_done_callback(seats.discard)
+        await asyncio.gather(*seats)
+
+asyncio.run(main())
+"""
+
+_ECHO_SERVER = r"""
+import asyncio, grpc
+async def main():
+    async def echo(request_iterator, context):
+        while (msg := await context.read()) is not grpc.aio.EOF:
+            await context.write(msg)
+    handler = grpc.stream_stream_rpc_method_handler(echo)
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler("bench.Echo", {"Echo": handler}),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    print(port, flush=True)
+    await server.wait_for_termination()
+asyncio.run(main())
+"""
+
+_ECHO_CLIENT = r"""
+import asyncio, sys, time, grpc
+port, streams, each = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+payload = b"x" * 300
+async def one(channel):
+    call = channel.stream_stream("/bench.Echo/Echo")()
+    for _ in range(each):
+        await call.write(payload)
+        await call.read()
+    await call.done_writing()
+async def main():
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        await channel.channel_ready()
+        await one(channel)  # warm-up
+        start = time.perf_counter()
+        await asyncio.gather(*(one(channel) for _ in range(streams)))
+        print(streams * each / (time.perf_counter() - start))
+asyncio.run(main())
+"""
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _ping_pong(streams: int, total: int) -> tuple[float, float]:
+    """Bare gRPC round trips per second with ``streams`` ping-pong streams at once, and the
+    server's CPU seconds per round trip."""
+    server = subprocess.Popen([sys.executable, "-c", _ECHO_SERVER], stdout=subprocess.PIPE,
+                              text=True)  # fmt: skip
+    try:
+        assert server.stdout is not None
+        port = server.stdout.readline().strip()
+        each = max(1, total // streams)
+        cpu = _cpu_s(server.pid)
+        done = subprocess.run(
+            [sys.executable, "-c", _ECHO_CLIENT, port, str(streams), str(each)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        return float(done.stdout.strip()), (_cpu_s(server.pid) - cpu) / (streams * (each + 1))
+    finally:
+        server.kill()
+        server.wait()
+
+
+async def _arbiter_decisions(concurrency: int, matches: int, out: Path) -> tuple[float, float]:
+    """Decisions per second of wall time with ``concurrency`` matches at once, light bots; and
+    the arbiter's CPU seconds per decision (this process: the arbiter and its gRPC threads)."""
+    server = ArbiterServer()
+    await server.start()
+    pool = BotPool(server, out, capacity=concurrency)
+    names = ["l0", "l1", "l2", "l3"]
+    for name in names:
+        pool.add(name, [sys.executable, "-c", _LIGHT_BOT])
+    replays: list[Path] = []
+    try:
+
+        async def one(i: int) -> None:
+            seats = [pool.assigner(n) for n in names]
+            config = MatchConfig("as-nas", seed=i, clock=CLOCK)
+            run = await run_match(config, seats, out, server=server, match_id=f"d{concurrency}-{i}")
+            replays.append(run.replay)
+
+        await asyncio.gather(*(one(10_000 + c) for c in range(concurrency)))  # warm-up
+        replays.clear()
+        queue = list(range(matches))
+
+        async def worker() -> None:
+            while queue:
+                await one(queue.pop())
+
+        start, cpu = time.perf_counter(), time.process_time()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    finally:
+        await pool.close()
+        await server.stop()
+    decisions = sum(
+        1 for path in replays for record in read_replay(path).records if record.type == "action"
+    )
+    return decisions / elapsed, cpu / decisions
+
+
+def bench_decisions(repeats: int) -> dict[str, float]:
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for concurrency, matches in ((8, 32), (64, 64)):
+            raw, raw_cpu, arbiter, arbiter_cpu = [], [], [], []
+            for r in range(repeats):
+                trips, trip_cpu = _ping_pong(concurrency, 6000)
+                raw.append(trips)
+                raw_cpu.append(trip_cpu)
+                path = Path(tmp) / f"c{concurrency}-{r}"
+                rate, cpu = asyncio.run(_arbiter_decisions(concurrency, matches, path))
+                arbiter.append(rate)
+                arbiter_cpu.append(cpu)
+            rt, ad = statistics.median(raw), statistics.median(arbiter)
+            rc, ac = statistics.median(raw_cpu), statistics.median(arbiter_cpu)
+            out[f"raw_grpc_round_trips_per_s_c{concurrency}"] = rt
+            out[f"arbiter_decisions_per_s_c{concurrency}"] = ad
+            out[f"ratio_arbiter_to_raw_c{concurrency}"] = ad / rt
+            out[f"raw_server_cpu_us_per_round_trip_c{concurrency}"] = rc * 1e6
+            out[f"arbiter_cpu_us_per_decision_c{concurrency}"] = ac * 1e6
+            out[f"ratio_cpu_arbiter_to_raw_server_c{concurrency}"] = ac / rc
+    return out
+
+
+BENCHES = {"matches": bench_matches, "decisions": bench_decisions}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("which", nargs="*", metavar="BENCH", help=f"any of {', '.join(BENCHES)}")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    unknown = [name for name in args.which if name not in BENCHES]
+    if unknown:
+        parser.error(f"unknown benchmark {', '.join(unknown)} (known: {', '.join(BENCHES)})")
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    for name in args.which or BENCHES:
+        result = BENCHES[name](args.repeats)
+        print(json.dumps({name: {k: round(v, 3) for k, v in result.items()}}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

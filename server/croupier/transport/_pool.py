@@ -1,0 +1,442 @@
+"""A pool of bot processes that stay up across matches (bot sessions), for runners that play many
+matches on one server: ``run_match`` takes a pool's :meth:`BotPool.assigner` in place of an argv.
+
+How the pool tells the two kinds of bots apart: the first time a bot is needed, the pool launches
+it in session mode (``CROUPIER_SESSION_TOKEN`` set, and ``CROUPIER_TOKEN`` set to the same session
+token). A bot that opens ``BotService.Session`` with it serves seats from then on, as many at a
+time as its ``SessionHello.capacity`` says (the pool starts another process of the same bot when
+all are full). A bot that knows only the per-match protocol says Hello on ``Play`` with the session
+token, is refused with ``SESSION_EXPECTED`` (it exits), and is launched per match from then on, as
+``croupier match`` launches it; so is a bot that opens neither within ``session_timeout_s``.
+
+A session bot that exits (crashes) or drops its session while it holds seats: each of those seats
+is told its bot left, so the match records it as that seat's fault (``disconnected``, "the bot
+process exited with code N"); the crash is counted, and the next seat the bot is handed starts a
+fresh process. With ``restart="per-match"`` every seat gets a fresh process that plays only it.
+
+A remote bot (:meth:`BotPool.add_remote`) is one the pool does not start: a competitor runs it
+anywhere with the session token the pool made, and the pool hands it seats the same way while its
+session is connected. If it drops, the seats it held are disconnected and the same token admits
+its next connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import os
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import structlog
+
+from croupier.arbiter import SeatLink
+from croupier.errors import BotLaunchError
+from croupier.transport._launcher import BotExit, BotProcess, launch_bot
+from croupier.transport._server import ArbiterServer
+from croupier.transport._sessions import BotSession
+
+#: ``"session"``: keep a bot's process up across matches (restarted after a crash);
+#: ``"per-match"``: a fresh process for every seat.
+Restart = Literal["session", "per-match"]
+
+#: How long a bot launched in session mode has to open its session (or to show it cannot).
+SESSION_TIMEOUT_S = 10.0
+#: How long a bot whose session dropped has to exit, so that its exit status can be reported.
+EXIT_WAIT_S = 0.5
+
+
+@runtime_checkable
+class SeatAssigner(Protocol):
+    """Gets a bot to play ``link``'s seat of match ``match_id`` on the server at ``address``.
+
+    ``run_match`` calls :meth:`assign` once per such seat after the match is registered on the
+    server and before it starts; the bot then joins with the seat's token like any other.
+    """
+
+    async def assign(self, link: SeatLink, match_id: str, address: str) -> None: ...
+
+
+def match_bot_seed(match_id: str, seat: int) -> int:
+    """The seed a pooled bot gets for its seat (``SeatAssignment.seed``, or ``CROUPIER_SEED`` when
+    launched per match): derived from the match id by SHA-256, so it tells nothing of the deals,
+    and the same match id seats the same bot behaviour."""
+    digest = hashlib.sha256(f"croupier/pool-seed/{match_id}/{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+@dataclass
+class BotStats:
+    """What the pool did with one bot."""
+
+    #: ``"session"`` or ``"per-match"`` once known, ``""`` before.
+    mode: str = ""
+    processes: int = 0
+    seats: int = 0
+    #: Session processes that ended while the pool still wanted them.
+    crashes: int = 0
+    #: The most seats one session process held at once.
+    peak_load: int = 0
+    pids: list[int] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class _Instance:
+    """One running session process of a bot."""
+
+    process: BotProcess
+    session: BotSession
+    #: The seats it holds now, with their match ids.
+    active: dict[SeatLink, str] = field(default_factory=dict)
+    dead: bool = False
+    monitor: asyncio.Task[None] | None = None
+
+
+@dataclass(eq=False)
+class _Bot:
+    name: str
+    argv: list[str]
+    restart: Restart
+    stats: BotStats = field(default_factory=BotStats)
+    instances: list[_Instance] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+@dataclass(eq=False)
+class _Remote:
+    """A bot that connects by itself with a session token."""
+
+    name: str
+    token: str
+    session: BotSession
+    stats: BotStats = field(default_factory=BotStats)
+    active: dict[SeatLink, str] = field(default_factory=dict)
+    monitor: asyncio.Task[None] | None = None
+
+
+class _Assigner:
+    """A pool's :class:`SeatAssigner` for one of its bots."""
+
+    def __init__(self, pool: BotPool, name: str) -> None:
+        self._pool, self.name = pool, name
+
+    async def assign(self, link: SeatLink, match_id: str, address: str) -> None:
+        await self._pool.assign(self.name, link, match_id, address)
+
+
+class BotPool:
+    """Bot processes kept up across the matches of one :class:`ArbiterServer`.
+
+    ``log_dir`` receives one log per process (``NAME.N.log`` for a session process,
+    ``MATCH.seatK.log`` for one launched per match). ``capacity`` is the number of matches at a time
+    the pool asks a session bot to play (``CROUPIER_SESSION_CAPACITY``; the bot may say fewer).
+    Use as ``async with BotPool(...) as pool``, or call :meth:`close` at the end.
+    """
+
+    def __init__(
+        self,
+        server: ArbiterServer,
+        log_dir: Path,
+        *,
+        restart: Restart = "session",
+        capacity: int | None = None,
+        session_timeout_s: float = SESSION_TIMEOUT_S,
+    ) -> None:
+        self._server = server
+        self._log_dir = log_dir
+        self._restart = restart
+        self._capacity = capacity or os.cpu_count() or 1
+        self._session_timeout_s = session_timeout_s
+        self._bots: dict[str, _Bot] = {}
+        self._remotes: dict[str, _Remote] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._per_match: dict[int, BotProcess] = {}  # by pid, until stopped
+        self._exits: list[BotExit] = []
+        self._closed = asyncio.Event()
+        self._log = structlog.get_logger("croupier.pool")
+
+    async def __aenter__(self) -> BotPool:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def add(self, name: str, argv: list[str], *, restart: Restart | None = None) -> None:
+        """Declare the bot ``name`` (its command line); nothing is started until it is needed."""
+        if name in self._bots or name in self._remotes:
+            raise ValueError(f"bot {name!r} is already in the pool")
+        bot = _Bot(name, list(argv), restart or self._restart)
+        if bot.restart == "per-match":
+            bot.stats.mode = "per-match"
+        self._bots[name] = bot
+
+    def add_remote(self, name: str, token: str | None = None) -> str:
+        """Declare the remote bot ``name``, which connects by itself (from anywhere) with a
+        session; return its session token (``token``, or a fresh one) to give its owner."""
+        if name in self._bots or name in self._remotes:
+            raise ValueError(f"bot {name!r} is already in the pool")
+        session = self._server.bots.open_session(token)
+        remote = _Remote(name, session.token, session)
+        remote.stats.mode = "session"
+        remote.monitor = asyncio.ensure_future(self._watch_remote(remote))
+        self._remotes[name] = remote
+        return session.token
+
+    def assigner(self, name: str) -> SeatAssigner:
+        """The :class:`SeatAssigner` that seats the bot ``name``, for ``run_match``'s ``bots``."""
+        if name not in self._bots and name not in self._remotes:
+            raise KeyError(name)
+        return _Assigner(self, name)
+
+    def stats(self, name: str) -> BotStats:
+        if name in self._remotes:
+            return self._remotes[name].stats
+        return self._bots[name].stats
+
+    @property
+    def exits(self) -> tuple[BotExit, ...]:
+        """How the processes that have ended so far ended."""
+        return tuple(self._exits)
+
+    # -- seating -------------------------------------------------------------------------------
+
+    async def assign(self, name: str, link: SeatLink, match_id: str, address: str) -> None:
+        """Get the bot ``name`` to play ``link``'s seat; see :class:`SeatAssigner`."""
+        if name in self._remotes:
+            await self._assign_remote(self._remotes[name], link, match_id)
+            return
+        bot = self._bots[name]
+        bot.stats.seats += 1
+        seed = match_bot_seed(match_id, link.seat)
+        try:
+            if bot.restart == "per-match" or bot.stats.mode == "per-match":
+                await self._launch_per_match(bot, link, match_id, address, seed)
+                return
+            async with bot.lock:
+                instance = self._free_instance(bot, match_id)
+                if instance is None and bot.stats.mode != "per-match":  # (found while waiting)
+                    instance = await self._start_session(bot)
+                if instance is not None:
+                    instance.active[link] = match_id
+                    bot.stats.peak_load = max(bot.stats.peak_load, len(instance.active))
+            if instance is None:
+                if bot.stats.mode == "per-match":
+                    await self._launch_per_match(bot, link, match_id, address, seed)
+                else:
+                    link.leave("the bot process ended before it opened its session")
+                return
+        except BotLaunchError as exc:
+            link.leave(str(exc))
+            self._log.warning("bot_not_started", bot=name, detail=str(exc))
+            return
+        instance.session.assign(link.token, seed)
+
+    async def _assign_remote(self, remote: _Remote, link: SeatLink, match_id: str) -> None:
+        """Hand the seat to the remote bot's session once it is connected and has room (it
+        cannot be started for it): wait up to ``session_timeout_s``, else the seat is a no-show."""
+        remote.stats.seats += 1
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._session_timeout_s
+        while True:
+            session = remote.session
+            for held in [held for held in remote.active if held.done.is_set()]:
+                del remote.active[held]
+            live = session.connected.is_set() and not session.ended.is_set()
+            if (
+                live
+                and len(remote.active) < session.capacity
+                and match_id not in remote.active.values()
+            ):
+                remote.active[link] = match_id
+                remote.stats.peak_load = max(remote.stats.peak_load, len(remote.active))
+                session.assign(link.token, match_bot_seed(match_id, link.seat))
+                return
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                link.leave("the remote bot was not connected, or had no room, in time")
+                return
+            # for the connection, for room (a held seat's match to end), or for a new session
+            events = [session.ended, *(held.done for held in remote.active)]
+            if not live:
+                events.append(session.connected)
+            waits = {asyncio.ensure_future(event.wait()) for event in events}
+            try:
+                await asyncio.wait(waits, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiter in waits:
+                    waiter.cancel()
+
+    async def _watch_remote(self, remote: _Remote) -> None:
+        """When the remote bot's session ends, its seats lose their bot, and its token admits
+        the next connection."""
+        while True:
+            await remote.session.ended.wait()
+            held = [link for link in remote.active if not link.done.is_set()]
+            for link in held:
+                link.leave("the bot's session ended")
+            remote.active.clear()
+            self._server.bots.close_session(remote.session)
+            if self._closed.is_set():
+                return
+            remote.stats.crashes += 1
+            self._log.warning("remote_session_ended", bot=remote.name, seats_lost=len(held))
+            remote.session = self._server.bots.open_session(remote.token)
+
+    def _free_instance(self, bot: _Bot, match_id: str) -> _Instance | None:
+        """The least loaded live process with room, and no seat of ``match_id`` already: one
+        process never holds two seats of a match, so no bot sees what two seats see."""
+        for instance in bot.instances:  # seats whose match is over are free again
+            for link in [link for link in instance.active if link.done.is_set()]:
+                del instance.active[link]
+        live = [
+            i
+            for i in bot.instances
+            if not i.dead
+            and len(i.active) < max(1, i.session.capacity)
+            and match_id not in i.active.values()
+        ]
+        return min(live, key=lambda i: len(i.active)) if live else None
+
+    async def _start_session(self, bot: _Bot) -> _Instance | None:
+        """Launch the bot in session mode and wait until it opens its session (an instance), shows
+        it speaks only the per-match protocol or exits (None; ``bot.stats.mode`` tells which)."""
+        session = self._server.bots.open_session()
+        n = bot.stats.processes
+        digest = hashlib.sha256(f"croupier/session-seed/{bot.name}/{n}".encode()).digest()
+        try:
+            process = await launch_bot(
+                bot.argv,
+                link=None,
+                address=self._server.address,
+                seed=int.from_bytes(digest[:4], "big"),
+                match_id="",
+                log_path=self._log_dir / f"{bot.name}.{n}.log",
+                session=(session.token, self._capacity),
+            )
+        except BotLaunchError:
+            self._server.bots.close_session(session)
+            raise
+        bot.stats.processes += 1
+        bot.stats.pids.append(process.process.pid)
+        waits: set[asyncio.Future[Any]] = {
+            asyncio.ensure_future(session.connected.wait()),
+            asyncio.ensure_future(session.per_match.wait()),
+            asyncio.ensure_future(asyncio.shield(process.watcher)),
+        }
+        try:
+            await asyncio.wait(
+                waits, timeout=self._session_timeout_s, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            for waiter in waits:
+                waiter.cancel()
+        log = self._log.bind(bot=bot.name, pid=process.process.pid)
+        exited = process.watcher.done()
+        if session.connected.is_set() and not exited:
+            bot.stats.mode = "session"
+            instance = _Instance(process, session)
+            instance.monitor = asyncio.create_task(self._monitor(bot, instance))
+            bot.instances.append(instance)
+            log.info("session_bot_started", capacity=session.capacity)
+            return instance
+        self._server.bots.close_session(session)
+        self._exits.append(await process.stop())
+        if session.per_match.is_set() or not exited:
+            # it knows only Play, or said nothing in time: seat it the way croupier match does
+            bot.stats.mode = "per-match"
+            log.info("bot_is_per_match", said_so=session.per_match.is_set())
+        else:
+            log.warning("session_bot_failed", code=process.process.returncode)
+        return None
+
+    async def _monitor(self, bot: _Bot, instance: _Instance) -> None:
+        """Wait for the process to end or its session to drop; then its seats lose their bot."""
+        watcher = asyncio.ensure_future(asyncio.shield(instance.process.watcher))
+        ended = asyncio.ensure_future(instance.session.ended.wait())
+        either: set[asyncio.Future[Any]] = {watcher, ended}
+        try:
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watcher.cancel()
+            ended.cancel()
+        instance.dead = True
+        if not instance.process.watcher.done():  # a crash drops the session first: the exit
+            with contextlib.suppress(TimeoutError):  # status follows within a poll or two
+                async with asyncio.timeout(EXIT_WAIT_S):
+                    await asyncio.shield(instance.process.watcher)
+        with contextlib.suppress(ValueError):
+            bot.instances.remove(instance)
+        self._server.bots.close_session(instance.session)
+        stop = asyncio.ensure_future(instance.process.stop())
+        code = instance.process.process.returncode
+        if code is None:
+            reason = "the bot's session ended"
+        else:
+            reason = f"the bot process exited with code {code}"
+        holding = [link for link in instance.active if not link.done.is_set()]
+        for link in holding:
+            link.leave(reason)
+        if not self._closed.is_set():
+            bot.stats.crashes += 1
+            self._log.warning(
+                "session_bot_ended", bot=bot.name, reason=reason, seats_lost=len(holding)
+            )
+        self._exits.append(await stop)
+
+    async def _launch_per_match(
+        self, bot: _Bot, link: SeatLink, match_id: str, address: str, seed: int
+    ) -> None:
+        process = await launch_bot(
+            bot.argv,
+            link=link,
+            address=address,
+            seed=seed,
+            match_id=match_id,
+            log_path=self._log_dir / f"{match_id}.seat{link.seat}.log",
+        )
+        bot.stats.processes += 1
+        bot.stats.pids.append(process.process.pid)
+        self._per_match[process.process.pid] = process
+        self._spawn(self._stop_when_done(process, link))
+
+    async def _stop_when_done(self, process: BotProcess, link: SeatLink) -> None:
+        done = asyncio.ensure_future(link.done.wait())
+        closed = asyncio.ensure_future(self._closed.wait())  # the process never outlives the pool
+        either: set[asyncio.Future[Any]] = {done, closed}
+        try:
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            done.cancel()
+            closed.cancel()
+        self._exits.append(await process.stop())
+        self._per_match.pop(process.process.pid, None)
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- the end ---------------------------------------------------------------------------------
+
+    async def close(self) -> tuple[BotExit, ...]:
+        """End every session (its bot exits by itself, or is stopped) and stop what remains;
+        return how every process the pool started ended."""
+        self._closed.set()
+        instances = [i for bot in self._bots.values() for i in bot.instances]
+        for instance in instances:
+            self._server.bots.close_session(instance.session)
+        monitors = [i.monitor for i in instances if i.monitor is not None]
+        await asyncio.gather(*monitors, return_exceptions=True)
+        for remote in self._remotes.values():  # its bot finishes its matches and goes
+            self._server.bots.close_session(remote.session)
+            if remote.monitor is not None:
+                remote.monitor.cancel()
+        await asyncio.gather(
+            *(r.monitor for r in self._remotes.values() if r.monitor), return_exceptions=True
+        )
+        # per-match processes saw _closed too: each is stopped now if it still plays
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        return tuple(self._exits)

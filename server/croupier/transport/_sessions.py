@@ -1,0 +1,64 @@
+"""The arbiter's end of one bot session: a bot process that dials once (``BotService.Session``)
+and is handed seats, each of which it plays on a Play stream of its own.
+
+Whoever expects the bot (the :class:`~croupier.transport.BotPool`, or a competition server for a
+bot that connects from anywhere) registers a :class:`BotSession` under a token with
+``BotServicer.open_session``; the servicer attaches the bot's stream to it when it says hello."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """A seat handed to a session: the seat token (the servicer finds the match by it) and the
+    bot's seed for that match."""
+
+    token: str
+    seed: int
+
+
+class BotSession:
+    """One expected (and then connected) bot session.
+
+    Events tell its owner what the bot did: :attr:`connected` once it said hello, :attr:`per_match`
+    if it said hello on a Play stream with the session token instead (it knows only the per-match
+    protocol), :attr:`ended` once its Session stream is gone.
+    """
+
+    def __init__(self, token: str | None = None) -> None:
+        self.token = token or secrets.token_urlsafe(24)
+        self.session_id = secrets.token_hex(4)
+        self.bot_name = ""
+        self.bot_version = ""
+        self.capacity = 0
+        self.connected = asyncio.Event()
+        self.per_match = asyncio.Event()
+        self.ended = asyncio.Event()
+        #: Seats to hand the bot, in order; ``None`` ends the session.
+        self.queue: asyncio.Queue[Assignment | None] = asyncio.Queue()
+        self._attached = False
+
+    def attach(self, bot_name: str, bot_version: str, capacity: int) -> bool:
+        """The bot said hello; False if a connection already holds this session."""
+        if self._attached or self.ended.is_set():
+            return False
+        self._attached = True
+        self.bot_name, self.bot_version, self.capacity = bot_name, bot_version, max(1, capacity)
+        self.connected.set()
+        return True
+
+    def assign(self, token: str, seed: int) -> None:
+        """Hand the bot the seat whose token is ``token`` (the caller keeps within capacity)."""
+        self.queue.put_nowait(Assignment(token, seed))
+
+    def close(self) -> None:
+        """End the session: the stream closes with status OK once queued seats are sent."""
+        self.queue.put_nowait(None)
+
+    def detach(self) -> None:
+        """The Session stream is gone."""
+        self.ended.set()
