@@ -1,0 +1,152 @@
+"""End to end: ``croupier tournament`` with real bot processes on a real arbiter.
+
+Contract under test: every scheduled match is played once and stored once with its replay's
+SHA-256; duplicate sets replay the same deals with the seats rotated; a rerun resumes (skips what
+is finished); a different config against the store is refused in one line; bots that cannot
+start or never connect are recorded against themselves while the tournament goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from ladder_kit import python_bot, standings_json, tournament, write_config
+
+from croupier.replay import read_replay, verify
+
+pytestmark = pytest.mark.e2e
+
+BASIC = """
+game = "as-nas"
+seed = 1
+rounds = 2
+[params]
+deals = 2
+[clock]
+move_ms = 5000
+[bots]
+alpha = "random"
+beta = "as-nas-heuristic"
+gamma = "random"
+delta = "random"
+"""
+
+
+@pytest.fixture(scope="module")
+def basic(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The BASIC tournament (2 rounds of one table in 4 rotations: 8 matches), run once."""
+    folder = tmp_path_factory.mktemp("basic")
+    path = write_config(folder, BASIC)
+    done = tournament(path, "--concurrency", 2)
+    assert done.returncode == 0, done.stderr
+    assert "t: 8/8 matches" in done.stdout
+    return path
+
+
+def test_every_match_is_stored_once_with_a_replay_that_verifies(basic: Path) -> None:
+    conn = sqlite3.connect(basic.parent / "t.sqlite")
+    rows = conn.execute("SELECT id, slot, replay_path, replay_sha256 FROM matches").fetchall()
+    assert sorted(r[1] for r in rows) == list(range(8))
+    for match_id, _, rel, sha in rows:
+        replay = basic.parent / rel
+        assert replay.name == f"{match_id}.jsonl"
+        assert hashlib.sha256(replay.read_bytes()).hexdigest() == sha
+        verify(read_replay(replay))
+    seats = conn.execute("SELECT bot, seat FROM seats").fetchall()
+    assert set(Counter(seats).values()) == {2}  # each bot in each seat once per round
+    assert conn.execute("SELECT version FROM bots WHERE name = 'beta'").fetchone() == ("1",)
+
+
+def test_a_duplicate_set_deals_the_same_cards_with_the_seats_rotated(basic: Path) -> None:
+    deals: dict[str, list[list[int]]] = {}
+    seating: dict[str, list[str]] = {}
+    conn = sqlite3.connect(basic.parent / "t.sqlite")
+    for match_id, deal_set in conn.execute("SELECT id, deal_set FROM matches WHERE round = 0"):
+        replay = read_replay(basic.parent / "t-matches" / f"{match_id}.jsonl")
+        chance = [r.data["outcome"] for r in replay.records if r.type == "chance"]
+        deals.setdefault(deal_set, []).append(chance)
+        seating[match_id] = [
+            b
+            for (b,) in conn.execute(
+                "SELECT bot FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)
+            )
+        ]
+    ((_set, sets),) = deals.items()
+    assert len(sets) == 4
+    assert all(s == sets[0] for s in sets)
+    assert len(sets[0]) == 3  # first dealer and two deals
+    orders = list(seating.values())
+    assert {tuple(o) for o in orders} == {tuple(orders[0][k:] + orders[0][:k]) for k in range(4)}
+
+
+def test_rerunning_skips_what_is_finished_and_another_config_is_refused(basic: Path) -> None:
+    again = tournament(basic)
+    assert again.returncode == 0, again.stderr
+    assert "8 already finished" in again.stderr
+    assert "t: 8/8 matches" in again.stdout
+    changed = tournament(basic, "--seed", 2)
+    assert changed.returncode == 2
+    assert changed.stderr.strip().splitlines() == [
+        f"croupier: error: {basic.parent / 't.sqlite'} holds a different tournament: "
+        "seed changed from 1 to 2 (use another store, or the config it was made with)"
+    ]
+    bots = tournament(basic, "--set", "bots.gamma=as-nas-heuristic")
+    assert bots.returncode == 2
+    assert 'bots.gamma changed from "random" to "as-nas-heuristic"' in bots.stderr
+
+
+def test_standings_as_text_json_and_csv(basic: Path) -> None:
+    store = basic.parent / "t.sqlite"
+    data = standings_json(store)
+    assert data["finished"] == data["total"] == 8
+    assert {b["name"] for b in data["bots"]} == {"alpha", "beta", "gamma", "delta"}
+    assert all(b["matches"] == 8 and b["rounds"] == 16 for b in data["bots"])
+    assert [b["rank"] for b in data["bots"]] == [1, 2, 3, 4]
+    ordinals = [b["ordinal"] for b in data["bots"]]
+    assert ordinals == sorted(ordinals, reverse=True)
+    assert len(data["pairs"]) == 6
+    csv = tournament("standings", store, "--csv")
+    lines = csv.stdout.splitlines()
+    assert lines[0].startswith("rank,bot,mu,sigma,ordinal,score_per_round")
+    assert len(lines) == 5
+    text = tournament("standings", store)
+    assert "score/round (95% CI)" in text.stdout
+    missing = tournament("standings", store.parent / "nope.sqlite")
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("croupier: error: no tournament store at")
+
+
+def test_bots_that_cannot_start_or_never_connect_are_charged_and_the_rest_goes_on(
+    tmp_path: Path,
+) -> None:
+    body = f"""
+game = "as-nas"
+seed = 4
+[params]
+deals = 1
+[clock]
+connect_timeout_s = 2.0
+[bots]
+ok1 = "random"
+ok2 = "random"
+ghost = "/no/such/bot --please"
+mute = "{python_bot("never_connects", "--sleep-s", 30)}"
+"""
+    path = write_config(tmp_path, body)
+    done = tournament(path, "--concurrency", 4)
+    assert done.returncode == 0, done.stderr
+    data = standings_json(tmp_path / "t.sqlite")
+    by_name = {b["name"]: b for b in data["bots"]}
+    assert data["finished"] == 4
+    assert by_name["ghost"]["faults"] == by_name["mute"]["faults"] == 4
+    assert by_name["ok1"]["faults"] == by_name["ok2"]["faults"] == 0
+    conn = sqlite3.connect(tmp_path / "t.sqlite")
+    (error,) = conn.execute("SELECT error FROM bots WHERE name = 'ghost'").fetchone()
+    assert "/no/such/bot" in error
+    outcomes = Counter(conn.execute("SELECT bot, outcome FROM seats").fetchall())
+    assert outcomes[("ghost", "disconnected")] == 4
+    assert outcomes[("mute", "disconnected")] == 4
