@@ -150,3 +150,33 @@ mute = "{python_bot("never_connects", "--sleep-s", 30)}"
     outcomes = Counter(conn.execute("SELECT bot, outcome FROM seats").fetchall())
     assert outcomes[("ghost", "disconnected")] == 4
     assert outcomes[("mute", "disconnected")] == 4
+
+
+def test_the_sprt_stops_the_tournament_once_it_decides(tmp_path: Path) -> None:
+    """H0 and H1 far below the heuristic's real edge: the test accepts H1 after a few duplicate
+    sets, and no match starts after that (12 rounds of 2 seatings were scheduled; at most the
+    two matches running at concurrency 2 finish after the decision)."""
+    body = """
+game = "felduz"
+seed = 2
+rounds = 12
+[params]
+round_cap = 3
+[bots]
+heuristic = "felduz-heuristic"
+rand = "random"
+[sprt]
+candidate = "heuristic"
+baseline = "rand"
+d0 = -1000.0
+d1 = -999.0
+"""
+    path = write_config(tmp_path, body)
+    done = tournament(path, "--concurrency", 2)
+    assert done.returncode == 0, done.stderr
+    assert "stopped early: the sequential test decided" in done.stdout
+    data = standings_json(tmp_path / "t.sqlite")
+    assert data["sprt"]["decision"] == "H1"
+    decided_at = data["sprt"]["n"]
+    assert decided_at >= 8  # the test's minimum of samples
+    assert data["finished"] <= 2 * decided_at + 2 < data["total"] == 24
