@@ -147,6 +147,8 @@ mute = "{python_bot("never_connects", "--sleep-s", 30)}"
     conn = sqlite3.connect(tmp_path / "t.sqlite")
     (error,) = conn.execute("SELECT error FROM bots WHERE name = 'ghost'").fetchone()
     assert "/no/such/bot" in error
+    assert data["bot_errors"] == {"ghost": error}
+    assert f"ghost could not be started: {error}" in done.stdout
     outcomes = Counter(conn.execute("SELECT bot, outcome FROM seats").fetchall())
     assert outcomes[("ghost", "disconnected")] == 4
     assert outcomes[("mute", "disconnected")] == 4

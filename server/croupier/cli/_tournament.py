@@ -108,8 +108,9 @@ def run(args: argparse.Namespace) -> int:
         summary = asyncio.run(main())
     finally:
         display.close()
-    _, table = store_standings(config.store)
+    info, table = store_standings(config.store)
     print(render_standings(table, title=f"{config.name}: {summary.done}/{summary.total} matches"))
+    _print_bot_errors(info)
     print(f"store: {config.store}")
     if summary.stopped_early:
         print("stopped early: the sequential test decided")
@@ -156,11 +157,12 @@ class _Live:
     def __init__(self, store: Path) -> None:
         from rich.console import Console, Group
         from rich.live import Live
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
+        from rich.progress import Progress as Bar
 
         self._store = store
         self._group = Group
-        self._bar = Progress(
+        self._bar = Bar(
             "[progress.description]{task.description}",
             BarColumn(),
             MofNCompleteColumn(),
@@ -303,6 +305,7 @@ def _standings(args: argparse.Namespace) -> int:
             game=info["game"],
             finished=info["finished"],
             total=info["total"],
+            bot_errors={n: b.error for n, b in sorted(info["bots"].items()) if b.error},
         )
         print(json.dumps(data, indent=2))
         return 0
@@ -346,4 +349,11 @@ def _standings(args: argparse.Namespace) -> int:
         return 0
     title = f"{info['tournament']} ({info['game']}): {info['finished']}/{info['total']} matches"
     print(render_standings(table, title))
+    _print_bot_errors(info)
     return 0
+
+
+def _print_bot_errors(info: dict[str, Any]) -> None:
+    for name, bot in sorted(info["bots"].items()):
+        if bot.error:
+            print(f"{name} could not be started: {bot.error}")

@@ -84,8 +84,8 @@ def resolve_bot(spec: BotSpec) -> ResolvedBot:
     try:
         argv = parse_bot_command(spec.command)
     except ConfigError as exc:
-        hint = "" if spec.command not in BUNDLED else " (bundled)"
-        return ResolvedBot(spec.name, spec.command, (), error=f"{exc}{hint}")
+        known = ", ".join(sorted(BUNDLED))
+        return ResolvedBot(spec.name, spec.command, (), error=f"{exc} (bundled bots: {known})")
     return ResolvedBot(spec.name, spec.command, tuple(argv), exe_sha256=executable_hash(argv))
 
 

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import structlog
 
@@ -114,6 +115,13 @@ async def run_tournament(
 ) -> Summary:
     """Run (or resume) ``config``'s tournament to its end, the SPRT's decision, or ``cancel``."""
     log = structlog.get_logger("croupier.ladder").bind(tournament=config.name)
+    if config.executor == "ray":
+        for b in config.bots:
+            if b.remote:
+                raise ConfigError(
+                    f"{config.source}: bots.{b.name}: a remote bot needs the local executor "
+                    "(its seat token is handed out by this machine's arbiter)"
+                )
     bots = {b.name: resolve_bot(b) for b in config.bots}
     for bot in bots.values():
         if bot.error:
@@ -234,7 +242,7 @@ async def _execute(
     )
 
 
-def store_standings(path: Path) -> tuple[dict[str, object], Standings]:
+def store_standings(path: Path) -> tuple[dict[str, Any], Standings]:
     """The tournament held in the store at ``path`` and its standings now (the store may be
     being written by a running tournament)."""
     store = read_store(path)
@@ -247,7 +255,7 @@ def store_standings(path: Path) -> tuple[dict[str, object], Standings]:
         names = list(config["bots"])
         seats = int(config["params"]["players"])
         result = standings(matches, names, seats, config.get("sprt"))
-        info: dict[str, object] = {
+        info: dict[str, Any] = {
             "tournament": held["name"],
             "game": held["game"],
             "finished": len(matches),
