@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from ladder_kit import python_bot, standings_json, tournament, write_config
 
+from croupier.ladder import read_store
+from croupier.ladder._stats import openskill_ratings
 from croupier.replay import read_replay, verify
 
 pytestmark = pytest.mark.e2e
@@ -182,3 +184,31 @@ d1 = -999.0
     decided_at = data["sprt"]["n"]
     assert decided_at >= 8  # the test's minimum of samples
     assert data["finished"] <= 2 * decided_at + 2 < data["total"] == 24
+
+
+def test_swiss_pairs_the_second_round_by_the_ratings_after_the_first(tmp_path: Path) -> None:
+    body = """
+game = "felduz"
+seed = 3
+rounds = 2
+[params]
+round_cap = 2
+[format]
+kind = "swiss"
+[bots]
+h1 = "felduz-heuristic"
+h2 = "felduz-heuristic"
+r1 = "random"
+r2 = "random"
+"""
+    path = write_config(tmp_path, body)
+    done = tournament(path, "--concurrency", 2)
+    assert done.returncode == 0, done.stderr
+    store = read_store(tmp_path / "t.sqlite")
+    matches = store.matches()
+    assert len(matches) == 8  # 2 rounds x 2 tables x 2 seatings
+    first = [m for m in matches if m.round == 0]
+    ratings = openskill_ratings(first, ["h1", "h2", "r1", "r2"])
+    order = sorted(ratings, key=lambda b: (-ratings[b].ordinal, b))
+    second = {frozenset(s.bot for s in m.seats) for m in matches if m.round == 1}
+    assert second == {frozenset(order[:2]), frozenset(order[2:])}
