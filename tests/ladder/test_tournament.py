@@ -212,3 +212,28 @@ r2 = "random"
     order = sorted(ratings, key=lambda b: (-ratings[b].ordinal, b))
     second = {frozenset(s.bot for s in m.seats) for m in matches if m.round == 1}
     assert second == {frozenset(order[:2]), frozenset(order[2:])}
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ("standings",),
+            "croupier: error: croupier tournament standings STORE: the store is missing",
+        ),
+        (("{cfg}", "--concurrency", "0"), "croupier: error: --concurrency 0: must be at least 1"),
+        (("{cfg}", "--set", "bots.x"), "croupier: error: --set 'bots.x': expected KEY=VALUE"),
+        (
+            ("{cfg}", "--executor", "ray", "--set", 'bots.z="remote"'),
+            "croupier: error: {cfg}: bots.z: a remote bot needs the local executor (its seat "
+            "token is handed out by this machine's arbiter)",
+        ),
+    ],
+)
+def test_command_line_mistakes_are_one_line_and_status_2(
+    tmp_path: Path, args: tuple[str, ...], line: str
+) -> None:
+    cfg = write_config(tmp_path, BASIC)
+    done = tournament(*(a.format(cfg=cfg) for a in args))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [line.format(cfg=cfg)]
