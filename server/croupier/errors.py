@@ -8,6 +8,7 @@
     │   └── IllegalActionError    an action or chance outcome that is not legal in this state
     ├── BotLaunchError            a bot process could not be started
     ├── ClaimError                a connection may not take a seat (taken, closed, match over)
+    ├── ExecutorError             a tournament's executor could not play a match (Ray gave up)
     └── ReplayError               anything about a replay file
         ├── ReplayFormatError     the file is not a readable replay (corrupt line, missing header)
         └── ReplayMismatchError   re-simulation disagrees with what the file records
@@ -53,6 +54,10 @@ class ClaimError(CroupierError):
     def __init__(self, kind: ClaimError.Kind, message: str) -> None:
         super().__init__(message)
         self.kind = kind
+
+
+class ExecutorError(CroupierError):
+    """A tournament executor could not play a match (a Ray task failed on every retry)."""
 
 
 class ReplayError(CroupierError):

@@ -1,7 +1,7 @@
 """The ``croupier`` command: run matches, inspect and verify replays, list games.
 
 Every error a user can cause ends in one line on stderr (``croupier: error: …``) and exit
-status 2; a failed ``replay verify`` exits 1.
+status 2; a failed ``replay verify`` exits 1; an interrupted ``tournament`` exits 130.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import structlog
 
 from croupier import __version__
 from croupier.arbiter import ClockRules, Match, MatchConfig, MatchResult
+from croupier.cli import _tournament
 from croupier.compliance import Status, check_bot
 from croupier.errors import ConfigError, CroupierError, ReplayError
 from croupier.games import GAMES, Game, get_game, get_spec
@@ -227,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     sub.add_parser("games", help="list the games and their parameters")
+    _tournament.add_parser(sub)
     return parser
 
 
@@ -435,6 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "show": _cmd_replay_show,
         "verify": _cmd_replay_verify,
         "summary": _cmd_replay_summary,
+        "tournament": _tournament.run,
     }
     key = args.replay_command if args.command == "replay" else args.command
     try:

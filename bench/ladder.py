@@ -1,0 +1,245 @@
+"""Ladder benchmarks: figures a user can reproduce. Not tests; nothing here asserts a time.
+
+    .venv/bin/python bench/ladder.py                       # throughput, resume, ray
+    .venv/bin/python bench/ladder.py throughput            # one: throughput | resume | ray
+    .venv/bin/python bench/ladder.py resume --runs 20 --matches 200
+
+* throughput: complete 12-deal As-Nas matches per second with four random Python SDK bots, all
+  in one run: (a) ``croupier match`` one after another (each starts an arbiter and four bot
+  processes); (b) ``croupier tournament`` at concurrency 1 and at the default (the number of
+  cores), bots launched per match; (c) in-process play, no gRPC and no processes
+  (``transport.play_local``: the rules and the codec only). Reported as ratios to (a) and (c).
+* resume: a tournament SIGKILLed at random moments (1-3 kills per run) and resumed, against one
+  run without interruption: how many runs ended with the same standings (every stored seat
+  result and the rating table identical).
+* ray: the same tournament on the Ray executor with a one-node local cluster against the local
+  executor in the same run (the overhead of Ray's tasks and moving replays back as bytes); the
+  cluster's start-up is reported apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+CROUPIER = [sys.executable, "-m", "croupier"]
+
+BOTS = "\n".join(f'r{i} = "random"' for i in range(4))
+
+
+def _config(folder: Path, rounds: int, deals: int = 12, seed: int = 1) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "bench.toml"
+    path.write_text(
+        f'game = "as-nas"\nseed = {seed}\nrounds = {rounds}\n[params]\ndeals = {deals}\n'
+        f"[bots]\n{BOTS}\n"
+    )
+    return path
+
+
+def _run(*args: object, env: dict[str, str] | None = None) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(
+        [*CROUPIER, *(str(a) for a in args)], capture_output=True, text=True, env=env
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"croupier {' '.join(map(str, args))} failed:\n{done.stderr}")
+    return time.perf_counter() - start
+
+
+def _results(store: Path) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(store)
+    try:
+        return conn.execute(
+            "SELECT m.id, s.seat, s.bot, s.score, s.place, s.outcome FROM matches m "
+            "JOIN seats s ON s.match_id = m.id ORDER BY m.slot, s.seat"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def _standings(store: Path) -> Any:
+    done = subprocess.run(
+        [*CROUPIER, "tournament", "standings", str(store), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(done.stdout)
+    return data["bots"], data["pairs"]
+
+
+def bench_throughput(matches: int) -> dict[str, float]:
+    from croupier.transport import play_local
+    from croupier_bots.random_bot import RandomBot
+
+    rounds = max(1, matches // 4)  # one table of four, four rotations per round
+    n = rounds * 4
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        start = time.perf_counter()
+        for seed in range(n):
+            _run(
+                "match",
+                "--game",
+                "as-nas",
+                "--seed",
+                seed,
+                "--out",
+                root / "cli",
+                *(["--bot", "random"] * 4),
+            )
+        cli = n / (time.perf_counter() - start)
+        one = n / _run("tournament", _config(root / "c1", rounds), "--concurrency", 1)
+        default = n / _run("tournament", _config(root / "cd", rounds))
+    start = time.perf_counter()
+    for seed in range(n):
+        play_local("as-nas", {"deals": 12}, seed, [RandomBot(seed * 4 + i) for i in range(4)])
+    local = n / (time.perf_counter() - start)
+    return {
+        "matches": n,
+        "cores": os.cpu_count() or 1,
+        "a_cli_matches_per_s": cli,
+        "b1_tournament_c1_per_s": one,
+        "bd_tournament_default_per_s": default,
+        "c_in_process_per_s": local,
+        "b1_over_a": one / cli,
+        "bd_over_a": default / cli,
+        "bd_over_c": default / local,
+    }
+
+
+def bench_resume(runs: int, matches: int) -> dict[str, float]:
+    rounds = max(1, matches // 4)
+    rng = np.random.default_rng()
+    same = kills = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        ref = _config(root / "ref", rounds, deals=2)
+        start = time.perf_counter()
+        _run("tournament", ref)
+        duration = time.perf_counter() - start
+        expected = _results(ref.parent / "bench.sqlite")
+        expected_table = _standings(ref.parent / "bench.sqlite")
+        for run in range(runs):
+            path = _config(root / f"run{run}", rounds, deals=2)
+            for _ in range(int(rng.integers(1, 4))):
+                proc = subprocess.Popen(
+                    [*CROUPIER, "tournament", str(path)],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+                time.sleep(float(rng.uniform(0.5, max(1.0, duration * 0.6))))
+                if proc.poll() is None:
+                    proc.send_signal(signal.SIGKILL)
+                    kills += 1
+                proc.wait()
+            _run("tournament", path)
+            store = path.parent / "bench.sqlite"
+            same += _results(store) == expected and _standings(store) == expected_table
+            print(f"resume: run {run + 1}/{runs}: {same} identical so far", file=sys.stderr)
+    return {"runs": runs, "matches": rounds * 4, "kills": kills, "identical": same}
+
+
+def bench_ray(matches: int) -> dict[str, float]:
+    rounds = max(1, matches // 4)
+    n = rounds * 4
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+    ray = str(Path(sys.executable).parent / "ray")
+    with tempfile.TemporaryDirectory(prefix="cr-bench-", dir="/tmp") as tmp:
+        root = Path(tmp)
+        local = _run("tournament", _config(root / "local", rounds))
+        start = time.perf_counter()
+        head = subprocess.Popen(
+            [
+                ray,
+                "start",
+                "--head",
+                "--port=0",
+                "--include-dashboard=false",
+                "--disable-usage-stats",
+                f"--temp-dir={root / 'ray'}",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            start_new_session=True,
+        )
+        out, _ = head.communicate()
+        startup = time.perf_counter() - start
+        address = next(
+            (
+                line.split("--address='")[1].split("'")[0]
+                for line in out.splitlines()
+                if "--address='" in line
+            ),
+            "",
+        )
+        try:
+            on_ray = _run(
+                "tournament",
+                _config(root / "ray-run", rounds),
+                "--executor",
+                "ray",
+                "--address",
+                address,
+                env=env,
+            )
+        finally:
+            _kill_session(head.pid)
+    return {
+        "matches": n,
+        "local_per_s": n / local,
+        "ray_one_node_per_s": n / on_ray,
+        "ray_over_local": local / on_ray,
+        "ray_cluster_start_s": startup,
+    }
+
+
+def _kill_session(sid: int) -> None:
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[3]) == sid:
+                os.kill(int(stat.parent.name), signal.SIGKILL)
+        except (OSError, ValueError):
+            continue
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("which", nargs="*", metavar="BENCH", help="throughput | resume | ray")
+    parser.add_argument("--matches", type=int, default=12, help="matches per measurement")
+    parser.add_argument("--runs", type=int, default=20, help="resume: interrupted runs")
+    parser.add_argument(
+        "--resume-matches", type=int, default=200, help="resume: matches in the tournament"
+    )
+    args = parser.parse_args()
+    chosen = args.which or ["throughput", "resume", "ray"]
+    for name in chosen:
+        if name == "throughput":
+            result = bench_throughput(args.matches)
+        elif name == "resume":
+            result = bench_resume(args.runs, args.resume_matches)
+        elif name == "ray":
+            result = bench_ray(args.matches)
+        else:
+            parser.error(f"unknown benchmark {name} (known: throughput, resume, ray)")
+        rounded = {k: round(v, 3) if isinstance(v, float) else v for k, v in result.items()}
+        print(json.dumps({name: rounded}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,359 @@
+"""``croupier tournament``: parse the flags, run the ladder, print progress and standings."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import io
+import json
+import math
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from croupier.errors import ConfigError
+from croupier.ladder import (
+    Interval,
+    Progress,
+    Standings,
+    load_config,
+    parse_override,
+    run_tournament,
+    store_standings,
+)
+from croupier.ladder._config import EXECUTORS, with_runtime
+
+#: Exit status of a tournament interrupted by SIGINT/SIGTERM (finished matches are kept).
+EXIT_INTERRUPTED = 130
+
+
+def add_parser(sub: Any) -> None:
+    t = sub.add_parser(
+        "tournament",
+        help="run (or resume) a tournament from a TOML file; or print a store's standings",
+        description=(
+            "croupier tournament CONFIG.toml runs the tournament the file describes (see "
+            "docs/ladder.md), resuming it if its store already holds finished matches. "
+            "croupier tournament standings STORE prints the standings held in a store, "
+            "also while the tournament runs."
+        ),
+    )
+    t.add_argument("config", metavar="CONFIG.toml|standings", help="the tournament file")
+    t.add_argument("store_path", nargs="?", type=Path, metavar="STORE", help=argparse.SUPPRESS)
+    t.add_argument("--store", type=Path, default=None, help="the SQLite store (overrides store)")
+    t.add_argument("--out", type=Path, default=None, metavar="DIR", help="where replays go")
+    t.add_argument("--rounds", type=int, default=None, metavar="N", help="overrides rounds")
+    t.add_argument("--seed", type=int, default=None, metavar="N", help="overrides seed")
+    t.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        metavar="N",
+        help="matches at once (default: the number of cores)",
+    )
+    t.add_argument("--executor", choices=EXECUTORS, default=None, help="local (default) or ray")
+    t.add_argument("--address", default=None, help="the Ray cluster's address (with ray)")
+    t.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override any key of the file, dotted (--set format.duplicate=false)",
+    )
+    t.add_argument("--json", action="store_true", help="standings: print JSON")
+    t.add_argument("--csv", action="store_true", help="standings: print CSV (one row per bot)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.config == "standings":
+        if args.store_path is None:
+            raise ConfigError("croupier tournament standings STORE: the store is missing")
+        return _standings(args)
+    if args.store_path is not None:
+        raise ConfigError(f"unexpected argument {str(args.store_path)!r}")
+    overrides: dict[str, Any] = dict(parse_override(s) for s in args.set)
+    for key in ("rounds", "seed"):
+        if getattr(args, key) is not None:
+            overrides[key] = getattr(args, key)
+    config = load_config(Path(args.config), overrides)
+    runtime: dict[str, Any] = {}
+    if args.store is not None:
+        runtime["store"] = args.store
+    if args.out is not None:
+        runtime["out"] = args.out
+    if args.concurrency is not None:
+        if args.concurrency < 1:
+            raise ConfigError(f"--concurrency {args.concurrency}: must be at least 1")
+        runtime["concurrency"] = args.concurrency
+    if args.executor is not None:
+        runtime["executor"] = args.executor
+    if args.address is not None:
+        runtime["address"] = args.address
+    config = with_runtime(config, **runtime)
+    display = _Live(config.store) if sys.stderr.isatty() else _Plain()
+
+    async def main() -> Any:
+        cancel = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGINT, cancel.set)
+        loop.add_signal_handler(signal.SIGTERM, cancel.set)
+        return await run_tournament(
+            config, on_progress=display.update, cancel=cancel, announce=_announce
+        )
+
+    try:
+        summary = asyncio.run(main())
+    finally:
+        display.close()
+    info, table = store_standings(config.store)
+    print(render_standings(table, title=f"{config.name}: {summary.done}/{summary.total} matches"))
+    _print_bot_errors(info)
+    print(f"store: {config.store}")
+    if summary.stopped_early:
+        print("stopped early: the sequential test decided")
+    if summary.cancelled:
+        print("interrupted: rerun the same command to resume", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def _announce(match_id: str, seat: int, bot: str, token: str, address: str) -> None:
+    print(
+        f"{match_id}: seat {seat} ({bot}) waits for a remote bot at {address}: "
+        f"CROUPIER_TOKEN={token}",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def _line(p: Progress) -> str:
+    if p.record is None:
+        return f"tournament: {p.total} matches, {p.skipped} already finished"
+    r = p.record
+    seats = "  ".join(
+        f"{s.bot} {s.score}" + ("" if s.outcome == "normal" else f" ({s.outcome})") for s in r.seats
+    )
+    width = len(str(p.total))
+    return f"[{p.done:>{width}}/{p.total}] {r.match_id}: {seats}"
+
+
+class _Plain:
+    """Not a terminal: one line per finished match on stderr."""
+
+    def update(self, p: Progress) -> None:
+        print(_line(p), file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        pass
+
+
+class _Live:
+    """A terminal: a progress bar with ETA above the live standings (refreshed at most once a
+    second: they are recomputed from the store)."""
+
+    def __init__(self, store: Path) -> None:
+        from rich.console import Console, Group
+        from rich.live import Live
+        from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
+        from rich.progress import Progress as Bar
+
+        self._store = store
+        self._group = Group
+        self._bar = Bar(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+        )
+        self._task = self._bar.add_task("matches", total=None)
+        self._table: Any = ""
+        self._last = 0.0
+        self._live = Live(self._render(), console=Console(stderr=True), refresh_per_second=4)
+        self._live.start()
+
+    def _render(self) -> Any:
+        return self._group(self._bar, self._table)
+
+    def update(self, p: Progress) -> None:
+        if p.record is None:
+            self._bar.reset(self._task, total=p.total - p.skipped, completed=0)
+            self._bar.update(self._task, description=f"matches ({p.skipped} done before)")
+        else:
+            self._bar.advance(self._task)
+        now = time.monotonic()
+        if now - self._last >= 1.0 or p.done == p.total:
+            self._last = now
+            try:
+                _, table = store_standings(self._store)
+            except ConfigError:
+                return
+            self._table = _rich_table(table)
+            self._live.update(self._render())
+
+    def close(self) -> None:
+        self._live.stop()
+
+
+def _rich_table(table: Standings) -> Any:
+    from rich.table import Table
+
+    out = Table(title="standings", title_justify="left")
+    for col in ("#", "bot", "μ", "σ", "μ−3σ", "score/round (95% CI)", "matches", "faults"):
+        out.add_column(col, justify="left" if col == "bot" else "right")
+    for rank, b in enumerate(table.bots, 1):
+        out.add_row(
+            str(rank),
+            b.name,
+            f"{b.rating.mu:.2f}",
+            f"{b.rating.sigma:.2f}",
+            f"{b.rating.ordinal:.2f}",
+            _iv(b.score),
+            str(b.matches),
+            str(b.faults),
+        )
+    return out
+
+
+def _iv(i: Interval, digits: int = 3) -> str:
+    if i.n == 0 or math.isnan(i.mean):
+        return "-"
+    if not math.isfinite(i.half_width):
+        return f"{i.mean:+.{digits}f}"
+    return f"{i.mean:+.{digits}f} ± {i.half_width:.{digits}f}"
+
+
+def _grid(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+
+
+def render_standings(table: Standings, title: str) -> str:
+    """The standings as plain text: the bots, then each pair's comparison, then the SPRT."""
+    rows: list[tuple[str, ...]] = [
+        (
+            "rank",
+            "bot",
+            "mu",
+            "sigma",
+            "mu-3sigma",
+            "score/round (95% CI)",
+            "matches",
+            "firsts",
+            "faults",
+        )
+    ]
+    for rank, b in enumerate(table.bots, 1):
+        rows.append(
+            (
+                str(rank),
+                b.name,
+                f"{b.rating.mu:.2f}",
+                f"{b.rating.sigma:.2f}",
+                f"{b.rating.ordinal:.2f}",
+                _iv(b.score),
+                str(b.matches),
+                str(b.firsts),
+                str(b.faults),
+            )
+        )
+    lines = [title, *_grid(rows)]
+    if table.pairs:
+        two = any(p.elo is not None for p in table.pairs)
+        head: tuple[str, ...] = ("pair", "paired diff/round", "unpaired", "above-level-below")
+        prow: list[tuple[str, ...]] = [(*head, "elo") if two else head]
+        for p in table.pairs:
+            row: tuple[str, ...] = (
+                f"{p.a} - {p.b}",
+                _iv(p.paired),
+                _iv(p.unpaired),
+                f"{p.record.wins}-{p.record.draws}-{p.record.losses}",
+            )
+            if two:
+                elo = p.elo
+                row = (*row, "-" if elo is None else _elo(elo))
+            prow.append(row)
+        lines += ["", *_grid(prow)]
+    if table.sprt is not None:
+        s = table.sprt
+        verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[s.decision]
+        lines += [
+            "",
+            f"sprt: {verdict} after {s.n} paired samples; llr {s.llr:.2f} in "
+            f"[{s.lower:.2f}, {s.upper:.2f}] (H0: diff {s.d0:g}, H1: diff {s.d1:g}, "
+            f"alpha {s.alpha:g}, beta {s.beta:g})",
+        ]
+    return "\n".join(lines)
+
+
+def _elo(i: Interval) -> str:
+    if not math.isfinite(i.mean):
+        return "inf" if i.mean > 0 else "-inf"
+    low = f"{i.low:.0f}" if math.isfinite(i.low) else "-inf"
+    high = f"{i.high:.0f}" if math.isfinite(i.high) else "inf"
+    return f"{i.mean:+.0f} [{low}, {high}]"
+
+
+def _standings(args: argparse.Namespace) -> int:
+    info, table = store_standings(args.store_path)
+    if args.json:
+        data = table.as_dict()
+        data.update(
+            tournament=info["tournament"],
+            game=info["game"],
+            finished=info["finished"],
+            total=info["total"],
+            bot_errors={n: b.error for n, b in sorted(info["bots"].items()) if b.error},
+        )
+        print(json.dumps(data, indent=2))
+        return 0
+    if args.csv:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(
+            [
+                "rank",
+                "bot",
+                "mu",
+                "sigma",
+                "ordinal",
+                "score_per_round",
+                "low",
+                "high",
+                "matches",
+                "rounds",
+                "firsts",
+                "faults",
+            ]
+        )
+        for rank, b in enumerate(table.bots, 1):
+            w.writerow(
+                [
+                    rank,
+                    b.name,
+                    f"{b.rating.mu:.4f}",
+                    f"{b.rating.sigma:.4f}",
+                    f"{b.rating.ordinal:.4f}",
+                    f"{b.score.mean:.5f}",
+                    f"{b.score.low:.5f}",
+                    f"{b.score.high:.5f}",
+                    b.matches,
+                    b.rounds,
+                    b.firsts,
+                    b.faults,
+                ]
+            )
+        sys.stdout.write(buf.getvalue())
+        return 0
+    title = f"{info['tournament']} ({info['game']}): {info['finished']}/{info['total']} matches"
+    print(render_standings(table, title))
+    _print_bot_errors(info)
+    return 0
+
+
+def _print_bot_errors(info: dict[str, Any]) -> None:
+    for name, bot in sorted(info["bots"].items()):
+        if bot.error:
+            print(f"{name} could not be started: {bot.error}")

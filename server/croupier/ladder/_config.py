@@ -1,0 +1,415 @@
+"""A tournament's configuration: read from TOML (``tomllib``), overridden by flags, validated.
+
+Every error names the key and the file, in one line (:class:`ConfigError`). What defines the
+tournament (game, params, clocks, format, rounds, seed, bots) is hashed; what only says how to run
+it (store, replay folder, concurrency, executor) is not, so it may change between runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from croupier.errors import ConfigError
+from croupier.games import get_game
+
+#: The bot value that leaves a seat to a bot dialling in from elsewhere with its seat token.
+REMOTE = "remote"
+
+FORMATS = ("round-robin", "gauntlet", "swiss")
+SEATINGS = ("rotations", "permutations")
+EXECUTORS = ("local", "ray")
+
+_TOP_KEYS = {
+    "name",
+    "game",
+    "seed",
+    "rounds",
+    "store",
+    "out",
+    "concurrency",
+    "executor",
+    "address",
+    "listen",
+    "params",
+    "clock",
+    "format",
+    "bots",
+    "sprt",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """One entrant: its display name and what plays for it (a command line, a bundled bot's
+    name, or :data:`REMOTE`)."""
+
+    name: str
+    command: str
+
+    @property
+    def remote(self) -> bool:
+        return self.command == REMOTE
+
+
+@dataclass(frozen=True, slots=True)
+class FormatSpec:
+    """Who meets whom and how they are seated (see ``docs/ladder.md``)."""
+
+    kind: str = "round-robin"
+    seats: int = 0  # 0: the game's ``players`` parameter
+    seatings: str = "rotations"
+    duplicate: bool = True
+    max_tables: int = 0  # 0: every table each round; otherwise a balanced sample of that many
+    candidates: tuple[str, ...] = ()  # gauntlet
+
+
+@dataclass(frozen=True, slots=True)
+class SprtSpec:
+    """Sequential test of ``candidate`` against ``baseline`` on paired score differences per
+    round: H0 mean difference ``d0`` against H1 ``d1``, error rates ``alpha`` and ``beta``."""
+
+    candidate: str
+    baseline: str
+    d0: float = 0.0
+    d1: float = 0.5
+    alpha: float = 0.05
+    beta: float = 0.05
+    stop: bool = True  # stop scheduling matches once the test decides
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    """A validated tournament."""
+
+    name: str
+    game: str
+    params: dict[str, int]
+    bots: tuple[BotSpec, ...]
+    fmt: FormatSpec = field(default_factory=FormatSpec)
+    rounds: int = 1
+    seed: int = 0
+    move_ms: int = 2000
+    bank_ms: int = 30000
+    connect_timeout_s: float = 15.0
+    sprt: SprtSpec | None = None
+    # how to run it (not hashed)
+    store: Path = Path("tournament.sqlite")
+    out: Path = Path("matches")
+    concurrency: int = 0  # 0: os.cpu_count()
+    executor: str = "local"
+    address: str = ""  # Ray cluster address ("" starts or joins a local one)
+    listen: str = "127.0.0.1:0"
+    source: str = "<config>"
+
+    @property
+    def seats(self) -> int:
+        return self.params["players"]
+
+    def bot(self, name: str) -> BotSpec:
+        return next(b for b in self.bots if b.name == name)
+
+    def defining(self) -> dict[str, Any]:
+        """What the store's config hash covers, as plain JSON values."""
+        fmt = self.fmt
+        out: dict[str, Any] = {
+            "name": self.name,
+            "game": self.game,
+            "params": dict(sorted(self.params.items())),
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "clock": {
+                "move_ms": self.move_ms,
+                "bank_ms": self.bank_ms,
+                "connect_timeout_s": self.connect_timeout_s,
+            },
+            "format": {
+                "kind": fmt.kind,
+                "seatings": fmt.seatings,
+                "duplicate": fmt.duplicate,
+                "max_tables": fmt.max_tables,
+                "candidates": list(fmt.candidates),
+            },
+            "bots": {b.name: b.command for b in self.bots},
+        }
+        if self.sprt is not None:
+            s = self.sprt
+            out["sprt"] = {
+                "candidate": s.candidate,
+                "baseline": s.baseline,
+                "d0": s.d0,
+                "d1": s.d1,
+                "alpha": s.alpha,
+                "beta": s.beta,
+                "stop": s.stop,
+            }
+        return out
+
+    def config_hash(self) -> str:
+        text = json.dumps(self.defining(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+def first_difference(old: Any, new: Any, path: str = "") -> str | None:
+    """The dotted key at which two :meth:`TournamentConfig.defining` values first differ,
+    with both values, or ``None`` if they are equal."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(set(old) | set(new)):
+            where = f"{path}.{key}" if path else key
+            if key not in old:
+                return f"{where} was added (= {json.dumps(new[key])})"
+            if key not in new:
+                return f"{where} was removed (was {json.dumps(old[key])})"
+            found = first_difference(old[key], new[key], where)
+            if found:
+                return found
+        return None
+    if old != new:
+        return f"{path} changed from {json.dumps(old)} to {json.dumps(new)}"
+    return None
+
+
+class _Reader:
+    """Typed access to a TOML table; every error names the dotted key and the file."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.source}: {key}: {message}")
+
+    def table(self, data: Mapping[str, Any], key: str) -> dict[str, Any]:
+        value = data.get(key.rsplit(".", 1)[-1], {})
+        if not isinstance(value, dict):
+            raise self.fail(key, f"must be a table, got {value!r}")
+        return value
+
+    def integer(self, data: Mapping[str, Any], key: str, default: int, low: int = 0) -> int:
+        value = data.get(key.rsplit(".", 1)[-1], default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(key, f"must be an integer, got {value!r}")
+        if value < low:
+            raise self.fail(key, f"must be at least {low}, got {value}")
+        return value
+
+    def number(self, data: Mapping[str, Any], key: str, default: float) -> float:
+        value = data.get(key.rsplit(".", 1)[-1], default)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(key, f"must be a number, got {value!r}")
+        return float(value)
+
+    def text(self, data: Mapping[str, Any], key: str, default: str) -> str:
+        value = data.get(key.rsplit(".", 1)[-1], default)
+        if not isinstance(value, str):
+            raise self.fail(key, f"must be a string, got {value!r}")
+        return value
+
+    def choice(
+        self, data: Mapping[str, Any], key: str, default: str, choices: tuple[str, ...]
+    ) -> str:
+        value = self.text(data, key, default)
+        if value not in choices:
+            raise self.fail(key, f"must be one of {', '.join(choices)}, got {value!r}")
+        return value
+
+    def boolean(self, data: Mapping[str, Any], key: str, default: bool) -> bool:
+        value = data.get(key.rsplit(".", 1)[-1], default)
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, got {value!r}")
+        return value
+
+    def unknown(self, data: Mapping[str, Any], prefix: str, known: set[str]) -> None:
+        for key in data:
+            if key not in known:
+                where = f"{prefix}.{key}" if prefix else key
+                raise self.fail(where, f"unknown key (known: {', '.join(sorted(known))})")
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` from ``--set``: a dotted key and a TOML value (a bare word is a string)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise ConfigError(f"--set {text!r}: expected KEY=VALUE")
+    try:
+        parsed = tomllib.loads(f"v = {value}")["v"]
+    except tomllib.TOMLDecodeError:
+        parsed = value
+    return key.strip(), parsed
+
+
+def apply_override(data: dict[str, Any], key: str, value: Any) -> None:
+    """Set dotted ``key`` in the raw TOML data (tables are created as needed)."""
+    *parents, last = key.split(".")
+    node = data
+    for part in parents:
+        child = node.setdefault(part, {})
+        if not isinstance(child, dict):
+            raise ConfigError(f"--set {key}: {part} is not a table")
+        node = child
+    node[last] = value
+
+
+def load_config(path: Path, overrides: Mapping[str, Any] | None = None) -> TournamentConfig:
+    """Read ``path`` (TOML), apply dotted ``overrides`` (from flags) and validate."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    for key, value in (overrides or {}).items():
+        apply_override(data, key, value)
+    return parse_config(data, str(path), base=path.parent, stem=path.stem)
+
+
+def parse_config(
+    data: Mapping[str, Any], source: str, *, base: Path = Path("."), stem: str = "tournament"
+) -> TournamentConfig:
+    """Validate raw TOML ``data`` (relative paths are taken from ``base``)."""
+    r = _Reader(source)
+    r.unknown(data, "", _TOP_KEYS)
+    game_name = r.text(data, "game", "")
+    if not game_name:
+        raise r.fail("game", "missing (one of as-nas, felduz, fipsen, scauver)")
+    try:
+        game = get_game(game_name)
+    except ConfigError as exc:
+        raise r.fail("game", str(exc)) from None
+    raw_params = r.table(data, "params")
+    try:
+        params = game.info.make_params(raw_params)
+    except ConfigError as exc:
+        raise r.fail("params", str(exc)) from None
+
+    fmt_data = r.table(data, "format")
+    r.unknown(
+        fmt_data, "format", {"kind", "seats", "seatings", "duplicate", "max_tables", "candidates"}
+    )
+    seats = r.integer(fmt_data, "format.seats", 0)
+    if seats:
+        try:
+            params = game.info.make_params({**raw_params, "players": seats})
+        except ConfigError as exc:
+            raise r.fail("format.seats", str(exc)) from None
+    candidates = fmt_data.get("candidates", [])
+    if not isinstance(candidates, list) or not all(isinstance(c, str) for c in candidates):
+        raise r.fail("format.candidates", "must be a list of bot names")
+    fmt = FormatSpec(
+        kind=r.choice(fmt_data, "format.kind", "round-robin", FORMATS),
+        seats=params["players"],
+        seatings=r.choice(fmt_data, "format.seatings", "rotations", SEATINGS),
+        duplicate=r.boolean(fmt_data, "format.duplicate", True),
+        max_tables=r.integer(fmt_data, "format.max_tables", 0),
+        candidates=tuple(candidates),
+    )
+
+    bots = _bots(r, data.get("bots"))
+    names = [b.name for b in bots]
+    n = params["players"]
+    if fmt.kind == "gauntlet":
+        if not fmt.candidates:
+            raise r.fail("format.candidates", "a gauntlet needs at least one candidate")
+        for c in fmt.candidates:
+            if c not in names:
+                raise r.fail("format.candidates", f"{c!r} is not one of the bots")
+        field_size = len(names) - len(set(fmt.candidates))
+        if field_size < n - 1:
+            raise r.fail("bots", f"a gauntlet at {n} seats needs {n - 1} bots in the field")
+    elif len(bots) < n:
+        raise r.fail("bots", f"{len(bots)} bots for tables of {n} seats")
+
+    clock = r.table(data, "clock")
+    r.unknown(clock, "clock", {"move_ms", "bank_ms", "connect_timeout_s"})
+    sprt = _sprt(r, data, names)
+
+    def place(key: str, default: str) -> Path:
+        value = Path(r.text(data, key, default))
+        return value if value.is_absolute() else base / value
+
+    return TournamentConfig(
+        name=r.text(data, "name", stem) or stem,
+        game=game.info.name,
+        params=params,
+        bots=bots,
+        fmt=fmt,
+        rounds=r.integer(data, "rounds", 1, low=1),
+        seed=r.integer(data, "seed", 0),
+        move_ms=r.integer(clock, "clock.move_ms", 2000),
+        bank_ms=r.integer(clock, "clock.bank_ms", 30000),
+        connect_timeout_s=r.number(clock, "clock.connect_timeout_s", 15.0),
+        sprt=sprt,
+        store=place("store", f"{stem}.sqlite"),
+        out=place("out", f"{stem}-matches"),
+        concurrency=r.integer(data, "concurrency", 0),
+        executor=r.choice(data, "executor", "local", EXECUTORS),
+        address=r.text(data, "address", ""),
+        listen=r.text(data, "listen", "127.0.0.1:0"),
+        source=source,
+    )
+
+
+def _bots(r: _Reader, raw: Any) -> tuple[BotSpec, ...]:
+    if raw is None:
+        raise r.fail("bots", "missing: a table of display name = command")
+    if not isinstance(raw, dict):
+        raise r.fail("bots", "must be a table of display name = command")
+    out: list[BotSpec] = []
+    seen: dict[str, str] = {}
+    for name, value in raw.items():
+        key = f"bots.{name}"
+        if isinstance(value, dict):
+            r.unknown(value, key, {"command"})
+            command = r.text(value, f"{key}.command", "")
+        elif isinstance(value, str):
+            command = value
+        else:
+            raise r.fail(key, f"must be a command string or {{ command = ... }}, got {value!r}")
+        if not name.strip():
+            raise r.fail(key, "a display name may not be empty")
+        if not command.strip():
+            raise r.fail(key, "empty command")
+        folded = name.strip().casefold()
+        if folded in seen:  # TOML refuses exact repeats; this catches "Alice" and "alice "
+            raise r.fail(key, f"duplicate display name (same as {seen[folded]!r})")
+        seen[folded] = name
+        out.append(BotSpec(name, command.strip()))
+    return tuple(out)
+
+
+def _sprt(r: _Reader, data: Mapping[str, Any], names: list[str]) -> SprtSpec | None:
+    if "sprt" not in data:
+        return None
+    s = r.table(data, "sprt")
+    r.unknown(s, "sprt", {"candidate", "baseline", "d0", "d1", "alpha", "beta", "stop"})
+    spec = SprtSpec(
+        candidate=r.text(s, "sprt.candidate", ""),
+        baseline=r.text(s, "sprt.baseline", ""),
+        d0=r.number(s, "sprt.d0", 0.0),
+        d1=r.number(s, "sprt.d1", 0.5),
+        alpha=r.number(s, "sprt.alpha", 0.05),
+        beta=r.number(s, "sprt.beta", 0.05),
+        stop=r.boolean(s, "sprt.stop", True),
+    )
+    for key in ("candidate", "baseline"):
+        if getattr(spec, key) not in names:
+            raise r.fail(f"sprt.{key}", f"{getattr(spec, key)!r} is not one of the bots")
+    if spec.candidate == spec.baseline:
+        raise r.fail("sprt.baseline", "must differ from the candidate")
+    if spec.d1 == spec.d0:
+        raise r.fail("sprt.d1", "must differ from d0")
+    for key in ("alpha", "beta"):
+        if not 0 < getattr(spec, key) < 0.5:
+            raise r.fail(f"sprt.{key}", "must be between 0 and 0.5")
+    return spec
+
+
+def with_runtime(config: TournamentConfig, **changes: Any) -> TournamentConfig:
+    """A copy with runtime settings changed (store, out, concurrency, executor, address)."""
+    return replace(config, **changes)

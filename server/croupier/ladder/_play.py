@@ -1,0 +1,274 @@
+"""Playing scheduled matches: what a match needs (:class:`MatchJob`), how one is played on a
+running arbiter server (:func:`play_job`), and the local executor (many at once, one server).
+
+This module is what a Ray worker runs too (``_ray.py``): nothing here touches the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib.util
+import json
+import os
+import shlex
+import shutil
+import socket
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import structlog
+
+from croupier.arbiter import ClockRules, Match, MatchConfig
+from croupier.errors import BotLaunchError, ConfigError
+from croupier.ladder._config import BotSpec, TournamentConfig
+from croupier.ladder._schedule import Slot, deal_script
+from croupier.ladder._store import SeatRecord
+from croupier.runner import run_match
+from croupier.transport import BUNDLED, ArbiterServer, parse_bot_command
+
+#: What ``run_match`` takes for one seat: an argv to launch, or ``None`` (nobody is launched:
+#: a remote bot dials in, or the seat is left at once when the bot cannot start).
+SeatEntry = list[str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedBot:
+    """A bot of the tournament, ready to seat: its argv (``None``: remote), or why it cannot be
+    started (``error``; its seats are then left at once and the match goes on without it)."""
+
+    name: str
+    command: str
+    argv: tuple[str, ...] | None
+    error: str = ""
+    exe_sha256: str = ""
+
+
+def _files_of(argv: Sequence[str]) -> list[Path]:
+    """The files a command runs: its program and every argument naming a file (a script); for
+    a bundled bot, its module's source."""
+    if len(argv) >= 3 and argv[1] == "-m":
+        spec = importlib.util.find_spec(argv[2])
+        if spec is not None and spec.origin:
+            return [Path(spec.origin)]
+    out = []
+    for i, arg in enumerate(argv):
+        path = Path(arg)
+        if i == 0 and os.sep not in arg:
+            found = shutil.which(arg)
+            path = Path(found) if found else path
+        if path.is_file():
+            out.append(path.resolve())
+    return out
+
+
+def executable_hash(argv: Sequence[str]) -> str:
+    """SHA-256 over the files the command runs (see :func:`_files_of`); "" if none is a file."""
+    files = _files_of(argv)
+    if not files:
+        return ""
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode() + b"\0")
+        with path.open("rb") as f:
+            while chunk := f.read(1 << 20):
+                digest.update(chunk)
+    return digest.hexdigest()
+
+
+def resolve_bot(spec: BotSpec) -> ResolvedBot:
+    """Turn a bot's command into an argv; a command that cannot run is recorded, not raised."""
+    if spec.remote:
+        return ResolvedBot(spec.name, spec.command, None)
+    try:
+        argv = parse_bot_command(spec.command)
+    except ConfigError as exc:
+        known = ", ".join(sorted(BUNDLED))
+        return ResolvedBot(spec.name, spec.command, (), error=f"{exc} (bundled bots: {known})")
+    return ResolvedBot(spec.name, spec.command, tuple(argv), exe_sha256=executable_hash(argv))
+
+
+def seat_entry(bot: ResolvedBot) -> SeatEntry:
+    """The entry ``run_match`` takes for a seat of ``bot``: the one place that decides how a
+    seat is filled (an argv launched for this match, or nobody). Persistent bot sessions plug
+    in here: a bot with a running session returns its seat assigner instead."""
+    if bot.error or bot.argv is None:
+        return None
+    return list(bot.argv)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchJob:
+    """Everything needed to play one scheduled match, anywhere (it pickles for Ray)."""
+
+    slot: Slot
+    config: MatchConfig
+    bots: tuple[ResolvedBot, ...]  # by seat
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A finished (or cancelled) match, ready for the store."""
+
+    slot: Slot
+    seats: tuple[SeatRecord, ...]
+    rounds: int
+    hello: tuple[tuple[str, str], ...]  # (bot name, version) per seat, from the Hello
+    replay: Path
+    sha256: str
+    worker: str
+    cancelled: bool
+    replay_bytes: bytes | None = None  # set when the replay travels back (Ray)
+
+
+def make_jobs(
+    config: TournamentConfig, slots: Iterable[Slot], bots: dict[str, ResolvedBot]
+) -> list[MatchJob]:
+    """One job per slot: the match config (with the duplicate set's deals) and its seats."""
+    params = tuple(sorted(config.params.items()))
+    out = []
+    for slot in slots:
+        script = deal_script(config.game, params, slot.seed) if slot.deal_set else ()
+        mc = MatchConfig(
+            game=config.game,
+            params=dict(config.params),
+            seed=slot.seed,
+            clock=ClockRules(config.move_ms, config.bank_ms),
+            connect_timeout_s=config.connect_timeout_s,
+            chance_script=script,
+        )
+        out.append(MatchJob(slot, mc, tuple(bots[name] for name in slot.bots)))
+    return out
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _hello(replay: Path) -> tuple[tuple[str, str], ...]:
+    with replay.open(encoding="utf-8") as f:
+        header = json.loads(f.readline())
+    return tuple((s["bot_name"], s["bot_version"]) for s in header["seats"])
+
+
+RemoteAnnounce = Callable[[str, int, str, str, str], None]  # match id, seat, bot, token, address
+
+
+async def play_job(
+    job: MatchJob,
+    server: ArbiterServer,
+    out_dir: Path,
+    *,
+    cancel: asyncio.Event | None = None,
+    announce: RemoteAnnounce | None = None,
+    worker: str = "local",
+) -> Played:
+    """Play one match on ``server`` into ``out_dir``, from scratch: whatever an earlier,
+    unfinished attempt left there (a partial replay, logs) is removed first."""
+    slot = job.slot
+    for stale in out_dir.glob(f"{slot.match_id}.*"):
+        stale.unlink(missing_ok=True)
+    bots = list(job.bots)
+    while True:
+        entries = [seat_entry(b) for b in bots]
+        rounds = 0
+
+        def progress(done: int) -> None:
+            nonlocal rounds
+            rounds = done
+
+        def ready(address: str, match: Match, bots: list[ResolvedBot] = bots) -> None:
+            for link, bot in zip(match.seats, bots, strict=True):
+                if bot.error:
+                    link.leave(f"the bot cannot be started: {bot.error}")
+                elif bot.argv is None and announce is not None:
+                    announce(slot.match_id, link.seat, bot.name, link.token, address)
+
+        try:
+            run = await run_match(
+                job.config,
+                entries,
+                out_dir,
+                server=server,
+                match_id=slot.match_id,
+                cancel=cancel,
+                progress=progress,
+                on_ready=ready,
+            )
+        except BotLaunchError as exc:  # the program exists but would not start (permissions...)
+            failed = next(
+                (i for i, b in enumerate(bots) if b.argv and shlex.join(b.argv) in str(exc)), None
+            )
+            if failed is None:
+                raise
+            bots[failed] = replace(bots[failed], error=str(exc))
+            for stale in out_dir.glob(f"{slot.match_id}.*"):
+                stale.unlink(missing_ok=True)
+            continue
+        break
+    seats = tuple(
+        SeatRecord(
+            r.seat, slot.bots[r.seat], r.score, r.place, r.outcome.value, r.timeouts, r.rejected
+        )
+        for r in run.result.seats
+    )
+    return Played(
+        slot,
+        seats,
+        rounds,
+        _hello(run.replay),
+        run.replay,
+        sha256_file(run.replay),
+        worker,
+        run.result.cancelled,
+    )
+
+
+def default_concurrency() -> int:
+    return os.cpu_count() or 1
+
+
+async def play_local(
+    jobs: Sequence[MatchJob],
+    out_dir: Path,
+    on_done: Callable[[Played], Awaitable[None] | None],
+    *,
+    concurrency: int,
+    listen: str = "127.0.0.1:0",
+    stop: Callable[[], bool] = lambda: False,
+    cancel: asyncio.Event | None = None,
+    announce: RemoteAnnounce | None = None,
+    worker: str = "",
+) -> None:
+    """Play ``jobs`` in order, ``concurrency`` at a time, on one arbiter server in this event
+    loop; ``on_done`` gets each finished match as it ends. No new match starts once ``stop()``
+    is true or ``cancel`` is set (a set ``cancel`` also ends the running ones, unrecorded)."""
+    server = ArbiterServer(listen)
+    await server.start()
+    worker = worker or socket.gethostname()
+    queue = iter(jobs)
+    log = structlog.get_logger("croupier.ladder")
+
+    async def lane() -> None:
+        for job in queue:  # the iterator is shared: each lane takes the next job
+            if stop() or (cancel is not None and cancel.is_set()):
+                return
+            played = await play_job(
+                job, server, out_dir, cancel=cancel, announce=announce, worker=worker
+            )
+            if played.cancelled:
+                log.info("match_cancelled", match_id=job.slot.match_id)
+                continue
+            outcome = on_done(played)
+            if outcome is not None:
+                await outcome
+
+    try:
+        await asyncio.gather(*(lane() for _ in range(max(1, concurrency))))
+    finally:
+        await server.stop()

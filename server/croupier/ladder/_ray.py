@@ -1,0 +1,129 @@
+"""The Ray executor (``--executor ray``, the optional extra ``croupier[ray]``).
+
+The driver cuts the pending matches into batches; each batch is one Ray task, which runs a whole
+local executor on its worker node (its own arbiter server, the bots launched there) into a
+temporary folder, and returns each match's result with its replay as bytes. Only the driver
+writes replay files and the store. A task whose node dies is retried by Ray on another node and
+its matches are played again from scratch; the store takes each match id once, so a match that
+was (partly) played twice still counts once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from croupier.errors import ConfigError, ExecutorError
+from croupier.ladder._config import TournamentConfig
+from croupier.ladder._play import MatchJob, Played, play_local
+
+#: Retries of a batch whose worker or node died (Ray's system-failure retries).
+MAX_RETRIES = 5
+
+
+def play_batch(jobs: Sequence[MatchJob], concurrency: int) -> list[Played]:
+    """Run on a worker: play ``jobs`` with the local executor and return them with their
+    replays' bytes (the worker's temporary folder is removed)."""
+    import ray
+
+    node = ray.get_runtime_context().get_node_id()[:12]
+    out: list[Played] = []
+    with tempfile.TemporaryDirectory(prefix="croupier-ray-") as tmp:
+        folder = Path(tmp)
+
+        def keep(played: Played) -> None:
+            data = played.replay.read_bytes()
+            out.append(
+                Played(
+                    played.slot,
+                    played.seats,
+                    played.rounds,
+                    played.hello,
+                    played.replay,
+                    played.sha256,
+                    f"ray:{node}",
+                    played.cancelled,
+                    data,
+                )
+            )
+
+        asyncio.run(play_local(jobs, folder, keep, concurrency=concurrency, worker=node))
+    return out
+
+
+async def play_ray(
+    jobs: Sequence[MatchJob],
+    config: TournamentConfig,
+    commit: Callable[[Played], None],
+    *,
+    concurrency: int,
+    stop: Callable[[], bool],
+    cancel: asyncio.Event | None,
+    batch_size: int = 0,
+) -> None:
+    """Play ``jobs`` on the Ray cluster at ``config.address`` (a local one when empty), at most
+    ``concurrency`` batches in flight, committing each match on the driver as its batch ends."""
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError("the ray executor needs Ray: pip install 'croupier[ray]'") from None
+    log = structlog.get_logger("croupier.ladder.ray")
+    started_here = not ray.is_initialized()
+    if started_here:
+        try:
+            ray.init(
+                address=config.address or None,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise ConfigError(f"cannot reach the Ray cluster {config.address!r}: {exc}") from None
+    try:
+        size = batch_size or max(1, min(4, len(jobs) // max(1, concurrency * 2) or 1))
+        batches = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+        task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(play_batch)
+        in_flight: dict[Any, int] = {}
+        queue = iter(enumerate(batches))
+        log.info("ray_started", batches=len(batches), batch_size=size, concurrency=concurrency)
+
+        def submit() -> bool:
+            if stop() or (cancel is not None and cancel.is_set()):
+                return False
+            nxt = next(queue, None)
+            if nxt is None:
+                return False
+            index, batch = nxt
+            in_flight[task.remote(batch, size)] = index
+            return True
+
+        while len(in_flight) < concurrency and submit():
+            pass
+        while in_flight:
+            ready, _ = await asyncio.to_thread(
+                ray.wait, list(in_flight), num_returns=1, timeout=0.5
+            )
+            if cancel is not None and cancel.is_set():
+                for ref in in_flight:
+                    ray.cancel(ref, force=True)
+                return
+            for ref in ready:
+                index = in_flight.pop(ref)
+                try:
+                    results = ray.get(ref)
+                except ray.exceptions.RayError as exc:
+                    raise ExecutorError(
+                        f"a batch of {size} matches failed on every retry: {exc}"
+                    ) from None
+                for played in results:
+                    commit(played)
+                log.info("ray_batch_done", batch=index)
+                submit()
+    finally:
+        if started_here:
+            ray.shutdown()

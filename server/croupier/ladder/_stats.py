@@ -1,0 +1,420 @@
+"""Ratings and statistics of a tournament: pure functions of the stored matches.
+
+* openskill's Plackett–Luce model over every match (places as ranks), in schedule order:
+  μ, σ and the conservative μ − 3σ that orders the standings;
+* each bot's mean score per round (deal) with a 95 % confidence interval;
+* paired differences between two bots: per duplicate set (or per match when deals are not
+  shared), the mean per-round score of one minus the other's on the same deals, with a 95 %
+  interval; next to it the unpaired interval (the two bots' per-match scores taken as independent
+  samples), which the deal luck makes wider;
+* a head-to-head matrix (who placed above whom in the matches they shared) and, for two-player
+  games, Elo differences with 95 % error bars;
+* a sequential probability ratio test (Wald's SPRT in its generalised form, the variance
+  estimated from the data) of a candidate against a baseline on the paired differences.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from openskill.models import PlackettLuce
+
+from croupier.ladder._store import MatchRecord
+
+#: Two-sided 95 % normal quantile.
+Z95 = 1.959963984540054
+
+#: The SPRT decides only after this many paired samples (the variance is estimated from them).
+SPRT_MIN_SAMPLES = 8
+
+
+#: Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom (the usual table).
+_T95 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+
+
+def t95(df: int) -> float:
+    """Two-sided 95 % quantile of Student's t with ``df`` degrees of freedom: the table up to
+    30, then the Cornish–Fisher expansion about the normal quantile (error below 1e-4)."""
+    if df <= 0:
+        return math.inf
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = Z95
+    return (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A mean with its 95 % confidence interval and the number of samples behind it."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+
+
+def mean_interval(xs: Sequence[float]) -> Interval:
+    """Mean and 95 % t-interval of independent samples (infinitely wide with fewer than 2)."""
+    n = len(xs)
+    if n == 0:
+        return Interval(math.nan, -math.inf, math.inf, 0)
+    mean = float(np.mean(xs))
+    if n < 2:
+        return Interval(mean, -math.inf, math.inf, n)
+    half = t95(n - 1) * float(np.std(xs, ddof=1)) / math.sqrt(n)
+    return Interval(mean, mean - half, mean + half, n)
+
+
+def welch_interval(xs: Sequence[float], ys: Sequence[float]) -> Interval:
+    """Difference of means of two independent samples with its 95 % interval (Welch)."""
+    nx, ny = len(xs), len(ys)
+    if nx < 2 or ny < 2:
+        mean = float(np.mean(xs) - np.mean(ys)) if nx and ny else math.nan
+        return Interval(mean, -math.inf, math.inf, min(nx, ny))
+    vx, vy = float(np.var(xs, ddof=1)) / nx, float(np.var(ys, ddof=1)) / ny
+    mean = float(np.mean(xs) - np.mean(ys))
+    se = math.sqrt(vx + vy)
+    denom = (vx**2 / (nx - 1) if vx else 0.0) + (vy**2 / (ny - 1) if vy else 0.0)
+    df = int((vx + vy) ** 2 / denom) if denom else nx + ny - 2
+    half = t95(max(df, 1)) * se
+    return Interval(mean, mean - half, mean + half, min(nx, ny))
+
+
+def per_round(match: MatchRecord) -> dict[str, float]:
+    """Each bot's score per round (deal) in one match."""
+    rounds = max(match.rounds_played, 1)
+    return {s.bot: float(s.score) / rounds for s in match.seats}
+
+
+def _unit(match: MatchRecord) -> str:
+    """What a paired comparison pairs on: the duplicate set, else the match itself."""
+    return match.deal_set or match.match_id
+
+
+def paired_samples(matches: Iterable[MatchRecord], a: str, b: str) -> list[float]:
+    """Per unit (duplicate set, or match) in which both played: a's mean score per round minus
+    b's, over the matches of that unit."""
+    by_unit: dict[str, tuple[list[float], list[float]]] = {}
+    for m in matches:
+        scores = per_round(m)
+        pair = by_unit.setdefault(_unit(m), ([], []))
+        if a in scores:
+            pair[0].append(scores[a])
+        if b in scores:
+            pair[1].append(scores[b])
+    return [float(np.mean(xa) - np.mean(xb)) for xa, xb in by_unit.values() if xa and xb]
+
+
+def paired_difference(matches: Sequence[MatchRecord], a: str, b: str) -> Interval:
+    """Mean paired difference a − b per round, with its 95 % interval."""
+    return mean_interval(paired_samples(matches, a, b))
+
+
+def unpaired_difference(matches: Sequence[MatchRecord], a: str, b: str) -> Interval:
+    """The same difference from the same units' matches, ignoring that they shared deals: the
+    two bots' per-match scores per round as independent samples (Welch)."""
+    shared = {
+        _unit(m)
+        for m in matches
+        if any(s.bot == a for s in m.seats) and any(s.bot == b for s in m.seats)
+    }
+    xa = [per_round(m)[a] for m in matches if _unit(m) in shared and a in per_round(m)]
+    xb = [per_round(m)[b] for m in matches if _unit(m) in shared and b in per_round(m)]
+    return welch_interval(xa, xb)
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """μ − 3σ: a conservative skill estimate (the standings sort on it)."""
+        return self.mu - 3 * self.sigma
+
+
+def openskill_ratings(matches: Iterable[MatchRecord], names: Sequence[str]) -> dict[str, Rating]:
+    """Plackett–Luce ratings after every match, in the order given (schedule order), each seat a
+    team of one ranked by its place (ties share a rank)."""
+    model = PlackettLuce()
+    current = {name: model.rating(name=name) for name in names}
+    for m in matches:
+        seats = [s for s in m.seats if s.bot in current]
+        if len(seats) < 2:
+            continue
+        teams = [[current[s.bot]] for s in seats]
+        rated = model.rate(teams, ranks=[float(s.place) for s in seats])
+        for s, team in zip(seats, rated, strict=True):
+            current[s.bot] = team[0]
+    return {name: Rating(float(r.mu), float(r.sigma)) for name, r in current.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """a's record against b in the matches both played: placed above, level, below."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else math.nan
+
+
+def head_to_head(
+    matches: Iterable[MatchRecord], names: Sequence[str]
+) -> dict[tuple[str, str], HeadToHead]:
+    counts = {(a, b): [0, 0, 0] for a in names for b in names if a != b}
+    for m in matches:
+        for x in m.seats:
+            for y in m.seats:
+                if x.bot == y.bot or (x.bot, y.bot) not in counts:
+                    continue
+                c = counts[(x.bot, y.bot)]
+                c[0 if x.place < y.place else 1 if x.place == y.place else 2] += 1
+    return {k: HeadToHead(*v) for k, v in counts.items()}
+
+
+def elo_difference(record: HeadToHead) -> Interval:
+    """Elo difference from a score fraction, with the 95 % error bars of that fraction carried
+    through the logistic curve (cutechess's method)."""
+    n = record.games
+    if n == 0:
+        return Interval(math.nan, -math.inf, math.inf, 0)
+    p = record.score
+    w, d, lo = record.wins / n, record.draws / n, record.losses / n
+    var = w * (1 - p) ** 2 + d * (0.5 - p) ** 2 + lo * (0 - p) ** 2
+    se = math.sqrt(var / n)
+
+    def elo(x: float) -> float:
+        if x <= 0:
+            return -math.inf
+        if x >= 1:
+            return math.inf
+        return -400 * math.log10(1 / x - 1)
+
+    return Interval(elo(p), elo(p - Z95 * se), elo(p + Z95 * se), n)
+
+
+# ---- sequential testing --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SprtResult:
+    """The state of the test: log-likelihood ratio and Wald's bounds; ``decision`` is ``"H1"``
+    (the candidate is better by ``d1``), ``"H0"`` (not better than ``d0``) or ``None``."""
+
+    llr: float
+    lower: float
+    upper: float
+    n: int
+    decision: str | None
+    d0: float
+    d1: float
+    alpha: float
+    beta: float
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's bounds: accept H0 at or below the first, H1 at or above the second."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def llr_path(xs: np.ndarray, d0: float, d1: float) -> np.ndarray:
+    """The generalised SPRT's log-likelihood ratio after each sample (last axis): a normal model
+    of the paired differences with the variance estimated from the samples so far,
+    LLR_n = (d1 − d0) / s_n² · (Σx − n (d0 + d1) / 2). Before :data:`SPRT_MIN_SAMPLES` it is 0."""
+    xs = np.asarray(xs, dtype=float)
+    n = np.arange(1, xs.shape[-1] + 1, dtype=float)
+    total = np.cumsum(xs, axis=-1)
+    squares = np.cumsum(xs * xs, axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = (squares - total * total / n) / np.maximum(n - 1, 1)
+        var = np.maximum(var, 1e-12)
+        llr = (d1 - d0) / var * (total - n * (d0 + d1) / 2)
+    return np.where(n >= SPRT_MIN_SAMPLES, llr, 0.0)
+
+
+def sprt(xs: Sequence[float], d0: float, d1: float, alpha: float, beta: float) -> SprtResult:
+    """Run the test over paired samples in order and stop at the first bound crossed."""
+    lower, upper = sprt_bounds(alpha, beta)
+    path = llr_path(np.asarray(xs, dtype=float), d0, d1) if len(xs) else np.zeros(0)
+    for i, value in enumerate(path):
+        if value >= upper or value <= lower:
+            decision = "H1" if value >= upper else "H0"
+            return SprtResult(float(value), lower, upper, i + 1, decision, d0, d1, alpha, beta)
+    last = float(path[-1]) if len(path) else 0.0
+    return SprtResult(last, lower, upper, len(xs), None, d0, d1, alpha, beta)
+
+
+# ---- standings -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BotStanding:
+    name: str
+    matches: int
+    rounds: int
+    rating: Rating
+    score: Interval  # per round
+    firsts: int  # matches placed first (ties included)
+    faults: int  # matches not ended "normal" (timeouts, illegal replies, disconnected)
+
+
+@dataclass(frozen=True, slots=True)
+class PairStat:
+    a: str
+    b: str
+    paired: Interval
+    unpaired: Interval
+    record: HeadToHead
+    elo: Interval | None  # two-player games only
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    bots: tuple[BotStanding, ...]
+    pairs: tuple[PairStat, ...]
+    matches: int
+    sprt: SprtResult | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        def num(x: float) -> float | None:
+            return x if math.isfinite(x) else None
+
+        def iv(i: Interval) -> dict[str, Any]:
+            return {"mean": num(i.mean), "low": num(i.low), "high": num(i.high), "n": i.n}
+
+        return {
+            **self.extra,
+            "matches": self.matches,
+            "bots": [
+                {
+                    "rank": rank,
+                    "name": b.name,
+                    "matches": b.matches,
+                    "rounds": b.rounds,
+                    "mu": b.rating.mu,
+                    "sigma": b.rating.sigma,
+                    "ordinal": b.rating.ordinal,
+                    "score_per_round": iv(b.score),
+                    "firsts": b.firsts,
+                    "faults": b.faults,
+                }
+                for rank, b in enumerate(self.bots, 1)
+            ],
+            "pairs": [
+                {
+                    "a": p.a,
+                    "b": p.b,
+                    "paired": iv(p.paired),
+                    "unpaired": iv(p.unpaired),
+                    "wins": p.record.wins,
+                    "draws": p.record.draws,
+                    "losses": p.record.losses,
+                    "elo": iv(p.elo) if p.elo else None,
+                }
+                for p in self.pairs
+            ],
+            "sprt": None
+            if self.sprt is None
+            else {
+                "llr": self.sprt.llr,
+                "lower": self.sprt.lower,
+                "upper": self.sprt.upper,
+                "n": self.sprt.n,
+                "decision": self.sprt.decision,
+                "d0": self.sprt.d0,
+                "d1": self.sprt.d1,
+                "alpha": self.sprt.alpha,
+                "beta": self.sprt.beta,
+            },
+        }
+
+
+def standings(
+    matches: Sequence[MatchRecord],
+    names: Sequence[str],
+    seats: int,
+    sprt_spec: Mapping[str, Any] | None = None,
+) -> Standings:
+    """Everything the standings show, from the finished ``matches`` in schedule order."""
+    ratings = openskill_ratings(matches, names)
+    scores: dict[str, list[float]] = {n: [] for n in names}
+    rounds = dict.fromkeys(names, 0)
+    firsts = dict.fromkeys(names, 0)
+    faults = dict.fromkeys(names, 0)
+    for m in matches:
+        pr = per_round(m)
+        for s in m.seats:
+            if s.bot not in scores:
+                continue
+            scores[s.bot].append(pr[s.bot])
+            rounds[s.bot] += m.rounds_played
+            firsts[s.bot] += s.place == 1
+            faults[s.bot] += s.outcome != "normal"
+    bots = sorted(
+        (
+            BotStanding(
+                n,
+                len(scores[n]),
+                rounds[n],
+                ratings[n],
+                mean_interval(scores[n]),
+                firsts[n],
+                faults[n],
+            )
+            for n in names
+        ),
+        key=lambda b: (-b.rating.ordinal, b.name),
+    )
+    h2h = head_to_head(matches, names)
+    order = [b.name for b in bots]
+    pairs = []
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            record = h2h[(a, b)]
+            if not record.games:
+                continue
+            pairs.append(
+                PairStat(
+                    a,
+                    b,
+                    paired_difference(matches, a, b),
+                    unpaired_difference(matches, a, b),
+                    record,
+                    elo_difference(record) if seats == 2 else None,
+                )
+            )
+    test = None
+    if sprt_spec:
+        xs = paired_samples(matches, sprt_spec["candidate"], sprt_spec["baseline"])
+        test = sprt(xs, sprt_spec["d0"], sprt_spec["d1"], sprt_spec["alpha"], sprt_spec["beta"])
+    return Standings(tuple(bots), tuple(pairs), len(matches), test)

@@ -1,0 +1,312 @@
+"""The tournament store: one SQLite file (WAL), the only lasting state of a tournament.
+
+Schema (``docs/ladder.md`` describes every column)::
+
+    tournament  one row: name, game, config hash, the defining config as JSON, schema version
+    bots        display name, command, executable hash; bot name and version from its Hello
+    matches     id (from the schedule slot), slot, round, table, seating, duplicate set, seed,
+                rounds played, replay path and its SHA-256, who played it, when
+    seats       per match and seat: bot, score (exact fraction as text), place, outcome, faults
+
+A match is written only once it is finished and its replay is on disk (fsynced), in one
+transaction; a match id already present is never written again, so a match cannot count twice.
+Readers (``croupier tournament standings``) may open the file while a tournament writes it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from croupier.errors import ConfigError
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournament (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    name TEXT NOT NULL,
+    game TEXT NOT NULL,
+    config_hash TEXT NOT NULL,
+    config_json TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    schema_version INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS bots (
+    name TEXT PRIMARY KEY,
+    command TEXT NOT NULL,
+    exe_sha256 TEXT NOT NULL,
+    hello_name TEXT NOT NULL DEFAULT '',
+    version TEXT NOT NULL DEFAULT '',
+    error TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY,
+    slot INTEGER NOT NULL UNIQUE,
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    seating INTEGER NOT NULL,
+    deal_set TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    rounds_played INTEGER NOT NULL,
+    replay_path TEXT NOT NULL,
+    replay_sha256 TEXT NOT NULL,
+    worker TEXT NOT NULL,
+    finished_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    match_id TEXT NOT NULL REFERENCES matches (id),
+    seat INTEGER NOT NULL,
+    bot TEXT NOT NULL REFERENCES bots (name),
+    score TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    outcome TEXT NOT NULL,
+    timeouts INTEGER NOT NULL,
+    rejected INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """One seat of a stored match."""
+
+    seat: int
+    bot: str
+    score: Fraction
+    place: int
+    outcome: str
+    timeouts: int
+    rejected: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A finished match as the store holds it."""
+
+    match_id: str
+    slot: int
+    round: int
+    table: int
+    seating: int
+    deal_set: str
+    seed: int
+    rounds_played: int
+    replay_path: str
+    replay_sha256: str
+    worker: str
+    seats: tuple[SeatRecord, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BotRecord:
+    name: str
+    command: str
+    exe_sha256: str
+    hello_name: str
+    version: str
+    error: str
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class Store:
+    """An open store. Use :func:`open_store` (writing) or :func:`read_store` (reading)."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self._conn = conn
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    # -- the tournament -------------------------------------------------------------------------
+
+    def tournament(self) -> dict[str, Any] | None:
+        row = self._conn.execute(
+            "SELECT name, game, config_hash, config_json, total FROM tournament WHERE id = 1"
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "name": row[0],
+            "game": row[1],
+            "hash": row[2],
+            "config": json.loads(row[3]),
+            "total": row[4],
+        }
+
+    def init_tournament(
+        self, name: str, game: str, config_hash: str, defining: Any, total: int
+    ) -> None:
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO tournament VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    name,
+                    game,
+                    config_hash,
+                    json.dumps(defining, sort_keys=True),
+                    total,
+                    SCHEMA_VERSION,
+                    _now(),
+                ),
+            )
+
+    # -- bots -----------------------------------------------------------------------------------
+
+    def bots(self) -> dict[str, BotRecord]:
+        rows = self._conn.execute(
+            "SELECT name, command, exe_sha256, hello_name, version, error FROM bots"
+        ).fetchall()
+        return {r[0]: BotRecord(*r) for r in rows}
+
+    def put_bot(self, name: str, command: str, exe_sha256: str) -> None:
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO bots (name, command, exe_sha256) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET command = excluded.command",
+                (name, command, exe_sha256),
+            )
+
+    def bot_error(self, name: str, error: str) -> None:
+        with self._transaction() as conn:
+            conn.execute("UPDATE bots SET error = ? WHERE name = ?", (error, name))
+
+    # -- matches --------------------------------------------------------------------------------
+
+    def finished_ids(self) -> set[str]:
+        return {r[0] for r in self._conn.execute("SELECT id FROM matches")}
+
+    def commit_match(self, record: MatchRecord, hello: Sequence[tuple[str, str]] = ()) -> bool:
+        """Write a finished match and its seats in one transaction; ``False`` (and nothing
+        written) if that match id is already stored. ``hello`` is (name, version) per seat,
+        as the bots said in their Hello."""
+        with self._transaction() as conn:
+            if conn.execute("SELECT 1 FROM matches WHERE id = ?", (record.match_id,)).fetchone():
+                return False
+            conn.execute(
+                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.match_id,
+                    record.slot,
+                    record.round,
+                    record.table,
+                    record.seating,
+                    record.deal_set,
+                    record.seed,
+                    record.rounds_played,
+                    record.replay_path,
+                    record.replay_sha256,
+                    record.worker,
+                    _now(),
+                ),
+            )
+            conn.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        record.match_id,
+                        s.seat,
+                        s.bot,
+                        str(s.score),
+                        s.place,
+                        s.outcome,
+                        s.timeouts,
+                        s.rejected,
+                    )
+                    for s in record.seats
+                ],
+            )
+            for s, (name, version) in zip(record.seats, hello, strict=False):
+                if name or version:
+                    conn.execute(
+                        "UPDATE bots SET hello_name = ?, version = ? WHERE name = ?",
+                        (name, version, s.bot),
+                    )
+        return True
+
+    def matches(self) -> list[MatchRecord]:
+        """Every finished match, in schedule order."""
+        seats: dict[str, list[SeatRecord]] = {}
+        for row in self._conn.execute(
+            "SELECT match_id, seat, bot, score, place, outcome, timeouts, rejected "
+            "FROM seats ORDER BY match_id, seat"
+        ):
+            seats.setdefault(row[0], []).append(
+                SeatRecord(row[1], row[2], Fraction(row[3]), row[4], row[5], row[6], row[7])
+            )
+        out = []
+        for row in self._conn.execute(
+            "SELECT id, slot, round, table_no, seating, deal_set, seed, rounds_played, "
+            "replay_path, replay_sha256, worker FROM matches ORDER BY slot"
+        ):
+            out.append(
+                MatchRecord(
+                    match_id=row[0],
+                    slot=row[1],
+                    round=row[2],
+                    table=row[3],
+                    seating=row[4],
+                    deal_set=row[5],
+                    seed=row[6],
+                    rounds_played=row[7],
+                    replay_path=row[8],
+                    replay_sha256=row[9],
+                    worker=row[10],
+                    seats=tuple(seats.get(row[0], ())),
+                )
+            )
+        return out
+
+
+def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
+    if not create and not path.is_file():
+        raise ConfigError(f"no tournament store at {path}")
+    try:
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        # autocommit mode; transactions are explicit (BEGIN IMMEDIATE ... COMMIT)
+        conn = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")  # a commit survives a power cut, not only a kill
+        conn.execute("PRAGMA foreign_keys = ON")
+        if create:
+            conn.executescript(_SCHEMA)
+        else:
+            conn.execute("SELECT 1 FROM tournament").fetchall()
+    except (sqlite3.Error, OSError) as exc:
+        raise ConfigError(f"{path}: not a usable tournament store: {exc}") from None
+    return conn
+
+
+def open_store(path: Path) -> Store:
+    """Open (creating if needed) the store at ``path`` for a tournament to write."""
+    return Store(path, _connect(path, create=True))
+
+
+def read_store(path: Path) -> Store:
+    """Open an existing store to read standings (also while a tournament writes it)."""
+    return Store(path, _connect(path, create=False))

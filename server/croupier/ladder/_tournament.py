@@ -1,0 +1,267 @@
+"""Running a tournament: check the store against the config, skip what is finished, play the
+rest with an executor, commit each finished match, report progress."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from croupier.errors import ConfigError
+from croupier.ladder._config import TournamentConfig, first_difference
+from croupier.ladder._play import (
+    MatchJob,
+    Played,
+    RemoteAnnounce,
+    ResolvedBot,
+    default_concurrency,
+    make_jobs,
+    play_local,
+    resolve_bot,
+)
+from croupier.ladder._schedule import Schedule, Slot
+from croupier.ladder._stats import (
+    Standings,
+    openskill_ratings,
+    paired_samples,
+    sprt,
+    standings,
+)
+from croupier.ladder._store import MatchRecord, Store, open_store, read_store
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Reported after each committed match (and once at the start, with ``record=None``)."""
+
+    done: int
+    total: int
+    skipped: int  # finished in an earlier run
+    record: MatchRecord | None
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    done: int
+    total: int
+    played: int  # by this run
+    stopped_early: bool  # the SPRT decided
+    cancelled: bool
+
+
+def _check_store(
+    store: Store, config: TournamentConfig, bots: dict[str, ResolvedBot], total: int
+) -> None:
+    """Refuse a store made by a different tournament, naming the first difference."""
+    held = store.tournament()
+    defining = config.defining()
+    if held is None:
+        store.init_tournament(config.name, config.game, config.config_hash(), defining, total)
+    elif held["hash"] != config.config_hash():
+        change = first_difference(held["config"], defining) or "the config hash differs"
+        raise ConfigError(
+            f"{store.path} holds a different tournament: {change} (use another store, "
+            f"or the config it was made with)"
+        )
+    stored = store.bots()
+    for name, bot in bots.items():
+        old = stored.get(name)
+        if old is not None and old.exe_sha256 and bot.exe_sha256 != old.exe_sha256:
+            raise ConfigError(
+                f"{store.path}: bot {name!r} is not the program the tournament began with "
+                f"(its files' SHA-256 changed from {old.exe_sha256[:12]} to "
+                f"{bot.exe_sha256[:12] or 'nothing'})"
+            )
+        store.put_bot(name, bot.command, bot.exe_sha256 or (old.exe_sha256 if old else ""))
+        if bot.error:
+            store.bot_error(name, bot.error)
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return os.path.relpath(path.resolve(), base.resolve())
+    except ValueError:
+        return str(path.resolve())
+
+
+def write_replay(path: Path, data: bytes) -> None:
+    """Put replay bytes that came back from a worker on disk for good: write a temporary file,
+    fsync it, rename it into place, fsync the folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".jsonl.part")
+    with tmp.open("wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+async def run_tournament(
+    config: TournamentConfig,
+    *,
+    on_progress: Callable[[Progress], None] | None = None,
+    cancel: asyncio.Event | None = None,
+    announce: RemoteAnnounce | None = None,
+) -> Summary:
+    """Run (or resume) ``config``'s tournament to its end, the SPRT's decision, or ``cancel``."""
+    log = structlog.get_logger("croupier.ladder").bind(tournament=config.name)
+    if config.executor == "ray":
+        for b in config.bots:
+            if b.remote:
+                raise ConfigError(
+                    f"{config.source}: bots.{b.name}: a remote bot needs the local executor "
+                    "(its seat token is handed out by this machine's arbiter)"
+                )
+    bots = {b.name: resolve_bot(b) for b in config.bots}
+    for bot in bots.values():
+        if bot.error:
+            log.warning("bot_cannot_start", bot=bot.name, error=bot.error)
+    store = open_store(config.store)
+    try:
+        schedule = Schedule(config)
+        total = schedule.total()
+        _check_store(store, config, bots, total)
+        finished = store.finished_ids()
+        skipped = len(finished)
+        done = skipped
+        played = 0
+        decided = False
+        names = [b.name for b in config.bots]
+        sprt_spec = config.defining().get("sprt")
+
+        def sprt_decided() -> bool:
+            if not sprt_spec or not sprt_spec["stop"]:
+                return False
+            xs = paired_samples(store.matches(), sprt_spec["candidate"], sprt_spec["baseline"])
+            result = sprt(
+                xs, sprt_spec["d0"], sprt_spec["d1"], sprt_spec["alpha"], sprt_spec["beta"]
+            )
+            return result.decision is not None
+
+        decided = sprt_decided()
+        if on_progress:
+            on_progress(Progress(done, total, skipped, None))
+        log.info("tournament_started", total=total, finished=done, executor=config.executor)
+
+        def commit(result: Played) -> None:
+            nonlocal done, played, decided
+            target = config.out / f"{result.slot.match_id}.jsonl"
+            if result.replay_bytes is not None:
+                write_replay(target, result.replay_bytes)
+            slot = result.slot
+            record = MatchRecord(
+                slot.match_id,
+                slot.index,
+                slot.round,
+                slot.table,
+                slot.seating,
+                slot.deal_set,
+                slot.seed,
+                result.rounds,
+                _relative(target, config.store.parent),
+                result.sha256,
+                result.worker,
+                result.seats,
+            )
+            if not store.commit_match(record, result.hello):
+                log.warning("match_already_stored", match_id=slot.match_id)
+                return
+            done += 1
+            played += 1
+            log.info(
+                "match_committed",
+                match_id=slot.match_id,
+                bots=list(slot.bots),
+                scores=[str(s.score) for s in result.seats],
+                outcomes=[s.outcome for s in result.seats],
+                worker=result.worker,
+            )
+            if sprt_spec and sprt_spec["stop"] and not decided:
+                decided = sprt_decided()
+            if on_progress:
+                on_progress(Progress(done, total, skipped, record))
+
+        def stop() -> bool:
+            return decided
+
+        async def play(slots: list[Slot]) -> None:
+            pending = [s for s in slots if s.match_id not in finished]
+            if not pending or stop():
+                return
+            jobs = make_jobs(config, pending, bots)
+            await _execute(config, jobs, commit, stop, cancel, announce)
+
+        if schedule.dynamic:
+            for r in range(config.rounds):
+                if stop() or (cancel is not None and cancel.is_set()):
+                    break
+                ratings = openskill_ratings(store.matches(), names)
+                await play(schedule.round_slots(r, {n: x.ordinal for n, x in ratings.items()}))
+        else:
+            await play(schedule.static_slots())
+        cancelled = cancel is not None and cancel.is_set()
+        log.info("tournament_finished", done=done, total=total, played=played)
+        return Summary(done, total, played, decided and done < total, cancelled)
+    finally:
+        store.close()
+
+
+async def _execute(
+    config: TournamentConfig,
+    jobs: list[MatchJob],
+    commit: Callable[[Played], None],
+    stop: Callable[[], bool],
+    cancel: asyncio.Event | None,
+    announce: RemoteAnnounce | None,
+) -> None:
+    concurrency = config.concurrency or default_concurrency()
+    if config.executor == "ray":
+        from croupier.ladder._ray import play_ray
+
+        await play_ray(jobs, config, commit, concurrency=concurrency, stop=stop, cancel=cancel)
+        return
+    await play_local(
+        jobs,
+        config.out,
+        commit,
+        concurrency=concurrency,
+        listen=config.listen,
+        stop=stop,
+        cancel=cancel,
+        announce=announce,
+    )
+
+
+def store_standings(path: Path) -> tuple[dict[str, Any], Standings]:
+    """The tournament held in the store at ``path`` and its standings now (the store may be
+    being written by a running tournament)."""
+    store = read_store(path)
+    try:
+        held = store.tournament()
+        if held is None:
+            raise ConfigError(f"{path}: the store holds no tournament yet")
+        config = held["config"]
+        matches = store.matches()
+        names = list(config["bots"])
+        seats = int(config["params"]["players"])
+        result = standings(matches, names, seats, config.get("sprt"))
+        info: dict[str, Any] = {
+            "tournament": held["name"],
+            "game": held["game"],
+            "finished": len(matches),
+            "total": held["total"],
+            "bots": store.bots(),
+        }
+        return info, result
+    finally:
+        store.close()

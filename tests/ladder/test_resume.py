@@ -1,0 +1,95 @@
+"""End to end: a tournament SIGKILLed at random moments and resumed gives the same standings as
+one run without interruption (same seeds). ``bench/ladder.py resume`` does 20 runs of a
+200-match tournament; this test does three kills of a 16-match one."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from ladder_kit import CROUPIER, standings_json, tournament, write_config
+
+pytestmark = pytest.mark.e2e
+
+BODY = """
+game = "as-nas"
+seed = 9
+rounds = 4
+[params]
+deals = 2
+[clock]
+move_ms = 5000
+connect_timeout_s = 60
+[bots]
+a = "random"
+b = "as-nas-heuristic"
+c = "random"
+d = "random"
+"""
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (its bots), from /proc."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _results(store: Path) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(store)
+    return conn.execute(
+        "SELECT m.id, s.seat, s.bot, s.score, s.place, s.outcome FROM matches m "
+        "JOIN seats s ON s.match_id = m.id ORDER BY m.slot, s.seat"
+    ).fetchall()
+
+
+def test_killed_and_resumed_gives_the_same_standings(tmp_path: Path) -> None:
+    reference = write_config(tmp_path / "ref", BODY)
+    done = tournament(reference, "--concurrency", 2)
+    assert done.returncode == 0, done.stderr
+
+    killed = write_config(tmp_path / "killed", BODY)
+    rng = np.random.default_rng()
+    finished_after_kill = []
+    orphans: list[int] = []
+    for kill in range(3):
+        proc = subprocess.Popen(
+            [*CROUPIER, "tournament", str(killed), "--concurrency", "2"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(float(rng.uniform(0.5, 2.5)))
+        store = killed.parent / "t.sqlite"
+        if kill == 0 and store.exists():  # the standings can be read while the tournament runs
+            assert standings_json(store)["total"] == 16
+        assert proc.poll() is None, "the run ended before it could be killed"
+        orphans += _children(proc.pid)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        finished_after_kill.append(len(_results(store)) // 4 if store.exists() else 0)
+    assert finished_after_kill[-1] < 16, "every match finished before the last kill"
+    for pid in orphans:  # bots of a killed run outlive it until their dial times out
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    resumed = tournament(killed, "--concurrency", 2)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{finished_after_kill[-1]} already finished" in resumed.stderr
+
+    assert _results(killed.parent / "t.sqlite") == _results(reference.parent / "t.sqlite")
+    ref, got = (standings_json(p.parent / "t.sqlite") for p in (reference, killed))
+    assert got["bots"] == ref["bots"]
+    assert got["pairs"] == ref["pairs"]
+    assert got["finished"] == 16

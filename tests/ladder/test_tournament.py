@@ -1,0 +1,239 @@
+"""End to end: ``croupier tournament`` with real bot processes on a real arbiter.
+
+Contract under test: every scheduled match is played once and stored once with its replay's
+SHA-256; duplicate sets replay the same deals with the seats rotated; a rerun resumes (skips what
+is finished); a different config against the store is refused in one line; bots that cannot
+start or never connect are recorded against themselves while the tournament goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from ladder_kit import python_bot, standings_json, tournament, write_config
+
+from croupier.ladder import read_store
+from croupier.ladder._stats import openskill_ratings
+from croupier.replay import read_replay, verify
+
+pytestmark = pytest.mark.e2e
+
+BASIC = """
+game = "as-nas"
+seed = 1
+rounds = 2
+[params]
+deals = 2
+[clock]
+move_ms = 5000
+[bots]
+alpha = "random"
+beta = "as-nas-heuristic"
+gamma = "random"
+delta = "random"
+"""
+
+
+@pytest.fixture(scope="module")
+def basic(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The BASIC tournament (2 rounds of one table in 4 rotations: 8 matches), run once."""
+    folder = tmp_path_factory.mktemp("basic")
+    path = write_config(folder, BASIC)
+    done = tournament(path, "--concurrency", 2)
+    assert done.returncode == 0, done.stderr
+    assert "t: 8/8 matches" in done.stdout
+    return path
+
+
+def test_every_match_is_stored_once_with_a_replay_that_verifies(basic: Path) -> None:
+    conn = sqlite3.connect(basic.parent / "t.sqlite")
+    rows = conn.execute("SELECT id, slot, replay_path, replay_sha256 FROM matches").fetchall()
+    assert sorted(r[1] for r in rows) == list(range(8))
+    for match_id, _, rel, sha in rows:
+        replay = basic.parent / rel
+        assert replay.name == f"{match_id}.jsonl"
+        assert hashlib.sha256(replay.read_bytes()).hexdigest() == sha
+        verify(read_replay(replay))
+    seats = conn.execute("SELECT bot, seat FROM seats").fetchall()
+    assert set(Counter(seats).values()) == {2}  # each bot in each seat once per round
+    assert conn.execute("SELECT version FROM bots WHERE name = 'beta'").fetchone() == ("1",)
+
+
+def test_a_duplicate_set_deals_the_same_cards_with_the_seats_rotated(basic: Path) -> None:
+    deals: dict[str, list[list[int]]] = {}
+    seating: dict[str, list[str]] = {}
+    conn = sqlite3.connect(basic.parent / "t.sqlite")
+    for match_id, deal_set in conn.execute("SELECT id, deal_set FROM matches WHERE round = 0"):
+        replay = read_replay(basic.parent / "t-matches" / f"{match_id}.jsonl")
+        chance = [r.data["outcome"] for r in replay.records if r.type == "chance"]
+        deals.setdefault(deal_set, []).append(chance)
+        seating[match_id] = [
+            b
+            for (b,) in conn.execute(
+                "SELECT bot FROM seats WHERE match_id = ? ORDER BY seat", (match_id,)
+            )
+        ]
+    ((_set, sets),) = deals.items()
+    assert len(sets) == 4
+    assert all(s == sets[0] for s in sets)
+    assert len(sets[0]) == 3  # first dealer and two deals
+    orders = list(seating.values())
+    assert {tuple(o) for o in orders} == {tuple(orders[0][k:] + orders[0][:k]) for k in range(4)}
+
+
+def test_rerunning_skips_what_is_finished_and_another_config_is_refused(basic: Path) -> None:
+    again = tournament(basic)
+    assert again.returncode == 0, again.stderr
+    assert "8 already finished" in again.stderr
+    assert "t: 8/8 matches" in again.stdout
+    changed = tournament(basic, "--seed", 2)
+    assert changed.returncode == 2
+    assert changed.stderr.strip().splitlines() == [
+        f"croupier: error: {basic.parent / 't.sqlite'} holds a different tournament: "
+        "seed changed from 1 to 2 (use another store, or the config it was made with)"
+    ]
+    bots = tournament(basic, "--set", "bots.gamma=as-nas-heuristic")
+    assert bots.returncode == 2
+    assert 'bots.gamma changed from "random" to "as-nas-heuristic"' in bots.stderr
+
+
+def test_standings_as_text_json_and_csv(basic: Path) -> None:
+    store = basic.parent / "t.sqlite"
+    data = standings_json(store)
+    assert data["finished"] == data["total"] == 8
+    assert {b["name"] for b in data["bots"]} == {"alpha", "beta", "gamma", "delta"}
+    assert all(b["matches"] == 8 and b["rounds"] == 16 for b in data["bots"])
+    assert [b["rank"] for b in data["bots"]] == [1, 2, 3, 4]
+    ordinals = [b["ordinal"] for b in data["bots"]]
+    assert ordinals == sorted(ordinals, reverse=True)
+    assert len(data["pairs"]) == 6
+    csv = tournament("standings", store, "--csv")
+    lines = csv.stdout.splitlines()
+    assert lines[0].startswith("rank,bot,mu,sigma,ordinal,score_per_round")
+    assert len(lines) == 5
+    text = tournament("standings", store)
+    assert "score/round (95% CI)" in text.stdout
+    missing = tournament("standings", store.parent / "nope.sqlite")
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("croupier: error: no tournament store at")
+
+
+def test_bots_that_cannot_start_or_never_connect_are_charged_and_the_rest_goes_on(
+    tmp_path: Path,
+) -> None:
+    body = f"""
+game = "as-nas"
+seed = 4
+[params]
+deals = 1
+[clock]
+connect_timeout_s = 2.0
+[bots]
+ok1 = "random"
+ok2 = "random"
+ghost = "/no/such/bot --please"
+mute = "{python_bot("never_connects", "--sleep-s", 30)}"
+"""
+    path = write_config(tmp_path, body)
+    done = tournament(path, "--concurrency", 4)
+    assert done.returncode == 0, done.stderr
+    data = standings_json(tmp_path / "t.sqlite")
+    by_name = {b["name"]: b for b in data["bots"]}
+    assert data["finished"] == 4
+    assert by_name["ghost"]["faults"] == by_name["mute"]["faults"] == 4
+    assert by_name["ok1"]["faults"] == by_name["ok2"]["faults"] == 0
+    conn = sqlite3.connect(tmp_path / "t.sqlite")
+    (error,) = conn.execute("SELECT error FROM bots WHERE name = 'ghost'").fetchone()
+    assert "/no/such/bot" in error
+    assert data["bot_errors"] == {"ghost": error}
+    assert f"ghost could not be started: {error}" in done.stdout
+    outcomes = Counter(conn.execute("SELECT bot, outcome FROM seats").fetchall())
+    assert outcomes[("ghost", "disconnected")] == 4
+    assert outcomes[("mute", "disconnected")] == 4
+
+
+def test_the_sprt_stops_the_tournament_once_it_decides(tmp_path: Path) -> None:
+    """H0 and H1 far below the heuristic's real edge: the test accepts H1 after a few duplicate
+    sets, and no match starts after that (12 rounds of 2 seatings were scheduled; at most the
+    two matches running at concurrency 2 finish after the decision)."""
+    body = """
+game = "felduz"
+seed = 2
+rounds = 12
+[params]
+round_cap = 3
+[bots]
+heuristic = "felduz-heuristic"
+rand = "random"
+[sprt]
+candidate = "heuristic"
+baseline = "rand"
+d0 = -1000.0
+d1 = -999.0
+"""
+    path = write_config(tmp_path, body)
+    done = tournament(path, "--concurrency", 2)
+    assert done.returncode == 0, done.stderr
+    assert "stopped early: the sequential test decided" in done.stdout
+    data = standings_json(tmp_path / "t.sqlite")
+    assert data["sprt"]["decision"] == "H1"
+    decided_at = data["sprt"]["n"]
+    assert decided_at >= 8  # the test's minimum of samples
+    assert data["finished"] <= 2 * decided_at + 2 < data["total"] == 24
+
+
+def test_swiss_pairs_the_second_round_by_the_ratings_after_the_first(tmp_path: Path) -> None:
+    body = """
+game = "felduz"
+seed = 3
+rounds = 2
+[params]
+round_cap = 2
+[format]
+kind = "swiss"
+[bots]
+h1 = "felduz-heuristic"
+h2 = "felduz-heuristic"
+r1 = "random"
+r2 = "random"
+"""
+    path = write_config(tmp_path, body)
+    done = tournament(path, "--concurrency", 2)
+    assert done.returncode == 0, done.stderr
+    store = read_store(tmp_path / "t.sqlite")
+    matches = store.matches()
+    assert len(matches) == 8  # 2 rounds x 2 tables x 2 seatings
+    first = [m for m in matches if m.round == 0]
+    ratings = openskill_ratings(first, ["h1", "h2", "r1", "r2"])
+    order = sorted(ratings, key=lambda b: (-ratings[b].ordinal, b))
+    second = {frozenset(s.bot for s in m.seats) for m in matches if m.round == 1}
+    assert second == {frozenset(order[:2]), frozenset(order[2:])}
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (
+            ("standings",),
+            "croupier: error: croupier tournament standings STORE: the store is missing",
+        ),
+        (("{cfg}", "--concurrency", "0"), "croupier: error: --concurrency 0: must be at least 1"),
+        (("{cfg}", "--set", "bots.x"), "croupier: error: --set 'bots.x': expected KEY=VALUE"),
+        (
+            ("{cfg}", "--executor", "ray", "--set", 'bots.z="remote"'),
+            "croupier: error: {cfg}: bots.z: a remote bot needs the local executor (its seat "
+            "token is handed out by this machine's arbiter)",
+        ),
+    ],
+)
+def test_command_line_mistakes_are_one_line_and_status_2(
+    tmp_path: Path, args: tuple[str, ...], line: str
+) -> None:
+    cfg = write_config(tmp_path, BASIC)
+    done = tournament(*(a.format(cfg=cfg) for a in args))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [line.format(cfg=cfg)]
