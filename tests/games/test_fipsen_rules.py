@@ -24,10 +24,12 @@ from croupier.games.fipsen.rules import (
     Action,
     Bid,
     DealOutcome,
+    MoveKind,
     Phase,
     bid_action,
     card_name,
     make_card,
+    move,
     stacked_deal,
     trick_winner,
 )
@@ -700,6 +702,36 @@ def test_labels_are_readable() -> None:
     assert G.action_label(s, int(Action.PLAY_BASE) + q_spades) == "Play:Q♠"
     assert G.action_label(s, int(Action.DISCARD_BASE) + q_spades) == "Discard:Q♠"
     assert G.info.num_distinct_actions == 91
+
+
+def test_every_id_decodes_to_one_move_that_names_it() -> None:
+    """The one decoder: each id's move has its kind and exactly the bid, card or suit of its
+    range, different ids give different moves, and the label is the move's."""
+    s = start(*A)
+    kinds = {0: MoveKind.PASS, 1: MoveKind.HOLD, 31: MoveKind.SIEBENER_FIPS,
+             32: MoveKind.DECLINE_FIPS, 33: MoveKind.TAKE_SKAT, 34: MoveKind.PLAY_HAND,
+             89: MoveKind.STOP, 90: MoveKind.DURCH}  # fmt: skip
+    moves = [move(a) for a in range(G.info.num_distinct_actions)]
+    assert len(set(moves)) == len(moves)
+    for a, m in enumerate(moves):
+        assert m is move(a)  # decoded once
+        assert m.label == G.action_label(s, a)
+        named = (m.bid is not None) + (m.card is not None) + (m.suit is not None)
+        if a in kinds:
+            assert (m.kind, named) == (kinds[a], 0)
+        elif a < Action.SIEBENER_FIPS:
+            assert (m.kind, m.bid, named) == (MoveKind.BID, BIDS[a - Action.BID_BASE], 1)
+            assert bid_action(m.bid) == a
+        elif a < Action.TRUMP_BASE:
+            assert (m.kind, m.card, named) == (MoveKind.DISCARD, a - Action.DISCARD_BASE, 1)
+        elif a < Action.PLAY_BASE:
+            assert (m.kind, m.suit, named) == (MoveKind.TRUMP, a - Action.TRUMP_BASE, 1)
+        else:
+            assert (m.kind, m.card, named) == (MoveKind.PLAY, a - Action.PLAY_BASE, 1)
+    assert move(int(Action.KIEKER)).bid == Bid(5, kieker=True)
+    for bad in (-1, 91):
+        with pytest.raises(IllegalActionError):
+            move(bad)
 
 
 def test_scores_accumulate_over_deals_and_the_match_ranks_by_total() -> None:

@@ -8,18 +8,18 @@ from fractions import Fraction
 from wire_kit import decisions, round_end, round_trip
 
 from croupier.games import TERMINAL, get_game, get_spec
+from croupier.games._rules import PastRound
 from croupier.games.fipsen.rules import (
     BIDS,
     Action,
     DealOutcome,
     DealResult,
     FipsenObservation,
-    PastDeal,
     Phase,
     Trick,
-    action_bid,
     card_rank,
     card_suit,
+    move,
 )
 from croupier.v1 import bot_pb2 as pb
 
@@ -109,14 +109,16 @@ def decode(msg: pb.FipsenObservation, seat: int | None, phase: Phase) -> FipsenO
         declarer_tricks=msg.declarer_tricks,
         defender_tricks=msg.defender_tricks,
         totals=_scores(list(msg.totals)),
-        past_deals=tuple(
-            PastDeal(_history(list(p.history)), _result(p.result)) for p in msg.past_deals
-        ),
+        past_deals=tuple(_past(p) for p in msg.past_deals),
     )
 
 
+def _past(msg: pb.FipsenPastDeal) -> PastRound[DealResult]:
+    return PastRound(_history(list(msg.history)), _result(msg.result))
+
+
 def _check_detail(action: int, detail: pb.FipsenAction) -> None:
-    bid = action_bid(action)
+    bid = move(action).bid
     if bid is not None:
         kind = pb.FIPSEN_MOVE_KIEKER if bid.kieker else pb.FIPSEN_MOVE_BID
         assert detail.move == kind

@@ -50,13 +50,13 @@ def _end(obs: fipsen.FipsenObservation) -> list[str]:
             f"   seat {result.declarer} calls Siebener Fips with "
             f"{fipsen.cards_text(result.revealed)}: +{result.value}"
         ]
-    if result.contract is None or result.trump is None or result.declarer is None:
+    bid = None if result.contract is None else fipsen.move(result.contract).bid
+    if bid is None or result.trump is None or result.declarer is None:
         return []  # not a played deal
-    contract = fipsen.action_text(result.contract).removeprefix("Bid:")
     applied = [n for n, on in (("Hand", result.hand), ("Ruten", result.ruten),
                                ("Durch", result.durch)) if on]  # fmt: skip
     lines = [
-        f"   contract: seat {result.declarer} plays {contract}, trump "
+        f"   contract: seat {result.declarer} plays {bid.label}, trump "
         f"{fipsen.SUIT_NAMES[result.trump]}" + (f" ({', '.join(applied)})" if applied else "")
     ]
     lines += _tricks(history, result.dealer, result.trump)
