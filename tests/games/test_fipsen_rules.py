@@ -26,6 +26,7 @@ from croupier.games.fipsen.rules import (
     DealOutcome,
     MoveKind,
     Phase,
+    Trick,
     bid_action,
     card_name,
     make_card,
@@ -384,6 +385,7 @@ def test_a_hand_bid_skips_the_skat_choice() -> None:
     s = do(start(*A), "Bid:2H", *PASS3)
     assert pub(s).phase is Phase.TRUMP
     assert pub(s).hand_applied
+    assert not pub(s).skat_taken
     assert G.observe(s, 0).skat == ()
     assert G.observe(s, 0).hand == cards(A[0])
 
@@ -391,6 +393,7 @@ def test_a_hand_bid_skips_the_skat_choice() -> None:
 def test_take_skat_then_discard_two_one_at_a_time() -> None:
     s = do(start(*A), "Bid:2", *PASS3)
     assert labels(s) == ["TakeSkat", "PlayHand"]
+    assert not G.observe(s, 0).skat_taken  # declared, not yet taken
     s = do(s, "TakeSkat")
     me = G.observe(s, 0)
     assert me.hand == cards("A♣ K♣ Q♣ J♣ 10♣ 8♥ 7♦")
@@ -417,6 +420,7 @@ def test_take_skat_then_discard_two_one_at_a_time() -> None:
 def test_play_hand_applies_hand() -> None:
     s = do(start(*A), "Bid:2", *PASS3, "PlayHand")
     assert pub(s).hand_applied
+    assert not pub(s).skat_taken
     assert pub(s).phase is Phase.TRUMP
     s = do(s, "Trump:♣", "Play:A♣", "Play:10♠", "Play:10♥", "Play:8♣")
     s = do(s, "Play:K♣", "Play:J♠", "Play:J♥", "Play:9♣", "Stop")
@@ -732,6 +736,27 @@ def test_every_id_decodes_to_one_move_that_names_it() -> None:
     for bad in (-1, 91):
         with pytest.raises(IllegalActionError):
             move(bad)
+
+
+def test_a_deal_result_carries_its_finished_tricks() -> None:
+    s = do(start(*A), "Bid:2", *PASS3, "PlayHand", "Trump:♣", "Play:A♣", "Play:10♠",
+           "Play:10♥", "Play:8♣", "Play:K♣", "Play:J♠", "Play:J♥")  # fmt: skip
+    before = pub(s)
+    s = do(s, "Play:9♣", "Stop")
+    result = pub(s).last_deal
+    assert result is not None
+    assert result.outcome is DealOutcome.WON
+    last = Trick(before.trick_leader, (*before.trick_cards, make_card("9", "♣")), 0)
+    assert result.tricks == (*before.tricks, last)
+    in_play_order = [tuple(make_card(n[:-1], n[-1]) for n in t.split())
+                     for t in ("A♣ 10♠ 10♥ 8♣", "K♣ J♠ J♥ 9♣")]  # fmt: skip
+    assert result.tricks == tuple(Trick(0, t, 0) for t in in_play_order)  # V leads, wins both
+    thrown = pub(do(start(*A), "Pass", *PASS3)).last_deal
+    fips = pub(do(start(*G7), "SiebenerFips")).last_deal
+    assert thrown is not None
+    assert fips is not None
+    assert (thrown.outcome, thrown.tricks) == (DealOutcome.THROW_IN, ())
+    assert (fips.outcome, fips.tricks) == (DealOutcome.SIEBENER_FIPS, ())
 
 
 def test_scores_accumulate_over_deals_and_the_match_ranks_by_total() -> None:

@@ -25,23 +25,21 @@ def _private(before: fipsen.FipsenObservation, after: fipsen.FipsenObservation) 
     return lines
 
 
-def _tricks(history: tuple[tuple[int, int], ...], dealer: int, trump: int) -> list[str]:
-    plays = [(s, a - fipsen.Action.PLAY_BASE) for s, a in history if a >= fipsen.Action.PLAY_BASE]
-    plays = [(s, c) for s, c in plays if c < fipsen.DECK_SIZE]
-    lines, leader = [], (dealer + 1) % 4
-    for k in range(0, len(plays) - 3, 4):
-        trick = tuple(c for _, c in plays[k : k + 4])
-        winner = fipsen.trick_winner(trick, leader, trump)
-        shown = " · ".join(f"seat {s} {fipsen.card_name(c)}" for s, c in plays[k : k + 4])
-        lines.append(f"   trick {k // 4 + 1}: {shown} → seat {winner}")
-        leader = winner
+def _tricks(result: fipsen.DealResult) -> list[str]:
+    lines = []
+    for k, trick in enumerate(result.tricks, 1):
+        seats = ((trick.leader + i) % fipsen.NUM_SEATS for i in range(len(trick.cards)))
+        shown = " · ".join(
+            f"seat {s} {fipsen.card_name(c)}" for s, c in zip(seats, trick.cards, strict=True)
+        )
+        lines.append(f"   trick {k}: {shown} → seat {trick.winner}")
     return lines
 
 
 def _end(obs: fipsen.FipsenObservation) -> list[str]:
     if not obs.past_deals:
         return []
-    history, result = obs.past_deals[-1].history, obs.past_deals[-1].result
+    result = obs.past_deals[-1].result
     outcome = result.outcome
     if outcome is fipsen.DealOutcome.THROW_IN:
         return ["   all four passed: thrown in (it counts; the same dealer deals again)"]
@@ -59,7 +57,7 @@ def _end(obs: fipsen.FipsenObservation) -> list[str]:
         f"   contract: seat {result.declarer} plays {bid.label}, trump "
         f"{fipsen.SUIT_NAMES[result.trump]}" + (f" ({', '.join(applied)})" if applied else "")
     ]
-    lines += _tricks(history, result.dealer, result.trump)
+    lines += _tricks(result)
     verdict = "won" if outcome is fipsen.DealOutcome.WON else "lost"
     delta = result.deltas[result.declarer]
     lines.append(

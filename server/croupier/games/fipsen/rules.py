@@ -65,8 +65,8 @@ Observation (:class:`FipsenObservation`): seat, deal index and count, dealer, ph
 own hand, this deal's public actions, the standing bid and who passed, declarer, contract, trump,
 applied modifiers, whether the Skat was taken, the Skat (and stock) the declarer took and its own
 discards (declarer only), the finished tricks, the current trick, T and L, totals, every finished
-deal (:class:`~croupier.games._rules.PastRound`: its public actions and its :class:`DealResult`;
-a Siebener Fips result shows the caller's hand).
+deal (:class:`~croupier.games._rules.PastRound`: its public actions and its :class:`DealResult`,
+which carries the deal's finished tricks; a Siebener Fips result shows the caller's hand).
 
 Parameters: ``players`` 4 (fixed), ``deals`` 16 (1..1000).
 """
@@ -335,6 +335,8 @@ class DealResult:
     ``declarer`` is the declarer, or the seat that called Siebener Fips (``None`` on a throw-in);
     ``contract`` a bid id. ``revealed`` is the Siebener Fips caller's hand (empty otherwise).
     ``value`` is what the declarer won or lost (``n * 2**k``, 20 for Kieker, 30 for Fips).
+    ``tricks`` are the deal's finished tricks in play order (empty unless cards were played; a
+    deal stops at the trick that decides it).
     """
 
     deal_index: int
@@ -350,6 +352,7 @@ class DealResult:
     value: int
     revealed: tuple[int, ...]
     deltas: tuple[Fraction, ...]
+    tricks: tuple[Trick, ...]
 
 
 class FipsenState(NamedTuple):
@@ -586,6 +589,7 @@ def _end_deal(
         value=abs(value) if outcome is not DealOutcome.LOST else abs(value) // 2,
         revealed=revealed,
         deltas=tuple(_fraction(d) for d in deltas),
+        tricks=state.tricks,
     )
     past = (*state.past, PastRound(history, result))
     index = state.round_index + 1
