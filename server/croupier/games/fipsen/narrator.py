@@ -28,9 +28,9 @@ def _private(before: fipsen.FipsenObservation, after: fipsen.FipsenObservation) 
 def _tricks(result: fipsen.DealResult) -> list[str]:
     lines = []
     for k, trick in enumerate(result.tricks, 1):
-        seats = ((trick.leader + i) % fipsen.NUM_SEATS for i in range(len(trick.cards)))
-        shown = " · ".join(
-            f"seat {s} {fipsen.card_name(c)}" for s, c in zip(seats, trick.cards, strict=True)
+        shown = " · ".join(  # in play order, clockwise from the leader
+            f"seat {(trick.leader + i) % fipsen.NUM_SEATS} {fipsen.card_name(c)}"
+            for i, c in enumerate(trick.cards)
         )
         lines.append(f"   trick {k}: {shown} → seat {trick.winner}")
     return lines
