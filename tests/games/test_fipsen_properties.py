@@ -79,7 +79,7 @@ def relabel(state: Any, viewer: int | None, order: list[int]) -> Any:
 def wire(state: Any, seat: int) -> bytes:
     """The exact bytes the arbiter would send ``seat`` now: its deal-end event and decision."""
     obs = G.observe(state, seat)
-    messages: list[Any] = [RoundEnded(7, state.deal_index, (Fraction(0),) * 4, G.returns(state),
+    messages: list[Any] = [RoundEnded(7, state.round_index, (Fraction(0),) * 4, G.returns(state),
                                       obs)]  # fmt: skip
     if G.current_player(state) == seat:
         legal = G.legal_actions(state)

@@ -87,14 +87,14 @@ def check_state(state: Any) -> None:
 def check_deal_end(before: Any, after: Any, seen: Counter[str]) -> None:
     result = G.observe(after, None).last_deal
     assert result is not None
-    assert result.deal_index == before.deal_index
+    assert result.deal_index == before.round_index
     moved = tuple(a - b for a, b in zip(G.returns(after), G.returns(before), strict=True))
     assert moved == result.deltas
     seen[result.outcome.name] += 1
     if G.current_player(after) != TERMINAL:
         same = result.outcome is DealOutcome.THROW_IN
         assert G.dealer(after) == (before.dealer if same else (before.dealer + 1) % NUM_SEATS)
-        assert G.round_index(after) == before.deal_index + 1
+        assert G.round_index(after) == before.round_index + 1
     if result.outcome is DealOutcome.THROW_IN:
         assert result.deltas == (0,) * 4
         assert all(G.observe(before, None).passed[s] for s in range(4) if s != before.to_act)

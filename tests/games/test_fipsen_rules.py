@@ -24,10 +24,13 @@ from croupier.games.fipsen.rules import (
     Action,
     Bid,
     DealOutcome,
+    MoveKind,
     Phase,
+    Trick,
     bid_action,
     card_name,
     make_card,
+    move,
     stacked_deal,
     trick_winner,
 )
@@ -382,6 +385,7 @@ def test_a_hand_bid_skips_the_skat_choice() -> None:
     s = do(start(*A), "Bid:2H", *PASS3)
     assert pub(s).phase is Phase.TRUMP
     assert pub(s).hand_applied
+    assert not pub(s).skat_taken
     assert G.observe(s, 0).skat == ()
     assert G.observe(s, 0).hand == cards(A[0])
 
@@ -389,6 +393,7 @@ def test_a_hand_bid_skips_the_skat_choice() -> None:
 def test_take_skat_then_discard_two_one_at_a_time() -> None:
     s = do(start(*A), "Bid:2", *PASS3)
     assert labels(s) == ["TakeSkat", "PlayHand"]
+    assert not G.observe(s, 0).skat_taken  # declared, not yet taken
     s = do(s, "TakeSkat")
     me = G.observe(s, 0)
     assert me.hand == cards("A♣ K♣ Q♣ J♣ 10♣ 8♥ 7♦")
@@ -415,6 +420,7 @@ def test_take_skat_then_discard_two_one_at_a_time() -> None:
 def test_play_hand_applies_hand() -> None:
     s = do(start(*A), "Bid:2", *PASS3, "PlayHand")
     assert pub(s).hand_applied
+    assert not pub(s).skat_taken
     assert pub(s).phase is Phase.TRUMP
     s = do(s, "Trump:♣", "Play:A♣", "Play:10♠", "Play:10♥", "Play:8♣")
     s = do(s, "Play:K♣", "Play:J♠", "Play:J♥", "Play:9♣", "Stop")
@@ -700,6 +706,57 @@ def test_labels_are_readable() -> None:
     assert G.action_label(s, int(Action.PLAY_BASE) + q_spades) == "Play:Q♠"
     assert G.action_label(s, int(Action.DISCARD_BASE) + q_spades) == "Discard:Q♠"
     assert G.info.num_distinct_actions == 91
+
+
+def test_every_id_decodes_to_one_move_that_names_it() -> None:
+    """The one decoder: each id's move has its kind and exactly the bid, card or suit of its
+    range, different ids give different moves, and the label is the move's."""
+    s = start(*A)
+    kinds = {0: MoveKind.PASS, 1: MoveKind.HOLD, 31: MoveKind.SIEBENER_FIPS,
+             32: MoveKind.DECLINE_FIPS, 33: MoveKind.TAKE_SKAT, 34: MoveKind.PLAY_HAND,
+             89: MoveKind.STOP, 90: MoveKind.DURCH}  # fmt: skip
+    moves = [move(a) for a in range(G.info.num_distinct_actions)]
+    assert len(set(moves)) == len(moves)
+    for a, m in enumerate(moves):
+        assert m is move(a)  # decoded once
+        assert m.label == G.action_label(s, a)
+        named = (m.bid is not None) + (m.card is not None) + (m.suit is not None)
+        if a in kinds:
+            assert (m.kind, named) == (kinds[a], 0)
+        elif a < Action.SIEBENER_FIPS:
+            assert (m.kind, m.bid, named) == (MoveKind.BID, BIDS[a - Action.BID_BASE], 1)
+            assert bid_action(m.bid) == a
+        elif a < Action.TRUMP_BASE:
+            assert (m.kind, m.card, named) == (MoveKind.DISCARD, a - Action.DISCARD_BASE, 1)
+        elif a < Action.PLAY_BASE:
+            assert (m.kind, m.suit, named) == (MoveKind.TRUMP, a - Action.TRUMP_BASE, 1)
+        else:
+            assert (m.kind, m.card, named) == (MoveKind.PLAY, a - Action.PLAY_BASE, 1)
+    assert move(int(Action.KIEKER)).bid == Bid(5, kieker=True)
+    for bad in (-1, 91):
+        with pytest.raises(IllegalActionError):
+            move(bad)
+
+
+def test_a_deal_result_carries_its_finished_tricks() -> None:
+    s = do(start(*A), "Bid:2", *PASS3, "PlayHand", "Trump:♣", "Play:A♣", "Play:10♠",
+           "Play:10♥", "Play:8♣", "Play:K♣", "Play:J♠", "Play:J♥")  # fmt: skip
+    before = pub(s)
+    s = do(s, "Play:9♣", "Stop")
+    result = pub(s).last_deal
+    assert result is not None
+    assert result.outcome is DealOutcome.WON
+    last = Trick(before.trick_leader, (*before.trick_cards, make_card("9", "♣")), 0)
+    assert result.tricks == (*before.tricks, last)
+    in_play_order = [tuple(make_card(n[:-1], n[-1]) for n in t.split())
+                     for t in ("A♣ 10♠ 10♥ 8♣", "K♣ J♠ J♥ 9♣")]  # fmt: skip
+    assert result.tricks == tuple(Trick(0, t, 0) for t in in_play_order)  # V leads, wins both
+    thrown = pub(do(start(*A), "Pass", *PASS3)).last_deal
+    fips = pub(do(start(*G7), "SiebenerFips")).last_deal
+    assert thrown is not None
+    assert fips is not None
+    assert (thrown.outcome, thrown.tricks) == (DealOutcome.THROW_IN, ())
+    assert (fips.outcome, fips.tricks) == (DealOutcome.SIEBENER_FIPS, ())
 
 
 def test_scores_accumulate_over_deals_and_the_match_ranks_by_total() -> None:

@@ -8,18 +8,19 @@ from fractions import Fraction
 from wire_kit import decisions, round_end, round_trip
 
 from croupier.games import TERMINAL, get_game, get_spec
+from croupier.games._rules import PastRound
 from croupier.games.fipsen.rules import (
     BIDS,
     Action,
     DealOutcome,
     DealResult,
     FipsenObservation,
-    PastDeal,
     Phase,
     Trick,
-    action_bid,
     card_rank,
     card_suit,
+    move,
+    trick_winner,
 )
 from croupier.v1 import bot_pb2 as pb
 
@@ -61,14 +62,32 @@ def _scores(scores: list[pb.Score]) -> tuple[Fraction, ...]:
     return tuple(Fraction(s.numerator, s.denominator) for s in scores)
 
 
-def _result(msg: pb.FipsenDealResult) -> DealResult:
+def _tricks(
+    history: tuple[tuple[int, int], ...], dealer: int, trump: int | None
+) -> tuple[Trick, ...]:
+    """The finished tricks a deal's public actions imply: the wire's deal result does not repeat
+    them, the engine's does."""
+    plays = [(s, a - Action.PLAY_BASE) for s, a in history if Action.PLAY_BASE <= a < Action.STOP]
+    tricks, leader = [], (dealer + 1) % 4
+    for k in range(0, len(plays) - 3, 4):
+        assert [s for s, _ in plays[k : k + 4]] == [(leader + i) % 4 for i in range(4)]
+        cards = tuple(c for _, c in plays[k : k + 4])
+        assert trump is not None
+        winner = trick_winner(cards, leader, trump)
+        tricks.append(Trick(leader, cards, winner))
+        leader = winner
+    return tuple(tricks)
+
+
+def _result(msg: pb.FipsenDealResult, history: tuple[tuple[int, int], ...]) -> DealResult:
+    trump = msg.trump - 1 if msg.trump else None
     return DealResult(
         deal_index=msg.deal_index,
         dealer=msg.dealer,
         outcome=DealOutcome(msg.outcome - 1),
         declarer=msg.declarer if msg.HasField("declarer") else None,
         contract=_bid(msg.contract),
-        trump=msg.trump - 1 if msg.trump else None,
+        trump=trump,
         hand=msg.hand,
         ruten=msg.ruten,
         durch=msg.durch,
@@ -76,6 +95,7 @@ def _result(msg: pb.FipsenDealResult) -> DealResult:
         value=msg.value,
         revealed=_cards(list(msg.revealed)),
         deltas=_scores(list(msg.deltas)),
+        tricks=_tricks(history, msg.dealer, trump),
     )
 
 
@@ -109,14 +129,17 @@ def decode(msg: pb.FipsenObservation, seat: int | None, phase: Phase) -> FipsenO
         declarer_tricks=msg.declarer_tricks,
         defender_tricks=msg.defender_tricks,
         totals=_scores(list(msg.totals)),
-        past_deals=tuple(
-            PastDeal(_history(list(p.history)), _result(p.result)) for p in msg.past_deals
-        ),
+        past_deals=tuple(_past(p) for p in msg.past_deals),
     )
 
 
+def _past(msg: pb.FipsenPastDeal) -> PastRound[DealResult]:
+    history = _history(list(msg.history))
+    return PastRound(history, _result(msg.result, history))
+
+
 def _check_detail(action: int, detail: pb.FipsenAction) -> None:
-    bid = action_bid(action)
+    bid = move(action).bid
     if bid is not None:
         kind = pb.FIPSEN_MOVE_KIEKER if bid.kieker else pb.FIPSEN_MOVE_BID
         assert detail.move == kind
@@ -153,7 +176,8 @@ def test_every_decision_and_deal_end_decodes_to_its_observation() -> None:
             ):
                 seat_obs, event = round_end(GAME, CODEC, after, 0)
                 assert seat_obs.last_deal is not None
-                assert _result(event.deal_ended.fipsen) == seat_obs.last_deal
+                history = seat_obs.past_deals[-1].history
+                assert _result(event.deal_ended.fipsen, history) == seat_obs.last_deal
                 ended += 1
     assert checked > 200
     assert ended == 20

@@ -30,42 +30,48 @@ def _suit(suit: int | None) -> pb.FipsenSuit:
     return cast(pb.FipsenSuit, 0 if suit is None else suit + 1)
 
 
-def _bid(action: int, out: pb.FipsenBid) -> None:
-    bid = fipsen.action_bid(action)
+def _bid(bid: fipsen.Bid, out: pb.FipsenBid) -> None:
+    out.tricks = bid.tricks
+    out.hand, out.ruten, out.durch, out.kieker = bid.hand, bid.ruten, bid.durch, bid.kieker
+
+
+def _bid_of(action: int, out: pb.FipsenBid) -> None:
+    """The bid a bid id names (a standing bid, a contract)."""
+    bid = fipsen.move(action).bid
     if bid is not None:
-        out.tricks = bid.tricks
-        out.hand, out.ruten, out.durch, out.kieker = bid.hand, bid.ruten, bid.durch, bid.kieker
+        _bid(bid, out)
 
 
-_FIPSEN_MOVES = (
-    (fipsen.Action.DURCH, pb.FIPSEN_MOVE_DURCH),
-    (fipsen.Action.STOP, pb.FIPSEN_MOVE_STOP),
-    (fipsen.Action.PLAY_BASE, pb.FIPSEN_MOVE_PLAY),
-    (fipsen.Action.TRUMP_BASE, pb.FIPSEN_MOVE_TRUMP),
-    (fipsen.Action.DISCARD_BASE, pb.FIPSEN_MOVE_DISCARD),
-    (fipsen.Action.PLAY_HAND, pb.FIPSEN_MOVE_PLAY_HAND),
-    (fipsen.Action.TAKE_SKAT, pb.FIPSEN_MOVE_TAKE_SKAT),
-    (fipsen.Action.DECLINE_FIPS, pb.FIPSEN_MOVE_DECLINE_FIPS),
-    (fipsen.Action.SIEBENER_FIPS, pb.FIPSEN_MOVE_SIEBENER_FIPS),
-    (fipsen.Action.BID_BASE, pb.FIPSEN_MOVE_BID),
-    (fipsen.Action.HOLD, pb.FIPSEN_MOVE_HOLD),
-    (fipsen.Action.PASS, pb.FIPSEN_MOVE_PASS),
-)
+_FIPSEN_MOVES = {
+    fipsen.MoveKind.PASS: pb.FIPSEN_MOVE_PASS,
+    fipsen.MoveKind.HOLD: pb.FIPSEN_MOVE_HOLD,
+    fipsen.MoveKind.BID: pb.FIPSEN_MOVE_BID,
+    fipsen.MoveKind.SIEBENER_FIPS: pb.FIPSEN_MOVE_SIEBENER_FIPS,
+    fipsen.MoveKind.DECLINE_FIPS: pb.FIPSEN_MOVE_DECLINE_FIPS,
+    fipsen.MoveKind.TAKE_SKAT: pb.FIPSEN_MOVE_TAKE_SKAT,
+    fipsen.MoveKind.PLAY_HAND: pb.FIPSEN_MOVE_PLAY_HAND,
+    fipsen.MoveKind.DISCARD: pb.FIPSEN_MOVE_DISCARD,
+    fipsen.MoveKind.TRUMP: pb.FIPSEN_MOVE_TRUMP,
+    fipsen.MoveKind.PLAY: pb.FIPSEN_MOVE_PLAY,
+    fipsen.MoveKind.STOP: pb.FIPSEN_MOVE_STOP,
+    fipsen.MoveKind.DURCH: pb.FIPSEN_MOVE_DURCH,
+}
 
 
 @cache
 def _detail(action: int) -> pb.FipsenAction:
-    """The typed fields an action id implies (the bid a HOLD takes over is added by the caller):
-    made once per id, a shared message that callers copy and never modify."""
-    out = pb.FipsenAction()
-    base, move = next((b, m) for b, m in _FIPSEN_MOVES if action >= b)
-    out.move = pb.FIPSEN_MOVE_KIEKER if action == fipsen.Action.KIEKER else move
-    if move == pb.FIPSEN_MOVE_BID:
-        _bid(action, out.bid)
-    elif move in (pb.FIPSEN_MOVE_PLAY, pb.FIPSEN_MOVE_DISCARD):
-        out.card.CopyFrom(_FIPSEN_CARDS[action - base])
-    elif move == pb.FIPSEN_MOVE_TRUMP:
-        out.trump = _suit(action - base)
+    """The typed fields of an action id's move (the bid a HOLD takes over is added by the
+    caller): made once per id, a shared message that callers copy and never modify."""
+    move = fipsen.move(action)
+    out = pb.FipsenAction(move=_FIPSEN_MOVES[move.kind])
+    if move.bid is not None:
+        if move.bid.kieker:
+            out.move = pb.FIPSEN_MOVE_KIEKER
+        _bid(move.bid, out.bid)
+    if move.card is not None:
+        out.card.CopyFrom(_FIPSEN_CARDS[move.card])
+    if move.suit is not None:
+        out.trump = _suit(move.suit)
     return out
 
 
@@ -79,7 +85,7 @@ def _result(result: fipsen.DealResult, out: pb.FipsenDealResult) -> None:
     if result.declarer is not None:
         out.declarer = result.declarer
     if result.contract is not None:
-        _bid(result.contract, out.contract)
+        _bid_of(result.contract, out.contract)
     out.trump = _suit(result.trump)
     out.hand, out.ruten, out.durch = result.hand, result.ruten, result.durch
     out.declarer_tricks = result.declarer_tricks
@@ -112,12 +118,12 @@ def _observation(obs: fipsen.FipsenObservation, out: pb.Observation) -> None:
     msg.hand.extend(_cards(obs.hand))
     msg.history.extend(_history(obs.history))
     if obs.standing_bid is not None:
-        _bid(obs.standing_bid, msg.standing_bid)
+        _bid_of(obs.standing_bid, msg.standing_bid)
     msg.passed.extend(obs.passed)
     if obs.declarer is not None:
         msg.declarer = obs.declarer
     if obs.contract is not None:
-        _bid(obs.contract, msg.contract)
+        _bid_of(obs.contract, msg.contract)
     msg.trump = _suit(obs.trump)
     msg.hand_applied = obs.hand_applied
     msg.ruten_applied = obs.ruten_applied
@@ -138,7 +144,7 @@ def _observation(obs: fipsen.FipsenObservation, out: pb.Observation) -> None:
 def _action(obs: fipsen.FipsenObservation, action: int, out: pb.LegalAction) -> None:
     out.fipsen.CopyFrom(_detail(action))
     if action == fipsen.Action.HOLD and obs.standing_bid is not None:
-        _bid(obs.standing_bid, out.fipsen.bid)
+        _bid_of(obs.standing_bid, out.fipsen.bid)
 
 
 def _round(obs: fipsen.FipsenObservation, out: pb.DealEnded) -> None:

@@ -25,23 +25,21 @@ def _private(before: fipsen.FipsenObservation, after: fipsen.FipsenObservation) 
     return lines
 
 
-def _tricks(history: tuple[tuple[int, int], ...], dealer: int, trump: int) -> list[str]:
-    plays = [(s, a - fipsen.Action.PLAY_BASE) for s, a in history if a >= fipsen.Action.PLAY_BASE]
-    plays = [(s, c) for s, c in plays if c < fipsen.DECK_SIZE]
-    lines, leader = [], (dealer + 1) % 4
-    for k in range(0, len(plays) - 3, 4):
-        trick = tuple(c for _, c in plays[k : k + 4])
-        winner = fipsen.trick_winner(trick, leader, trump)
-        shown = " · ".join(f"seat {s} {fipsen.card_name(c)}" for s, c in plays[k : k + 4])
-        lines.append(f"   trick {k // 4 + 1}: {shown} → seat {winner}")
-        leader = winner
+def _tricks(result: fipsen.DealResult) -> list[str]:
+    lines = []
+    for k, trick in enumerate(result.tricks, 1):
+        shown = " · ".join(  # in play order, clockwise from the leader
+            f"seat {(trick.leader + i) % fipsen.NUM_SEATS} {fipsen.card_name(c)}"
+            for i, c in enumerate(trick.cards)
+        )
+        lines.append(f"   trick {k}: {shown} → seat {trick.winner}")
     return lines
 
 
 def _end(obs: fipsen.FipsenObservation) -> list[str]:
     if not obs.past_deals:
         return []
-    history, result = obs.past_deals[-1].history, obs.past_deals[-1].result
+    result = obs.past_deals[-1].result
     outcome = result.outcome
     if outcome is fipsen.DealOutcome.THROW_IN:
         return ["   all four passed: thrown in (it counts; the same dealer deals again)"]
@@ -50,16 +48,16 @@ def _end(obs: fipsen.FipsenObservation) -> list[str]:
             f"   seat {result.declarer} calls Siebener Fips with "
             f"{fipsen.cards_text(result.revealed)}: +{result.value}"
         ]
-    if result.contract is None or result.trump is None or result.declarer is None:
+    bid = None if result.contract is None else fipsen.move(result.contract).bid
+    if bid is None or result.trump is None or result.declarer is None:
         return []  # not a played deal
-    contract = fipsen.action_text(result.contract).removeprefix("Bid:")
     applied = [n for n, on in (("Hand", result.hand), ("Ruten", result.ruten),
                                ("Durch", result.durch)) if on]  # fmt: skip
     lines = [
-        f"   contract: seat {result.declarer} plays {contract}, trump "
+        f"   contract: seat {result.declarer} plays {bid.label}, trump "
         f"{fipsen.SUIT_NAMES[result.trump]}" + (f" ({', '.join(applied)})" if applied else "")
     ]
-    lines += _tricks(history, result.dealer, result.trump)
+    lines += _tricks(result)
     verdict = "won" if outcome is fipsen.DealOutcome.WON else "lost"
     delta = result.deltas[result.declarer]
     lines.append(

@@ -58,11 +58,15 @@ Action ids (ascending in every legal list; bids in rank order, equal ranks side 
  90      DURCH               likewise (Durch applies: all 5 tricks)
 =======  ==================  ===================================================
 
+Every id decodes to one :class:`Move` (:func:`move`: its kind and the bid, card or suit it
+names), which the label, the wire detail and the narrator read.
+
 Observation (:class:`FipsenObservation`): seat, deal index and count, dealer, phase, seat to act,
 own hand, this deal's public actions, the standing bid and who passed, declarer, contract, trump,
 applied modifiers, whether the Skat was taken, the Skat (and stock) the declarer took and its own
 discards (declarer only), the finished tricks, the current trick, T and L, totals, every finished
-deal (its public actions and result; a Siebener Fips result shows the caller's hand).
+deal (:class:`~croupier.games._rules.PastRound`: its public actions and its :class:`DealResult`,
+which carries the deal's finished tricks; a Siebener Fips result shows the caller's hand).
 
 Parameters: ``players`` 4 (fixed), ``deals`` 16 (1..1000).
 """
@@ -73,23 +77,13 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
+from types import MappingProxyType
 from typing import NamedTuple
 
-import numpy as np
-
 from croupier.errors import IllegalActionError
-from croupier.games._api import (
-    CHANCE,
-    TERMINAL,
-    GameInfo,
-    ParamSpec,
-    action_id,
-    fast_replace,
-    first_dealer,
-    places,
-    put,
-    shuffled_deck,
-)
+from croupier.games._api import GameInfo, ParamSpec, fast_replace, put
+from croupier.games._rules import PastRound, Rules, Step
 
 NUM_SEATS = 4
 HAND_SIZE = 5
@@ -116,6 +110,11 @@ def card_rank(card: int) -> int:
 def card_name(card: int) -> str:
     """``Q♠``: rank and suit."""
     return f"{RANK_NAMES[card & 7]}{SUIT_NAMES[card >> 3]}"
+
+
+def cards_text(cards: tuple[int, ...]) -> str:
+    """Cards by name, separated by spaces."""
+    return " ".join(card_name(c) for c in cards)
 
 
 def make_card(rank: str, suit: str) -> int:
@@ -215,9 +214,85 @@ def bid_action(bid: Bid) -> int:
     return _BID + BIDS.index(bid)
 
 
-def action_bid(action: int) -> Bid | None:
-    """The bid an action id announces (``None`` if it is not a bid)."""
-    return BIDS[action - _BID] if _BID <= action < _FIPS else None
+# -- moves -----------------------------------------------------------------------------------------
+
+
+class MoveKind(enum.Enum):
+    """What a move does: one kind per range of the action-id table (Kieker is a bid)."""
+
+    PASS = "Pass"
+    HOLD = "Hold"
+    BID = "Bid"
+    SIEBENER_FIPS = "SiebenerFips"
+    DECLINE_FIPS = "Decline"
+    TAKE_SKAT = "TakeSkat"
+    PLAY_HAND = "PlayHand"
+    DISCARD = "Discard"
+    TRUMP = "Trump"
+    PLAY = "Play"
+    STOP = "Stop"
+    DURCH = "Durch"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action id decoded (after Hanabi's ``HanabiMove``): its kind and what it names, the
+    ``bid`` of a bid, the ``card`` of a discard or a play, the ``suit`` of a trump; ``None``
+    where the kind names nothing. A ``HOLD`` names no bid: it takes over the standing one."""
+
+    kind: MoveKind
+    bid: Bid | None = None
+    card: int | None = None
+    suit: int | None = None
+
+    @property
+    def label(self) -> str:
+        """``Pass``, ``Bid:4HR``, ``Kieker``, ``Discard:Q♠``, ``Trump:♥``, ``Play:7♦`` ..."""
+        word = self.kind.value
+        if self.bid is not None:
+            return "Kieker" if self.bid.kieker else f"{word}:{self.bid.label}"
+        if self.card is not None:
+            return f"{word}:{card_name(self.card)}"
+        if self.suit is not None:
+            return f"{word}:{SUIT_NAMES[self.suit]}"
+        return word
+
+
+_PLAIN_MOVES = {
+    _PASS: MoveKind.PASS,
+    _HOLD: MoveKind.HOLD,
+    _FIPS: MoveKind.SIEBENER_FIPS,
+    _DECLINE: MoveKind.DECLINE_FIPS,
+    _TAKE: MoveKind.TAKE_SKAT,
+    _PLAY_HAND: MoveKind.PLAY_HAND,
+    _STOP: MoveKind.STOP,
+    _DURCH: MoveKind.DURCH,
+}
+
+
+@cache
+def move(action: int) -> Move:
+    """The move action id ``action`` names (decoded once per id; it does not depend on the
+    state). Raises :class:`~croupier.errors.IllegalActionError` for an id outside ``0..90``."""
+    kind = _PLAIN_MOVES.get(action)
+    if kind is not None:
+        return Move(kind)
+    if _BID <= action < _FIPS:
+        return Move(MoveKind.BID, bid=BIDS[action - _BID])
+    if _DISCARD <= action < _TRUMP:
+        return Move(MoveKind.DISCARD, card=action - _DISCARD)
+    if _TRUMP <= action < _PLAY:
+        return Move(MoveKind.TRUMP, suit=action - _TRUMP)
+    if _PLAY <= action < _STOP:
+        return Move(MoveKind.PLAY, card=action - _PLAY)
+    raise IllegalActionError(f"no Fipsen action has id {action!r}")
+
+
+#: Every id's label, made once from its move.
+_LABELS = tuple(move(a).label for a in range(NUM_ACTIONS))
+
+
+# -- states and observations -----------------------------------------------------------------------
 
 
 class Phase(enum.IntEnum):
@@ -260,6 +335,8 @@ class DealResult:
     ``declarer`` is the declarer, or the seat that called Siebener Fips (``None`` on a throw-in);
     ``contract`` a bid id. ``revealed`` is the Siebener Fips caller's hand (empty otherwise).
     ``value`` is what the declarer won or lost (``n * 2**k``, 20 for Kieker, 30 for Fips).
+    ``tricks`` are the deal's finished tricks in play order (empty unless cards were played; a
+    deal stops at the trick that decides it).
     """
 
     deal_index: int
@@ -275,27 +352,23 @@ class DealResult:
     value: int
     revealed: tuple[int, ...]
     deltas: tuple[Fraction, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PastDeal:
-    """A finished deal as everyone saw it: its public actions ``(seat, action)`` and result."""
-
-    history: tuple[tuple[int, int], ...]
-    result: DealResult
+    tricks: tuple[Trick, ...]
 
 
 class FipsenState(NamedTuple):
-    """Immutable match state. Hands hold card ids sorted ascending; ``-1`` means "none"."""
+    """Immutable match state. Hands hold card ids sorted ascending; ``-1`` means "none".
+
+    The Skat was taken exactly when ``taken`` is not empty.
+    """
 
     num_deals: int
-    deal_index: int
+    round_index: int  # the current deal, from 0
     dealer: int
     phase: Phase
     to_act: int
     hands: tuple[tuple[int, ...], ...]
     skat: tuple[int, ...]
-    stock: tuple[int, ...]
+    stock: tuple[int, ...]  # the Kieker stock
     kieker_ok: tuple[bool, ...]  # by seat: the dealt hand has no K, Q or J
     senior: int
     queue: tuple[int, ...]  # juniors still to come, in order
@@ -307,7 +380,6 @@ class FipsenState(NamedTuple):
     hand_applied: bool
     ruten_applied: bool
     durch_applied: bool
-    skat_taken: bool
     taken: tuple[int, ...]  # what the declarer took: the Skat (and the stock under Kieker)
     discards: tuple[int, ...]
     discards_left: int
@@ -318,7 +390,7 @@ class FipsenState(NamedTuple):
     lost: int  # L: tricks the declarer lost
     totals: tuple[int, ...]
     history: tuple[tuple[int, int], ...]  # this deal's public actions
-    past: tuple[PastDeal, ...]
+    past: tuple[PastRound[DealResult], ...]
 
 
 #: ``state._replace(**changes)``, 2-3 times faster for this wide tuple (the hot path).
@@ -360,7 +432,7 @@ class FipsenObservation:
     declarer_tricks: int
     defender_tricks: int
     totals: tuple[Fraction, ...]
-    past_deals: tuple[PastDeal, ...]
+    past_deals: tuple[PastRound[DealResult], ...]
 
     @property
     def last_deal(self) -> DealResult | None:
@@ -432,223 +504,63 @@ def trick_winner(cards: tuple[int, ...], leader: int, trump: int) -> int:
     return (leader + best) % NUM_SEATS
 
 
+def contract_value(bid: Bid, hand: bool, ruten: bool, durch: bool) -> int:
+    """What a won contract scores: ``n * 2**k`` (k applied modifiers), 20 for Kieker."""
+    if bid.kieker:
+        return KIEKER_WIN
+    return bid.tricks << (hand + ruten + durch)
+
+
 def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
     i = hand.index(card)
     return hand[:i] + hand[i + 1 :]
-
-
-class Fipsen:
-    """The Fipsen game module (see the module docstring); stateless: use :data:`GAME`."""
-
-    info = GameInfo(
-        name="fipsen",
-        title="Fipsen",
-        version=1,
-        min_players=NUM_SEATS,
-        max_players=NUM_SEATS,
-        num_distinct_actions=NUM_ACTIONS,
-        params=(
-            ParamSpec("players", NUM_SEATS, NUM_SEATS, NUM_SEATS, "number of seats (fixed)"),
-            ParamSpec("deals", 16, 1, 1000, "deals in a match (a throw-in counts)"),
-        ),
-        rules_doc="docs/rules/fipsen.md",
-    )
-
-    # -- the contract -------------------------------------------------------------------------
-
-    def initial_state(self, params: Mapping[str, int]) -> FipsenState:
-        p = self.info.make_params(params)
-        return _between_deals(p["deals"], 0, -1, Phase.DRAW_DEALER, _ZERO, ())
-
-    def num_players(self, state: FipsenState) -> int:
-        return NUM_SEATS
-
-    def current_player(self, state: FipsenState) -> int:
-        phase = state.phase
-        if phase is Phase.OVER:
-            return TERMINAL
-        if phase is Phase.DEAL or phase is Phase.DRAW_DEALER:
-            return CHANCE
-        return state.to_act
-
-    def legal_actions(self, state: FipsenState) -> tuple[int, ...]:
-        phase = state.phase
-        if phase is Phase.PLAY:
-            return _legal_play(state)
-        if phase is Phase.BIDDING:
-            return _legal_bidding(state)
-        if phase is Phase.SIEBENER_FIPS:
-            return _FIPS_CHOICE
-        if phase is Phase.SKAT:
-            return _SKAT_CHOICE
-        if phase is Phase.DISCARD:
-            return tuple([_DISCARD_IDS[c] for c in state.hands[state.to_act]])
-        if phase is Phase.TRUMP:
-            return _ALL_TRUMPS
-        if phase is Phase.STOP_OR_DURCH:
-            return _STOP_CHOICE
-        return ()
-
-    def apply(self, state: FipsenState, action: int) -> FipsenState:
-        action = action_id(action)
-        legal = self.legal_actions(state)
-        if not legal:
-            raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
-        if action not in legal:
-            raise IllegalActionError(f"action {action!r} is not legal for seat {state.to_act}")
-        return _APPLY[state.phase](state, action)
-
-    def sample_chance(self, state: FipsenState, rng: np.random.Generator) -> tuple[int, ...]:
-        if state.phase is Phase.DRAW_DEALER:
-            return (int(rng.integers(NUM_SEATS)),)
-        if state.phase is Phase.DEAL:
-            return tuple(int(c) for c in rng.permutation(DECK_SIZE))
-        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
-
-    def apply_chance(self, state: FipsenState, outcome: tuple[int, ...]) -> FipsenState:
-        if state.phase is Phase.DRAW_DEALER:
-            return _with(state, dealer=first_dealer(outcome, NUM_SEATS), phase=Phase.DEAL)
-        if state.phase is Phase.DEAL:
-            return _apply_deal(state, outcome)
-        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
-
-    def chance_label(self, state: FipsenState, outcome: tuple[int, ...]) -> str:
-        if state.phase is Phase.DRAW_DEALER:
-            return f"First dealer: seat {outcome[0]}"
-        dealt = _apply_deal(state, outcome)
-        shown = "; ".join(f"seat {s}: {cards_text(h)}" for s, h in enumerate(dealt.hands))
-        return (
-            f"Deal {state.deal_index + 1}, dealer seat {state.dealer}: {shown}; "
-            f"Skat {cards_text(dealt.skat)}; stock {cards_text(dealt.stock)}"
-        )
-
-    def observe(self, state: FipsenState, seat: int | None) -> FipsenObservation:
-        if state.phase is Phase.SIEBENER_FIPS and seat != state.to_act:
-            state = _decline(state)  # nobody else learns that an offer exists
-        playing = state.phase not in (Phase.DEAL, Phase.DRAW_DEALER, Phase.OVER)
-        mine = seat is not None and seat == state.declarer
-        return FipsenObservation(
-            seat=seat,
-            deal_index=state.deal_index,
-            num_deals=state.num_deals,
-            dealer=state.dealer,
-            phase=state.phase,
-            to_act=state.to_act if playing else None,
-            hand=state.hands[seat] if seat is not None else (),
-            history=state.history,
-            standing_bid=state.bid if state.bid >= 0 else None,
-            passed=state.passed,
-            declarer=state.declarer if state.declarer >= 0 else None,
-            contract=state.bid if state.declarer >= 0 else None,
-            trump=state.trump if state.trump >= 0 else None,
-            hand_applied=state.hand_applied,
-            ruten_applied=state.ruten_applied,
-            durch_applied=state.durch_applied,
-            skat_taken=state.skat_taken,
-            skat=state.taken if mine else (),
-            discards=state.discards if mine else (),
-            tricks=state.tricks,
-            trick_leader=state.leader if state.phase is Phase.PLAY else None,
-            trick_cards=state.trick,
-            declarer_tricks=state.won,
-            defender_tricks=state.lost,
-            totals=tuple(_fraction(t) for t in state.totals),
-            past_deals=state.past,
-        )
-
-    def returns(self, state: FipsenState) -> tuple[Fraction, ...]:
-        return tuple(_fraction(t) for t in state.totals)
-
-    def ranking(self, state: FipsenState) -> tuple[int, ...]:
-        return places(self.returns(state))
-
-    def action_label(self, state: FipsenState, action: int) -> str:
-        return action_text(action)
-
-    def default_action(self, state: FipsenState) -> int:
-        legal = self.legal_actions(state)
-        if not legal:
-            raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
-        phase = state.phase
-        if phase is Phase.SIEBENER_FIPS:
-            return _DECLINE
-        if phase is Phase.SKAT:
-            return _PLAY_HAND
-        return legal[0]  # PASS, the lowest discard / trump / card, STOP
-
-    def round_index(self, state: FipsenState) -> int:
-        return state.deal_index
-
-    def dealer(self, state: FipsenState) -> int:
-        return state.dealer
-
-    def is_public(self, state: FipsenState, action: int) -> bool:
-        return action != _DECLINE and not _DISCARD <= action < _TRUMP
-
-
-def cards_text(cards: tuple[int, ...]) -> str:
-    """Cards by name, separated by spaces."""
-    return " ".join(card_name(c) for c in cards)
-
-
-def action_text(action: int) -> str:
-    """The label of an action id: ``Bid:4HR``, ``Kieker``, ``Discard:Q♠``, ``Play:7♦`` ..."""
-    return _LABELS[action]
-
-
-def _labels() -> tuple[str, ...]:
-    labels = ["Pass", "Hold"]
-    labels += ["Kieker" if b.kieker else f"Bid:{b.label}" for b in BIDS]
-    labels += ["SiebenerFips", "Decline", "TakeSkat", "PlayHand"]
-    labels += [f"Discard:{card_name(c)}" for c in range(DECK_SIZE)]
-    labels += [f"Trump:{s}" for s in SUIT_NAMES]
-    labels += [f"Play:{card_name(c)}" for c in range(DECK_SIZE)]
-    labels += ["Stop", "Durch"]
-    assert len(labels) == NUM_ACTIONS  # an internal invariant of the tables
-    return tuple(labels)
-
-
-_LABELS = _labels()
 
 
 # -- deal boundaries -------------------------------------------------------------------------------
 
 
 def _between_deals(
+    *,
     num_deals: int,
-    deal_index: int,
+    round_index: int,
     dealer: int,
     phase: Phase,
     totals: tuple[int, ...],
-    past: tuple[PastDeal, ...],
+    past: tuple[PastRound[DealResult], ...],
 ) -> FipsenState:
+    """The state before a deal (or at the end): nothing dealt, nothing bid, nothing played."""
     return FipsenState(
-        num_deals, deal_index, dealer, phase, -1, _EMPTY_HANDS, (), (), _NO, -1, (), -1, -1, _NO,
-        -1, -1, False, False, False, False, (), (), 0, -1, (), (), 0, 0, totals, (), past,
-    )  # fmt: skip
-
-
-def _apply_deal(state: FipsenState, outcome: tuple[int, ...]) -> FipsenState:
-    outcome = shuffled_deck(outcome, DECK_SIZE)
-    dealer = state.dealer
-    hands: list[tuple[int, ...]] = [()] * NUM_SEATS
-    for k in range(NUM_SEATS):  # k-th receiver from V: 3 cards, then 2 after the Skat
-        hands[(dealer + 1 + k) % NUM_SEATS] = tuple(
-            sorted((*outcome[3 * k : 3 * k + 3], *outcome[14 + 2 * k : 16 + 2 * k]))
-        )
-    skat = tuple(sorted(outcome[12:14]))
-    stock = tuple(sorted(outcome[22:25]))
-    vorhand = (dealer + 1) % NUM_SEATS
-    dealt = FipsenState(
-        state.num_deals, state.deal_index, dealer, Phase.BIDDING, vorhand, tuple(hands), skat,
-        stock, tuple(kieker_eligible(h) for h in hands), vorhand,
-        tuple((dealer + k) % NUM_SEATS for k in (2, 3, 4)), -1, -1, _NO, -1, -1, False, False,
-        False, False, (), (), 0, -1, (), (), 0, 0, state.totals, (), state.past,
-    )  # fmt: skip
-    for seat in (vorhand, *dealt.queue):  # at most one seat can hold four sevens
-        if qualifies_for_fips(hands[seat]):
-            return _with(dealt, phase=Phase.SIEBENER_FIPS, to_act=seat)
-    return dealt
+        num_deals=num_deals,
+        round_index=round_index,
+        dealer=dealer,
+        phase=phase,
+        to_act=-1,
+        hands=_EMPTY_HANDS,
+        skat=(),
+        stock=(),
+        kieker_ok=_NO,
+        senior=-1,
+        queue=(),
+        junior=-1,
+        bid=-1,
+        passed=_NO,
+        declarer=-1,
+        trump=-1,
+        hand_applied=False,
+        ruten_applied=False,
+        durch_applied=False,
+        taken=(),
+        discards=(),
+        discards_left=0,
+        leader=-1,
+        trick=(),
+        tricks=(),
+        won=0,
+        lost=0,
+        totals=totals,
+        history=(),
+        past=past,
+    )
 
 
 def _end_deal(
@@ -664,7 +576,7 @@ def _end_deal(
     totals = tuple(t + d for t, d in zip(state.totals, deltas, strict=True))
     contract = state.bid if state.declarer >= 0 else None
     result = DealResult(
-        deal_index=state.deal_index,
+        deal_index=state.round_index,
         dealer=state.dealer,
         outcome=outcome,
         declarer=declarer if declarer >= 0 else None,
@@ -677,17 +589,27 @@ def _end_deal(
         value=abs(value) if outcome is not DealOutcome.LOST else abs(value) // 2,
         revealed=revealed,
         deltas=tuple(_fraction(d) for d in deltas),
+        tricks=state.tricks,
     )
-    past = (*state.past, PastDeal(history, result))
-    index = state.deal_index + 1
+    past = (*state.past, PastRound(history, result))
+    index = state.round_index + 1
     if index >= state.num_deals:
-        return _between_deals(state.num_deals, state.deal_index, state.dealer, Phase.OVER,
-                              totals, past)  # fmt: skip
+        return _between_deals(
+            num_deals=state.num_deals, round_index=state.round_index, dealer=state.dealer,
+            phase=Phase.OVER, totals=totals, past=past,
+        )  # fmt: skip
     dealer = state.dealer if outcome is DealOutcome.THROW_IN else (state.dealer + 1) % NUM_SEATS
-    return _between_deals(state.num_deals, index, dealer, Phase.DEAL, totals, past)
+    return _between_deals(
+        num_deals=state.num_deals, round_index=index, dealer=dealer, phase=Phase.DEAL,
+        totals=totals, past=past,
+    )  # fmt: skip
 
 
 # -- Siebener Fips ---------------------------------------------------------------------------------
+
+
+def _legal_fips(state: FipsenState) -> tuple[int, ...]:
+    return _FIPS_CHOICE
 
 
 def _decline(state: FipsenState) -> FipsenState:
@@ -726,7 +648,7 @@ def _apply_bidding(state: FipsenState, action: int) -> FipsenState:
             if not queue:  # all four passed: a throw-in
                 return _end_deal(_with(state, passed=passed), history, DealOutcome.THROW_IN, 0)
             return _with(state, senior=queue[0], queue=queue[1:], to_act=queue[0],
-                                  passed=passed, history=history)  # fmt: skip
+                         passed=passed, history=history)  # fmt: skip
         return _next_junior(_with(state, bid=action, history=history))
     if seat == junior:
         if action == _PASS:  # the junior is out; the senior keeps the bid
@@ -735,7 +657,7 @@ def _apply_bidding(state: FipsenState, action: int) -> FipsenState:
     # the senior answers the junior's bid
     if action == _PASS:  # the junior becomes the senior with its own bid
         return _next_junior(_with(state, senior=junior, junior=-1, passed=passed,
-                                           history=history))  # fmt: skip
+                                  history=history))  # fmt: skip
     if action != _HOLD:
         bid = action
     return _with(state, bid=bid, to_act=junior, history=history)
@@ -760,7 +682,6 @@ def _declare(state: FipsenState) -> FipsenState:
             state,
             phase=Phase.DISCARD,
             hands=put(state.hands, declarer, hand),
-            skat_taken=True,
             taken=tuple(sorted((*state.skat, *state.stock))),
             discards_left=5,
         )
@@ -770,6 +691,10 @@ def _declare(state: FipsenState) -> FipsenState:
 
 
 # -- declarer setup --------------------------------------------------------------------------------
+
+
+def _legal_skat(state: FipsenState) -> tuple[int, ...]:
+    return _SKAT_CHOICE
 
 
 def _apply_skat(state: FipsenState, action: int) -> FipsenState:
@@ -782,11 +707,14 @@ def _apply_skat(state: FipsenState, action: int) -> FipsenState:
         state,
         phase=Phase.DISCARD,
         hands=put(state.hands, seat, hand),
-        skat_taken=True,
         taken=state.skat,
         discards_left=2,
         history=history,
     )
+
+
+def _legal_discard(state: FipsenState) -> tuple[int, ...]:
+    return tuple([_DISCARD_IDS[c] for c in state.hands[state.to_act]])
 
 
 def _apply_discard(state: FipsenState, action: int) -> FipsenState:
@@ -812,6 +740,10 @@ def _to_trump(state: FipsenState) -> FipsenState:
     if bid.ruten:  # Ruten forces ♦: nothing to choose
         return _start_play(_with(state, trump=DIAMONDS, ruten_applied=True))
     return _with(state, phase=Phase.TRUMP, to_act=state.declarer)
+
+
+def _legal_trump(state: FipsenState) -> tuple[int, ...]:
+    return _ALL_TRUMPS
 
 
 def _apply_trump(state: FipsenState, action: int) -> FipsenState:
@@ -897,18 +829,15 @@ def _apply_play(state: FipsenState, action: int) -> FipsenState:
     return state
 
 
+def _legal_stop_or_durch(state: FipsenState) -> tuple[int, ...]:
+    return _STOP_CHOICE
+
+
 def _apply_stop_or_durch(state: FipsenState, action: int) -> FipsenState:
     history = (*state.history, (state.to_act, action))
     if action == _STOP:
         return _score(state, history, won=True)
     return _with(state, phase=Phase.PLAY, durch_applied=True, history=history)
-
-
-def contract_value(bid: Bid, hand: bool, ruten: bool, durch: bool) -> int:
-    """What a won contract scores: ``n * 2**k`` (k applied modifiers), 20 for Kieker."""
-    if bid.kieker:
-        return KIEKER_WIN
-    return bid.tricks << (hand + ruten + durch)
 
 
 def _score(state: FipsenState, history: tuple[tuple[int, int], ...], *, won: bool) -> FipsenState:
@@ -919,15 +848,147 @@ def _score(state: FipsenState, history: tuple[tuple[int, int], ...], *, won: boo
     return _end_deal(state, history, DealOutcome.LOST, -2 * value)
 
 
-_APPLY = {
-    Phase.SIEBENER_FIPS: _apply_fips,
-    Phase.BIDDING: _apply_bidding,
-    Phase.SKAT: _apply_skat,
-    Phase.DISCARD: _apply_discard,
-    Phase.TRUMP: _apply_trump,
-    Phase.PLAY: _apply_play,
-    Phase.STOP_OR_DURCH: _apply_stop_or_durch,
-}
+class Fipsen(Rules[FipsenState]):
+    """The Fipsen game module (see the module docstring); stateless: use :data:`GAME`."""
+
+    info = GameInfo(
+        name="fipsen",
+        title="Fipsen",
+        version=1,
+        min_players=NUM_SEATS,
+        max_players=NUM_SEATS,
+        num_distinct_actions=NUM_ACTIONS,
+        params=(
+            ParamSpec("players", NUM_SEATS, NUM_SEATS, NUM_SEATS, "number of seats (fixed)"),
+            ParamSpec("deals", 16, 1, 1000, "deals in a match (a throw-in counts)"),
+        ),
+        rules_doc="docs/rules/fipsen.md",
+    )
+    deck_size = DECK_SIZE
+    draw_dealer = Phase.DRAW_DEALER
+    deal = Phase.DEAL
+    steps = MappingProxyType(
+        {
+            Phase.SIEBENER_FIPS: Step(_legal_fips, _apply_fips),
+            Phase.BIDDING: Step(_legal_bidding, _apply_bidding),
+            Phase.SKAT: Step(_legal_skat, _apply_skat),
+            Phase.DISCARD: Step(_legal_discard, _apply_discard),
+            Phase.TRUMP: Step(_legal_trump, _apply_trump),
+            Phase.PLAY: Step(_legal_play, _apply_play),
+            Phase.STOP_OR_DURCH: Step(_legal_stop_or_durch, _apply_stop_or_durch),
+        }
+    )
+
+    # -- the contract -------------------------------------------------------------------------
+
+    def initial_state(self, params: Mapping[str, int]) -> FipsenState:
+        p = self.info.make_params(params)
+        return _between_deals(
+            num_deals=p["deals"], round_index=0, dealer=-1, phase=Phase.DRAW_DEALER,
+            totals=_ZERO, past=(),
+        )  # fmt: skip
+
+    def num_players(self, state: FipsenState) -> int:
+        return NUM_SEATS
+
+    def to_act(self, state: FipsenState) -> int:
+        return state.to_act
+
+    def observe(self, state: FipsenState, seat: int | None) -> FipsenObservation:
+        if state.phase is Phase.SIEBENER_FIPS and seat != state.to_act:
+            state = _decline(state)  # nobody else learns that an offer exists
+        playing = state.phase not in (Phase.DEAL, Phase.DRAW_DEALER, Phase.OVER)
+        mine = seat is not None and seat == state.declarer
+        return FipsenObservation(
+            seat=seat,
+            deal_index=state.round_index,
+            num_deals=state.num_deals,
+            dealer=state.dealer,
+            phase=state.phase,
+            to_act=state.to_act if playing else None,
+            hand=state.hands[seat] if seat is not None else (),
+            history=state.history,
+            standing_bid=state.bid if state.bid >= 0 else None,
+            passed=state.passed,
+            declarer=state.declarer if state.declarer >= 0 else None,
+            contract=state.bid if state.declarer >= 0 else None,
+            trump=state.trump if state.trump >= 0 else None,
+            hand_applied=state.hand_applied,
+            ruten_applied=state.ruten_applied,
+            durch_applied=state.durch_applied,
+            skat_taken=bool(state.taken),
+            skat=state.taken if mine else (),
+            discards=state.discards if mine else (),
+            tricks=state.tricks,
+            trick_leader=state.leader if state.phase is Phase.PLAY else None,
+            trick_cards=state.trick,
+            declarer_tricks=state.won,
+            defender_tricks=state.lost,
+            totals=tuple(_fraction(t) for t in state.totals),
+            past_deals=state.past,
+        )
+
+    def totals(self, state: FipsenState) -> tuple[Fraction, ...]:
+        return tuple(_fraction(t) for t in state.totals)
+
+    def action_label(self, state: FipsenState, action: int) -> str:
+        return _LABELS[action]
+
+    def default_choice(self, state: FipsenState, legal: tuple[int, ...]) -> int:
+        phase = state.phase
+        if phase is Phase.SIEBENER_FIPS:
+            return _DECLINE
+        if phase is Phase.SKAT:
+            return _PLAY_HAND
+        return legal[0]  # PASS, the lowest discard / trump / card, STOP
+
+    def round_index(self, state: FipsenState) -> int:
+        return state.round_index
+
+    def dealer(self, state: FipsenState) -> int:
+        return state.dealer
+
+    def is_public(self, state: FipsenState, action: int) -> bool:
+        return action != _DECLINE and not _DISCARD <= action < _TRUMP
+
+    # -- chance ---------------------------------------------------------------------------------
+
+    def seat_dealer(self, state: FipsenState, dealer: int) -> FipsenState:
+        return _with(state, dealer=dealer, phase=Phase.DEAL)
+
+    def deal_cards(self, state: FipsenState, deck: tuple[int, ...]) -> FipsenState:
+        dealer = state.dealer
+        hands: list[tuple[int, ...]] = [()] * NUM_SEATS
+        for k in range(NUM_SEATS):  # k-th receiver from V: 3 cards, then 2 after the Skat
+            hands[(dealer + 1 + k) % NUM_SEATS] = tuple(
+                sorted((*deck[3 * k : 3 * k + 3], *deck[14 + 2 * k : 16 + 2 * k]))
+            )
+        vorhand = (dealer + 1) % NUM_SEATS
+        fresh = _between_deals(
+            num_deals=state.num_deals, round_index=state.round_index, dealer=dealer,
+            phase=Phase.BIDDING, totals=state.totals, past=state.past,
+        )  # fmt: skip
+        dealt = _with(
+            fresh,
+            to_act=vorhand,
+            hands=tuple(hands),
+            skat=tuple(sorted(deck[12:14])),
+            stock=tuple(sorted(deck[22:25])),
+            kieker_ok=tuple(kieker_eligible(h) for h in hands),
+            senior=vorhand,
+            queue=tuple((dealer + k) % NUM_SEATS for k in (2, 3, 4)),
+        )
+        for seat in (vorhand, *dealt.queue):  # at most one seat can hold four sevens
+            if qualifies_for_fips(hands[seat]):
+                return _with(dealt, phase=Phase.SIEBENER_FIPS, to_act=seat)
+        return dealt
+
+    def deal_label(self, state: FipsenState, dealt: FipsenState) -> str:
+        shown = "; ".join(f"seat {s}: {cards_text(h)}" for s, h in enumerate(dealt.hands))
+        return (
+            f"Deal {state.round_index + 1}, dealer seat {state.dealer}: {shown}; "
+            f"Skat {cards_text(dealt.skat)}; stock {cards_text(dealt.stock)}"
+        )
 
 
 #: The Fipsen game instance registered in :mod:`croupier.games`.
