@@ -34,14 +34,14 @@ def _example(kind: str) -> str:
             if os.environ.get("CI") == "true":
                 pytest.fail("CI needs jq for the bash example (apt-get install jq)")
             pytest.skip("jq is not installed")
-        return f"bash {STDIO / 'random.sh'}"
+        return f"bash {STDIO / 'random_bot.sh'}"
     if kind == "c":
         if not C_BOT.is_file():
             if os.environ.get("CI") == "true":
                 pytest.fail(f"{C_BOT} is missing: tests/run builds it with cc")
             pytest.skip(f"{C_BOT} is not built (bash tests/run builds it)")
         return str(C_BOT)
-    return f"{sys.executable} {STDIO / 'random.py'}"
+    return f"{sys.executable} {STDIO / 'random_bot.py'}"
 
 
 @pytest.mark.parametrize("game", GAMES)

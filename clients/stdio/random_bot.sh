@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A random Croupier bot in bash + jq, for the stdio bridge: croupier check-bot "stdio:bash random.sh"
+# A random Croupier bot in bash + jq, for the stdio bridge: croupier check-bot "stdio:bash random_bot.sh"
 # Each stdin line is one arbiter message in canonical JSON; one jq process (for the whole match)
 # turns each decision into the list of its legal action ids, and the loop answers each with one of
 # them, one line per decision. Seeded from CROUPIER_SEED, so a match with --seed replays the same.

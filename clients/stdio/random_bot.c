@@ -1,6 +1,6 @@
 /* A random Croupier bot in C (the standard library only), for the stdio bridge.
  *
- *   cc -O2 -o random-c random.c && croupier check-bot "stdio:./random-c"
+ *   cc -O2 -o random-c random_bot.c && croupier check-bot "stdio:./random-c"
  *
  * Each stdin line is one arbiter message (a PlayResponse in protobuf's canonical JSON). For a
  * decision, the bot collects decision.legalActions[].id with a small JSON scanner and answers

@@ -1,6 +1,6 @@
 """A random Croupier bot in plain Python (no SDK, no grpc), for the stdio bridge.
 
-    croupier check-bot "stdio:python3 random.py"
+    croupier check-bot "stdio:python3 random_bot.py"
 
 Each stdin line is one arbiter message (a ``PlayResponse`` in protobuf's canonical JSON); the bot
 answers each decision with one line: a legal action id. It also says, on stderr (the seat log),
