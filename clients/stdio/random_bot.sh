@@ -4,8 +4,10 @@
 # turns each decision into the list of its legal action ids, and the loop answers each with one of
 # them, one line per decision. Seeded from CROUPIER_SEED, so a match with --seed replays the same.
 set -euo pipefail
-RANDOM=$(( ${CROUPIER_SEED:-0} % 32768 ))
 jq --unbuffered -r 'select(.decision) | [.decision.legalActions[].id] | map(tostring) | join(" ")' |
-  while read -r -a ids; do
-    echo "${ids[RANDOM % ${#ids[@]}]}"
-  done
+  {
+    RANDOM=$((${CROUPIER_SEED:-0} % 32768)) # seeded here: bash reseeds RANDOM in a subshell
+    while read -r -a ids; do
+      echo "${ids[RANDOM % ${#ids[@]}]}"
+    done
+  }

@@ -116,3 +116,14 @@ def test_a_bundled_grpc_bot_behind_the_bridge_is_refused() -> None:
     assert done.returncode == 2
     assert done.stderr.strip().startswith("croupier: error:")
     assert "gRPC bot" in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["bash", "c", "python"])
+def test_the_stdio_examples_replay_the_same_with_the_same_seed(kind: str, e2e: Kit) -> None:
+    bots = [parse_bot_command(f"stdio:{_example(kind)}"), *[e2e.random] * 3]
+    actions = []
+    for out in ("first", "second"):
+        run = e2e.run(bots, out=out, seed=9, deals=4)
+        actions.append([(r["seat"], r["action"]) for r in e2e.records(run.replay, "action")])
+    assert actions[0] == actions[1]
+    assert len({a for s, a in actions[0] if s == 0}) > 1  # it does choose at random
