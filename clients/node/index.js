@@ -21,13 +21,15 @@ const REASON_KEY = "croupier-reason";
 
 const PROTO_FILE = path.join("croupier", "v1", "bot.proto");
 
-// The folder holding croupier/v1/bot.proto: CROUPIER_PROTO_DIR if set, else the copy packed into
-// this package (npm pack bundles it), else the repository's proto/ (running from a checkout).
+// The folder holding croupier/v1/bot.proto: CROUPIER_PROTO_DIR if set; else, running from a
+// checkout (this file in clients/node), the repository's proto/; else the copy that npm pack
+// bundled into this package.
 function protoDir() {
   const fromEnv = process.env.CROUPIER_PROTO_DIR;
-  const candidates = fromEnv
-    ? [fromEnv]
-    : [path.join(__dirname, "proto"), path.join(__dirname, "..", "..", "proto")];
+  const checkout = path.basename(path.dirname(__dirname)) === "clients";
+  const bundled = path.join(__dirname, "proto");
+  const repository = path.join(__dirname, "..", "..", "proto");
+  const candidates = fromEnv ? [fromEnv] : checkout ? [repository, bundled] : [bundled];
   const found = candidates.find((dir) => fs.existsSync(path.join(dir, PROTO_FILE)));
   if (found) return found;
   const where = fromEnv ? `CROUPIER_PROTO_DIR=${fromEnv}` : candidates.join(" or ");
