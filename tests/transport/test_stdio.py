@@ -59,11 +59,24 @@ def test_a_json_object_names_its_request_and_settles_the_earlier_ones() -> None:
 @pytest.mark.parametrize(
     "line",
     [b"fold\n", b"-1\n", b"1.5\n", b'{"action_id": true}', b'{"request_id": "x", "action_id": 1}',
-     b"[1]\n", b'{"action_id": 4294967296}', b"\xff\xfe\n"],
+     b"[1]\n", b'{"action_id": 4294967296}', b"\xff\xfe\n", b'{"action_id": "2"}', b"4294967296"],
 )  # fmt: skip
 def test_anything_else_is_a_message_that_is_not_an_action(line: bytes) -> None:
     pending = deque([3])
     assert _reply(line, pending) == (-1, -1)
+
+
+def test_an_object_without_a_request_id_answers_the_oldest_decision() -> None:
+    pending = deque([3, 4])
+    assert _reply(b'{"action_id": 2}', pending) == (3, 2)
+    assert list(pending) == [4]
+
+
+def test_a_line_that_is_not_an_action_uses_up_the_oldest_decision() -> None:
+    pending = deque([3, 4])
+    assert _reply(b"{}", pending) == (-1, -1)
+    assert _reply(b"fold", pending) == (-1, -1)
+    assert not pending  # the arbiter played the defaults for 3 and 4
 
 
 def test_blank_lines_are_ignored() -> None:

@@ -32,7 +32,6 @@ import os
 import sys
 from collections import deque
 from pathlib import Path
-from typing import Any
 
 import grpc
 from google.protobuf import json_format
@@ -71,38 +70,51 @@ def to_line(response: pb.PlayResponse) -> bytes:
     return json.dumps(data, separators=(",", ":")).encode() + b"\n"
 
 
+def _int(value: object, bound: int) -> int | None:
+    """``value`` if it is an integer in ``[0, bound)`` (a digit string too), else ``None``."""
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < bound:
+        return value
+    return None
+
+
 def parse_reply(line: bytes, pending: deque[int], last: int) -> pb.PlayRequest | None:
     """The message for one line from the program (``None`` for a blank line). ``pending`` holds
     the request ids sent to the program and not yet answered, oldest first; ``last`` is the most
-    recent request id, which a bare id answers when nothing is pending (a stale reply)."""
+    recent request id, which a bare id answers when nothing is pending (a stale reply).
+
+    A line that names its request settles that one and every earlier one; any other line (a bare
+    id, an object without a request id, or something that is not an action at all) answers the
+    oldest unanswered decision."""
     text = line.strip()
     if not text:
         return None
-    request_id: int | None = None
-    action_id: Any = None
+    action_id: int | None = None
+    named, request_id = False, None
     if text.isdigit():
-        action_id = int(text)
+        action_id = _int(int(text), 1 << 32)
     else:
         try:
             data = json.loads(text)
         except (ValueError, UnicodeDecodeError):
             data = None
         if isinstance(data, dict):
-            action_id = data.get("action_id", data.get("actionId"))
-            rid = data.get("request_id", data.get("requestId"))
-            if isinstance(rid, str) and rid.isdigit():
-                rid = int(rid)
-            request_id = rid if isinstance(rid, int) and not isinstance(rid, bool) else -1
-    valid = isinstance(action_id, int) and not isinstance(action_id, bool)
-    if request_id is None:  # a bare id: the oldest unanswered decision
-        rid_now = pending.popleft() if pending else last
-    else:
-        rid_now = request_id
+            raw = data.get("action_id", data.get("actionId"))
+            action_id = None if isinstance(raw, str) else _int(raw, 1 << 32)
+            if "request_id" in data or "requestId" in data:
+                named = True
+                request_id = _int(data.get("request_id", data.get("requestId")), 1 << 64)
+    oldest = last
+    if request_id is not None:
         while pending and pending[0] <= request_id:  # earlier ones are settled or abandoned
             pending.popleft()
-    if not valid or not 0 <= action_id < 1 << 32 or not 0 <= rid_now < 1 << 64:
+    elif pending:
+        oldest = pending.popleft()
+    if action_id is None or (named and request_id is None):
         return pb.PlayRequest()  # not an action: the arbiter rejects it
-    return pb.PlayRequest(action=pb.ActionReply(request_id=rid_now, action_id=action_id))
+    rid = request_id if request_id is not None else oldest
+    return pb.PlayRequest(action=pb.ActionReply(request_id=rid, action_id=action_id))
 
 
 class _Disconnected(Exception):
