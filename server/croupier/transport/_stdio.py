@@ -17,6 +17,9 @@ starts CMD with pipes on its stdin and stdout, and then, for the whole match:
   which the launcher reports as a disconnect; after ``MatchEnd`` it closes CMD's stdin and exits
   with CMD's exit status.
 
+The bridge plays one match per process (it speaks ``Play`` only): launched to serve a bot session,
+it is refused with ``SESSION_EXPECTED`` and exits, and the pool launches it per match instead.
+
 The clocks are the arbiter's, so a CMD that stops answering times out exactly as a gRPC bot does.
 Why a process and not a seat adapter inside the arbiter: the bridge is launched (and sandboxed)
 by the same launcher as every other bot, so CMD runs wherever a bot runs, with the same limits;
@@ -46,7 +49,12 @@ MAX_LINE_BYTES = 1 << 20
 #: Largest message the bridge accepts from the arbiter (decision messages grow with the match).
 MAX_RECEIVE_BYTES = 64 << 20
 #: The bridge's own environment variables that the program does not get (it speaks stdio only).
-_HIDDEN_ENV = ("CROUPIER_ADDRESS", "CROUPIER_TOKEN")
+_HIDDEN_ENV = (
+    "CROUPIER_ADDRESS",
+    "CROUPIER_TOKEN",
+    "CROUPIER_SESSION_TOKEN",
+    "CROUPIER_SESSION_CAPACITY",
+)
 _REASON_KEY = "croupier-reason"
 
 
