@@ -8,9 +8,10 @@
 // MatchEnd message; launched in session mode (CROUPIER_SESSION_TOKEN), it plays every seat the
 // arbiter hands it instead. The protocol is documented in docs/protocol.md; the messages are
 // those of proto/croupier/v1/bot.proto, loaded at run time (field names as in the .proto, enums
-// as strings, 64-bit integers as strings).
+// as strings, 64-bit integers as strings). `npm pack` bundles the .proto into the package.
 "use strict";
 
+const fs = require("fs");
 const path = require("path");
 const grpc = require("@grpc/grpc-js");
 const loader = require("@grpc/proto-loader");
@@ -18,12 +19,28 @@ const loader = require("@grpc/proto-loader");
 const PROTOCOL_VERSION = 1;
 const REASON_KEY = "croupier-reason";
 
+const PROTO_FILE = path.join("croupier", "v1", "bot.proto");
+
+// The folder holding croupier/v1/bot.proto: CROUPIER_PROTO_DIR if set; else, running from a
+// checkout (this file in clients/node), the repository's proto/; else the copy that npm pack
+// bundled into this package.
 function protoDir() {
-  return process.env.CROUPIER_PROTO_DIR || path.join(__dirname, "..", "..", "proto");
+  const fromEnv = process.env.CROUPIER_PROTO_DIR;
+  const checkout = path.basename(path.dirname(__dirname)) === "clients";
+  const bundled = path.join(__dirname, "proto");
+  const repository = path.join(__dirname, "..", "..", "proto");
+  const candidates = fromEnv ? [fromEnv] : checkout ? [repository, bundled] : [bundled];
+  const found = candidates.find((dir) => fs.existsSync(path.join(dir, PROTO_FILE)));
+  if (found) return found;
+  const where = fromEnv ? `CROUPIER_PROTO_DIR=${fromEnv}` : candidates.join(" or ");
+  throw new BotError(
+    `cannot find ${PROTO_FILE} in ${where}: set CROUPIER_PROTO_DIR to the folder that holds ` +
+      "croupier/v1/bot.proto (the repository's proto/), or install the SDK from its npm pack"
+  );
 }
 
 function loadService() {
-  const definition = loader.loadSync("croupier/v1/bot.proto", {
+  const definition = loader.loadSync(PROTO_FILE, {
     includeDirs: [protoDir()],
     keepCase: true,
     longs: String,
@@ -52,7 +69,12 @@ function play(act, options = {}) {
   if (!address) {
     return Promise.reject(new BotError("no arbiter address: set CROUPIER_ADDRESS"));
   }
-  const BotService = loadService();
+  let BotService;
+  try {
+    BotService = loadService();
+  } catch (err) {
+    return Promise.reject(err instanceof BotError ? err : new BotError(String(err.message)));
+  }
   const client = new BotService(address, grpc.credentials.createInsecure());
   const seed = process.env.CROUPIER_SEED;
   return playSeat(client, act, options, token, seed === undefined ? null : Number(seed)).finally(
@@ -142,7 +164,12 @@ function serve(act, options = {}) {
   if (!address) {
     return Promise.reject(new BotError("no arbiter address: set CROUPIER_ADDRESS"));
   }
-  const BotService = loadService();
+  let BotService;
+  try {
+    BotService = loadService();
+  } catch (err) {
+    return Promise.reject(err instanceof BotError ? err : new BotError(String(err.message)));
+  }
   const client = new BotService(address, grpc.credentials.createInsecure());
   return new Promise((resolve, reject) => {
     const seats = [];

@@ -6,5 +6,6 @@ The public surface is small: :mod:`croupier.games` (pure rules), :mod:`croupier.
 
 __version__ = "0.1.0"
 
-#: Version of the bot protocol (``croupier.v1``) this arbiter speaks; sent in ``Welcome``.
-PROTOCOL_VERSION = 1
+from croupier.v1 import PROTOCOL_VERSION
+
+__all__ = ["PROTOCOL_VERSION", "__version__"]

@@ -1,5 +1,6 @@
-"""The docs' examples stay true: the example replay verifies, the example transcript parses as
-the protocol's messages, and every relative link points at a file that exists."""
+"""The docs' examples stay true: the example replay verifies, the example transcript and the
+stdio example session parse as the protocol's messages, and every relative link points at a file
+that exists."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from google.protobuf import text_format
+from google.protobuf import json_format, text_format
 
 from croupier.replay import read_replay, verify
 from croupier.v1 import bot_pb2 as pb
@@ -46,6 +47,19 @@ def test_the_example_transcript_parses_as_protocol_messages() -> None:
         message = pb.PlayRequest() if direction == "bot -> arbiter" else pb.PlayResponse()
         text_format.Parse(body, message)
         assert message.ListFields(), body
+
+
+def test_the_stdio_example_session_is_canonical_json_of_protocol_messages() -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    session = text[text.index("### Example session") :]
+    (block,) = _blocks(session[: session.index("\n## ")], "")[:1]
+    lines = block.splitlines()
+    read = [line[2:] for line in lines if line.startswith("> ")]
+    written = [line[2:] for line in lines if line.startswith("< ")]
+    assert len(read) + len(written) == len(lines)
+    kinds = [json_format.Parse(line, pb.PlayResponse()).WhichOneof("kind") for line in read]
+    assert kinds == ["welcome", "decision", "match_end"]
+    assert all(answer.isdigit() for answer in written)
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))

@@ -29,15 +29,67 @@ def _node() -> str:
     return node
 
 
-@pytest.mark.parametrize("example", ["random.js", "as-nas-looker.js"])
-def test_node_example_bots_pass_check_bot(example: str) -> None:
-    bot = f"{_node()} {NODE_SDK / 'examples' / example}"
+def _check_bot(bot: str, *args: str, cwd: Path | None = None) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "croupier", "check-bot", bot, "--deals", "3"],
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "croupier", "check-bot", bot, "--deals", "1", *args],
+        capture_output=True, text=True, timeout=120, cwd=cwd,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "6 passed, 0 failed" in done.stdout
+
+
+@pytest.mark.parametrize("game", ["as-nas", "fipsen", "felduz", "scauver"])
+def test_the_node_random_bot_passes_check_bot(game: str) -> None:
+    _check_bot(f"{_node()} {NODE_SDK / 'examples' / 'random.js'}", "--game", game)
+
+
+def test_the_node_as_nas_looker_passes_check_bot() -> None:
+    _check_bot(f"{_node()} {NODE_SDK / 'examples' / 'as-nas-looker.js'}")
+
+
+def test_the_packed_sdk_installs_and_plays_in_a_project_outside_the_repo(tmp_path: Path) -> None:
+    node = _node()
+    npm = shutil.which("npm")
+    assert npm is not None
+    quiet = ["--silent", "--no-audit", "--no-fund"]
+    subprocess.run(
+        [npm, "pack", *quiet, "--pack-destination", str(tmp_path)],
+        cwd=NODE_SDK, check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert not (NODE_SDK / "proto").exists()  # the packed copy of the .proto is removed again
+    (tarball,) = tmp_path.glob("croupier-bot-*.tgz")
+    project = tmp_path / "my-bot"
+    project.mkdir()
+    (project / "package.json").write_text('{"name": "my-bot", "version": "1.0.0"}\n')
+    subprocess.run(
+        [npm, "install", *quiet, "--prefer-offline", str(tarball)],
+        cwd=project, check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    (project / "bot.js").write_text(
+        'const { run } = require("croupier-bot");\n'
+        "run((d) => d.legalActions[d.legalActions.length - 1].id, { name: 'packed' });\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CROUPIER_PROTO_DIR"}
+    done = subprocess.run(
+        [sys.executable, "-m", "croupier", "check-bot", f"{node} bot.js", "--deals", "1",
+         "--game", "felduz"],
+        capture_output=True, text=True, timeout=120, cwd=project, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "check-bot: packed in seat 0" in done.stdout
+    assert "6 passed, 0 failed" in done.stdout
+
+
+def test_a_missing_proto_is_one_clear_error_naming_croupier_proto_dir(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [_node(), str(NODE_SDK / "examples" / "random.js")],
+        capture_output=True, text=True, timeout=60,
+        env={**os.environ, "CROUPIER_ADDRESS": "127.0.0.1:1", "CROUPIER_PROTO_DIR": str(tmp_path)},
+    )  # fmt: skip
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("node-random: cannot find croupier/v1/bot.proto in CROUPIER_PROTO_DIR=")
+    assert "set CROUPIER_PROTO_DIR" in line
 
 
 def test_a_match_between_node_and_python_bots(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ def _check_result(result: sc.RoundResult, msg: pb.ScauverRoundResult) -> None:
         assert wire.seat == showing.seat
         assert _field(wire.field) == (showing.left, showing.right)
         assert wire.difference == showing.difference
-        assert wire.has_link == (showing.link is not None)
+        assert wire.linked == (showing.link is not None)
         if showing.link is not None:
             link = showing.link
             assert (_ids(wire.link.left), _ids(wire.link.right)) == (link.left, link.right)
@@ -58,6 +58,10 @@ def _check(obs: sc.ScauverObservation, msg: pb.ScauverObservation) -> None:
     assert tuple(msg.table.live) == table.live
     assert msg.table.pot == chips.pot(table)
     assert msg.table.HasField("bet") == (table.bet is not None)
+    # while the turn seat's bet is answered, the wire says BET (the rules have moved on to PLACE)
+    answering = obs.phase is sc.Phase.PLACE and table.bet is not None
+    expected = pb.SCAUVER_PHASE_BET if answering else max(int(obs.phase), pb.SCAUVER_PHASE_DEAL)
+    assert msg.phase == expected
     assert msg.HasField("to_act") == (obs.to_act is not None)
     assert msg.to_act == (obs.to_act or 0)
     assert msg.HasField("turn_seat") == (obs.turn_seat is not None)

@@ -16,9 +16,8 @@ from typing import Any
 
 import grpc
 
-from croupier import PROTOCOL_VERSION
+from croupier.v1 import PROTOCOL_VERSION, bot_pb2_grpc
 from croupier.v1 import bot_pb2 as pb
-from croupier.v1 import bot_pb2_grpc
 
 _REASON_KEY = "croupier-reason"  # croupier.transport.REASON_KEY (not imported: server-side)
 

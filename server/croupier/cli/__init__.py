@@ -115,7 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="CMD",
         help=(
             "a bot command line, once per seat in seat order (or a bundled bot: "
-            f"{', '.join(sorted(BUNDLED))}; or 'remote' for a bot that dials in by itself); "
+            f"{', '.join(sorted(BUNDLED))}; stdio:CMD for a program that speaks JSON lines on "
+            "stdin and stdout; or 'remote' for a bot that dials in by itself); "
             "missing seats get the random bot, no --bot at all gets the bundled bots"
         ),
     )
@@ -206,7 +207,11 @@ def build_parser() -> argparse.ArgumentParser:
             "verifies. Exits 0 when every check passes, 1 otherwise."
         ),
     )
-    c.add_argument("bot", metavar="CMD", help="the bot's command line")
+    c.add_argument(
+        "bot",
+        metavar="CMD",
+        help="the bot's command line (stdio:CMD for a program that speaks JSON lines on stdio)",
+    )
     c.add_argument("--game", default="as-nas", choices=GAMES, help="the game (default as-nas)")
     c.add_argument("--seat", type=_nonneg, default=0, help="the bot's seat (default 0)")
     c.add_argument(

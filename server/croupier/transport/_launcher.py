@@ -18,6 +18,8 @@ import structlog
 from croupier.arbiter import SeatLink
 from croupier.errors import BotLaunchError, ConfigError
 from croupier.games import bundled_bots
+from croupier.transport._stdio import PREFIX as STDIO_PREFIX
+from croupier.transport._stdio import bridge_argv
 
 #: Environment variables a launched bot receives.
 ENV_ADDRESS = "CROUPIER_ADDRESS"
@@ -42,7 +44,13 @@ BUNDLED = {"random": "croupier_bots.random_bot", **bundled_bots()}
 
 
 def parse_bot_command(command: str) -> list[str]:
-    """The argv of a bot command line or bundled bot name; :class:`ConfigError` if it can't run."""
+    """The argv of a bot command line, bundled bot name or ``stdio:CMD`` (CMD behind the stdio
+    bridge); :class:`ConfigError` if it can't run."""
+    if command.startswith(STDIO_PREFIX):
+        program = command[len(STDIO_PREFIX) :]
+        if program.strip() in BUNDLED:
+            raise ConfigError(f"bot command {command!r}: {program.strip()} is a gRPC bot")
+        return bridge_argv(parse_bot_command(program))
     if command in BUNDLED:
         return [sys.executable, "-m", BUNDLED[command]]
     try:

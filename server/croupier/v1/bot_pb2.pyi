@@ -1092,20 +1092,20 @@ class ScauverLink(_message.Message):
     def __init__(self, left: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., right: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., value: _Optional[int] = ..., greater_cards: _Optional[int] = ..., lesser_cards: _Optional[int] = ...) -> None: ...
 
 class ScauverShowing(_message.Message):
-    __slots__ = ("seat", "field", "difference", "link", "score", "has_link")
+    __slots__ = ("seat", "field", "difference", "link", "score", "linked")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     FIELD_FIELD_NUMBER: _ClassVar[int]
     DIFFERENCE_FIELD_NUMBER: _ClassVar[int]
     LINK_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
-    HAS_LINK_FIELD_NUMBER: _ClassVar[int]
+    LINKED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     field: ScauverField
     difference: int
     link: ScauverLink
     score: int
-    has_link: bool
-    def __init__(self, seat: _Optional[int] = ..., field: _Optional[_Union[ScauverField, _Mapping]] = ..., difference: _Optional[int] = ..., link: _Optional[_Union[ScauverLink, _Mapping]] = ..., score: _Optional[int] = ..., has_link: _Optional[bool] = ...) -> None: ...
+    linked: bool
+    def __init__(self, seat: _Optional[int] = ..., field: _Optional[_Union[ScauverField, _Mapping]] = ..., difference: _Optional[int] = ..., link: _Optional[_Union[ScauverLink, _Mapping]] = ..., score: _Optional[int] = ..., linked: _Optional[bool] = ...) -> None: ...
 
 class ScauverRoundResult(_message.Message):
     __slots__ = ("round", "dealer", "fields", "showings", "decided_by", "settlement")

@@ -75,7 +75,7 @@ def _result(result: sc.RoundResult, out: pb.ScauverRoundResult) -> None:
         _field((showing.left, showing.right), msg.field)
         link = showing.link
         if link is not None and showing.score is not None:
-            msg.has_link = True
+            msg.linked = True
             msg.score = showing.score
             msg.link.left.extend(card_msgs(link.left))
             msg.link.right.extend(card_msgs(link.right))
@@ -85,9 +85,14 @@ def _result(result: sc.RoundResult, out: pb.ScauverRoundResult) -> None:
     chip_settlement(result.settlement, out.settlement)
 
 
-def _phase(phase: sc.Phase) -> pb.ScauverPhase:
+def _phase(obs: sc.ScauverObservation) -> pb.ScauverPhase:
+    """The wire phase: the rules move on to PLACE as soon as the turn seat bets, but while that
+    bet is being answered (IN, OUT, RAISE) the wire still says BET, where the answers belong."""
+    phase = obs.phase
     if phase is sc.Phase.DRAW_DEALER:
         return pb.SCAUVER_PHASE_DEAL
+    if phase is sc.Phase.PLACE and obs.table.bet is not None:
+        return pb.SCAUVER_PHASE_BET
     return cast(pb.ScauverPhase, int(phase))
 
 
@@ -95,7 +100,7 @@ def _observation(obs: sc.ScauverObservation, out: pb.Observation) -> None:
     msg = out.scauver
     merge_past(msg, "past_rounds", obs.past_rounds, _history, _result)
     chip_table(obs.table, obs.round_cap, msg.table)
-    msg.phase = _phase(obs.phase)
+    msg.phase = _phase(obs)
     if obs.to_act is not None:
         msg.to_act = obs.to_act
     if obs.turn_seat is not None:

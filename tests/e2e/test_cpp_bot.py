@@ -1,0 +1,64 @@
+"""Bots in C++: the kit in clients/cpp (built by tests/run into build/cpp against Debian's gRPC
+and protobuf packages, so stubs that stop compiling fail the run) plays real matches; its random
+bot reads every game's typed observation and passes ``croupier check-bot`` in all four games."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from croupier.transport import ArbiterServer
+
+pytestmark = pytest.mark.e2e
+
+BOT = Path(__file__).resolve().parents[2] / "build" / "cpp" / "croupier-random-bot"
+GAMES = {"as-nas": "As-Nas pot", "fipsen": "Fipsen hand", "felduz": "Felduz pot",
+         "scauver": "Scauver cards in the stock"}  # fmt: skip
+
+
+def _bot() -> Path:
+    if not BOT.is_file():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{BOT} is missing: tests/run builds the C++ kit in CI")
+        pytest.skip(f"{BOT} is not built (bash tests/run builds it, as root installing packages)")
+    return BOT
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_cpp_random_bot_passes_check_bot(game: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "croupier", "check-bot", str(_bot()), "--game", game,
+         "--deals", "1", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "6 passed, 0 failed" in done.stdout
+    assert "check-bot: cpp-random in seat 0" in done.stdout
+    (log,) = tmp_path.glob("*.seat0.log")
+    assert GAMES[game] in log.read_text()  # it read its game's own observation field
+
+
+def test_the_kit_reports_a_refusal_with_its_reason_in_one_line() -> None:
+    async def refused() -> tuple[int, str]:
+        server = ArbiterServer()
+        address = await server.start()
+        try:
+            env = {**os.environ, "CROUPIER_ADDRESS": address, "CROUPIER_TOKEN": "not-a-token"}
+            proc = await asyncio.create_subprocess_exec(
+                str(_bot()), env=env, stderr=asyncio.subprocess.PIPE
+            )
+            _, err = await asyncio.wait_for(proc.communicate(), 60)
+            return proc.returncode or 0, err.decode()
+        finally:
+            await server.stop()
+
+    code, err = asyncio.run(refused())
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "cpp-random: UNAUTHENTICATED: the token admits no seat [TOKEN_UNKNOWN]"
+    ]
