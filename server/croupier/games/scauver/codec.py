@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 from typing import cast
 
-from croupier.games import cards40
+from croupier.games import cards40, chips
 from croupier.games._chips_codec import (
     card_msg,
     card_msgs,
@@ -26,7 +26,7 @@ def _move(action: int, hand: tuple[int, ...], out: pb.ScauverAction) -> None:
     hand, needed only for the opening (the only id relative to the hand, and never public)."""
     if action < sc.FOLD:
         out.move = pb.SCAUVER_MOVE_CHIPS
-        chip_action(action, out.chip)
+        chip_action(chips.chip_move(action), out.chip)
     elif action == sc.FOLD:
         out.move = pb.SCAUVER_MOVE_FOLD
     elif action == sc.PROCEED:
