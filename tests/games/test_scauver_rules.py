@@ -50,7 +50,7 @@ def test_deal_is_one_card_at_a_time_from_the_dealers_left_and_the_rest_is_the_st
     state = G.apply_chance(state, tuple(range(40)))
     assert state.hands == ((0, 3, 6, 9, 12), (1, 4, 7, 10, 13), (2, 5, 8, 11, 14))
     assert G.observe(state, None).stock_size == 25
-    assert state.deck[state.stock_pos :] == tuple(range(15, 40))
+    assert state.stock == tuple(range(15, 40))
     with pytest.raises(IllegalActionError):
         G.apply_chance(G.apply_chance(G.initial_state({}), (0,)), (*tuple(range(39)), 38))
 

@@ -179,10 +179,6 @@ class RoundResult:
         return self.events[-1].criterion if self.events else None
 
 
-#: The match parameters a state keeps (shared with Scauver).
-Config = chips.Config
-
-
 class FelduzState(NamedTuple):
     """Immutable match state. Card tuples are sorted by card id.
 
