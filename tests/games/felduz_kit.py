@@ -64,7 +64,7 @@ def start(
 
 def split_id(state: FelduzState, opened: str) -> int:
     """The split action of the seat choosing now that opens exactly ``opened``."""
-    hand = state.closed[state.turn]
+    hand = state.closed[state.turn_seat]
     want = set(cards(opened))
     for i, chosen in enumerate(SPLITS):
         if {hand[j] for j in chosen} == want:
@@ -75,7 +75,7 @@ def split_id(state: FelduzState, opened: str) -> int:
 def open_all(state: FelduzState, opened: Mapping[int, str]) -> FelduzState:
     """Play the opening: each seat opens the cards given (default: its first split)."""
     while state.phase.name == "OPENING":
-        seat = state.turn
+        seat = state.turn_seat
         action = split_id(state, opened[seat]) if seat in opened else SPLIT
         state = G.apply(state, action)
     return state

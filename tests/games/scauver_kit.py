@@ -51,7 +51,7 @@ def redeal(state: Any, viewer: int, rng: np.random.Generator) -> Any:
     """Re-deal every card ``viewer`` cannot see: the other hands, the stock order and, during
     the opening, the other seats' placements (cards and flanks)."""
     opening = state.phase is Phase.OPENING
-    hidden = list(state.deck[state.stock_pos :])
+    hidden = list(state.stock)
     for seat, hand in enumerate(state.hands):
         if seat != viewer:
             hidden += hand
@@ -71,8 +71,7 @@ def redeal(state: Any, viewer: int, rng: np.random.Generator) -> Any:
             )
         size = len(hands[seat])
         hands[seat], hidden = tuple(sorted(hidden[:size])), hidden[size:]
-    deck = state.deck[: state.stock_pos] + tuple(hidden)
-    return state._replace(hands=tuple(hands), fields=tuple(fields), deck=deck)
+    return state._replace(hands=tuple(hands), fields=tuple(fields), stock=tuple(hidden))
 
 
 # -- scenarios: stacked decks, actions by label ---------------------------------------------------

@@ -410,3 +410,14 @@ def test_the_deal_goes_one_card_at_a_time_from_the_dealers_left_skipping_elimina
     for bad in ((), (4,), (0, 1)):
         with pytest.raises(IllegalActionError):
             first_dealer(bad, 4)
+
+
+def test_a_chip_move_decodes_a_betting_id_once() -> None:
+    assert chips.chip_move(chips.IN) == chips.ChipMove(chips.ChipKind.IN)
+    assert chips.chip_move(chips.OUT).label == "Out"
+    assert chips.chip_move(chips.BET + 4) == chips.ChipMove(chips.ChipKind.BET, 4)
+    assert chips.chip_move(chips.RAISE + 2).label == "Raise:2"
+    assert chips.chip_move(chips.BET + 4) is chips.chip_move(chips.BET + 4)
+    for bad in (-1, chips.CHIP_ACTIONS):
+        with pytest.raises(IllegalActionError):
+            chips.chip_move(bad)

@@ -88,7 +88,7 @@ def wire(state: FelduzState, seat: int) -> bytes:
 
 def test_the_check_can_fail_a_card_the_seat_sees_changes_its_bytes() -> None:
     state = walk(3, 2, 0)
-    seat = state.turn
+    seat = state.turn_seat
     mine, theirs = state.closed[seat], state.closed[1 - seat]
     swapped = state._replace(
         closed=_swap(state.closed, seat, (*mine[1:], theirs[0]), (*theirs[1:], mine[0]))
@@ -112,7 +112,7 @@ def test_during_the_opening_no_one_sees_another_seats_split(
 ) -> None:
     state = walk(seed, players, 0)
     assert state.phase is Phase.OPENING
-    chooser = state.turn
+    chooser = state.turn_seat
     one = G.apply(state, G.legal_actions(state)[split])
     two = G.apply(state, G.legal_actions(state)[(split + 1) % 10])
     for seat in (*range(players), None):

@@ -71,7 +71,7 @@ def check_state(state: FelduzState, total: int, views: bool = True) -> None:
             assert state.open[s] == state.closed[s] == state.reserve[s] == ()
         elif state.phase is Phase.OPENING:
             assert len(state.closed[s]) == 5
-        elif s == state.turn and state.first is First.DRAW and state.phase <= Phase.REVEAL:
+        elif s == state.turn_seat and state.first is First.DRAW and state.phase <= Phase.REVEAL:
             assert len(state.closed[s]) == 3  # drawn, not yet revealed
         elif not table.live[s]:  # out of the round, possibly in the middle of its turn
             assert len(state.closed[s]) + len(state.reserve[s]) in (2, 3)
@@ -117,10 +117,10 @@ def check_round_end(before: FelduzState, after: FelduzState, seen: Counter[str])
     assert len(fields) >= 2
     assert set(reserves) == set(fields)
     for s, field in fields.items():
-        assert before.stood[s] or s == before.turn
+        assert before.stood[s] or s == before.turn_seat
         held = before.open[s] + before.closed[s] + before.reserve[s]
         assert sorted(field + reserves[s]) == sorted(held)
-        if before.phase is not Phase.RESERVE or s != before.turn:
+        if before.phase is not Phase.RESERVE or s != before.turn_seat:
             assert reserves[s] == before.reserve[s]
             assert field == tuple(sorted(before.open[s] + before.closed[s]))
     assert result.events == showdown(fields, reserves)

@@ -26,9 +26,12 @@ from croupier.games.felduz.rules import (
     STAND,
     Criterion,
     FelduzState,
+    Move,
+    MoveKind,
     Phase,
     ShowdownEvent,
     field_sum,
+    move,
     reserve_action,
     reserve_cards,
     showdown,
@@ -561,3 +564,30 @@ def test_deck_for_places_the_cards_asked() -> None:
     assert sorted(deck) == list(range(40))
     assert tuple(sorted(deck[0:15:3])) == tuple(sorted(cards(HIGH)))  # seat 0 is first
     assert deck[15] == cards("Ah")[0]
+
+
+# -- moves: an id decoded once ---------------------------------------------------------------------
+
+
+def test_a_move_names_what_an_id_does_and_its_cards() -> None:
+    assert move(DRAW) == Move(MoveKind.DRAW)
+    assert move(chips.BET + 4) == Move(MoveKind.CHIPS, chip=chips.ChipMove(chips.ChipKind.BET, 4))
+    assert move(REVEAL + cards("7h")[0]) == Move(MoveKind.REVEAL, cards("7h"))
+    assert move(reserve_action(cards("Ks Qs"))) == Move(MoveKind.RESERVE, cards("Qs Ks"))
+    assert move(RESERVE) == Move(MoveKind.RESERVE, ())
+    assert move(RESERVE).label == "Reserve:[]"
+    assert move(REVEAL + cards("7h")[0]).label == "Reveal:7♥"
+    assert move(DRAW) is move(DRAW)  # decoded once per id
+
+
+def test_a_split_decodes_with_the_hand_and_only_with_it() -> None:
+    state = start({1: HIGH, 0: LOW})
+    hand = state.closed[1]
+    opened = move(SPLIT + 9, hand)  # the last 3-subset: the three highest card ids
+    assert opened == Move(MoveKind.OPEN, hand[2:])
+    assert opened.label == G.action_label(state, SPLIT + 9) == "Open:[J♣ Q♣ K♣]"
+    with pytest.raises(IllegalActionError):
+        move(SPLIT)  # no hand: its cards are unknown
+    for bad in (-1, NUM_ACTIONS):
+        with pytest.raises(IllegalActionError):
+            move(bad)

@@ -46,7 +46,7 @@ def check(state: Any, total_chips: int, seen: Counter[str]) -> None:
     # the 40 cards: hands, fields and the stock, each card once
     held = [c for hand in state.hands for c in hand]
     held += [c for field in state.fields for flank in field for c in flank]
-    assert sorted(held + list(state.deck[state.stock_pos :])) == list(range(cards40.DECK_SIZE))
+    assert sorted(held + list(state.stock)) == list(range(cards40.DECK_SIZE))
     for seat, (left, right) in enumerate(state.fields):
         placed = len(left) + len(right)
         if table.out_round[seat] >= 0:

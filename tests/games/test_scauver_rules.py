@@ -50,7 +50,7 @@ def test_deal_is_one_card_at_a_time_from_the_dealers_left_and_the_rest_is_the_st
     state = G.apply_chance(state, tuple(range(40)))
     assert state.hands == ((0, 3, 6, 9, 12), (1, 4, 7, 10, 13), (2, 5, 8, 11, 14))
     assert G.observe(state, None).stock_size == 25
-    assert state.deck[state.stock_pos :] == tuple(range(15, 40))
+    assert state.stock == tuple(range(15, 40))
     with pytest.raises(IllegalActionError):
         G.apply_chance(G.apply_chance(G.initial_state({}), (0,)), (*tuple(range(39)), 38))
 
@@ -544,3 +544,33 @@ def test_observation_shows_what_the_rules_allow() -> None:
     assert own.to_act == 0
     assert own.phase is Phase.PLACE
     assert public.history == ((0, sc.PROCEED),)
+
+
+# -- moves: an id decoded once ---------------------------------------------------------------------
+
+
+def test_a_move_names_what_an_id_does_and_its_placements() -> None:
+    assert sc.move(sc.FOLD) == sc.Move(sc.MoveKind.FOLD)
+    raise_two = sc.move(chips.RAISE + 2)
+    assert raise_two == sc.Move(sc.MoveKind.CHIPS, chip=chips.ChipMove(chips.ChipKind.RAISE, 2))
+    assert raise_two.label == "Raise:2"
+    place = sc.move(sc.PLACE + 2 * cid("7♥") + sc.RIGHT)
+    assert place == sc.Move(sc.MoveKind.PLACE, ((cid("7♥"), sc.RIGHT),))
+    assert place.label == "Place:7♥→R"
+    pair = sc.move(sc.pair_action(cid("7♣"), cid("J♦")))
+    assert pair.placements == ((cid("7♣"), sc.LEFT), (cid("J♦"), sc.RIGHT))
+    assert pair.label == "Place:7♣→L,J♦→R"
+    assert sc.move(sc.PROCEED) is sc.move(sc.PROCEED)  # decoded once per id
+
+
+def test_an_opening_decodes_with_the_hand_and_only_with_it() -> None:
+    state = start(2, 0, TWO, TWO_STOCK)
+    legal = {G.action_label(state, a): a for a in G.legal_actions(state)}
+    opening = sc.move(legal["Open:[A♣→L 4♣→L 2♦→R]"], state.hands[1])
+    assert opening.kind is sc.MoveKind.OPEN
+    assert opening.placements == ((cid("A♣"), sc.LEFT), (cid("4♣"), sc.LEFT), (cid("2♦"), sc.RIGHT))
+    with pytest.raises(IllegalActionError):
+        sc.move(sc.OPEN)  # no hand: its cards are unknown
+    for bad in (-1, sc.NUM_ACTIONS):
+        with pytest.raises(IllegalActionError):
+            sc.move(bad)

@@ -156,11 +156,11 @@ def test_the_check_can_fail_an_own_card_changes_the_bytes() -> None:
     state = walk(4, 5, 3)
     seat = G.current_player(state)
     hands = list(state.hands)
-    stock = list(state.deck[state.stock_pos :])
+    stock = list(state.stock)
     mine = list(hands[seat])
     mine[0], stock[0] = stock[0], mine[0]
     hands[seat] = tuple(sorted(mine))
-    changed = state._replace(hands=tuple(hands), deck=state.deck[: state.stock_pos] + tuple(stock))
+    changed = state._replace(hands=tuple(hands), stock=tuple(stock))
     assert seat_bytes(G, CODEC, changed, seat) != seat_bytes(G, CODEC, state, seat)
 
 

@@ -46,20 +46,19 @@ def chip_table(table: chips.Table, round_cap: int, out: pb.ChipTable) -> None:
         out.bet.max_level = bet.max_level
 
 
-def chip_action(action: int, out: pb.ChipAction) -> None:
-    """Fill ``out`` with a betting action id's kind and amount."""
-    if action == chips.IN:
-        out.move = pb.CHIP_MOVE_IN
-    elif action == chips.OUT:
-        out.move = pb.CHIP_MOVE_OUT
-    elif chips.BET <= action < chips.RAISE:
-        out.move = pb.CHIP_MOVE_BET
-        out.amount = action - chips.BET
-    elif chips.RAISE <= action < chips.CHIP_ACTIONS:
-        out.move = pb.CHIP_MOVE_RAISE
-        out.amount = action - chips.RAISE
-    else:
-        raise ValueError(f"{action} is not a betting action")
+_CHIP_MOVES = {
+    chips.ChipKind.IN: pb.CHIP_MOVE_IN,
+    chips.ChipKind.OUT: pb.CHIP_MOVE_OUT,
+    chips.ChipKind.BET: pb.CHIP_MOVE_BET,
+    chips.ChipKind.RAISE: pb.CHIP_MOVE_RAISE,
+}
+
+
+def chip_action(move: chips.ChipMove, out: pb.ChipAction) -> None:
+    """Fill ``out`` with a betting move's kind and amount."""
+    out.move = _CHIP_MOVES[move.kind]
+    if move.kind is chips.ChipKind.BET or move.kind is chips.ChipKind.RAISE:
+        out.amount = move.amount
 
 
 def chip_settlement(settlement: chips.Settlement, out: pb.ChipSettlement) -> None:

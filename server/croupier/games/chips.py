@@ -34,7 +34,9 @@ Readings where ``chips.md`` is silent (also in ``docs/rules/chips.md``):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import enum
+import functools
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from croupier.errors import IllegalActionError
@@ -55,6 +57,25 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("double_every", 10, 0, 1000, "A doubles every this many rounds (0: never)"),
     ParamSpec("round_cap", 300, 1, 10000, "rounds after which the most chips wins"),
 )
+
+
+class Config(NamedTuple):
+    """The match parameters a chip game's state keeps (the stack matters only at the start)."""
+
+    players: int
+    amphora: int
+    double_every: int
+    round_cap: int
+
+
+def config(params: Mapping[str, int]) -> Config:
+    """The :class:`Config` of checked match parameters (``GameInfo.make_params``)."""
+    return Config(
+        players=params["players"],
+        amphora=params["amphora"],
+        double_every=params["double_every"],
+        round_cap=params["round_cap"],
+    )
 
 
 def amphora_at(base: int, double_every: int, round_index: int) -> int:
@@ -81,17 +102,50 @@ def is_chip_action(action: int) -> bool:
     return 0 <= action < CHIP_ACTIONS
 
 
+class ChipKind(enum.IntEnum):
+    """What a betting action does."""
+
+    IN = 0
+    OUT = 1
+    BET = 2
+    RAISE = 3
+
+
+class ChipMove(NamedTuple):
+    """A betting action id decoded (made by :func:`chip_move`): its kind and, for a bet or a
+    raise, the amount in chips."""
+
+    kind: ChipKind
+    amount: int = 0
+
+    @property
+    def label(self) -> str:
+        """``In``, ``Out``, ``Bet:4`` or ``Raise:2``."""
+        kind = self.kind
+        if kind is ChipKind.IN:
+            return "In"
+        if kind is ChipKind.OUT:
+            return "Out"
+        return f"{'Bet' if kind is ChipKind.BET else 'Raise'}:{self.amount}"
+
+
+@functools.cache
+def chip_move(action: int) -> ChipMove:
+    """Betting action id ``action`` decoded (once per id); IllegalActionError for another id."""
+    if action == IN:
+        return ChipMove(ChipKind.IN)
+    if action == OUT:
+        return ChipMove(ChipKind.OUT)
+    if BET <= action < RAISE:
+        return ChipMove(ChipKind.BET, action - BET)
+    if RAISE <= action < CHIP_ACTIONS:
+        return ChipMove(ChipKind.RAISE, action - RAISE)
+    raise IllegalActionError(f"{action} is not a betting action")
+
+
 def chip_label(action: int) -> str:
     """``In``, ``Out``, ``Bet:4`` or ``Raise:2``."""
-    if action == IN:
-        return "In"
-    if action == OUT:
-        return "Out"
-    if BET <= action < RAISE:
-        return f"Bet:{action - BET}"
-    if RAISE <= action < CHIP_ACTIONS:
-        return f"Raise:{action - RAISE}"
-    raise IllegalActionError(f"{action} is not a betting action")
+    return chip_move(action).label
 
 
 # ---- state ------------------------------------------------------------------------------------

@@ -6,9 +6,7 @@ from __future__ import annotations
 from functools import cache
 from typing import cast
 
-from croupier.games import chips
 from croupier.games._chips_codec import (
-    card_msg,
     card_msgs,
     chip_action,
     chip_settlement,
@@ -18,36 +16,24 @@ from croupier.games._codec_kit import GameCodec, history_encoder, merge_past
 from croupier.games.felduz import rules as felduz
 from croupier.v1 import bot_pb2 as pb
 
-_FELDUZ_MOVES = {
-    felduz.NO_BET: pb.FELDUZ_MOVE_NO_BET,
-    felduz.DRAW: pb.FELDUZ_MOVE_DRAW,
-    felduz.STAND: pb.FELDUZ_MOVE_STAND,
-    felduz.CONTINUE: pb.FELDUZ_MOVE_CONTINUE,
+_KINDS = {
+    felduz.MoveKind.CHIPS: pb.FELDUZ_MOVE_CHIPS,
+    felduz.MoveKind.NO_BET: pb.FELDUZ_MOVE_NO_BET,
+    felduz.MoveKind.DRAW: pb.FELDUZ_MOVE_DRAW,
+    felduz.MoveKind.STAND: pb.FELDUZ_MOVE_STAND,
+    felduz.MoveKind.CONTINUE: pb.FELDUZ_MOVE_CONTINUE,
+    felduz.MoveKind.OPEN: pb.FELDUZ_MOVE_OPEN,
+    felduz.MoveKind.REVEAL: pb.FELDUZ_MOVE_REVEAL,
+    felduz.MoveKind.RESERVE: pb.FELDUZ_MOVE_RESERVE,
 }
 
 
-def _detail(action: int, hand: tuple[int, ...], out: pb.FelduzAction) -> None:
-    """Fill ``out`` with a Felduz action's typed fields; ``hand`` (the acting seat's hand,
-    sorted) is needed only for an opening split."""
-    if chips.is_chip_action(action):
-        out.move = pb.FELDUZ_MOVE_CHIPS
-        chip_action(action, out.chip)
-    elif action in _FELDUZ_MOVES:
-        out.move = _FELDUZ_MOVES[action]
-    elif action < felduz.REVEAL:
-        out.move = pb.FELDUZ_MOVE_OPEN
-        out.cards.extend(card_msgs(felduz.split_cards(hand, action - felduz.SPLIT)[0]))
-    elif action < felduz.RESERVE:
-        out.move = pb.FELDUZ_MOVE_REVEAL
-        out.cards.append(card_msg(action - felduz.REVEAL))
-    else:
-        out.move = pb.FELDUZ_MOVE_RESERVE
-        out.cards.extend(card_msgs(felduz.reserve_cards(action)))
-
-
-def _is_split(action: int) -> bool:
-    """An opening split: the one Felduz id whose cards depend on the hand (never public)."""
-    return felduz.SPLIT <= action < felduz.REVEAL
+def _detail(move: felduz.Move, out: pb.FelduzAction) -> None:
+    """Fill ``out`` with a Felduz move's typed fields."""
+    out.move = _KINDS[move.kind]
+    if move.chip is not None:
+        chip_action(move.chip, out.chip)
+    out.cards.extend(card_msgs(move.cards))
 
 
 @cache
@@ -55,7 +41,7 @@ def _public(action: int) -> pb.FelduzAction:
     """A Felduz action's typed fields when its id names everything (any id but a split's, so
     every public one): made once per id, a shared message copied, never modified."""
     out = pb.FelduzAction()
-    _detail(action, (), out)
+    _detail(felduz.move(action), out)
     return out
 
 
@@ -108,8 +94,8 @@ def _observation(obs: felduz.FelduzObservation, out: pb.Observation) -> None:
 
 
 def _action(obs: felduz.FelduzObservation, action: int, out: pb.LegalAction) -> None:
-    if _is_split(action):
-        _detail(action, obs.closed, out.felduz)
+    if felduz.is_split(action):  # the one id whose cards depend on the hand (never public)
+        _detail(felduz.move(action, obs.closed), out.felduz)
     else:
         out.felduz.CopyFrom(_public(action))
 

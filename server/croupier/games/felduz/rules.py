@@ -1,10 +1,10 @@
 """Felduz: 2 to 4 players, the 40-card deck, betting chips; the lowest field of 40 or more wins.
 
 Rules: ``docs/rules/felduz.md`` (binding reading of ``shared/rules/felduz.md``; betting, amphora,
-pot and elimination: ``docs/rules/chips.md`` via :mod:`croupier.games._chips`). Version 1.
+pot and elimination: ``docs/rules/chips.md`` via :mod:`croupier.games.chips`). Version 1.
 
 Seats are numbered clockwise; seat ``i + 1`` sits to the left of seat ``i``. A round: the amphora
-(``_chips.start_round``), the deal (five cards each, one at a time clockwise from the dealer's
+(``chips.start_round``), the deal (five cards each, one at a time clockwise from the dealer's
 left; the rest is the stock, drawn from the front), the simultaneous opening split, turns
 clockwise from the dealer's left, then the showdown or a lone winner; the dealer moves one
 seated player left each round.
@@ -19,7 +19,7 @@ Readings where the rules are silent (also in the rules doc):
   the order of play tells anyway). Split id = ``SPLIT + i``, ``i`` the index of the open 3-subset
   in ``itertools.combinations`` over the hand sorted by card id.
 * **A turn.** ``DRAW``/``STAND`` → the betting step (``NO_BET``/``BET+x``, the others answering
-  through ``_chips.answer``) → if it drew: ``REVEAL+card`` → if it drew: ``CONTINUE``/``STAND``
+  through ``chips.answer``) → if it drew: ``REVEAL+card`` → if it drew: ``CONTINUE``/``STAND``
   → on standing (in step 1 or 4): the reserve. A seat that has stood gets turns with only the
   betting step. A bettor that answers a raise with ``OUT`` ends its turn at once.
 * **End of the round.** At the end of every turn, if every live player has stood, the showdown
@@ -37,9 +37,9 @@ Readings where the rules are silent (also in the rules doc):
 * **Default action** (timeouts, faults): the first split, ``STAND``, ``NO_BET``, ``OUT`` when
   answering a bet, the lowest card to reveal, ``STAND`` at step 4, the empty reserve.
 * **Scores** are chips (stack plus chips committed in the round in progress); ranking by
-  ``_chips.ranking``. ``round_index`` is the table's round (0 before the first).
+  ``chips.ranking``. ``round_index`` is the table's round (0 before the first).
 
-Action ids (ascending in every legal list; ``B = _chips.CHIP_ACTIONS``):
+Action ids (ascending in every legal list; ``B = chips.CHIP_ACTIONS``):
 
 ==========================  ================  ===============================================
  id                          label             legal when
@@ -58,38 +58,39 @@ Action ids (ascending in every legal list; ``B = _chips.CHIP_ACTIONS``):
  ``B + 95 + 40a + b``        Reserve:[K♣ 2♦]   on standing (``a < b``), likewise
 ==========================  ================  ===============================================
 
+:func:`move` decodes an id into a :class:`Move` (its kind, cards and chip move), once per id; a
+split's cards depend on the hand, so a split decodes with the splitting seat's hand.
+
+The rules are the skeleton of :mod:`croupier.games._rules` over one step per decision phase
+(``OPENING``, ``DRAW``, ``BET``, ``REVEAL``, ``CONTINUE``, ``RESERVE``); the betting step checks
+its ids by arithmetic in :mod:`croupier.games.chips`. In the state, ``turn_seat`` is the seat
+whose turn it is (during the opening: the seat choosing); the seat to act is that seat or, during
+an open bet, the seat answering it (``table.bet.to_act``); the round is ``table.round``.
+
 Observation (:class:`FelduzObservation`): the whole chip table, phase, seat to act, whose turn
 it is and how it began, every seat's open field (hidden during the opening), closed and reserve
 counts, stood and chosen flags, the stock size, the seat's own closed field and reserve, this
 round's public actions and every finished round (its actions and result with the showdown).
 
-Parameters (``_chips.PARAMS``): ``players`` 2 (2..4), ``stack`` 100, ``amphora`` 1,
+Parameters (``chips.PARAMS``): ``players`` 2 (2..4), ``stack`` 100, ``amphora`` 1,
 ``double_every`` 10, ``round_cap`` 300.
 """
 
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, NamedTuple
-
-import numpy as np
 
 from croupier.errors import IllegalActionError
 from croupier.games import cards40, chips
-from croupier.games._api import (
-    CHANCE,
-    TERMINAL,
-    GameInfo,
-    action_id,
-    fast_replace,
-    first_dealer,
-    put,
-    shuffled_deck,
-)
+from croupier.games._api import GameInfo, fast_replace, put
+from croupier.games._rules import PastRound, Rules, Step, not_legal
 
 HAND_SIZE = 5
 OPEN_SIZE = 3
@@ -178,23 +179,6 @@ class RoundResult:
         return self.events[-1].criterion if self.events else None
 
 
-@dataclass(frozen=True, slots=True)
-class PastRound:
-    """A finished round as everyone saw it: its public actions ``(seat, action)`` and result."""
-
-    history: tuple[tuple[int, int], ...]
-    result: RoundResult
-
-
-class Config(NamedTuple):
-    """The match parameters a state needs."""
-
-    players: int
-    amphora: int
-    double_every: int
-    round_cap: int
-
-
 class FelduzState(NamedTuple):
     """Immutable match state. Card tuples are sorted by card id.
 
@@ -202,7 +186,7 @@ class FelduzState(NamedTuple):
     far (``-1``: none yet); the splits are applied when the last seat has chosen.
     """
 
-    config: Config
+    config: chips.Config
     phase: Phase
     table: chips.Table
     open: tuple[tuple[int, ...], ...]
@@ -211,11 +195,12 @@ class FelduzState(NamedTuple):
     stock: tuple[int, ...]
     stood: tuple[bool, ...]
     splits: tuple[int, ...]
-    #: The seat whose turn it is (during the opening: the seat choosing); -1 at chance nodes.
-    turn: int
+    #: The seat whose turn it is (during the opening: the seat choosing); -1 at chance nodes
+    #: and at the end. The seat to act is this one, or the one answering an open bet.
+    turn_seat: int
     first: First
     history: tuple[tuple[int, int], ...]
-    past: tuple[PastRound, ...]
+    past: tuple[PastRound[RoundResult], ...]
 
 
 #: ``state._replace(**changes)``, faster (the hot path).
@@ -249,7 +234,7 @@ class FelduzObservation:
     closed: tuple[int, ...]
     reserve: tuple[int, ...]
     history: tuple[tuple[int, int], ...]
-    past_rounds: tuple[PastRound, ...]
+    past_rounds: tuple[PastRound[RoundResult], ...]
 
     @property
     def last_round(self) -> RoundResult | None:
@@ -332,7 +317,322 @@ _STAND = (STAND,)
 _STAND_CONTINUE = (STAND, CONTINUE)
 
 
-class Felduz:
+# -- moves --------------------------------------------------------------------------------------
+
+
+class MoveKind(enum.IntEnum):
+    """What a Felduz action does (a :class:`Move`'s kind)."""
+
+    CHIPS = 0  # a bet or an answer: ``Move.chip``
+    NO_BET = 1
+    DRAW = 2
+    STAND = 3
+    CONTINUE = 4
+    OPEN = 5  # the opening split: ``Move.cards`` are the three cards it opens
+    REVEAL = 6  # ``Move.cards`` is the card turned face up
+    RESERVE = 7  # ``Move.cards`` are the cards set aside (none, one or two)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A Felduz action id decoded once (after Hanabi's ``HanabiMove``), by :func:`move`: what it
+    does, the cards it names (ascending) and, for a bet or an answer, the chip move. The label,
+    the wire detail and the narrator read it instead of the id."""
+
+    kind: MoveKind
+    cards: tuple[int, ...] = ()
+    chip: chips.ChipMove | None = None
+
+    @property
+    def label(self) -> str:
+        """The action's label, e.g. ``Bet:4``, ``Draw``, ``Open:[K♣ 2♦ 7♥]``, ``Reveal:7♥``."""
+        if self.chip is not None:
+            return self.chip.label
+        kind = self.kind
+        if kind is MoveKind.OPEN:
+            return f"Open:{cards40.cards_label(self.cards)}"
+        if kind is MoveKind.REVEAL:
+            return f"Reveal:{cards40.card_label(self.cards[0])}"
+        if kind is MoveKind.RESERVE:
+            return f"Reserve:{cards40.cards_label(self.cards)}"
+        return _PLAIN_LABELS[kind]
+
+
+_PLAIN_LABELS = {
+    MoveKind.NO_BET: "NoBet",
+    MoveKind.DRAW: "Draw",
+    MoveKind.STAND: "Stand",
+    MoveKind.CONTINUE: "Continue",
+}
+_PLAIN_MOVES = {
+    NO_BET: Move(MoveKind.NO_BET),
+    DRAW: Move(MoveKind.DRAW),
+    STAND: Move(MoveKind.STAND),
+    CONTINUE: Move(MoveKind.CONTINUE),
+}
+
+
+def is_split(action: int) -> bool:
+    """Whether ``action`` is an opening split: the one id whose cards depend on the hand (and
+    never public)."""
+    return SPLIT <= action < REVEAL
+
+
+def move(action: int, hand: tuple[int, ...] = ()) -> Move:
+    """Action id ``action`` decoded. A split's cards depend on the hand: give ``hand``, the
+    splitting seat's five cards sorted by card id; every other id decodes alone, once per id.
+    IllegalActionError for an id that is not Felduz's (or a split without a hand)."""
+    if SPLIT <= action < REVEAL:
+        if len(hand) != HAND_SIZE:
+            raise IllegalActionError(f"{action} is a split: it needs the five cards of the hand")
+        return Move(MoveKind.OPEN, split_cards(hand, action - SPLIT)[0])
+    return _move(action)
+
+
+@functools.cache
+def _move(action: int) -> Move:
+    if chips.is_chip_action(action):
+        return Move(MoveKind.CHIPS, chip=chips.chip_move(action))
+    plain = _PLAIN_MOVES.get(action)
+    if plain is not None:
+        return plain
+    if REVEAL <= action < RESERVE:
+        return Move(MoveKind.REVEAL, (action - REVEAL,))
+    return Move(MoveKind.RESERVE, reserve_cards(action))  # raises for an id past the last
+
+
+# -- the opening --------------------------------------------------------------------------------
+
+
+def _to_act(state: FelduzState) -> int:
+    bet = state.table.bet
+    return bet.to_act if bet is not None else state.turn_seat
+
+
+def _legal_opening(state: FelduzState) -> tuple[int, ...]:
+    return _SPLIT_IDS
+
+
+def _apply_opening(state: FelduzState, action: int) -> FelduzState:
+    seat = state.turn_seat
+    splits = put(state.splits, seat, action - SPLIT)
+    table = state.table
+    if seat != table.dealer:  # the dealer chooses last
+        return _with(state, splits=splits, turn_seat=chips.next_seated(table, seat))
+    opened = list(state.open)
+    closed = list(state.closed)
+    for s in chips.seated(table):
+        opened[s], closed[s] = split_cards(closed[s], splits[s])
+    return _with(
+        state,
+        phase=Phase.DRAW,
+        open=tuple(opened),
+        closed=tuple(closed),
+        splits=(-1,) * len(splits),
+        turn_seat=chips.next_live(table, table.dealer),
+    )
+
+
+# -- a turn -------------------------------------------------------------------------------------
+
+
+def _legal_draw(state: FelduzState) -> tuple[int, ...]:
+    return _DRAW_STAND if state.stock else _STAND
+
+
+def _apply_draw(state: FelduzState, action: int) -> FelduzState:
+    seat = state.turn_seat
+    history = (*state.history, (seat, action))
+    if action == DRAW:
+        card = state.stock[0]
+        closed = tuple(sorted((*state.closed[seat], card)))
+        return _with(
+            state,
+            phase=Phase.BET,
+            closed=put(state.closed, seat, closed),
+            stock=state.stock[1:],
+            first=First.DRAW,
+            history=history,
+        )
+    return _with(
+        state,
+        phase=Phase.BET,
+        stood=put(state.stood, seat, True),
+        first=First.STAND,
+        history=history,
+    )
+
+
+def _legal_bet(state: FelduzState) -> tuple[int, ...]:
+    table = state.table
+    if table.bet is not None:
+        return chips.answer_actions(table)
+    return (*chips.bet_actions(table), NO_BET)
+
+
+def _apply_bet(state: FelduzState, action: int) -> FelduzState:
+    """The betting step; the chips module checks every bet and answer as it applies it."""
+    table = state.table
+    seat = _to_act(state)
+    history = (*state.history, (seat, action))
+    if table.bet is not None:
+        table = chips.answer(table, action)  # raises on anything but a legal answer
+        if table.bet is not None:
+            return _with(state, table=table, history=history)
+        if chips.lone_winner(table) is not None:
+            return _end_round(_with(state, table=table, history=history))
+    elif action != NO_BET:
+        if not chips.BET <= action < chips.RAISE:
+            raise not_legal(action, seat)
+        table = chips.open_bet(table, seat, action - chips.BET)  # checks the amount
+        if table.bet is not None:
+            return _with(state, table=table, history=history)
+    # the betting step is over
+    first = state.first
+    if table.live[state.turn_seat] and first is not First.BET_ONLY:
+        phase = Phase.REVEAL if first is First.DRAW else Phase.RESERVE
+        return _with(state, phase=phase, table=table, history=history)
+    # a betting-only turn, or the bettor went OUT after a raise: the turn is over
+    return _end_turn(_with(state, table=table, history=history))
+
+
+def _legal_reveal(state: FelduzState) -> tuple[int, ...]:
+    return tuple(REVEAL + c for c in state.closed[state.turn_seat])
+
+
+def _apply_reveal(state: FelduzState, action: int) -> FelduzState:
+    seat = state.turn_seat
+    card = action - REVEAL
+    closed = tuple(c for c in state.closed[seat] if c != card)
+    opened = tuple(sorted((*state.open[seat], card)))
+    return _with(
+        state,
+        phase=Phase.CONTINUE,
+        open=put(state.open, seat, opened),
+        closed=put(state.closed, seat, closed),
+        history=(*state.history, (seat, action)),
+    )
+
+
+def _legal_continue(state: FelduzState) -> tuple[int, ...]:
+    return _STAND_CONTINUE
+
+
+def _apply_continue(state: FelduzState, action: int) -> FelduzState:
+    seat = state.turn_seat
+    state = _with(state, history=(*state.history, (seat, action)))
+    if action == CONTINUE:
+        return _end_turn(state)
+    return _with(state, phase=Phase.RESERVE, stood=put(state.stood, seat, True))
+
+
+def _legal_reserve(state: FelduzState) -> tuple[int, ...]:
+    seat = state.turn_seat
+    closed = state.closed[seat]
+    total = field_sum(state.open[seat]) + field_sum(closed)
+    legal = [RESERVE]
+    legal += [RESERVE_ONE + c for c in closed if total - _VALUES[c] >= QUALIFY]
+    if len(closed) == 2 and total - field_sum(closed) >= QUALIFY:
+        legal.append(reserve_action(closed))
+    return tuple(legal)
+
+
+def _apply_reserve(state: FelduzState, action: int) -> FelduzState:
+    seat = state.turn_seat
+    cards = _move(action).cards
+    closed = tuple(c for c in state.closed[seat] if c not in cards)
+    state = _with(
+        state,
+        closed=put(state.closed, seat, closed),
+        reserve=put(state.reserve, seat, cards),
+    )
+    return _end_turn(state)
+
+
+def _end_turn(state: FelduzState) -> FelduzState:
+    table = state.table
+    stood = state.stood
+    if all(stood[s] for s, live in enumerate(table.live) if live):
+        return _end_round(state)
+    seat = chips.next_live(table, state.turn_seat)
+    return _with(
+        state,
+        phase=Phase.BET if stood[seat] else Phase.DRAW,
+        turn_seat=seat,
+        first=First.BET_ONLY,
+    )
+
+
+# -- the end of a round -------------------------------------------------------------------------
+
+
+def _end_round(state: FelduzState) -> FelduzState:
+    table = state.table
+    config = state.config
+    n = config.players
+    lone = chips.lone_winner(table)
+    fields: list[tuple[int, ...] | None] = [None] * n
+    reserves: list[tuple[int, ...] | None] = [None] * n
+    events: tuple[ShowdownEvent, ...] = ()
+    if lone is not None:
+        winners: tuple[int, ...] = (lone,)
+    else:
+        live = [s for s in range(n) if table.live[s]]
+        shown = {s: tuple(sorted(state.open[s] + state.closed[s])) for s in live}
+        kept = {s: state.reserve[s] for s in live}
+        events = showdown(shown, kept)
+        winners = events[-1].seats
+        for s in live:
+            fields[s], reserves[s] = shown[s], kept[s]
+    after, settlement, over = chips.close_round(
+        table,
+        winners,
+        config.amphora,
+        config.double_every,
+        config.round_cap,
+        showdown=lone is None,
+    )
+    result = RoundResult(
+        round=table.round,
+        dealer=table.dealer,
+        settlement=settlement,
+        fields=tuple(fields),
+        reserves=tuple(reserves),
+        events=events,
+    )
+    past = (*state.past, PastRound(state.history, result))
+    if over:
+        return _with(state, phase=Phase.OVER, table=after, turn_seat=-1, past=past)
+    return _waiting(Phase.DEAL, config, after, past)
+
+
+def _waiting(
+    phase: Phase,
+    config: chips.Config,
+    table: chips.Table,
+    past: tuple[PastRound[RoundResult], ...],
+) -> FelduzState:
+    """The state waiting for a chance event (``phase``: the first dealer, or a round's deal)."""
+    n = config.players
+    empty: tuple[tuple[int, ...], ...] = ((),) * n
+    return FelduzState(
+        config=config,
+        phase=phase,
+        table=table,
+        open=empty,
+        closed=empty,
+        reserve=empty,
+        stock=(),
+        stood=(False,) * n,
+        splits=(-1,) * n,
+        turn_seat=-1,
+        first=First.BET_ONLY,
+        history=(),
+        past=past,
+    )
+
+
+class Felduz(Rules[FelduzState]):
     """The Felduz game module (see the module docstring); stateless: use :data:`GAME`."""
 
     info = GameInfo(
@@ -345,110 +645,33 @@ class Felduz:
         params=chips.PARAMS,
         rules_doc="docs/rules/felduz.md",
     )
+    deck_size = cards40.DECK_SIZE
+    draw_dealer = Phase.DRAW_DEALER
+    deal = Phase.DEAL
+    steps = MappingProxyType(
+        {
+            Phase.OPENING: Step(_legal_opening, _apply_opening),
+            Phase.DRAW: Step(_legal_draw, _apply_draw),
+            Phase.BET: Step(_legal_bet, _apply_bet, checks=True),
+            Phase.REVEAL: Step(_legal_reveal, _apply_reveal),
+            Phase.CONTINUE: Step(_legal_continue, _apply_continue),
+            Phase.RESERVE: Step(_legal_reserve, _apply_reserve),
+        }
+    )
 
     # -- the contract -------------------------------------------------------------------------
 
     def initial_state(self, params: Mapping[str, int]) -> FelduzState:
         p = self.info.make_params(params)
-        n = p["players"]
-        config = Config(n, p["amphora"], p["double_every"], p["round_cap"])
-        empty: tuple[tuple[int, ...], ...] = ((),) * n
-        return FelduzState(
-            config,
-            Phase.DRAW_DEALER,
-            chips.new_table(n, p["stack"]),
-            empty,
-            empty,
-            empty,
-            (),
-            (False,) * n,
-            (-1,) * n,
-            -1,
-            First.BET_ONLY,
-            (),
-            (),
-        )
+        config = chips.config(p)
+        table = chips.new_table(config.players, p["stack"])
+        return _waiting(Phase.DRAW_DEALER, config, table, ())
 
     def num_players(self, state: FelduzState) -> int:
         return state.config.players
 
-    def current_player(self, state: FelduzState) -> int:
-        phase = state.phase
-        if phase is Phase.BET:
-            bet = state.table.bet
-            return bet.to_act if bet is not None else state.turn
-        if phase is Phase.OVER:
-            return TERMINAL
-        if phase <= Phase.DEAL:
-            return CHANCE
-        return state.turn
-
-    def legal_actions(self, state: FelduzState) -> tuple[int, ...]:
-        phase = state.phase
-        if phase is Phase.BET:
-            table = state.table
-            if table.bet is not None:
-                return chips.answer_actions(table)
-            return (*chips.bet_actions(table), NO_BET)
-        if phase is Phase.DRAW:
-            return _DRAW_STAND if state.stock else _STAND
-        if phase is Phase.REVEAL:
-            return tuple(REVEAL + c for c in state.closed[state.turn])
-        if phase is Phase.CONTINUE:
-            return _STAND_CONTINUE
-        if phase is Phase.RESERVE:
-            return self._legal_reserve(state)
-        if phase is Phase.OPENING:
-            return _SPLIT_IDS
-        return ()
-
-    def apply(self, state: FelduzState, action: int) -> FelduzState:
-        action = action_id(action)
-        phase = state.phase
-        if phase is Phase.BET:  # the chips module validates bets and answers
-            return self._apply_bet(state, action)
-        if action not in self.legal_actions(state):
-            if self.current_player(state) < 0:
-                raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
-            raise IllegalActionError(
-                f"action {action} is not legal for seat {self.current_player(state)}"
-            )
-        if phase is Phase.DRAW:
-            return self._apply_draw(state, action)
-        if phase is Phase.REVEAL:
-            return self._apply_reveal(state, action)
-        if phase is Phase.CONTINUE:
-            return self._apply_continue(state, action)
-        if phase is Phase.RESERVE:
-            return self._apply_reserve(state, action)
-        return self._apply_opening(state, action)
-
-    def sample_chance(self, state: FelduzState, rng: np.random.Generator) -> tuple[int, ...]:
-        if state.phase is Phase.DRAW_DEALER:
-            return (int(rng.integers(state.config.players)),)
-        if state.phase is Phase.DEAL:
-            return tuple(int(c) for c in rng.permutation(cards40.DECK_SIZE))
-        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
-
-    def apply_chance(self, state: FelduzState, outcome: tuple[int, ...]) -> FelduzState:
-        if state.phase is Phase.DRAW_DEALER:
-            return self._apply_draw_dealer(state, outcome)
-        if state.phase is Phase.DEAL:
-            return self._apply_deal(state, outcome)
-        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
-
-    def chance_label(self, state: FelduzState, outcome: tuple[int, ...]) -> str:
-        if state.phase is Phase.DRAW_DEALER:
-            self._apply_draw_dealer(state, outcome)  # rejects what apply_chance rejects
-            return f"First dealer: seat {outcome[0]}"
-        dealt = self.apply_chance(state, outcome)
-        hands = "; ".join(
-            f"seat {s}: {cards40.cards_label(dealt.closed[s])}" for s in chips.seated(dealt.table)
-        )
-        return (
-            f"Round {state.table.round + 1}, dealer seat {state.table.dealer}: {hands}; "
-            f"stock {cards40.cards_label(dealt.stock)}"
-        )
+    def to_act(self, state: FelduzState) -> int:
+        return _to_act(state)
 
     def observe(self, state: FelduzState, seat: int | None) -> FelduzObservation:
         n = state.config.players
@@ -472,15 +695,14 @@ class Felduz:
                 closed_counts = put(closed_counts, seat, len(own_closed))
         else:
             chosen = (False,) * n
-        player = self.current_player(state)
-        acting = player >= 0
+        acting = phase in self.steps
         return FelduzObservation(
             seat=seat,
             round=max(state.table.round, 0),
             round_cap=state.config.round_cap,
             phase=phase,
-            to_act=player if acting else None,
-            turn=state.turn if acting else None,
+            to_act=_to_act(state) if acting else None,
+            turn=state.turn_seat if acting else None,
             first=state.first,
             table=state.table,
             open_fields=open_fields,
@@ -495,33 +717,20 @@ class Felduz:
             past_rounds=state.past,
         )
 
-    def returns(self, state: FelduzState) -> tuple[Fraction, ...]:
+    def totals(self, state: FelduzState) -> tuple[Fraction, ...]:
         return tuple(_FRACTIONS[c] for c in chips.chips(state.table))
 
     def ranking(self, state: FelduzState) -> tuple[int, ...]:
         return chips.ranking(state.table)
 
     def action_label(self, state: FelduzState, action: int) -> str:
-        if chips.is_chip_action(action):
-            return chips.chip_label(action)
-        if action == NO_BET:
-            return "NoBet"
-        if action == DRAW:
-            return "Draw"
-        if action == STAND:
-            return "Stand"
-        if action == CONTINUE:
-            return "Continue"
-        if SPLIT <= action < REVEAL:
+        if is_split(action):
             if state.phase is not Phase.OPENING:
                 raise IllegalActionError(f"{action} is a split, and no seat is splitting")
-            opened, _ = split_cards(state.closed[state.turn], action - SPLIT)
-            return f"Open:{cards40.cards_label(opened)}"
-        if REVEAL <= action < RESERVE:
-            return f"Reveal:{cards40.card_label(action - REVEAL)}"
-        return f"Reserve:{cards40.cards_label(reserve_cards(action))}"
+            return move(action, state.closed[state.turn_seat]).label
+        return _move(action).label
 
-    def default_action(self, state: FelduzState) -> int:
+    def default_choice(self, state: FelduzState, legal: tuple[int, ...]) -> int:
         phase = state.phase
         if phase is Phase.BET:
             return chips.OUT if state.table.bet is not None else NO_BET
@@ -529,9 +738,7 @@ class Felduz:
             return STAND
         if phase is Phase.RESERVE:
             return RESERVE
-        if phase is Phase.REVEAL or phase is Phase.OPENING:
-            return self.legal_actions(state)[0]
-        raise IllegalActionError(f"no seat acts in phase {phase.name}")
+        return legal[0]  # the lowest card to reveal, the first split
 
     def round_index(self, state: FelduzState) -> int:
         return max(state.table.round, 0)
@@ -544,14 +751,12 @@ class Felduz:
 
     # -- chance ---------------------------------------------------------------------------------
 
-    def _apply_draw_dealer(self, state: FelduzState, outcome: tuple[int, ...]) -> FelduzState:
-        dealer = first_dealer(outcome, state.config.players)
+    def seat_dealer(self, state: FelduzState, dealer: int) -> FelduzState:
         config = state.config
         table = chips.open_round(state.table, dealer, config.amphora, config.double_every)
         return _with(state, phase=Phase.DEAL, table=table)
 
-    def _apply_deal(self, state: FelduzState, outcome: tuple[int, ...]) -> FelduzState:
-        deck = shuffled_deck(outcome, cards40.DECK_SIZE)
+    def deal_cards(self, state: FelduzState, deck: tuple[int, ...]) -> FelduzState:
         table = state.table
         hands, dealt = chips.deal(table, deck, HAND_SIZE)
         # the rest of the round's fields were reset when the last round ended (or at the start)
@@ -560,180 +765,16 @@ class Felduz:
             phase=Phase.OPENING,
             closed=hands,
             stock=deck[dealt:],
-            turn=chips.next_seated(table, table.dealer),
+            turn_seat=chips.next_seated(table, table.dealer),
         )
 
-    # -- the opening ----------------------------------------------------------------------------
-
-    def _apply_opening(self, state: FelduzState, action: int) -> FelduzState:
-        seat = state.turn
-        splits = (*state.splits[:seat], action - SPLIT, *state.splits[seat + 1 :])
-        table = state.table
-        if seat != table.dealer:  # the dealer chooses last
-            return _with(state, splits=splits, turn=chips.next_seated(table, seat))
-        opened = list(state.open)
-        closed = list(state.closed)
-        for s in chips.seated(table):
-            opened[s], closed[s] = split_cards(closed[s], splits[s])
-        return _with(
-            state,
-            phase=Phase.DRAW,
-            open=tuple(opened),
-            closed=tuple(closed),
-            splits=(-1,) * len(splits),
-            turn=chips.next_live(table, table.dealer),
+    def deal_label(self, state: FelduzState, dealt: FelduzState) -> str:
+        hands = "; ".join(
+            f"seat {s}: {cards40.cards_label(dealt.closed[s])}" for s in chips.seated(dealt.table)
         )
-
-    # -- a turn ---------------------------------------------------------------------------------
-
-    def _apply_draw(self, state: FelduzState, action: int) -> FelduzState:
-        seat = state.turn
-        history = (*state.history, (seat, action))
-        if action == DRAW:
-            card = state.stock[0]
-            closed = tuple(sorted((*state.closed[seat], card)))
-            return _with(
-                state,
-                phase=Phase.BET,
-                closed=put(state.closed, seat, closed),
-                stock=state.stock[1:],
-                first=First.DRAW,
-                history=history,
-            )
-        return _with(
-            state,
-            phase=Phase.BET,
-            stood=put(state.stood, seat, True),
-            first=First.STAND,
-            history=history,
-        )
-
-    def _apply_bet(self, state: FelduzState, action: int) -> FelduzState:
-        seat = self.current_player(state)
-        history = (*state.history, (seat, action))
-        table = state.table
-        if table.bet is not None:
-            table = chips.answer(table, action)  # raises on anything but a legal answer
-            if table.bet is not None:
-                return _with(state, table=table, history=history)
-            if chips.lone_winner(table) is not None:
-                return self._end_round(_with(state, table=table, history=history))
-        elif action != NO_BET:
-            if not chips.BET <= action < chips.RAISE:
-                raise IllegalActionError(f"action {action} is not legal for seat {seat}")
-            table = chips.open_bet(table, seat, action - chips.BET)  # checks the amount
-            if table.bet is not None:
-                return _with(state, table=table, history=history)
-        # the betting step is over
-        first = state.first
-        if table.live[state.turn] and first is not First.BET_ONLY:
-            phase = Phase.REVEAL if first is First.DRAW else Phase.RESERVE
-            return _with(state, phase=phase, table=table, history=history)
-        # a betting-only turn, or the bettor went OUT after a raise: the turn is over
-        return self._end_turn(_with(state, table=table, history=history))
-
-    def _apply_reveal(self, state: FelduzState, action: int) -> FelduzState:
-        seat = state.turn
-        card = action - REVEAL
-        closed = tuple(c for c in state.closed[seat] if c != card)
-        opened = tuple(sorted((*state.open[seat], card)))
-        return _with(
-            state,
-            phase=Phase.CONTINUE,
-            open=put(state.open, seat, opened),
-            closed=put(state.closed, seat, closed),
-            history=(*state.history, (seat, action)),
-        )
-
-    def _apply_continue(self, state: FelduzState, action: int) -> FelduzState:
-        seat = state.turn
-        state = _with(state, history=(*state.history, (seat, action)))
-        if action == CONTINUE:
-            return self._end_turn(state)
-        return _with(state, phase=Phase.RESERVE, stood=put(state.stood, seat, True))
-
-    def _legal_reserve(self, state: FelduzState) -> tuple[int, ...]:
-        seat = state.turn
-        closed = state.closed[seat]
-        total = field_sum(state.open[seat]) + field_sum(closed)
-        legal = [RESERVE]
-        ones = [RESERVE_ONE + c for c in closed if total - _VALUES[c] >= QUALIFY]
-        legal += ones
-        if len(closed) == 2 and total - field_sum(closed) >= QUALIFY:
-            legal.append(reserve_action(closed))
-        return tuple(legal)
-
-    def _apply_reserve(self, state: FelduzState, action: int) -> FelduzState:
-        seat = state.turn
-        cards = reserve_cards(action)
-        closed = tuple(c for c in state.closed[seat] if c not in cards)
-        state = _with(
-            state,
-            closed=put(state.closed, seat, closed),
-            reserve=put(state.reserve, seat, cards),
-        )
-        return self._end_turn(state)
-
-    def _end_turn(self, state: FelduzState) -> FelduzState:
-        table = state.table
-        stood = state.stood
-        if all(stood[s] for s, live in enumerate(table.live) if live):
-            return self._end_round(state)
-        seat = chips.next_live(table, state.turn)
-        return _with(
-            state, phase=Phase.BET if stood[seat] else Phase.DRAW, turn=seat, first=First.BET_ONLY
-        )
-
-    # -- the end of a round ---------------------------------------------------------------------
-
-    def _end_round(self, state: FelduzState) -> FelduzState:
-        table = state.table
-        n = state.config.players
-        config = state.config
-        lone = chips.lone_winner(table)
-        fields: list[tuple[int, ...] | None] = [None] * n
-        reserves: list[tuple[int, ...] | None] = [None] * n
-        events: tuple[ShowdownEvent, ...] = ()
-        if lone is not None:
-            winners: tuple[int, ...] = (lone,)
-        else:
-            live = [s for s in range(n) if table.live[s]]
-            shown = {s: tuple(sorted(state.open[s] + state.closed[s])) for s in live}
-            kept = {s: state.reserve[s] for s in live}
-            events = showdown(shown, kept)
-            winners = events[-1].seats
-            for s in live:
-                fields[s], reserves[s] = shown[s], kept[s]
-        after, settlement, over = chips.close_round(
-            table,
-            winners,
-            config.amphora,
-            config.double_every,
-            config.round_cap,
-            showdown=lone is None,
-        )
-        result = RoundResult(
-            table.round, table.dealer, settlement, tuple(fields), tuple(reserves), events
-        )
-        past = (*state.past, PastRound(state.history, result))
-        if over:
-            return _with(state, phase=Phase.OVER, table=after, turn=-1, past=past)
-        table = after
-        empty: tuple[tuple[int, ...], ...] = ((),) * n
-        return _with(
-            state,
-            phase=Phase.DEAL,
-            table=table,
-            open=empty,
-            closed=empty,
-            reserve=empty,
-            stock=(),
-            stood=(False,) * n,
-            splits=(-1,) * n,
-            turn=-1,
-            first=First.BET_ONLY,
-            history=(),
-            past=past,
+        return (
+            f"Round {state.table.round + 1}, dealer seat {state.table.dealer}: {hands}; "
+            f"stock {cards40.cards_label(dealt.stock)}"
         )
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from functools import cache
 from typing import cast
 
-from croupier.games import cards40
 from croupier.games._chips_codec import (
     card_msg,
     card_msgs,
@@ -19,33 +18,24 @@ from croupier.games.scauver import rules as sc
 from croupier.v1 import bot_pb2 as pb
 
 _FLANK = (pb.SCAUVER_FLANK_LEFT, pb.SCAUVER_FLANK_RIGHT)
+_KINDS = {
+    sc.MoveKind.CHIPS: pb.SCAUVER_MOVE_CHIPS,
+    sc.MoveKind.FOLD: pb.SCAUVER_MOVE_FOLD,
+    sc.MoveKind.PROCEED: pb.SCAUVER_MOVE_PROCEED,
+    sc.MoveKind.NO_BET: pb.SCAUVER_MOVE_NO_BET,
+    sc.MoveKind.PLACE: pb.SCAUVER_MOVE_PLACE,
+    sc.MoveKind.PLACE_PAIR: pb.SCAUVER_MOVE_PLACE_PAIR,
+    sc.MoveKind.OPEN: pb.SCAUVER_MOVE_OPEN,
+}
 
 
-def _move(action: int, hand: tuple[int, ...], out: pb.ScauverAction) -> None:
-    """Fill ``out`` with the typed fields of a Scauver action id; ``hand`` is the acting seat's
-    hand, needed only for the opening (the only id relative to the hand, and never public)."""
-    if action < sc.FOLD:
-        out.move = pb.SCAUVER_MOVE_CHIPS
-        chip_action(action, out.chip)
-    elif action == sc.FOLD:
-        out.move = pb.SCAUVER_MOVE_FOLD
-    elif action == sc.PROCEED:
-        out.move = pb.SCAUVER_MOVE_PROCEED
-    elif action == sc.NO_BET:
-        out.move = pb.SCAUVER_MOVE_NO_BET
-    elif action < sc.PLACE_PAIR:
-        out.move = pb.SCAUVER_MOVE_PLACE
-        card, flank = divmod(action - sc.PLACE, 2)
+def _move(move: sc.Move, out: pb.ScauverAction) -> None:
+    """Fill ``out`` with the typed fields of a Scauver move."""
+    out.move = _KINDS[move.kind]
+    if move.chip is not None:
+        chip_action(move.chip, out.chip)
+    for card, flank in move.placements:
         out.placements.add(card=card_msg(card), flank=_FLANK[flank])
-    elif action < sc.OPEN:
-        out.move = pb.SCAUVER_MOVE_PLACE_PAIR
-        left, right = divmod(action - sc.PLACE_PAIR, cards40.DECK_SIZE)
-        out.placements.add(card=card_msg(left), flank=pb.SCAUVER_FLANK_LEFT)
-        out.placements.add(card=card_msg(right), flank=pb.SCAUVER_FLANK_RIGHT)
-    else:
-        out.move = pb.SCAUVER_MOVE_OPEN
-        for card, flank in sc.open_choice(hand, action):
-            out.placements.add(card=card_msg(card), flank=_FLANK[flank])
 
 
 def _field(field: sc.Field, out: pb.ScauverField) -> None:
@@ -58,7 +48,7 @@ def _detail(action: int) -> pb.ScauverAction:
     """A Scauver action's typed fields when its id names everything (any id but an opening's,
     so every public one): made once per id, a shared message copied, never modified."""
     out = pb.ScauverAction()
-    _move(action, (), out)
+    _move(sc.move(action), out)
     return out
 
 
@@ -115,10 +105,10 @@ def _observation(obs: sc.ScauverObservation, out: pb.Observation) -> None:
 
 
 def _action(obs: sc.ScauverObservation, action: int, out: pb.LegalAction) -> None:
-    if action < sc.OPEN:
-        out.scauver.CopyFrom(_detail(action))
+    if sc.is_opening(action):  # the one id whose cards depend on the hand (never public)
+        _move(sc.move(action, obs.hand), out.scauver)
     else:
-        _move(action, obs.hand, out.scauver)
+        out.scauver.CopyFrom(_detail(action))
 
 
 def _round(obs: sc.ScauverObservation, out: pb.DealEnded) -> None:

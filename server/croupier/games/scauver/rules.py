@@ -3,7 +3,7 @@
 Rules: ``docs/rules/scauver.md`` (binding reading of ``shared/rules/scauver.md``, with
 ``chips.md`` for the amphora, betting, pot and elimination). Version 1.
 
-The betting is :mod:`croupier.games._chips` (one module for Felduz and Scauver); this module only
+The betting is :mod:`croupier.games.chips` (one module for Felduz and Scauver); this module only
 decides *when* a seat may bet and what happens between bets. Seats are numbered clockwise; seat
 ``i + 1`` sits to the left of seat ``i``.
 
@@ -36,7 +36,7 @@ Decisions where the rules are silent (also in the rules doc):
 * **Defaults** (timeouts, faults): ``PROCEED`` at the betting step, ``NO_BET`` at the final bet,
   ``OUT`` when answering a bet, the first legal id for the opening and the placements.
 
-Action ids (ascending in every legal list; the chip ids come from :mod:`~croupier.games._chips`):
+Action ids (ascending in every legal list; the chip ids come from :mod:`~croupier.games.chips`):
 
 ============================  ==========================  ====================================
 id                            label                       when
@@ -55,11 +55,22 @@ id                            label                       when
 For ``OPEN``, ``combo`` indexes :data:`OPEN_COMBOS` (3 positions of the hand sorted by card id,
 lexicographic) and bit ``j`` of ``mask`` is the flank of the ``j``-th chosen card (1 = R).
 
+:func:`move` decodes an id into a :class:`Move` (its kind, placements and chip move), once per
+id; an opening's cards depend on the hand, so an opening decodes with the opening seat's hand.
+
+The rules are the skeleton of :mod:`croupier.games._rules` over one step per decision phase
+(``OPENING``, ``BET``, ``PLACE``, ``PLACE_PAIR``, ``FINAL_BET``, ``TURN_END``); the steps that
+take bets or answers check them by arithmetic in :mod:`croupier.games.chips` (an open bet is
+answered in ``PLACE`` or ``TURN_END``, before the phase goes on). In the state, ``turn_seat`` is
+the seat whose turn it is (during the opening: the seat choosing), ``turn`` the turn cycle, and
+``stock`` the undealt cards; the seat to act is ``turn_seat`` or, during an open bet, the seat
+answering it (``table.bet.to_act``); the round is ``table.round``.
+
 Observation (:class:`ScauverObservation`): the chip table (all public), phase, seat to act, turn
 seat and turn number, own hand, every seat's hand size and flanks, who has made its opening, stock
 size, this round's public actions, and every finished round (its public actions and result).
 
-Parameters (``_chips.PARAMS``): ``players`` 2 (2..4), ``stack`` 100, ``amphora`` 1,
+Parameters (``chips.PARAMS``): ``players`` 2 (2..4), ``stack`` 100, ``amphora`` 1,
 ``double_every`` 10, ``round_cap`` 300.
 """
 
@@ -71,22 +82,13 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import NamedTuple
-
-import numpy as np
 
 from croupier.errors import IllegalActionError
 from croupier.games import cards40, chips
-from croupier.games._api import (
-    CHANCE,
-    TERMINAL,
-    GameInfo,
-    action_id,
-    fast_replace,
-    first_dealer,
-    put,
-    shuffled_deck,
-)
+from croupier.games._api import GameInfo, fast_replace, put
+from croupier.games._rules import PastRound, Rules, Step, not_legal
 
 HAND_SIZE = 5
 OPENING_CARDS = 3
@@ -107,7 +109,7 @@ OPEN = PLACE_PAIR + cards40.DECK_SIZE**2
 OPEN_COMBOS: tuple[tuple[int, ...], ...] = tuple(
     itertools.combinations(range(HAND_SIZE), OPENING_CARDS)
 )
-OPEN_OPTIONS = len(OPEN_COMBOS) * 2**OPENING_CARDS
+OPEN_OPTIONS: int = len(OPEN_COMBOS) * 2**OPENING_CARDS
 NUM_ACTIONS = OPEN + OPEN_OPTIONS
 
 
@@ -180,45 +182,33 @@ class RoundResult:
     settlement: chips.Settlement
 
 
-@dataclass(frozen=True, slots=True)
-class PastRound:
-    """A finished round as everyone saw it: its public actions ``(seat, action)`` and result."""
-
-    history: tuple[tuple[int, int], ...]
-    result: RoundResult
-
-
 Field = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 class ScauverState(NamedTuple):
     """Immutable match state. Hands are sorted by card id; flanks keep placement order."""
 
-    round_cap: int
-    base_amphora: int
-    double_every: int
+    config: chips.Config
     phase: Phase
     table: chips.Table
-    #: The seat to act outside an open bet sequence (-1 at chance nodes and at the end).
-    to_act: int
-    #: The seat whose turn it is (-1 outside the turns).
+    #: The seat whose turn it is (during the opening: the seat choosing); -1 at chance nodes
+    #: and at the end. The seat to act is this one, or the one answering an open bet.
     turn_seat: int
     #: The turn cycle, 0..2 (a live player's turn number minus one).
-    cycle: int
+    turn: int
     hands: tuple[tuple[int, ...], ...]
     fields: tuple[Field, ...]
     #: During the opening: who has chosen.
     opened: tuple[bool, ...]
-    #: This round's shuffled deck; the stock is ``deck[stock_pos:]``.
-    deck: tuple[int, ...]
-    stock_pos: int
+    #: This round's undealt cards, drawn from the front.
+    stock: tuple[int, ...]
     #: This round's public actions ``(seat, action)``.
     history: tuple[tuple[int, int], ...]
-    past: tuple[PastRound, ...]
+    past: tuple[PastRound[RoundResult], ...]
 
 
 #: ``state._replace(**changes)``, faster (the hot path).
-_state_with = fast_replace(ScauverState)
+_with = fast_replace(ScauverState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +233,7 @@ class ScauverObservation:
     opened: tuple[bool, ...]
     stock_size: int
     history: tuple[tuple[int, int], ...]
-    past_rounds: tuple[PastRound, ...]
+    past_rounds: tuple[PastRound[RoundResult], ...]
 
     @property
     def last_round(self) -> RoundResult | None:
@@ -373,7 +363,7 @@ def evaluate(showings: tuple[Showing, ...]) -> tuple[tuple[int, ...], Criterion]
     return winners, _CRITERIA[index]
 
 
-# ---- labels ------------------------------------------------------------------------------------
+# ---- moves ------------------------------------------------------------------------------------
 
 
 def open_choice(hand: tuple[int, ...], action: int) -> tuple[tuple[int, int], ...]:
@@ -391,15 +381,343 @@ def _placement(card: int, flank: int) -> str:
     return f"{cards40.CARD_LABELS[card]}→{FLANK_NAMES[flank]}"
 
 
+class MoveKind(enum.IntEnum):
+    """What a Scauver action does (a :class:`Move`'s kind)."""
+
+    CHIPS = 0  # a bet or an answer: ``Move.chip``
+    FOLD = 1
+    PROCEED = 2
+    NO_BET = 3
+    PLACE = 4  # ``Move.placements``: one card into a flank
+    PLACE_PAIR = 5  # the last two hand cards, one into L, one into R
+    OPEN = 6  # the opening: three cards, each into a flank
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A Scauver action id decoded once (after Hanabi's ``HanabiMove``), by :func:`move`: what
+    it does, its placements ``(card, flank)`` in order and, for a bet or an answer, the chip
+    move. The label, the wire detail and the narrator read it instead of the id."""
+
+    kind: MoveKind
+    placements: tuple[tuple[int, int], ...] = ()
+    chip: chips.ChipMove | None = None
+
+    @property
+    def label(self) -> str:
+        """The action's label, e.g. ``Bet:4``, ``Fold``, ``Place:7♥→L``, ``Open:[K♣→R ...]``."""
+        if self.chip is not None:
+            return self.chip.label
+        kind = self.kind
+        if kind is MoveKind.PLACE or kind is MoveKind.PLACE_PAIR:
+            return "Place:" + ",".join(_placement(c, f) for c, f in self.placements)
+        if kind is MoveKind.OPEN:
+            return "Open:[" + " ".join(_placement(c, f) for c, f in self.placements) + "]"
+        return _PLAIN_LABELS[kind]
+
+
+_PLAIN_LABELS = {MoveKind.FOLD: "Fold", MoveKind.PROCEED: "Proceed", MoveKind.NO_BET: "NoBet"}
+_PLAIN_MOVES = {
+    FOLD: Move(MoveKind.FOLD),
+    PROCEED: Move(MoveKind.PROCEED),
+    NO_BET: Move(MoveKind.NO_BET),
+}
+
+
+def is_opening(action: int) -> bool:
+    """Whether ``action`` is an opening: the one id whose cards depend on the hand (and never
+    public)."""
+    return OPEN <= action < NUM_ACTIONS
+
+
+def move(action: int, hand: tuple[int, ...] = ()) -> Move:
+    """Action id ``action`` decoded. An opening's cards depend on the hand: give ``hand``, the
+    opening seat's five cards sorted by card id; every other id decodes alone, once per id.
+    IllegalActionError for an id that is not Scauver's (or an opening without a hand)."""
+    if OPEN <= action < NUM_ACTIONS:
+        if len(hand) != HAND_SIZE:
+            raise IllegalActionError(f"{action} is an opening: it needs the five cards of the hand")
+        return Move(MoveKind.OPEN, open_choice(hand, action))
+    return _move(action)
+
+
+@functools.cache
+def _move(action: int) -> Move:
+    if chips.is_chip_action(action):
+        return Move(MoveKind.CHIPS, chip=chips.chip_move(action))
+    plain = _PLAIN_MOVES.get(action)
+    if plain is not None:
+        return plain
+    if PLACE <= action < PLACE_PAIR:
+        card, flank = divmod(action - PLACE, 2)
+        return Move(MoveKind.PLACE, ((card, flank),))
+    if PLACE_PAIR <= action < OPEN:
+        left, right = divmod(action - PLACE_PAIR, cards40.DECK_SIZE)
+        return Move(MoveKind.PLACE_PAIR, ((left, LEFT), (right, RIGHT)))
+    raise IllegalActionError(f"{action} is not an action of Scauver")
+
+
 # ---- the game ----------------------------------------------------------------------------------
 
 _OPEN_IDS = tuple(range(OPEN, NUM_ACTIONS))
 _FOLD_PROCEED = (FOLD, PROCEED)
-_NO_BET = (NO_BET,)
 _EMPTY_FIELD: Field = ((), ())
+_FRACTIONS = {n: Fraction(n) for n in range(chips.MAX_CHIPS + 1)}
+
+History = tuple[tuple[int, int], ...]
 
 
-class Scauver:
+def _to_act(state: ScauverState) -> int:
+    bet = state.table.bet
+    return bet.to_act if bet is not None else state.turn_seat
+
+
+# -- rounds -------------------------------------------------------------------------------------
+
+
+def _new_round(state: ScauverState, table: chips.Table) -> ScauverState:
+    """The state waiting for the deal of the round ``table`` has just opened."""
+    n = state.config.players
+    return _with(
+        state,
+        phase=Phase.DEAL,
+        table=table,
+        turn_seat=-1,
+        turn=0,
+        hands=((),) * n,
+        fields=(_EMPTY_FIELD,) * n,
+        opened=(False,) * n,
+        stock=(),
+        history=(),
+    )
+
+
+def _legal_opening(state: ScauverState) -> tuple[int, ...]:
+    return _OPEN_IDS
+
+
+def _apply_opening(state: ScauverState, action: int) -> ScauverState:
+    seat = state.turn_seat
+    hand = state.hands[seat]
+    placed = open_choice(hand, action)
+    flanks: list[tuple[int, ...]] = [(), ()]
+    for card, flank in placed:
+        flanks[flank] = (*flanks[flank], card)
+    chosen = {c for c, _ in placed}
+    state = _with(
+        state,
+        hands=put(state.hands, seat, tuple(c for c in hand if c not in chosen)),
+        fields=put(state.fields, seat, (flanks[0], flanks[1])),
+        opened=put(state.opened, seat, True),
+    )
+    nxt = chips.next_seated(state.table, seat)
+    if not state.opened[nxt]:
+        return _with(state, turn_seat=nxt)
+    # every seat has chosen: the turns begin at the dealer's left
+    return _begin_turn(state, nxt, 0)
+
+
+def _begin_turn(state: ScauverState, seat: int, turn: int) -> ScauverState:
+    """``seat`` starts its turn: it draws the top stock card, then comes to the betting step."""
+    stock = state.stock
+    hand = tuple(sorted((*state.hands[seat], stock[0])))
+    return _with(
+        state,
+        phase=Phase.BET,
+        turn_seat=seat,
+        turn=turn,
+        hands=put(state.hands, seat, hand),
+        stock=stock[1:],
+    )
+
+
+def _next_turn(state: ScauverState, history: History) -> ScauverState:
+    """The turn passes to the next live seat clockwise (a new cycle after the dealer)."""
+    table = state.table
+    n = state.config.players
+    dealer = table.dealer
+    pos = (state.turn_seat - dealer - 1) % n
+    turn = state.turn
+    for step in range(1, 2 * n + 1):
+        p = pos + step
+        if p >= n and turn == state.turn:
+            turn += 1
+            if turn == TURNS:
+                return _showdown(state, history)
+        seat = (dealer + 1 + p) % n
+        if table.live[seat]:
+            return _begin_turn(_with(state, history=history), seat, turn)
+    raise IllegalActionError("nobody is live")  # unreachable: a lone winner ends the round
+
+
+# -- turn steps ---------------------------------------------------------------------------------
+
+
+def _legal_bet(state: ScauverState) -> tuple[int, ...]:
+    return (*chips.bet_actions(state.table), *_FOLD_PROCEED)
+
+
+def _apply_bet(state: ScauverState, action: int) -> ScauverState:
+    """The betting step: bet, fold or proceed (the chips module checks a bet's amount)."""
+    seat = state.turn_seat
+    history = (*state.history, (seat, action))
+    if action == PROCEED:
+        return _with(state, phase=Phase.PLACE, history=history)
+    if action == FOLD:
+        table = chips.fold(state.table, seat)
+    elif chips.BET <= action < chips.RAISE:
+        table = chips.open_bet(state.table, seat, action - chips.BET)
+    else:
+        raise not_legal(action, seat)
+    return _after_bet(_with(state, table=table, phase=Phase.PLACE), history)
+
+
+def _legal_final_bet(state: ScauverState) -> tuple[int, ...]:
+    return (*chips.bet_actions(state.table), NO_BET)
+
+
+def _apply_final_bet(state: ScauverState, action: int) -> ScauverState:
+    """The last turn's final bet, or none (the chips module checks a bet's amount)."""
+    seat = state.turn_seat
+    history = (*state.history, (seat, action))
+    if action == NO_BET:
+        return _next_turn(state, history)
+    if not chips.BET <= action < chips.RAISE:
+        raise not_legal(action, seat)
+    table = chips.open_bet(state.table, seat, action - chips.BET)
+    return _after_bet(_with(state, table=table, phase=Phase.TURN_END), history)
+
+
+def _legal_answer(state: ScauverState) -> tuple[int, ...]:
+    return chips.answer_actions(state.table)
+
+
+def _apply_answer(state: ScauverState, action: int) -> ScauverState:
+    """An answer to the open bet; the chips module checks it as it applies it."""
+    table = state.table
+    history = (*state.history, (_to_act(state), action))
+    return _after_bet(_with(state, table=chips.answer(table, action)), history)
+
+
+def _after_bet(state: ScauverState, history: History) -> ScauverState:
+    """After a betting action: the open sequence goes on, one live player takes the pot, the
+    turn seat (if still live) places, or the turn passes."""
+    table = state.table
+    if table.bet is not None:
+        return _with(state, history=history)
+    winner = chips.lone_winner(table)
+    if winner is not None:
+        return _end_round(state, history, (winner,), Criterion.LONE_WINNER, (), showdown=False)
+    if state.phase is Phase.PLACE and table.live[state.turn_seat]:
+        return _with(state, history=history)
+    return _next_turn(state, history)
+
+
+def _legal_place(state: ScauverState) -> tuple[int, ...]:
+    if state.table.bet is not None:  # the bet opened at the betting step is being answered
+        return chips.answer_actions(state.table)
+    seat = state.turn_seat
+    left, right = state.fields[seat]
+    room = (len(left) < FLANK_ROOM, len(right) < FLANK_ROOM)
+    hand = state.hands[seat]
+    return tuple(PLACE + 2 * card + flank for card in hand for flank in FLANKS if room[flank])
+
+
+def _apply_place(state: ScauverState, action: int) -> ScauverState:
+    if state.table.bet is not None:  # answers are checked by the chips module
+        return _apply_answer(state, action)
+    seat = state.turn_seat
+    if action not in _legal_place(state):
+        raise not_legal(action, seat)
+    history = (*state.history, (seat, action))
+    card, flank = divmod(action - PLACE, 2)
+    field = list(state.fields[seat])
+    field[flank] = (*field[flank], card)
+    state = _with(
+        state,
+        hands=put(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)),
+        fields=put(state.fields, seat, (field[0], field[1])),
+    )
+    if state.turn == TURNS - 1:
+        return _with(state, phase=Phase.PLACE_PAIR, history=history)
+    return _next_turn(state, history)
+
+
+def _legal_place_pair(state: ScauverState) -> tuple[int, ...]:
+    low, high = state.hands[state.turn_seat]
+    return (pair_action(low, high), pair_action(high, low))
+
+
+def _apply_place_pair(state: ScauverState, action: int) -> ScauverState:
+    seat = state.turn_seat
+    left_card, right_card = divmod(action - PLACE_PAIR, cards40.DECK_SIZE)
+    left, right = state.fields[seat]
+    return _with(
+        state,
+        phase=Phase.FINAL_BET,
+        hands=put(state.hands, seat, ()),
+        fields=put(state.fields, seat, ((*left, left_card), (*right, right_card))),
+        history=(*state.history, (seat, action)),
+    )
+
+
+# -- the end of a round -------------------------------------------------------------------------
+
+
+def _showdown(state: ScauverState, history: History) -> ScauverState:
+    table = state.table
+    showings = tuple(
+        show(seat, state.fields[seat]) for seat in range(state.config.players) if table.live[seat]
+    )
+    winners, criterion = evaluate(showings)
+    return _end_round(state, history, winners, criterion, showings, showdown=True)
+
+
+def _end_round(
+    state: ScauverState,
+    history: History,
+    winners: tuple[int, ...],
+    criterion: Criterion,
+    showings: tuple[Showing, ...],
+    *,
+    showdown: bool,
+) -> ScauverState:
+    ended = state.table
+    config = state.config
+    table, settlement, over = chips.close_round(
+        ended,
+        winners,
+        config.amphora,
+        config.double_every,
+        config.round_cap,
+        showdown=showdown,
+    )
+    result = RoundResult(
+        round_index=ended.round,
+        dealer=ended.dealer,
+        fields=state.fields,
+        showings=showings,
+        winners=settlement.winners,
+        decided_by=criterion,
+        settlement=settlement,
+    )
+    state = _with(state, past=(*state.past, PastRound(history, result)))
+    if over:
+        n = config.players
+        return _with(
+            state,
+            phase=Phase.OVER,
+            table=table,
+            turn_seat=-1,
+            hands=((),) * n,
+            fields=(_EMPTY_FIELD,) * n,
+            stock=(),
+            history=(),
+        )
+    return _new_round(state, table)
+
+
+class Scauver(Rules[ScauverState]):
     """The Scauver game module (see the module docstring); stateless: use :data:`GAME`."""
 
     info = GameInfo(
@@ -412,190 +730,94 @@ class Scauver:
         params=chips.PARAMS,
         rules_doc="docs/rules/scauver.md",
     )
+    deck_size = cards40.DECK_SIZE
+    draw_dealer = Phase.DRAW_DEALER
+    deal = Phase.DEAL
+    steps = MappingProxyType(
+        {
+            Phase.OPENING: Step(_legal_opening, _apply_opening),
+            Phase.BET: Step(_legal_bet, _apply_bet, checks=True),
+            Phase.PLACE: Step(_legal_place, _apply_place, checks=True),
+            Phase.PLACE_PAIR: Step(_legal_place_pair, _apply_place_pair),
+            Phase.FINAL_BET: Step(_legal_final_bet, _apply_final_bet, checks=True),
+            Phase.TURN_END: Step(_legal_answer, _apply_answer, checks=True),
+        }
+    )
 
     # -- the contract -------------------------------------------------------------------------
 
     def initial_state(self, params: Mapping[str, int]) -> ScauverState:
         p = self.info.make_params(params)
-        n = p["players"]
+        config = chips.config(p)
+        n = config.players
         return ScauverState(
-            round_cap=p["round_cap"],
-            base_amphora=p["amphora"],
-            double_every=p["double_every"],
+            config=config,
             phase=Phase.DRAW_DEALER,
             table=chips.new_table(n, p["stack"]),
-            to_act=-1,
             turn_seat=-1,
-            cycle=0,
+            turn=0,
             hands=((),) * n,
             fields=(_EMPTY_FIELD,) * n,
             opened=(False,) * n,
-            deck=(),
-            stock_pos=0,
+            stock=(),
             history=(),
             past=(),
         )
 
     def num_players(self, state: ScauverState) -> int:
-        return len(state.hands)
+        return state.config.players
 
-    def current_player(self, state: ScauverState) -> int:
-        bet = state.table.bet
-        if bet is not None:
-            return bet.to_act
-        phase = state.phase
-        if phase is Phase.OVER:
-            return TERMINAL
-        if phase is Phase.DRAW_DEALER or phase is Phase.DEAL:
-            return CHANCE
-        return state.to_act
-
-    def legal_actions(self, state: ScauverState) -> tuple[int, ...]:
-        table = state.table
-        if table.bet is not None:
-            return chips.answer_actions(table)
-        if state.phase is Phase.BET or state.phase is Phase.FINAL_BET:
-            return (*chips.bet_actions(table), *self._legal_own(state))
-        return self._legal_own(state)
-
-    def _legal_own(self, state: ScauverState) -> tuple[int, ...]:
-        """The legal ids that are not bets or answers (the chips module checks those)."""
-        phase = state.phase
-        if phase is Phase.BET:
-            return _FOLD_PROCEED
-        if phase is Phase.PLACE:
-            return self._legal_place(state)
-        if phase is Phase.PLACE_PAIR:
-            low, high = state.hands[state.to_act]
-            return (pair_action(low, high), pair_action(high, low))
-        if phase is Phase.FINAL_BET:
-            return _NO_BET
-        if phase is Phase.OPENING:
-            return _OPEN_IDS
-        return ()
-
-    def apply(self, state: ScauverState, action: int) -> ScauverState:
-        action = action_id(action)
-        player = self.current_player(state)
-        if player < 0:
-            raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
-        betting = state.table.bet is not None or (
-            chips.BET <= action < chips.RAISE
-            and (state.phase is Phase.BET or state.phase is Phase.FINAL_BET)
-        )
-        # bets and answers are checked by the chips module as it applies them
-        if not betting and action not in self._legal_own(state):
-            raise IllegalActionError(f"action {action} is not legal for seat {player}")
-        history = state.history
-        if state.phase is not Phase.OPENING:
-            history = (*history, (player, action))
-        if state.table.bet is not None:
-            return self._after_bet(
-                _state_with(state, table=chips.answer(state.table, action)), history
-            )
-        phase = state.phase
-        if phase is Phase.OPENING:
-            return self._apply_opening(state, action)
-        if phase is Phase.BET:
-            return self._apply_bet(state, action, history)
-        if phase is Phase.PLACE:
-            return self._apply_place(state, action, history)
-        if phase is Phase.PLACE_PAIR:
-            return self._apply_place_pair(state, action, history)
-        return self._apply_final_bet(state, action, history)
-
-    def sample_chance(self, state: ScauverState, rng: np.random.Generator) -> tuple[int, ...]:
-        if state.phase is Phase.DRAW_DEALER:
-            return (int(rng.integers(len(state.hands))),)
-        if state.phase is Phase.DEAL:
-            deck: list[int] = rng.permutation(cards40.DECK_SIZE).tolist()
-            return tuple(deck)
-        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
-
-    def apply_chance(self, state: ScauverState, outcome: tuple[int, ...]) -> ScauverState:
-        if state.phase is Phase.DRAW_DEALER:
-            dealer = first_dealer(outcome, len(state.hands))
-            table = chips.open_round(state.table, dealer, state.base_amphora, state.double_every)
-            return self._new_round(state, table)
-        if state.phase is Phase.DEAL:
-            return self._apply_deal(state, shuffled_deck(outcome, cards40.DECK_SIZE))
-        raise IllegalActionError(f"no chance event in phase {state.phase.name}")
-
-    def chance_label(self, state: ScauverState, outcome: tuple[int, ...]) -> str:
-        dealt = self.apply_chance(state, tuple(outcome))  # checks the outcome
-        if state.phase is Phase.DRAW_DEALER:
-            return f"First dealer: seat {outcome[0]}"
-        hands = "; ".join(
-            f"seat {s}: {cards40.cards_label(h)}" for s, h in enumerate(dealt.hands) if h
-        )
-        stock = cards40.cards_label(dealt.deck[dealt.stock_pos :])
-        table = state.table
-        return f"Round {table.round + 1}, dealer seat {table.dealer}: {hands}; stock {stock}"
+    def to_act(self, state: ScauverState) -> int:
+        return _to_act(state)
 
     def observe(self, state: ScauverState, seat: int | None) -> ScauverObservation:
         hand_sizes = tuple(len(h) for h in state.hands)
         fields = state.fields
-        if state.phase is Phase.OPENING:  # nobody sees another's opening before all have chosen
+        phase = state.phase
+        if phase is Phase.OPENING:  # nobody sees another's opening before all have chosen
             hand_sizes = tuple(
                 len(h) if s == seat else HAND_SIZE if h else 0 for s, h in enumerate(state.hands)
             )
             fields = tuple(f if s == seat else _EMPTY_FIELD for s, f in enumerate(fields))
-        in_turns = Phase.BET <= state.phase <= Phase.TURN_END
-        player = self.current_player(state)
+        in_turns = Phase.BET <= phase <= Phase.TURN_END
         return ScauverObservation(
             seat=seat,
-            round_cap=state.round_cap,
+            round_cap=state.config.round_cap,
             table=state.table,
-            phase=state.phase,
-            to_act=player if player >= 0 else None,
+            phase=phase,
+            to_act=_to_act(state) if phase in self.steps else None,
             turn_seat=state.turn_seat if in_turns else None,
-            turn=state.cycle,
+            turn=state.turn,
             hand=state.hands[seat] if seat is not None else (),
             hand_sizes=hand_sizes,
             fields=fields,
             opened=state.opened,
-            stock_size=cards40.DECK_SIZE - state.stock_pos if state.deck else 0,
+            stock_size=len(state.stock),
             history=state.history,
             past_rounds=state.past,
         )
 
-    def returns(self, state: ScauverState) -> tuple[Fraction, ...]:
-        return tuple(Fraction(c) for c in chips.chips(state.table))
+    def totals(self, state: ScauverState) -> tuple[Fraction, ...]:
+        return tuple(_FRACTIONS[c] for c in chips.chips(state.table))
 
     def ranking(self, state: ScauverState) -> tuple[int, ...]:
         return chips.ranking(state.table)
 
     def action_label(self, state: ScauverState, action: int) -> str:
-        if chips.is_chip_action(action):
-            return chips.chip_label(action)
-        if action == FOLD:
-            return "Fold"
-        if action == PROCEED:
-            return "Proceed"
-        if action == NO_BET:
-            return "NoBet"
-        if PLACE <= action < PLACE_PAIR:
-            card, flank = divmod(action - PLACE, 2)
-            return f"Place:{_placement(card, flank)}"
-        if PLACE_PAIR <= action < OPEN:
-            left, right = divmod(action - PLACE_PAIR, cards40.DECK_SIZE)
-            return f"Place:{_placement(left, LEFT)},{_placement(right, RIGHT)}"
-        if OPEN <= action < NUM_ACTIONS and state.phase is Phase.OPENING:
-            hand = state.hands[state.to_act]
-            return "Open:[" + " ".join(_placement(c, f) for c, f in open_choice(hand, action)) + "]"
-        raise IllegalActionError(f"{action} is not an action of Scauver here")
+        if is_opening(action):
+            if state.phase is not Phase.OPENING:
+                raise IllegalActionError(f"{action} is an opening, and no seat is opening")
+            return move(action, state.hands[state.turn_seat]).label
+        return _move(action).label
 
-    def default_action(self, state: ScauverState) -> int:
+    def default_choice(self, state: ScauverState, legal: tuple[int, ...]) -> int:
         if state.table.bet is not None:
             return chips.OUT
         if state.phase is Phase.BET:
             return PROCEED
         if state.phase is Phase.FINAL_BET:
             return NO_BET
-        legal = self.legal_actions(state)
-        if not legal:
-            raise IllegalActionError(f"no seat acts in phase {state.phase.name}")
-        return legal[0]
+        return legal[0]  # the opening and the placements
 
     def round_index(self, state: ScauverState) -> int:
         return max(state.table.round, 0)
@@ -606,219 +828,34 @@ class Scauver:
     def is_public(self, state: ScauverState, action: int) -> bool:
         return state.phase is not Phase.OPENING
 
-    # -- rounds ---------------------------------------------------------------------------------
+    # -- chance ---------------------------------------------------------------------------------
 
-    def _new_round(self, state: ScauverState, table: chips.Table) -> ScauverState:
-        """The state waiting for the deal of the round ``table`` has just opened."""
-        n = len(state.hands)
-        return _state_with(
-            state,
-            phase=Phase.DEAL,
-            table=table,
-            to_act=-1,
-            turn_seat=-1,
-            cycle=0,
-            hands=((),) * n,
-            fields=(_EMPTY_FIELD,) * n,
-            opened=(False,) * n,
-            deck=(),
-            stock_pos=0,
-            history=(),
+    def seat_dealer(self, state: ScauverState, dealer: int) -> ScauverState:
+        config = state.config
+        return _new_round(
+            state, chips.open_round(state.table, dealer, config.amphora, config.double_every)
         )
 
-    def _apply_deal(self, state: ScauverState, deck: tuple[int, ...]) -> ScauverState:
+    def deal_cards(self, state: ScauverState, deck: tuple[int, ...]) -> ScauverState:
         table = state.table
         hands, dealt = chips.deal(table, deck, HAND_SIZE)
-        return _state_with(
+        return _with(
             state,
             phase=Phase.OPENING,
-            to_act=chips.next_seated(table, table.dealer),
+            turn_seat=chips.next_seated(table, table.dealer),
             hands=hands,
-            deck=deck,
-            stock_pos=dealt,
+            stock=deck[dealt:],
         )
 
-    def _apply_opening(self, state: ScauverState, action: int) -> ScauverState:
-        seat = state.to_act
-        hand = state.hands[seat]
-        placed = open_choice(hand, action)
-        flanks: list[tuple[int, ...]] = [(), ()]
-        for card, flank in placed:
-            flanks[flank] = (*flanks[flank], card)
-        chosen = {c for c, _ in placed}
-        state = _state_with(
-            state,
-            hands=put(state.hands, seat, tuple(c for c in hand if c not in chosen)),
-            fields=put(state.fields, seat, (flanks[0], flanks[1])),
-            opened=put(state.opened, seat, True),
+    def deal_label(self, state: ScauverState, dealt: ScauverState) -> str:
+        hands = "; ".join(
+            f"seat {s}: {cards40.cards_label(h)}" for s, h in enumerate(dealt.hands) if h
         )
-        nxt = chips.next_seated(state.table, seat)
-        if not state.opened[nxt]:
-            return _state_with(state, to_act=nxt)
-        # every seat has chosen: the turns begin at the dealer's left
-        return self._begin_turn(state, nxt, 0)
-
-    def _begin_turn(self, state: ScauverState, seat: int, cycle: int) -> ScauverState:
-        """``seat`` starts its turn: it draws the top stock card, then comes to the betting step."""
-        card = state.deck[state.stock_pos]
-        hand = tuple(sorted((*state.hands[seat], card)))
-        return _state_with(
-            state,
-            phase=Phase.BET,
-            to_act=seat,
-            turn_seat=seat,
-            cycle=cycle,
-            hands=put(state.hands, seat, hand),
-            stock_pos=state.stock_pos + 1,
-        )
-
-    def _next_turn(self, state: ScauverState, history: tuple[tuple[int, int], ...]) -> ScauverState:
-        """The turn passes to the next live seat clockwise (a new cycle after the dealer)."""
         table = state.table
-        n = len(state.hands)
-        dealer = table.dealer
-        pos = (state.turn_seat - dealer - 1) % n
-        cycle = state.cycle
-        for step in range(1, 2 * n + 1):
-            p = pos + step
-            if p >= n and cycle == state.cycle:
-                cycle += 1
-                if cycle == TURNS:
-                    return self._showdown(state, history)
-            seat = (dealer + 1 + p) % n
-            if table.live[seat]:
-                return self._begin_turn(_state_with(state, history=history), seat, cycle)
-        raise IllegalActionError("nobody is live")  # unreachable: a lone winner ends the round
-
-    # -- turn steps -----------------------------------------------------------------------------
-
-    def _apply_bet(
-        self, state: ScauverState, action: int, history: tuple[tuple[int, int], ...]
-    ) -> ScauverState:
-        seat = state.to_act
-        if action == PROCEED:
-            return _state_with(state, phase=Phase.PLACE, history=history)
-        if action == FOLD:
-            return self._after_bet(
-                _state_with(state, table=chips.fold(state.table, seat), phase=Phase.PLACE), history
-            )
-        table = chips.open_bet(state.table, seat, action - chips.BET)
-        return self._after_bet(_state_with(state, table=table, phase=Phase.PLACE), history)
-
-    def _apply_final_bet(
-        self, state: ScauverState, action: int, history: tuple[tuple[int, int], ...]
-    ) -> ScauverState:
-        if action == NO_BET:
-            return self._next_turn(state, history)
-        table = chips.open_bet(state.table, state.to_act, action - chips.BET)
-        return self._after_bet(_state_with(state, table=table, phase=Phase.TURN_END), history)
-
-    def _after_bet(self, state: ScauverState, history: tuple[tuple[int, int], ...]) -> ScauverState:
-        """After a betting action: the open sequence goes on, one live player takes the pot, the
-        turn seat (if still live) places, or the turn passes."""
-        table = state.table
-        if table.bet is not None:
-            return _state_with(state, history=history)
-        winner = chips.lone_winner(table)
-        if winner is not None:
-            return self._end_round(
-                state, history, (winner,), Criterion.LONE_WINNER, (), showdown=False
-            )
-        if state.phase is Phase.PLACE and table.live[state.turn_seat]:
-            return _state_with(state, to_act=state.turn_seat, history=history)
-        return self._next_turn(state, history)
-
-    def _legal_place(self, state: ScauverState) -> tuple[int, ...]:
-        seat = state.to_act
-        left, right = state.fields[seat]
-        room = (len(left) < FLANK_ROOM, len(right) < FLANK_ROOM)
-        hand = state.hands[seat]
-        return tuple(PLACE + 2 * card + flank for card in hand for flank in FLANKS if room[flank])
-
-    def _apply_place(
-        self, state: ScauverState, action: int, history: tuple[tuple[int, int], ...]
-    ) -> ScauverState:
-        seat = state.to_act
-        card, flank = divmod(action - PLACE, 2)
-        field = list(state.fields[seat])
-        field[flank] = (*field[flank], card)
-        state = _state_with(
-            state,
-            hands=put(state.hands, seat, tuple(c for c in state.hands[seat] if c != card)),
-            fields=put(state.fields, seat, (field[0], field[1])),
+        return (
+            f"Round {table.round + 1}, dealer seat {table.dealer}: {hands}; "
+            f"stock {cards40.cards_label(dealt.stock)}"
         )
-        if state.cycle == TURNS - 1:
-            return _state_with(state, phase=Phase.PLACE_PAIR, history=history)
-        return self._next_turn(state, history)
-
-    def _apply_place_pair(
-        self, state: ScauverState, action: int, history: tuple[tuple[int, int], ...]
-    ) -> ScauverState:
-        seat = state.to_act
-        left_card, right_card = divmod(action - PLACE_PAIR, cards40.DECK_SIZE)
-        left, right = state.fields[seat]
-        return _state_with(
-            state,
-            phase=Phase.FINAL_BET,
-            hands=put(state.hands, seat, ()),
-            fields=put(state.fields, seat, ((*left, left_card), (*right, right_card))),
-            history=history,
-        )
-
-    # -- the end of a round ---------------------------------------------------------------------
-
-    def _showdown(self, state: ScauverState, history: tuple[tuple[int, int], ...]) -> ScauverState:
-        table = state.table
-        showings = tuple(
-            show(seat, state.fields[seat]) for seat in range(len(state.hands)) if table.live[seat]
-        )
-        winners, criterion = evaluate(showings)
-        return self._end_round(state, history, winners, criterion, showings, showdown=True)
-
-    def _end_round(
-        self,
-        state: ScauverState,
-        history: tuple[tuple[int, int], ...],
-        winners: tuple[int, ...],
-        criterion: Criterion,
-        showings: tuple[Showing, ...],
-        *,
-        showdown: bool,
-    ) -> ScauverState:
-        ended = state.table
-        table, settlement, over = chips.close_round(
-            ended,
-            winners,
-            state.base_amphora,
-            state.double_every,
-            state.round_cap,
-            showdown=showdown,
-        )
-        result = RoundResult(
-            round_index=ended.round,
-            dealer=ended.dealer,
-            fields=state.fields,
-            showings=showings,
-            winners=settlement.winners,
-            decided_by=criterion,
-            settlement=settlement,
-        )
-        state = _state_with(state, past=(*state.past, PastRound(history, result)))
-        if over:
-            n = len(state.hands)
-            return _state_with(
-                state,
-                phase=Phase.OVER,
-                table=table,
-                to_act=-1,
-                turn_seat=-1,
-                hands=((),) * n,
-                fields=(_EMPTY_FIELD,) * n,
-                deck=(),
-                stock_pos=0,
-                history=(),
-            )
-        return self._new_round(state, table)
 
 
 #: The Scauver game instance registered in :mod:`croupier.games`.
