@@ -126,15 +126,31 @@ asyncio.run(main())
 """
 
 
+#: A random bot that takes 20 ms per decision, so a match lasts seconds, not a fraction of one.
+PACER = """
+import random, time
+from croupier_bot import run
+rng = random.Random(7)
+def act(decision):
+    time.sleep(0.02)
+    return rng.choice(decision.legal_ids)
+run(act, name="pacer")
+"""
+
+
 @pytest.mark.parametrize("flood", ["replies", "garbage"])
 def test_a_flooding_bot_is_disconnected_and_the_match_goes_on(tmp_path: Path, flood: str) -> None:
+    """The flood is 17 messages not yet read. The other seats take their time, so the flood
+    lands before the match ends even when the flooder gets little CPU (with fast bots a
+    starved flooder saw its messages read one per decision and the seat never flooded)."""
     flooder = tmp_path / "flooder.py"
     flooder.write_text(FLOODER)
-    bots = [[sys.executable, "-m", "croupier_bots.random_bot"]] * 3 + [
-        [sys.executable, str(flooder), flood]
-    ]
+    pacer = tmp_path / "pacer.py"
+    pacer.write_text(PACER)
+    bots = [[sys.executable, str(pacer)]] * 3 + [[sys.executable, str(flooder), flood]]
     with capture_logs() as logs:
-        run = asyncio.run(run_match(MatchConfig("as-nas", {"deals": 12}, seed=4), bots, tmp_path))
+        config = MatchConfig("as-nas", {"deals": 12}, seed=4)
+        run = asyncio.run(run_match(config, bots, tmp_path))
     assert run.result.seats[3].outcome is Outcome.DISCONNECTED
     assert [s.outcome for s in run.result.seats[:3]] == [Outcome.NORMAL] * 3
     replay = read_replay(run.replay)
