@@ -11,6 +11,7 @@ from croupier.replay._export import (
     destinations,
     write_table,
 )
+from croupier.replay._play import Policy, record_match
 from croupier.replay._reader import (
     Record,
     Replay,
@@ -53,6 +54,7 @@ __all__ = [
     "Line",
     "Move",
     "Narration",
+    "Policy",
     "Record",
     "Replay",
     "ReplayCheck",
@@ -67,6 +69,7 @@ __all__ = [
     "follow",
     "narrate",
     "read_replay",
+    "record_match",
     "render",
     "round_facts",
     "round_results",
