@@ -133,3 +133,18 @@ def test_parquet_without_pyarrow_is_one_clear_line(
         "pip install 'croupier[data]' (CSV needs nothing: --format csv)"
     ]
     assert cli("replay", "export", matches[0], "--to", tmp_path / "t.csv").status == 0
+
+
+def test_the_docs_queries_run_over_an_export(
+    exported: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/replay-format.md's duckdb block, run as written, over `--to tables`."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "replay-format.md").read_text()
+    section = doc[doc.index("### The three questions") :]
+    block = section[section.index("```python\n") + 10 : section.index("```\n\nThe same in pandas")]
+    monkeypatch.chdir(exported)
+    exec(compile(block, "replay-format.md", "exec"), {})
+    shown = capsys.readouterr().out
+    assert "folder" in shown
+    assert "mean_ms" in shown
+    assert "contract" in shown

@@ -113,6 +113,8 @@ class Replay:
     initial: Any
     states: tuple[Any, ...]
     truncated: bool = False
+    #: Each finished round's structured result, as re-simulated (also for a format v1 file).
+    round_results: tuple[dict[str, Any], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -150,6 +152,9 @@ class VerifyReport:
     cancelled: bool = False
 
 
+_MISSING = object()
+
+
 def _typed(value: Any, typ: type | tuple[type, ...]) -> bool:
     """``isinstance`` where a JSON ``true`` is not an int (bool subclasses int in Python)."""
     if isinstance(value, bool):
@@ -166,13 +171,18 @@ def _check_schema(data: Any, line: int) -> dict[str, Any]:
         raise ReplayFormatError(f"unknown record type {_short(kind)}", line)
     assert isinstance(kind, str)
     for key, typ in schema.items():
-        if key not in data or not _typed(data[key], typ):
+        value = data.get(key, _MISSING)
+        if type(value) is not typ and not _typed(value, typ):  # (the exact type: the fast path)
             raise ReplayFormatError(
                 f"{kind} record: field {key!r} missing or of the wrong type", line
             )
         item_schema = _ITEM_SCHEMA.get((kind, key))
         item_type = _ITEM_TYPE.get((kind, key))
-        for item in data[key] if isinstance(data[key], list) else ():
+        if item_schema is None and (
+            item_type is None or all(type(item) is item_type for item in value)
+        ):
+            continue
+        for item in value:
             if item_type is not None and not _typed(item, item_type):
                 raise ReplayFormatError(f"{kind} record: {key!r} holds {_short(item)}", line)
             if item_schema is not None and not (
@@ -245,6 +255,7 @@ class ReplayCheck:
         self.round_start = game.returns(self.state)
         self.round_due = False  # a deal just ended: the next record must be its round_end
         self.over = False  # the result record has been read
+        self.results: list[dict[str, Any]] = []  # each finished round's result
         #: Each seat's fault counts, kept by the arbiter's own rules (``SeatStats``).
         self.stats = [SeatStats() for _ in range(self.seats)]
         self._checks: dict[str, Callable[[Record], None]] = {
@@ -413,21 +424,19 @@ class ReplayCheck:
         self.round_start = totals
         if data["deltas"] != deltas:
             raise self._fail(f"round deltas {data['deltas']} but the play gives {deltas}", rec)
-        if self.format_version >= 2:
-            expected = json.loads(
-                json.dumps(self.round_record(self.game.observe(self.state, None)))
+        expected = self.round_record(self.game.observe(self.state, None))
+        self.results.append(expected)
+        if self.format_version >= 2 and data["result"] != expected:
+            key = next(
+                (k for k in {*expected, *data["result"]}
+                 if data["result"].get(k, ...) != expected.get(k, ...)),
+                "?",
+            )  # fmt: skip
+            raise self._fail(
+                f"round result {key!r} is {_short(data['result'].get(key))} but the play "
+                f"gives {_short(expected.get(key))}",
+                rec,
             )
-            if data["result"] != expected:
-                key = next(
-                    (k for k in {*expected, *data["result"]}
-                     if data["result"].get(k, ...) != expected.get(k, ...)),
-                    "?",
-                )  # fmt: skip
-                raise self._fail(
-                    f"round result {key!r} is {_short(data['result'].get(key))} but the play "
-                    f"gives {_short(expected.get(key))}",
-                    rec,
-                )
         self.rounds += 1
 
     def _result(self, rec: Record) -> None:
@@ -512,7 +521,15 @@ def read_replay(path: Path | str, *, tolerate_truncated_tail: bool = False) -> R
         raise ReplayFormatError(f"cannot read: {exc.strerror or exc}") from None
     if check is None:
         raise ReplayFormatError("the file is empty")
-    return Replay(path, check.header, tuple(records), check.initial, tuple(states), truncated)
+    return Replay(
+        path,
+        check.header,
+        tuple(records),
+        check.initial,
+        tuple(states),
+        truncated,
+        tuple(check.results),
+    )
 
 
 def _is_text(raw: bytes) -> bool:
