@@ -138,7 +138,7 @@ def _commands(path: Path, original: Path, out: Path) -> list[tuple[str, tuple[ob
         ("show", ("replay", "show", path)),
         ("show-seat", ("replay", "show", path, "--seat", 0)),
         ("show-where", ("replay", "show", path, "--public", "--where", "fault")),
-        ("show-round", ("replay", "show", path, "--round", 1)),
+        ("show-where-round", ("replay", "show", path, "--where", "round=1")),
         ("summary", ("replay", "summary", path)),
         ("summary-json", ("replay", "summary", "--json", path)),
         ("verify", ("replay", "verify", path)),
