@@ -1,7 +1,7 @@
 """Croupier benchmarks: figures a user can reproduce. Not tests; nothing here asserts a time.
 
     .venv/bin/python bench/run.py               # all
-    .venv/bin/python bench/run.py rules         # one: rules | wire | match
+    .venv/bin/python bench/run.py rules         # one: rules | wire | match | bots | export
 
 Every figure is reported with a baseline measured in the same run, as a ratio, because absolute
 times on a shared machine drift:
