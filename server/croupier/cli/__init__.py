@@ -1,7 +1,8 @@
 """The ``croupier`` command: run matches, inspect and verify replays, list games.
 
 Every error a user can cause ends in one line on stderr (``croupier: error: …``) and exit
-status 2; a failed ``replay verify`` exits 1; an interrupted ``tournament`` exits 130.
+status 2; a replay that reads but does not verify is status 1, in every ``replay`` command
+(docs/replay-format.md, "Exit statuses"); an interrupted ``tournament`` exits 130.
 """
 
 from __future__ import annotations
