@@ -214,3 +214,25 @@ def test_follow_tails_a_replay_while_a_real_match_writes_it(tmp_path: Path) -> N
     whole = cli("replay", "show", replay, "--public")
     assert out == whole.out  # the tail told the same story as the finished file
     assert get_game("as-nas").info.title in out.splitlines()[0]
+
+
+def test_diff_of_a_duplicate_pair_sees_the_same_deals(tmp_path: Path) -> None:
+    """The second match of a duplicate pair replays the first's deals (``chance_script``) with
+    the bots moved round the table: diff compares the seats holding the same cards."""
+    from croupier.arbiter import MatchConfig
+    from croupier.replay import record_match
+
+    bots = [random_policy(s) for s in range(4)]
+    a = play(tmp_path, "as-nas", 30, params={"deals": 4}, policies=bots, name="a")
+    deals = tuple(tuple(r["outcome"]) for r in _records(a) if r["type"] == "chance")
+    rotated = [random_policy(s) for s in (1, 2, 3, 0)]
+    b = record_match(
+        MatchConfig("as-nas", {"players": 4, "deals": 4}, seed=31, chance_script=deals),
+        tmp_path / "b.jsonl", rotated, ["b1", "b2", "b3", "b0"],
+    )  # fmt: skip
+    ran = cli("replay", "diff", a, b)
+    assert ran.status == 0, ran.err
+    assert "different deals" not in ran.out
+    assert len([x for x in ran.out.splitlines() if x.startswith("deal ")]) == 4
+    other_seed = play(tmp_path, "as-nas", 32, params={"deals": 4}, name="c")
+    assert "(different deals)" in cli("replay", "diff", a, other_seed).out
