@@ -138,6 +138,7 @@ def _commands(path: Path, original: Path, out: Path) -> list[tuple[str, tuple[ob
         ("show", ("replay", "show", path)),
         ("show-seat", ("replay", "show", path, "--seat", 0)),
         ("show-where", ("replay", "show", path, "--public", "--where", "fault")),
+        ("follow", ("replay", "show", path, "--public", "--follow", "--idle", 0)),
         ("show-where-round", ("replay", "show", path, "--where", "round=1")),
         ("summary", ("replay", "summary", path)),
         ("summary-json", ("replay", "summary", "--json", path)),
@@ -188,12 +189,16 @@ def test_mutant_replays_under_every_command(sources: list[Path], tmp_path: Path)
         if says == 0:
             a, b = read_replay(path, tolerate_truncated_tail=True).header, _header(original)
             comparable = a["game"] == b["game"] and a["params"] == b["params"]
+        outputs = {}
         for command, args in _commands(path, original, tmp_path / f"x{n}"):
             ran = cli(*args, stdin="n\nn\np\nr 2\nd 1\nq\n")
             _check(ran, _expected(command, says, complete, comparable), f"{kind} m{n} {command}")
+            outputs[command] = ran.out
             runs += 1
+        if says == 0:  # following the file to its end tells what showing it tells
+            assert outputs["follow"] == cli("replay", "show", path, "--public").out, n
     print(f"\nfuzz: {MUTANTS} mutants, {runs} command runs, 0 tracebacks; {kinds}; {statuses}")
-    assert runs >= 500 * 10
+    assert runs >= 500 * 11
     # the mutants exercise every outcome
     assert min(statuses.values()) >= 20, statuses
 

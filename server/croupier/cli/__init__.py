@@ -138,6 +138,11 @@ def _add_replay_parsers(sub: Any) -> None:
         "--follow", action="store_true",
         help="tail a replay that is still being written, until its result",
     )  # fmt: skip
+    show.add_argument(
+        "--idle", type=float, default=None, metavar="S",
+        help="with --follow: stop when the file has not grown for S seconds (default: wait for "
+        "the result)",
+    )  # fmt: skip
     summary = rsub.add_parser(
         "summary",
         help="one short summary per replay",
@@ -478,7 +483,9 @@ def _follow(args: argparse.Namespace, seat: int | str | None) -> int:
         raise ConfigError("--follow shows every round: it takes no --round or --where")
     narration = None
     try:
-        for rec, before, after in follow(args.file):
+        finished = False
+        for rec, before, after in follow(args.file, idle_s=args.idle):
+            finished = rec.type == "result"
             if narration is None:
                 game = get_game(rec.data["game"])
                 n = len(rec.data["seats"])
@@ -490,6 +497,8 @@ def _follow(args: argparse.Namespace, seat: int | str | None) -> int:
                 lines = [line.text for line in narration.feed(rec, before, after)]
             for line in lines:
                 print(line, flush=True)
+        if not finished:
+            print("   (the replay ends here: the match did not finish)")
     except ReplayError as exc:
         raise _ReplayFailed(args.file, exc) from None
     except KeyboardInterrupt:

@@ -565,18 +565,30 @@ def follow(
 ) -> Iterator[tuple[Record, Any, Any] | tuple[Record, None, Any]]:
     """The records of a replay that is still being written, checked as :func:`read_replay`
     checks them, as they appear: ``(header, None, initial state)`` first, then ``(record,
-    state before, state after)``. Ends after the ``result`` record, or (``idle_s``) when the
-    file has not grown for that long; a partial last line waits for its end."""
+    state before, state after)``. A partial last line waits for its end. Ends at the end of the
+    file once the ``result`` record has been read (what follows it is an error, as in a whole
+    file), or when the file has not grown for ``idle_s`` seconds: then the file is read to its
+    end as :func:`read_replay` reads it (a cut last line tolerated, an empty file an error)."""
     check: ReplayCheck | None = None
     pending = b""
     number = 0
     quiet_since = time.monotonic()
+    done = False
+
+    def record(rec: Record) -> tuple[Record, Any, Any] | tuple[Record, None, Any]:
+        nonlocal check
+        if check is None:
+            check = ReplayCheck(rec)
+            return rec, None, check.initial
+        before = check.state
+        return rec, before, check.feed(rec)
+
     with _open(path) as f:
         while True:
             chunk = f.readline()
             if not chunk:
-                if idle_s is not None and time.monotonic() - quiet_since > idle_s:
-                    return
+                if done or (idle_s is not None and time.monotonic() - quiet_since > idle_s):
+                    break
                 time.sleep(poll_s)
                 continue
             quiet_since = time.monotonic()
@@ -585,15 +597,22 @@ def follow(
                 continue
             raw, pending = pending, b""
             number += 1
-            if not raw.strip():
-                continue
-            rec = _decode(raw, number)
+            if raw.strip():
+                rec = _decode(raw, number)
+                yield record(rec)
+                done = done or rec.type == "result"
+    if pending.strip():  # the last line, without its newline
+        try:
+            tail: Record | None = _decode(pending, number + 1)
+        except ReplayFormatError:
+            if check is None and _is_text(pending):
+                raise ReplayFormatError(
+                    "truncated header (the writer was interrupted, or not a replay)", number + 1
+                ) from None
             if check is None:
-                check = ReplayCheck(rec)
-                yield rec, None, check.initial
-                continue
-            before = check.state
-            after = check.feed(rec)
-            yield rec, before, after
-            if rec.type == "result":
-                return
+                raise
+            tail = None  # what a killed writer leaves
+        if tail is not None:
+            yield record(tail)
+    if check is None:
+        raise ReplayFormatError("the file is empty")
