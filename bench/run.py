@@ -1,7 +1,7 @@
 """Croupier benchmarks: figures a user can reproduce. Not tests; nothing here asserts a time.
 
     .venv/bin/python bench/run.py               # all
-    .venv/bin/python bench/run.py rules         # one: rules | wire | match
+    .venv/bin/python bench/run.py rules         # one: rules | wire | match | bots | export
 
 Every figure is reported with a baseline measured in the same run, as a ratio, because absolute
 times on a shared machine drift:
@@ -12,6 +12,9 @@ times on a shared machine drift:
   four bot processes), from the arbiter's measured reply latencies, against raw gRPC round trips
   per second on a bare bidirectional stream between two processes (same payload size class).
 * match: whole 12-deal As-Nas matches with four bundled bot processes, per second.
+* export: ``croupier replay export`` of 1,000 real replays (every check of the one validating
+  reader and the re-simulation included), rows/s and MB/s, against reading the same files with
+  the standard library's ``json`` module (every line decoded, nothing checked).
 """
 
 from __future__ import annotations
@@ -321,7 +324,94 @@ def bench_bots(repeats: int) -> dict[str, float]:
     }
 
 
-BENCHES = {"rules": bench_rules, "wire": bench_wire, "match": bench_match, "bots": bench_bots}
+# ---- export -------------------------------------------------------------------------------------
+
+#: The replays the export bench writes: (game, params, matches); 1,000 in all.
+_EXPORT_MIX = (
+    ("as-nas", {"deals": 12}, 250),
+    ("fipsen", {"deals": 8}, 250),
+    ("felduz", {"players": 3, "round_cap": 20}, 250),
+    ("scauver", {"players": 3, "round_cap": 20}, 250),
+)
+
+
+def _make_replays(out: Path) -> list[Path]:
+    """1,000 real matches recorded in-process by the arbiter, random seats."""
+    import random
+
+    from croupier.arbiter import MatchConfig
+    from croupier.games import get_game
+    from croupier.replay import record_match
+
+    files = []
+    for game, params, count in _EXPORT_MIX:
+        seats = get_game(game).info.make_params(params)["players"]
+        for m in range(count):
+            rng = random.Random(m)
+            policy = lambda request, rng=rng: rng.choice(request.legal_actions)  # noqa: E731
+            files.append(
+                record_match(
+                    MatchConfig(game, params, seed=m),
+                    out / f"{game}-{m}.jsonl",
+                    [policy] * seats,
+                    [f"bot{s}" for s in range(seats)],
+                )
+            )
+    return files
+
+
+def bench_export(repeats: int) -> dict[str, float]:
+    """Export 1,000 replays to Parquet and to CSV against json-reading the same files."""
+    from croupier.replay import TABLES, Tables, read_replay, write_table
+
+    with tempfile.TemporaryDirectory() as tmp:
+        files = _make_replays(Path(tmp))
+        size = sum(f.stat().st_size for f in files)
+        json_s, parquet_s, csv_s, rows = [], [], [], 0
+        for _ in range(repeats):
+            start = time.perf_counter()
+            lines = 0
+            for f in files:
+                with f.open("rb") as handle:
+                    lines += sum(1 for line in handle if json.loads(line))
+            json_s.append(time.perf_counter() - start)
+            for fmt, times in (("parquet", parquet_s), ("csv", csv_s)):
+                start = time.perf_counter()
+                tables = Tables()
+                for f in files:
+                    tables.add_replay(read_replay(f))
+                for table in TABLES:
+                    write_table(tables, table, Path(tmp) / f"{table}.{fmt}", fmt)
+                times.append(time.perf_counter() - start)
+                rows = sum(tables.rows(t) for t in TABLES)
+    js, pq, cs = (statistics.median(x) for x in (json_s, parquet_s, csv_s))
+    mb = size / 1e6
+    return {
+        "replays": float(len(files)),
+        "megabytes": mb,
+        "rows": float(rows),
+        "json_lines": float(lines),
+        "json_read_s": js,
+        "json_mb_per_s": mb / js,
+        "json_lines_per_s": lines / js,
+        "export_parquet_s": pq,
+        "export_parquet_rows_per_s": rows / pq,
+        "export_parquet_mb_per_s": mb / pq,
+        "export_csv_s": cs,
+        "export_csv_rows_per_s": rows / cs,
+        "export_csv_mb_per_s": mb / cs,
+        "parquet_over_json_time": pq / js,
+        "csv_over_json_time": cs / js,
+    }
+
+
+BENCHES = {
+    "rules": bench_rules,
+    "wire": bench_wire,
+    "match": bench_match,
+    "bots": bench_bots,
+    "export": bench_export,
+}
 
 
 def main() -> None:

@@ -67,7 +67,8 @@ def test_the_replay_of_a_match_verifies(played: Played) -> None:
     line = done.stdout.strip()
     assert line.startswith(f"ok   {played.replay}: ")
     assert ", 2 deals, " in line
-    scores = line.rsplit("scores ", 1)[1].split()
+    assert line.endswith(", finished")
+    scores = line.rsplit("scores ", 1)[1].removesuffix(", finished").split()
     by_seat = {int(r["seat"]): r["score"] for r in played.rows}
     assert scores == [by_seat[s] for s in range(4)]
 
@@ -215,9 +216,11 @@ def test_verify_of_a_corrupt_file_names_the_line(played: Played, tmp_path: Path)
     lines[2] = lines[2][: len(lines[2]) // 2] + "\n"  # a broken JSON line
     bad = tmp_path / "corrupt.jsonl"
     bad.write_text("".join(lines))
-    done = croupier("replay", "verify", bad)
-    assert done.returncode == 1
-    assert done.stdout.startswith(f"FAIL {bad}: line 3: not JSON")
+    done = croupier("replay", "verify", played.replay, bad)
+    # not a readable replay: one error line and status 2; the good file is still verified
+    line = one_error_line(done)
+    assert line.startswith(f"croupier: error: {bad}: line 3: not JSON")
+    assert done.stdout.startswith(f"ok   {played.replay}: ")
 
 
 # ---- user errors -------------------------------------------------------------------------------
@@ -298,10 +301,10 @@ def test_showing_a_corrupt_replay_is_an_error(played: Played, tmp_path: Path) ->
 def test_showing_a_missing_replay_is_an_error(tmp_path: Path) -> None:
     missing = tmp_path / "missing.jsonl"
     assert str(missing) in one_error_line(croupier("replay", "show", missing))
-    # verify reports it like any other failed file
-    done = croupier("replay", "verify", missing)
-    assert done.returncode == 1
-    assert done.stdout.startswith(f"FAIL {missing}: ")
+    # so do verify, summary and export: it is not a readable replay (status 2)
+    for action in (["verify"], ["summary"], ["export", "--to", missing.parent / "out.csv"]):
+        line = one_error_line(croupier("replay", *action, missing))
+        assert line.startswith(f"croupier: error: {missing}: cannot read: ")
 
 
 def test_showing_a_seat_the_match_does_not_have_is_an_error(played: Played) -> None:

@@ -136,11 +136,30 @@ def test_verify_catches_a_changed_score(replay_file: Path, tmp_path: Path) -> No
 
 
 def test_verify_catches_an_illegal_action(replay_file: Path, tmp_path: Path) -> None:
+    from croupier.games import get_game
+
+    game = get_game("as-nas")
     records = _lines(replay_file)
     index = next(i for i, r in enumerate(records) if r["type"] == "action")
-    records[index]["action"] = 42
+    state = game.initial_state(records[0]["params"])
+    for record in records[1:index]:
+        state = game.apply_chance(state, tuple(record["outcome"]))
+    # an action id of the game that is not legal at this decision
+    records[index]["action"] = min(set(range(5)) - set(game.legal_actions(state)))
     with pytest.raises(ReplayMismatchError, match="not legal") as caught:
         verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+    assert caught.value.line == index + 1
+
+
+@pytest.mark.parametrize("action", [42, -3, 10**23])
+def test_the_reader_rejects_an_action_id_the_game_does_not_have(
+    replay_file: Path, tmp_path: Path, action: int
+) -> None:
+    records = _lines(replay_file)
+    index = next(i for i, r in enumerate(records) if r["type"] == "action")
+    records[index]["action"] = action
+    with pytest.raises(ReplayFormatError, match="not an action id of as-nas") as caught:
+        read_replay(_write(tmp_path / "t.jsonl", records))
     assert caught.value.line == index + 1
 
 
@@ -175,17 +194,24 @@ def test_verify_catches_a_missing_round_end(replay_file: Path, tmp_path: Path) -
 def test_verify_catches_an_extra_round_end(replay_file: Path, tmp_path: Path) -> None:
     records = _lines(replay_file)
     index = next(i for i, r in enumerate(records) if r["type"] == "action")
-    extra = {"type": "round_end", "step": records[index]["step"], "round": 0, "deltas": ["0"] * 4}
+    extra = {"type": "round_end", "step": records[index]["step"], "round": 0, "deltas": ["0"] * 4,
+             "result": {}}  # fmt: skip
     records.insert(index, extra)
     with pytest.raises(ReplayMismatchError, match="where no deal ended"):
         verify(read_replay(_write(tmp_path / "t.jsonl", records)))
 
 
-def test_verify_catches_an_invalid_fault_record(replay_file: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("seat", "fault", "message"),
+    [(9, "no_show", "seat 9 is not a seat of the match"), (1, "boredom", "unknown fault")],
+)
+def test_the_reader_rejects_an_invalid_fault_record(
+    replay_file: Path, tmp_path: Path, seat: int, fault: str, message: str
+) -> None:
     records = _lines(replay_file)
-    records.insert(1, {"type": "fault", "step": 0, "seat": 9, "fault": "boredom", "detail": ""})
-    with pytest.raises(ReplayMismatchError, match="is not valid"):
-        verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+    records.insert(1, {"type": "fault", "step": 0, "seat": seat, "fault": fault, "detail": ""})
+    with pytest.raises(ReplayFormatError, match=message):
+        read_replay(_write(tmp_path / "t.jsonl", records))
 
 
 @pytest.mark.parametrize(

@@ -103,7 +103,11 @@ class Recorder(Protocol):
         detail: str,
     ) -> None: ...
     def fault(self, step: int, seat: int, fault: Fault, detail: str) -> None: ...
-    def round_end(self, step: int, round_index: int, deltas: tuple[Fraction, ...]) -> None: ...
+    def round_end(
+        self, step: int, round_index: int, deltas: tuple[Fraction, ...], public: Any
+    ) -> None:
+        """A round has ended; ``public`` is the public observation after it."""
+
     def result(self, result: MatchResult, step: int) -> None: ...
 
 
@@ -255,10 +259,10 @@ class Match:
                 totals = game.returns(state)
                 deltas = tuple(t - s for t, s in zip(totals, round_start, strict=True))
                 round_start = totals
-                self._recorder.round_end(step, announced, deltas)
+                public = game.observe(state, None)  # a round's result is public
+                self._recorder.round_end(step, announced, deltas, public)
                 if self._progress is not None:
                     self._progress(announced + 1)
-                public = game.observe(state, None)  # a round's result is public
                 self._broadcast(RoundEnded(shown, announced, deltas, totals, public))
         self._drain_departures(step)
         result = self._result(game.returns(state), game.ranking(state))

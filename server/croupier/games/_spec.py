@@ -56,6 +56,9 @@ class GameSpec:
     narrator: Narrator
     bots: Bots
     playthrough: Playthrough
+    #: The JSON-able record of the round that has just ended, from the public observation
+    #: after it (``<game>/record.py``): the ``result`` of a replay's ``round_end`` record.
+    round_record: Callable[[Any], dict[str, Any]]
 
     @property
     def name(self) -> str:
@@ -95,6 +98,8 @@ def missing_parts(spec: object) -> list[str]:
     bots = getattr(spec, "bots", None)
     if bots is None or not getattr(bots, "lineup", ()):
         missing.append("bots.lineup")
+    if not callable(getattr(spec, "round_record", None)):
+        missing.append("round_record")
     playthrough = getattr(spec, "playthrough", None)
     if playthrough is None or not isinstance(getattr(playthrough, "seed", None), int):
         missing.append("playthrough")

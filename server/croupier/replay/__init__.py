@@ -1,21 +1,82 @@
-"""Replays, one JSON-lines file per match (docs/replay-format.md): write, read, verify, render."""
+"""Replays, one JSON-lines file per match (docs/replay-format.md): write; read, check and
+re-simulate (one validating reader for every command); verify; render; export."""
 
-from croupier.replay._reader import Record, Replay, VerifyReport, iter_records, read_replay, verify
-from croupier.replay._render import OMNISCIENT, render, summarize
-from croupier.replay._writer import FORMAT, FORMAT_VERSION, ReplayWriter, score_text
+from croupier.replay._diff import Move, RoundDiff, diff
+from croupier.replay._export import (
+    FORMATS,
+    SCHEMAS,
+    TABLES,
+    Tables,
+    check_parquet,
+    destinations,
+    write_table,
+)
+from croupier.replay._play import Policy, record_match
+from croupier.replay._reader import (
+    Record,
+    Replay,
+    ReplayCheck,
+    VerifyReport,
+    follow,
+    read_replay,
+    verify,
+)
+from croupier.replay._render import (
+    OMNISCIENT,
+    Line,
+    Narration,
+    narrate,
+    render,
+    round_facts,
+    round_results,
+    select_rounds,
+    summarize,
+    summary_data,
+)
+from croupier.replay._step import Decision, Walk
+from croupier.replay._writer import (
+    FORMAT,
+    FORMAT_VERSION,
+    READABLE_VERSIONS,
+    ReplayWriter,
+    score_text,
+)
 
 __all__ = [
     "FORMAT",
+    "FORMATS",
     "FORMAT_VERSION",
     "OMNISCIENT",
+    "READABLE_VERSIONS",
+    "SCHEMAS",
+    "TABLES",
+    "Decision",
+    "Line",
+    "Move",
+    "Narration",
+    "Policy",
     "Record",
     "Replay",
+    "ReplayCheck",
     "ReplayWriter",
+    "RoundDiff",
+    "Tables",
     "VerifyReport",
-    "iter_records",
+    "Walk",
+    "check_parquet",
+    "destinations",
+    "diff",
+    "follow",
+    "narrate",
     "read_replay",
+    "record_match",
     "render",
+    "round_facts",
+    "round_results",
     "score_text",
+    "select_rounds",
     "summarize",
+    "summary_data",
     "verify",
+    "write_table",
 ]

@@ -1,25 +1,41 @@
-"""Reading replays, and re-simulating them (``verify``)."""
+"""The one validating reader of replays, and ``verify``.
+
+Every command that reads a replay (show, summary, verify, export, step, diff, follow) reads it
+here, with the same checks, in one pass over the records (``docs/replay-format.md``, "Reading a
+replay"). Each record is first checked as *format* (JSON object, schema, types, ranges that need
+no rules: seats, action ids, step and round numbers, score text; the header's format and rules
+versions, game, parameters, seed and seats): a failure is a :class:`ReplayFormatError`, the file
+is not a readable replay. Then the record is *re-simulated* against the rules (the seat to act,
+legality, labels, the chance outcome the seed draws, round ends with their deltas and results,
+the final scores, places and fault counts): a failure is a :class:`ReplayMismatchError`, the file
+reads but does not verify. Errors name the first bad line.
+
+A file that ends early (a last line cut by a killed writer, or no ``result`` record yet) reads:
+``Replay.complete`` is false. :func:`verify` is the reading plus the demand that it be complete.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import re
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
-from croupier.arbiter import Fault, SeatStats
+from croupier.arbiter import Fault, Outcome, SeatStats
 from croupier.errors import (
     ConfigError,
     IllegalActionError,
     ReplayFormatError,
     ReplayMismatchError,
 )
-from croupier.games import CHANCE, TERMINAL, Game, get_game
-from croupier.replay._writer import FORMAT, FORMAT_VERSION, score_text
+from croupier.games import CHANCE, TERMINAL, Game, get_game, get_spec
+from croupier.replay._writer import FORMAT, READABLE_VERSIONS, score_text
 
 #: Required fields and their JSON types, per record type.
 _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -49,8 +65,28 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     "result": {"step": int, "cancelled": bool, "seats": list},
 }
 
+#: Required fields of the objects inside list fields: (record type, field) -> schema.
+_ITEM_SCHEMA: dict[tuple[str, str], dict[str, type | tuple[type, ...]]] = {
+    ("header", "seats"): {"seat": int, "bot_name": str, "bot_version": str, "connected": bool},
+    ("result", "seats"): {
+        "seat": int, "bot_name": str, "score": str, "place": int, "outcome": str,
+        "timeouts": int, "rejected": int,
+    },
+}  # fmt: skip
+#: List fields whose items are plain values.
+_ITEM_TYPE: dict[tuple[str, str], type] = {
+    ("chance", "outcome"): int,
+    ("round_end", "deltas"): str,
+}
 
 _FAULTS = frozenset(f.value for f in Fault)
+_OUTCOMES = frozenset(o.value for o in Outcome)
+_REJECTED = frozenset({"illegal_action", "stale_request", "unexpected_message"})
+_GONE = frozenset({"disconnect", "no_show"})
+#: An exact score as the writer writes it (``docs/replay-format.md``, "Scores").
+_SCORE = re.compile(r"-?(0|[1-9][0-9]{0,30})(/[1-9][0-9]{0,30})?")
+#: Bounds on numbers no real replay comes near (a chance outcome's entries, its length, times).
+_OUTCOME_MAX, _OUTCOME_LEN, _BIG = 1 << 16, 1 << 12, 1 << 63
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +103,18 @@ class Record:
 
 @dataclass(frozen=True, slots=True)
 class Replay:
-    """A parsed replay. ``records`` excludes the header; ``complete`` = it ends with a result."""
+    """A replay read and re-simulated. ``records`` excludes the header; ``states[i]`` is the
+    game state after ``records[i]`` (``initial`` before the first); ``truncated``: the last
+    line was cut (a killed or still running writer); ``complete``: it ends with a result."""
 
     path: Path
     header: dict[str, Any]
     records: tuple[Record, ...]
+    initial: Any
+    states: tuple[Any, ...]
+    truncated: bool = False
+    #: Each finished round's structured result, as re-simulated (also for a format v1 file).
+    round_results: tuple[dict[str, Any], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -81,111 +124,22 @@ class Replay:
     def game(self) -> Game[Any]:
         return get_game(self.header["game"])
 
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """The ``result`` record's data, if the replay has one."""
+        return self.records[-1].data if self.complete else None
 
-#: Required fields of the objects inside list fields: (record type, field) -> schema.
-_ITEM_SCHEMA: dict[tuple[str, str], dict[str, type | tuple[type, ...]]] = {
-    ("header", "seats"): {"seat": int, "bot_name": str, "bot_version": str, "connected": bool},
-    ("result", "seats"): {
-        "seat": int, "bot_name": str, "score": str, "place": int, "outcome": str,
-        "timeouts": int, "rejected": int,
-    },
-}  # fmt: skip
-#: List fields whose items are plain values.
-_ITEM_TYPE: dict[tuple[str, str], type] = {
-    ("chance", "outcome"): int,
-    ("round_end", "deltas"): str,
-}
-
-
-def _typed(value: Any, typ: type | tuple[type, ...]) -> bool:
-    """``isinstance`` where a JSON ``true`` is not an int (bool subclasses int in Python)."""
-    if isinstance(value, bool):
-        return typ is bool or (isinstance(typ, tuple) and bool in typ)
-    return isinstance(value, typ)
-
-
-def _check(data: Any, line: int) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise ReplayFormatError("a record must be a JSON object", line)
-    kind = data.get("type")
-    schema = _SCHEMA.get(kind) if isinstance(kind, str) else None
-    if schema is None:
-        raise ReplayFormatError(f"unknown record type {kind!r}", line)
-    assert isinstance(kind, str)
-    for key, typ in schema.items():
-        if key not in data or not _typed(data[key], typ):
-            raise ReplayFormatError(
-                f"{kind} record: field {key!r} missing or of the wrong type", line
-            )
-        item_schema = _ITEM_SCHEMA.get((kind, key))
-        item_type = _ITEM_TYPE.get((kind, key))
-        for item in data[key] if isinstance(data[key], list) else ():
-            if item_type is not None and not _typed(item, item_type):
-                raise ReplayFormatError(f"{kind} record: {key!r} holds {item!r}", line)
-            if item_schema is not None and not (
-                isinstance(item, dict)
-                and all(k in item and _typed(item[k], t) for k, t in item_schema.items())
-            ):
-                raise ReplayFormatError(f"{kind} record: a malformed entry in {key!r}", line)
-    return data
-
-
-def iter_records(path: Path, *, tolerate_truncated_tail: bool = False) -> Iterator[Record]:
-    """Records of a replay file, each checked against the schema, header first.
-
-    A last line without its newline is what a killed writer leaves: an error, or with
-    ``tolerate_truncated_tail`` the end of the records.
-    """
-    try:
-        with path.open("rb") as f:
-            for number, raw in enumerate(f, start=1):
-                if not raw.endswith(b"\n"):  # (it may even end inside a UTF-8 character)
-                    if tolerate_truncated_tail or not raw.strip():
-                        return
-                    raise ReplayFormatError(
-                        "truncated last line (the writer was interrupted)", number
-                    )
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    raise ReplayFormatError("not UTF-8 text", number) from None
-                if not text.strip():
-                    continue
-                try:
-                    data = json.loads(text)
-                except json.JSONDecodeError as exc:
-                    raise ReplayFormatError(f"not JSON ({exc.msg})", number) from None
-                yield Record(number, _check(data, number))
-    except OSError as exc:
-        raise ReplayFormatError(f"cannot read {path}: {exc.strerror or exc}") from exc
-
-
-def read_replay(path: Path | str, *, tolerate_truncated_tail: bool = False) -> Replay:
-    """Parse a replay file; :class:`ReplayFormatError` names the first bad line.
-
-    ``tolerate_truncated_tail`` reads what a killed writer left (for showing, not verifying).
-    """
-    path = Path(path)
-    records = list(iter_records(path, tolerate_truncated_tail=tolerate_truncated_tail))
-    if not records:
-        raise ReplayFormatError(f"{path} is empty")
-    head = records[0]
-    if head.type != "header":
-        raise ReplayFormatError("the first record must be the header", head.line)
-    if head.data["format"] != FORMAT or head.data["format_version"] != FORMAT_VERSION:
-        raise ReplayFormatError(
-            f"not a {FORMAT} v{FORMAT_VERSION} file "
-            f"({head.data['format']} v{head.data['format_version']})",
-            head.line,
+    @property
+    def status(self) -> str:
+        """``finished``, ``cancelled`` or ``unfinished``."""
+        result = self.result
+        return (
+            "unfinished" if result is None else "cancelled" if result["cancelled"] else "finished"
         )
-    try:
-        get_game(head.data["game"])
-    except ConfigError as exc:
-        raise ReplayFormatError(str(exc), head.line) from None
-    for rec in records[1:]:
-        if rec.type == "header":
-            raise ReplayFormatError("a second header", rec.line)
-    return Replay(path, head.data, tuple(records[1:]))
+
+    def before(self, index: int) -> Any:
+        """The state before ``records[index]``."""
+        return self.states[index - 1] if index else self.initial
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,79 +149,187 @@ class VerifyReport:
     steps: int
     rounds: int
     scores: tuple[Fraction, ...]
+    cancelled: bool = False
 
 
-def verify(replay: Replay) -> VerifyReport:
-    """Re-simulate ``replay`` from its chance outcomes and actions and check every record.
-
-    Raises :class:`ReplayMismatchError` at the first disagreement (its ``line`` names the record).
-    """
-    return _Resimulation(replay).run()
+_MISSING = object()
 
 
-_REJECTED = frozenset({"illegal_action", "stale_request", "unexpected_message"})
-_GONE = frozenset({"disconnect", "no_show"})
+def _typed(value: Any, typ: type | tuple[type, ...]) -> bool:
+    """``isinstance`` where a JSON ``true`` is not an int (bool subclasses int in Python)."""
+    if isinstance(value, bool):
+        return typ is bool or (isinstance(typ, tuple) and bool in typ)
+    return isinstance(value, typ)
 
 
-class _Resimulation:
-    """Replays the records one by one against the rules; each ``_<type>`` checks one record."""
-
-    def __init__(self, replay: Replay) -> None:
-        self.replay = replay
-        self.game = game = replay.game
-        header = replay.header
-        if header["rules_version"] != game.info.version:
-            raise ReplayMismatchError(
-                f"recorded with {game.info.name} rules v{header['rules_version']}, "
-                f"this Croupier has v{game.info.version}",
-                1,
+def _check_schema(data: Any, line: int) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ReplayFormatError("a record must be a JSON object", line)
+    kind = data.get("type")
+    schema = _SCHEMA.get(kind) if isinstance(kind, str) else None
+    if schema is None:
+        raise ReplayFormatError(f"unknown record type {_short(kind)}", line)
+    assert isinstance(kind, str)
+    for key, typ in schema.items():
+        value = data.get(key, _MISSING)
+        if type(value) is not typ and not _typed(value, typ):  # (the exact type: the fast path)
+            raise ReplayFormatError(
+                f"{kind} record: field {key!r} missing or of the wrong type", line
             )
-        try:
-            params = game.info.make_params(header["params"])
-        except ConfigError as exc:
-            raise ReplayMismatchError(str(exc), 1) from None
-        self.state = game.initial_state(params)
+        item_schema = _ITEM_SCHEMA.get((kind, key))
+        item_type = _ITEM_TYPE.get((kind, key))
+        if item_schema is None and (
+            item_type is None or all(type(item) is item_type for item in value)
+        ):
+            continue
+        for item in value:
+            if item_type is not None and not _typed(item, item_type):
+                raise ReplayFormatError(f"{kind} record: {key!r} holds {_short(item)}", line)
+            if item_schema is not None and not (
+                isinstance(item, dict)
+                and all(k in item and _typed(item[k], t) for k, t in item_schema.items())
+            ):
+                raise ReplayFormatError(f"{kind} record: a malformed entry in {key!r}", line)
+    return data
+
+
+def _short(value: Any) -> str:
+    """``repr`` cut to a length that fits an error line."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _decode(raw: bytes, number: int) -> Record:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ReplayFormatError("not UTF-8 text", number) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReplayFormatError(f"not JSON ({exc.msg})", number) from None
+    except (ValueError, RecursionError) as exc:  # a 5,000-digit number, deep nesting
+        raise ReplayFormatError(
+            f"not JSON ({str(exc)[:60] or 'nested too deeply'})", number
+        ) from None
+    return Record(number, _check_schema(data, number))
+
+
+def _lines(f: IO[bytes]) -> Iterator[tuple[int, bytes, bool]]:
+    """``(number, raw line, complete)`` for each non-blank line; the last may be incomplete."""
+    for number, raw in enumerate(f, start=1):
+        complete = raw.endswith(b"\n")
+        if raw.strip():
+            yield number, raw, complete
+
+
+class ReplayCheck:
+    """Checks a replay record by record, format then re-simulation (the module docstring);
+    :meth:`feed` returns the state after each record. Used by :func:`read_replay` and by
+    :func:`follow` (a file that is still being written)."""
+
+    def __init__(self, header: Record) -> None:
+        data = header.data
+        self.header = data
+        if header.type != "header":
+            raise ReplayFormatError("the first record must be the header", header.line)
+        self.game = game = self._check_header(data, header.line)
+        self.format_version: int = data["format_version"]
+        self.state = self.initial = game.initial_state(game.info.make_params(data["params"]))
         self.seats = game.num_players(self.state)
-        if len(header["seats"]) != self.seats:
-            raise ReplayMismatchError(
-                f"{len(header['seats'])} seats in the header, not {self.seats}", 1
+        if len(data["seats"]) != self.seats:
+            raise ReplayFormatError(
+                f"{len(data['seats'])} seats in the header, the params give {self.seats}",
+                header.line,
             )
+        if [s["seat"] for s in data["seats"]] != list(range(self.seats)):
+            raise ReplayFormatError("the header must list every seat in order", header.line)
+        self.round_record = get_spec(game.info.name).round_record
         # Chance outcomes are redrawn from the seed, except the first ``chance_script`` ones,
         # which the match was given (duplicate play).
-        self.rng = np.random.default_rng(header["seed"])
-        self.scripted = header["chance_script"]
+        self.rng = np.random.default_rng(data["seed"])
+        self.scripted: int = data["chance_script"]
         self.chance_events = 0
         self.step = 0
         self.rounds = 0
         self.round_start = game.returns(self.state)
         self.round_due = False  # a deal just ended: the next record must be its round_end
+        self.over = False  # the result record has been read
+        self.results: list[dict[str, Any]] = []  # each finished round's result
         #: Each seat's fault counts, kept by the arbiter's own rules (``SeatStats``).
         self.stats = [SeatStats() for _ in range(self.seats)]
-
-    def run(self) -> VerifyReport:
-        checks = {
+        self._checks: dict[str, Callable[[Record], None]] = {
             "chance": self._chance,
             "action": self._action,
             "fault": self._fault,
             "round_end": self._round_end,
             "result": self._result,
         }
-        for rec in self.replay.records:
-            if rec.data["step"] != self.step:
-                raise self._fail(f"step {rec.data['step']} recorded where {self.step} was due", rec)
-            if self.round_due and rec.type in ("chance", "action", "result"):
-                raise self._fail(
-                    f"a deal ended at step {self.step} but its round_end record is missing", rec
-                )
-            checks[rec.type](rec)
-            if rec.type == "result":
-                if rec is not self.replay.records[-1]:
-                    raise self._fail("records after the result", rec)
-                return VerifyReport(self.step, self.rounds, self.game.returns(self.state))
-        last = self.replay.records[-1].line if self.replay.records else 1
-        raise ReplayMismatchError(
-            "the replay has no result record (the match did not finish)", last
-        )
+
+    @staticmethod
+    def _check_header(data: dict[str, Any], line: int) -> Game[Any]:
+        if data["format"] != FORMAT:
+            raise ReplayFormatError(f"not a {FORMAT} file (format {_short(data['format'])})", line)
+        version = data["format_version"]
+        newest = max(READABLE_VERSIONS)
+        if version > newest:
+            raise ReplayFormatError(
+                f"{FORMAT} format v{version} is newer than this Croupier reads "
+                f"(v{min(READABLE_VERSIONS)} to v{newest}): read it with a newer Croupier",
+                line,
+            )
+        if version not in READABLE_VERSIONS:
+            raise ReplayFormatError(f"unknown {FORMAT} format version {version}", line)
+        try:
+            game = get_game(data["game"])
+        except ConfigError as exc:
+            raise ReplayFormatError(str(exc), line) from None
+        recorded, ours = data["rules_version"], game.info.version
+        if recorded != ours:
+            age = "newer" if recorded > ours else "older"
+            raise ReplayFormatError(
+                f"recorded with {game.info.name} rules v{recorded}, {age} than this Croupier's "
+                f"v{ours}: a replay re-simulates only under the rules it was played by",
+                line,
+            )
+        try:
+            game.info.make_params(data["params"])
+        except ConfigError as exc:
+            raise ReplayFormatError(str(exc), line) from None
+        for key in ("seed", "chance_script", "protocol_version"):
+            if not 0 <= data[key] < _BIG:
+                raise ReplayFormatError(f"header: {key} {_short(data[key])} is out of range", line)
+        return game
+
+    # -- one record -----------------------------------------------------------------------------
+
+    def feed(self, rec: Record) -> Any:
+        """Check one record after the header; return the state after it."""
+        data, kind = rec.data, rec.type
+        if kind == "header":
+            raise ReplayFormatError("a second header", rec.line)
+        if self.over:
+            raise ReplayFormatError(f"a {kind} record after the result", rec.line)
+        if data["step"] != self.step:
+            raise ReplayFormatError(
+                f"step {_short(data['step'])} where {self.step} was due "
+                "(a record is missing, repeated or out of order)",
+                rec.line,
+            )
+        if self.round_due and kind in ("chance", "action", "result"):
+            raise self._fail(
+                f"a deal ended at step {self.step} but its round_end record is missing", rec
+            )
+        self._checks[kind](rec)
+        return self.state
+
+    def _seat(self, rec: Record) -> int:
+        seat = rec.data["seat"]
+        if seat not in range(self.seats):
+            raise ReplayFormatError(
+                f"seat {_short(seat)} is not a seat of the match (0..{self.seats - 1})", rec.line
+            )
+        return int(seat)
 
     @staticmethod
     def _fail(message: str, rec: Record) -> ReplayMismatchError:
@@ -275,17 +337,19 @@ class _Resimulation:
 
     def _chance(self, rec: Record) -> None:
         game, state = self.game, self.state
+        outcome = tuple(rec.data["outcome"])
+        if len(outcome) > _OUTCOME_LEN or not all(0 <= x < _OUTCOME_MAX for x in outcome):
+            raise ReplayFormatError("chance record: an outcome out of range", rec.line)
         if game.current_player(state) != CHANCE:
             raise self._fail("a chance outcome where no chance event is due", rec)
-        outcome = tuple(rec.data["outcome"])
         try:
             label = game.chance_label(state, outcome)
             self.state = game.apply_chance(state, outcome)
-        except (IllegalActionError, TypeError, ValueError, IndexError) as exc:
+        except (IllegalActionError, TypeError, ValueError, IndexError, KeyError) as exc:
             raise self._fail(f"illegal chance outcome: {exc}", rec) from None
         if rec.data["label"] != label:
             raise self._fail(
-                f"chance label {rec.data['label']!r} but the outcome gives {label!r}", rec
+                f"chance label {_short(rec.data['label'])} but the outcome gives {label!r}", rec
             )
         if self.chance_events >= self.scripted and outcome != game.sample_chance(state, self.rng):
             raise self._fail("this chance outcome is not the one the match seed draws", rec)
@@ -294,7 +358,17 @@ class _Resimulation:
 
     def _action(self, rec: Record) -> None:
         game, state, data = self.game, self.state, rec.data
-        seat, action, fault = data["seat"], data["action"], data["fault"]
+        seat, action, fault = self._seat(rec), data["action"], data["fault"]
+        if action not in range(game.info.num_distinct_actions):
+            raise ReplayFormatError(
+                f"action {_short(action)} is not an action id of {game.info.name} "
+                f"(0..{game.info.num_distinct_actions - 1})",
+                rec.line,
+            )
+        if not 0 <= data["time_us"] < _BIG:
+            raise ReplayFormatError(f"time_us {_short(data['time_us'])} is out of range", rec.line)
+        if fault is not None and fault not in _FAULTS:
+            raise ReplayFormatError(f"unknown fault {_short(fault)}", rec.line)
         player = game.current_player(state)
         if player != seat:
             who = "chance" if player == CHANCE else "nobody" if player == TERMINAL else player
@@ -304,10 +378,8 @@ class _Resimulation:
         label = game.action_label(state, action)
         if data["label"] != label:
             raise self._fail(
-                f"action label {data['label']!r} but action {action} is {label!r}", rec
+                f"action label {_short(data['label'])} but action {action} is {label!r}", rec
             )
-        if fault is not None and fault not in _FAULTS:
-            raise self._fail(f"unknown fault {fault!r}", rec)
         stats = self.stats[seat]
         if (fault is not None or stats.disconnected) and action != game.default_action(state):
             why = f"after a {fault}" if fault else "for a seat whose bot has gone"
@@ -323,32 +395,64 @@ class _Resimulation:
         )
 
     def _fault(self, rec: Record) -> None:
-        seat, fault = rec.data["seat"], rec.data["fault"]
-        if seat not in range(self.seats) or fault not in _FAULTS:
-            raise self._fail(f"fault {fault!r} of seat {seat} is not valid", rec)
+        seat, fault = self._seat(rec), rec.data["fault"]
+        if fault not in _FAULTS:
+            raise ReplayFormatError(f"unknown fault {_short(fault)}", rec.line)
         self.stats[seat].disconnected |= fault in _GONE
 
     def _round_end(self, rec: Record) -> None:
+        data = rec.data
+        if data["round"] != self.rounds:
+            raise ReplayFormatError(
+                f"round {_short(data['round'])} where round {self.rounds} was due", rec.line
+            )
+        if len(data["deltas"]) != self.seats or not all(
+            _SCORE.fullmatch(d) for d in data["deltas"]
+        ):
+            raise ReplayFormatError(
+                f"round_end record: deltas must be {self.seats} scores", rec.line
+            )
+        if self.format_version >= 2 and not isinstance(data.get("result"), dict):
+            raise ReplayFormatError(
+                "round_end record: field 'result' missing or not an object", rec.line
+            )
         if not self.round_due:
             raise self._fail("a round_end record where no deal ended", rec)
         self.round_due = False
         totals = self.game.returns(self.state)
         deltas = [score_text(t - s) for t, s in zip(totals, self.round_start, strict=True)]
         self.round_start = totals
-        if rec.data["deltas"] != deltas:
-            raise self._fail(f"round deltas {rec.data['deltas']} but the play gives {deltas}", rec)
-        if rec.data["round"] != self.rounds:
-            raise self._fail(f"round {rec.data['round']} recorded where {self.rounds} ended", rec)
+        if data["deltas"] != deltas:
+            raise self._fail(f"round deltas {data['deltas']} but the play gives {deltas}", rec)
+        expected = self.round_record(self.game.observe(self.state, None))
+        self.results.append(expected)
+        if self.format_version >= 2 and data["result"] != expected:
+            key = next(
+                (k for k in {*expected, *data["result"]}
+                 if data["result"].get(k, ...) != expected.get(k, ...)),
+                "?",
+            )  # fmt: skip
+            raise self._fail(
+                f"round result {key!r} is {_short(data['result'].get(key))} but the play "
+                f"gives {_short(expected.get(key))}",
+                rec,
+            )
         self.rounds += 1
 
     def _result(self, rec: Record) -> None:
         data, game = rec.data, self.game
+        rows = data["seats"]
+        if [r["seat"] for r in rows] != list(range(self.seats)):
+            raise ReplayFormatError("the result must list every seat in order", rec.line)
+        for row in rows:
+            if not _SCORE.fullmatch(row["score"]) or row["place"] not in range(1, self.seats + 1):
+                raise ReplayFormatError(f"result: seat {row['seat']}'s score or place", rec.line)
+            if row["outcome"] not in _OUTCOMES or row["timeouts"] < 0 or row["rejected"] < 0:
+                raise ReplayFormatError(f"result: seat {row['seat']}'s outcome or counts", rec.line)
+        self.over = True
         if not data["cancelled"] and game.current_player(self.state) != TERMINAL:
             raise self._fail("result recorded before the match is over", rec)
         scores = game.returns(self.state)
-        rows = data["seats"]
-        if [r["seat"] for r in rows] != list(range(self.seats)):
-            raise self._fail("the result must list every seat in order", rec)
         recorded = [r["score"] for r in rows]
         if recorded != [score_text(s) for s in scores]:
             raise self._fail(
@@ -367,3 +471,148 @@ class _Resimulation:
                     f"{row['rejected']} rejected, but its faults give {expected}",
                     rec,
                 )
+
+
+def _open(path: Path) -> IO[bytes]:
+    try:
+        return path.open("rb")
+    except OSError as exc:
+        raise ReplayFormatError(f"cannot read: {exc.strerror or exc}") from None
+
+
+def read_replay(path: Path | str, *, tolerate_truncated_tail: bool = False) -> Replay:
+    """Read, check and re-simulate a replay file (the module docstring); the error names the
+    first bad line. A last line without its newline that is not a whole record is what a killed
+    writer leaves: an error, or with ``tolerate_truncated_tail`` the end of the records
+    (``Replay.truncated``)."""
+    path = Path(path)
+    check: ReplayCheck | None = None
+    records: list[Record] = []
+    states: list[Any] = []
+    truncated = False
+    try:
+        with _open(path) as f:
+            for number, raw, complete in _lines(f):
+                try:
+                    rec = _decode(raw, number)
+                except ReplayFormatError:
+                    if complete:
+                        raise
+                    # the last line, without its newline: what a killed writer leaves
+                    if check is None and _is_text(raw):
+                        raise ReplayFormatError(
+                            "truncated header (the writer was interrupted, or not a replay)",
+                            number,
+                        ) from None
+                    if check is None:
+                        raise
+                    if not tolerate_truncated_tail:
+                        raise ReplayFormatError(
+                            "truncated last line (the writer was interrupted)", number
+                        ) from None
+                    truncated = True
+                    break
+                if check is None:
+                    check = ReplayCheck(rec)
+                    continue
+                states.append(check.feed(rec))
+                records.append(rec)
+    except OSError as exc:
+        raise ReplayFormatError(f"cannot read: {exc.strerror or exc}") from None
+    if check is None:
+        raise ReplayFormatError("the file is empty")
+    return Replay(
+        path,
+        check.header,
+        tuple(records),
+        check.initial,
+        tuple(states),
+        truncated,
+        tuple(check.results),
+    )
+
+
+def _is_text(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def verify(replay: Replay) -> VerifyReport:
+    """The replay was checked as it was read (:func:`read_replay`); ``verify`` adds that it is
+    complete. :class:`ReplayMismatchError` for an unfinished one (its ``line``: the last)."""
+    last = replay.records[-1].line if replay.records else 1
+    if replay.truncated:
+        raise ReplayMismatchError(
+            "unfinished: the last line is truncated (the writer was interrupted)", last + 1
+        )
+    if not replay.complete:
+        raise ReplayMismatchError(
+            "unfinished: the replay has no result record (the match did not finish)", last
+        )
+    game = replay.game
+    final = replay.states[-1]
+    rounds = sum(1 for r in replay.records if r.type == "round_end")
+    steps = int(replay.records[-1].data["step"])
+    cancelled = bool(replay.records[-1].data["cancelled"])
+    return VerifyReport(steps, rounds, game.returns(final), cancelled)
+
+
+def follow(
+    path: Path, *, poll_s: float = 0.1, idle_s: float | None = None
+) -> Iterator[tuple[Record, Any, Any] | tuple[Record, None, Any]]:
+    """The records of a replay that is still being written, checked as :func:`read_replay`
+    checks them, as they appear: ``(header, None, initial state)`` first, then ``(record,
+    state before, state after)``. A partial last line waits for its end. Ends at the end of the
+    file once the ``result`` record has been read (what follows it is an error, as in a whole
+    file), or when the file has not grown for ``idle_s`` seconds: then the file is read to its
+    end as :func:`read_replay` reads it (a cut last line tolerated, an empty file an error)."""
+    check: ReplayCheck | None = None
+    pending = b""
+    number = 0
+    quiet_since = time.monotonic()
+    done = False
+
+    def record(rec: Record) -> tuple[Record, Any, Any] | tuple[Record, None, Any]:
+        nonlocal check
+        if check is None:
+            check = ReplayCheck(rec)
+            return rec, None, check.initial
+        before = check.state
+        return rec, before, check.feed(rec)
+
+    with _open(path) as f:
+        while True:
+            chunk = f.readline()
+            if not chunk:
+                if done or (idle_s is not None and time.monotonic() - quiet_since > idle_s):
+                    break
+                time.sleep(poll_s)
+                continue
+            quiet_since = time.monotonic()
+            pending += chunk
+            if not pending.endswith(b"\n"):
+                continue
+            raw, pending = pending, b""
+            number += 1
+            if raw.strip():
+                rec = _decode(raw, number)
+                yield record(rec)
+                done = done or rec.type == "result"
+    if pending.strip():  # the last line, without its newline
+        try:
+            tail: Record | None = _decode(pending, number + 1)
+        except ReplayFormatError:
+            if check is None and _is_text(pending):
+                raise ReplayFormatError(
+                    "truncated header (the writer was interrupted, or not a replay)", number + 1
+                ) from None
+            if check is None:
+                raise
+            tail = None  # what a killed writer leaves
+        if tail is not None:
+            yield record(tail)
+    if check is None:
+        raise ReplayFormatError("the file is empty")

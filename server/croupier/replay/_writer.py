@@ -16,9 +16,12 @@ from typing import IO, Any
 from croupier import PROTOCOL_VERSION, __version__
 from croupier.arbiter import Fault, Match, MatchResult, SeatInfo
 from croupier.errors import ConfigError
+from croupier.games import get_spec
 
 FORMAT = "croupier-replay"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: The format versions the reader reads (1: no structured round results).
+READABLE_VERSIONS = (1, 2)
 
 
 def score_text(value: Fraction) -> str:
@@ -35,6 +38,7 @@ class ReplayWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._round_record: Any = None  # the game's GameSpec.round_record, known at the header
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._file: IO[str] | None = path.open("x", encoding="utf-8")
@@ -53,6 +57,7 @@ class ReplayWriter:
 
     def header(self, match: Match, seats: tuple[SeatInfo, ...]) -> None:
         info = match.game.info
+        self._round_record = get_spec(info.name).round_record
         self._write(
             {
                 "type": "header",
@@ -114,13 +119,16 @@ class ReplayWriter:
             {"type": "fault", "step": step, "seat": seat, "fault": fault.value, "detail": detail}
         )
 
-    def round_end(self, step: int, round_index: int, deltas: tuple[Fraction, ...]) -> None:
+    def round_end(
+        self, step: int, round_index: int, deltas: tuple[Fraction, ...], public: Any
+    ) -> None:
         self._write(
             {
                 "type": "round_end",
                 "step": step,
                 "round": round_index,
                 "deltas": [score_text(d) for d in deltas],
+                "result": self._round_record(public),
             }
         )
 

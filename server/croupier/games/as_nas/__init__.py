@@ -7,7 +7,7 @@ messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand hi
 from __future__ import annotations
 
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.as_nas import codec, encoder, narrator, rules
+from croupier.games.as_nas import codec, encoder, narrator, record, rules
 
 #: As-Nas, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
@@ -20,6 +20,7 @@ SPEC = GameSpec(
         bundled={"as-nas-heuristic": "croupier_bots.as_nas_heuristic"},
     ),
     playthrough=Playthrough(params={"deals": 3}, seed=20261130),
+    round_record=record.round_record,
 )
 
 __all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]

@@ -7,7 +7,7 @@ messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand hi
 from __future__ import annotations
 
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.felduz import codec, encoder, narrator, rules
+from croupier.games.felduz import codec, encoder, narrator, record, rules
 
 #: Felduz, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
@@ -20,6 +20,7 @@ SPEC = GameSpec(
         bundled={"felduz-heuristic": "croupier_bots.felduz_heuristic"},
     ),
     playthrough=Playthrough(params={"players": 3, "stack": 8, "round_cap": 3}, seed=20261130),
+    round_record=record.round_record,
 )
 
 __all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]

@@ -7,7 +7,7 @@ messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand hi
 from __future__ import annotations
 
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.fipsen import codec, encoder, narrator, rules
+from croupier.games.fipsen import codec, encoder, narrator, record, rules
 
 #: Fipsen, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
@@ -20,6 +20,7 @@ SPEC = GameSpec(
         bundled={"fipsen-heuristic": "croupier_bots.fipsen_heuristic"},
     ),
     playthrough=Playthrough(params={"deals": 3}, seed=266),
+    round_record=record.round_record,
 )
 
 __all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]

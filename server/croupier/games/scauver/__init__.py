@@ -7,7 +7,7 @@ messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand hi
 from __future__ import annotations
 
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.scauver import codec, encoder, narrator, rules
+from croupier.games.scauver import codec, encoder, narrator, record, rules
 
 #: Scauver, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
@@ -20,6 +20,7 @@ SPEC = GameSpec(
         bundled={"scauver-heuristic": "croupier_bots.scauver_heuristic"},
     ),
     playthrough=Playthrough(params={"players": 3, "round_cap": 3, "stack": 4}, seed=20261160),
+    round_record=record.round_record,
 )
 
 __all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]
