@@ -14,7 +14,7 @@ from pathlib import Path
 from croupier.arbiter import MatchConfig, Outcome
 from croupier.errors import ConfigError, ReplayError
 from croupier.games import get_game
-from croupier.replay import read_replay, verify
+from croupier.replay import Replay, read_replay
 from croupier.runner import run_match
 from croupier.transport import parse_bot_command
 
@@ -83,17 +83,20 @@ async def check_bot(
     with tempfile.TemporaryDirectory() as tmp:
         run = await run_match(config, bots, out or Path(tmp))
         mine = run.result.seats[seat]
-        replay = read_replay(run.replay)
         exit_ = next((e for e in run.exits if e.seat == seat), None)
-        decisions = sum(1 for r in replay.records if r.type == "action" and r.data["seat"] == seat)
-        rounds = sum(1 for r in replay.records if r.type == "round_end")
-        try:
-            verify(replay)
+        try:  # reading re-simulates: a replay that does not verify is a failed check, not a stop
+            replay: Replay | None = read_replay(run.replay)
             verified = ""
         except ReplayError as exc:
-            verified = str(exc)
+            replay, verified = None, str(exc)
+        records = replay.records if replay is not None else []
+        decisions = sum(1 for r in records if r.type == "action" and r.data["seat"] == seat)
+        rounds = sum(1 for r in records if r.type == "round_end")
         log_tail = run.logs[seat].read_text(errors="replace").strip().splitlines()[-3:]
-    connected = bool(replay.header["seats"][seat]["connected"])
+    if replay is not None:
+        connected = bool(replay.header["seats"][seat]["connected"])
+    else:
+        connected = bool(mine.bot_name)
     if exit_ is not None and exit_.signalled:
         exit_why = "still running after MatchEnd"
     else:
