@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import shlex
 import shutil
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import structlog
 
@@ -115,6 +118,41 @@ class BotProcess:
         return BotExit(self.seat, proc.returncode, signalled)
 
 
+#: ``prctl(2)`` option: the signal the kernel sends this process when its parent dies.
+_PR_SET_PDEATHSIG = 1
+
+
+def _load_prctl() -> Any:
+    """libc's ``prctl``, looked up once in the parent (the child, between fork and exec, only
+    calls it); ``None`` where there is none (not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _load_prctl()
+
+
+def _die_with_parent(parent: int) -> Callable[[], None] | None:
+    """A ``preexec_fn`` that has the kernel SIGKILL the bot when the process that launched it
+    dies, however it dies (a SIGKILLed arbiter cannot stop its bots itself). The signal survives
+    ``exec``; it is sent when the launching thread ends, which is the event loop's thread. A
+    parent that died before the call (the bot was reparented) ends the bot at once."""
+    prctl = _PRCTL
+    if prctl is None:
+        return None
+
+    def arm() -> None:
+        prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return arm
+
+
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
@@ -153,6 +191,7 @@ async def launch_bot(
             stderr=asyncio.subprocess.STDOUT,
             env=env,
             start_new_session=True,  # Ctrl-C reaches the arbiter, which stops the bots itself
+            preexec_fn=_die_with_parent(os.getpid()),  # a SIGKILL does not: the kernel does
         )
     except OSError as exc:
         raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {exc.strerror or exc}") from exc
