@@ -1,5 +1,6 @@
 """End to end: a tournament SIGKILLed at random moments and resumed gives the same standings as
-one run without interruption (same seeds). ``bench/ladder.py resume`` does 20 runs of a
+one run without interruption (same seeds), and leaves no bot process behind (its bots, kept up
+in sessions, die with it). ``bench/ladder.py resume`` does 20 runs of a
 200-match tournament; this test does three kills of a 16-match one."""
 
 from __future__ import annotations
@@ -48,6 +49,14 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, exited but not yet reaped, does not count)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def _results(store: Path) -> list[tuple[object, ...]]:
     conn = sqlite3.connect(store)
     return conn.execute(
@@ -76,14 +85,24 @@ def test_killed_and_resumed_gives_the_same_standings(tmp_path: Path) -> None:
         if kill == 0 and store.exists():  # the standings can be read while the tournament runs
             assert standings_json(store)["total"] == 16
         assert proc.poll() is None, "the run ended before it could be killed"
-        orphans += _children(proc.pid)
+        bots, wait_until = _children(proc.pid), time.monotonic() + 5
+        while kill == 0 and not bots and time.monotonic() < wait_until:
+            time.sleep(0.05)  # the first kill comes while bots play (the others at any time)
+            bots = _children(proc.pid)
+        orphans += bots
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         finished_after_kill.append(len(_results(store)) // 4 if store.exists() else 0)
     assert finished_after_kill[-1] < 16, "every match finished before the last kill"
-    for pid in orphans:  # bots of a killed run outlive it until their dial times out
+    assert orphans, "no bot was running at any kill"
+    deadline = time.monotonic() + 2.0  # the kernel ends them (launch_bot's parent-death signal)
+    while any(_alive(pid) for pid in orphans) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in orphans if _alive(pid)]
+    for pid in left:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+    assert not left, f"bots of a killed tournament outlived it by 2 s: {left}"
     resumed = tournament(killed, "--concurrency", 2)
     assert resumed.returncode == 0, resumed.stderr
     assert f"{finished_after_kill[-1]} already finished" in resumed.stderr
