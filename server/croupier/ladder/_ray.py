@@ -34,7 +34,7 @@ BatchStats = dict[str, tuple[str, int, int]]
 
 
 def play_batch(
-    jobs: Sequence[MatchJob], concurrency: int, restart: Restart = "session"
+    jobs: Sequence[MatchJob], concurrency: int, restart: Restart
 ) -> tuple[list[Played], BatchStats]:
     """Run on a worker: play ``jobs`` with the local executor and return them with their
     replays' bytes, and what its bot pool did (the worker's temporary folder is removed)."""
