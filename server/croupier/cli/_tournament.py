@@ -315,6 +315,10 @@ def _standings(args: argparse.Namespace) -> int:
             finished=info["finished"],
             total=info["total"],
             bot_errors={n: b.error for n, b in sorted(info["bots"].items()) if b.error},
+            bot_processes={
+                n: {"mode": b.mode, "processes": b.processes, "crashes": b.crashes}
+                for n, b in sorted(info["bots"].items())
+            },
         )
         print(json.dumps(data, indent=2))
         return 0
@@ -366,3 +370,9 @@ def _print_bot_errors(info: dict[str, Any]) -> None:
     for name, bot in sorted(info["bots"].items()):
         if bot.error:
             print(f"{name} could not be started: {bot.error}")
+        if bot.crashes:
+            s = "es" if bot.crashes > 1 else ""
+            print(
+                f"{name}: {bot.crashes} crash{s} (each charged in the matches its process held; "
+                f"{bot.processes} processes started)"
+            )
