@@ -5,6 +5,7 @@ sessions), restarts one that crashes and charges the crash to the match it crash
 from __future__ import annotations
 
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,20 @@ def test_per_match_restarts_give_fresh_processes_and_the_same_results(tmp_path: 
     again = tournament(kept, "--restart", "per-match")  # a runtime setting: resumes
     assert again.returncode == 0, again.stderr
     assert "8 already finished" in again.stderr
+
+
+def test_a_bot_that_speaks_only_play_is_launched_per_match(tmp_path: Path) -> None:
+    """A program behind the stdio bridge plays one match per process: its first launch is
+    refused a session (SESSION_EXPECTED) and every seat after that gets a process of its own,
+    while the other bots keep theirs."""
+    plain = Path(__file__).resolve().parents[2] / "clients" / "stdio" / "random_bot.py"
+    bots = f'plain = "stdio:{sys.executable} {plain}"\n{FIELD}'
+    path = write_config(tmp_path, BODY.format(bots=bots))
+    done = tournament(path, "--concurrency", 2)
+    assert done.returncode == 0, done.stderr
+    rows = _results(tmp_path / "t.sqlite")
+    assert len(rows) == 32
+    assert all(r[5] == "normal" for r in rows)
+    processes = _processes(tmp_path / "t.sqlite")
+    assert processes["plain"] == ("per-match", 1 + 8, 0)  # the refused session launch, then 8
+    assert processes["r1"] == ("session", 1, 0)
