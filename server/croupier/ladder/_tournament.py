@@ -247,8 +247,9 @@ async def _executor(
     """The executor the config asks for, open for the whole tournament (every round of a
     Swiss one): locally one server and one bot pool, so the bots' processes stay up from the
     first match to the last; on Ray, each batch brings its own (see ``_ray.py``). What the
-    pools did with the bots goes to ``record_stats`` (locally when the executor closes, also
-    after a cancel or an error; on Ray as each batch comes back)."""
+    pools did with the bots goes to ``record_stats`` as counts to add (locally after each stored
+    match that changed them and when the executor closes, also after a cancel or an error; on
+    Ray as each batch comes back)."""
     concurrency = config.concurrency or default_concurrency()
     restart: Restart = "per-match" if config.restart == "per-match" else "session"
     if config.executor == "ray":
@@ -281,6 +282,22 @@ async def _executor(
         listen=config.listen,
         restart=restart,
     )
+    recorded: dict[str, tuple[int, int]] = {}  # (processes, crashes) already in the store
+
+    def flush() -> None:
+        """Store what the pool did since the last call (a SIGKILLed run keeps its counts up
+        to its last stored match); nothing is written while nothing changed."""
+        changed = {}
+        for name, s in player.stats().items():
+            processes, crashes = recorded.get(name, (0, 0))
+            if (s.processes, s.crashes) != (processes, crashes):
+                changed[name] = BotStats(
+                    s.mode, s.processes - processes, crashes=s.crashes - crashes
+                )
+                recorded[name] = (s.processes, s.crashes)
+        if changed:
+            record_stats(changed)
+
     try:
         async with player:
 
@@ -291,13 +308,17 @@ async def _executor(
                 cancel: asyncio.Event | None,
                 announce: RemoteAnnounce | None,
             ) -> None:
+                def done(played: Played) -> None:
+                    commit(played)
+                    flush()
+
                 await player.play(
-                    jobs, config.out, commit, stop=stop, cancel=cancel, announce=announce
+                    jobs, config.out, done, stop=stop, cancel=cancel, announce=announce
                 )
 
             yield local
     finally:
-        record_stats(player.stats())
+        flush()
 
 
 def store_standings(path: Path) -> tuple[dict[str, Any], Standings]:

@@ -4,12 +4,16 @@ sessions), restarts one that crashes and charges the crash to the match it crash
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sqlite3
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from ladder_kit import python_bot, standings_json, tournament, write_config
+from ladder_kit import CROUPIER, python_bot, standings_json, tournament, write_config
 
 pytestmark = pytest.mark.e2e
 
@@ -109,3 +113,52 @@ def test_a_bot_that_speaks_only_play_is_launched_per_match(tmp_path: Path) -> No
     processes = _processes(tmp_path / "t.sqlite")
     assert processes["plain"] == ("per-match", 1 + 8, 0)  # the refused session launch, then 8
     assert processes["r1"] == ("session", 1, 0)
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(stat.parent.name))
+    return out
+
+
+def test_ctrl_c_ends_every_session_before_the_tournament_exits(tmp_path: Path) -> None:
+    """SIGINT: the running matches are abandoned, the pool ends each bot's session (the SDK
+    logs its end, so the bot left by itself, not by the parent-death signal) and the command
+    exits 130 with no bot process left."""
+    path = write_config(
+        tmp_path, BODY.replace("rounds = 2", "rounds = 40").format(bots=f'r0 = "random"\n{FIELD}')
+    )
+    proc = subprocess.Popen(
+        [*CROUPIER, "tournament", str(path), "--concurrency", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        store, deadline = tmp_path / "t.sqlite", time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate()
+            with contextlib.suppress(sqlite3.OperationalError):  # the schema is not there yet
+                if store.exists() and _results(store):
+                    break
+            time.sleep(0.1)
+        bots = _children(proc.pid)
+        assert len(bots) == 4, bots
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted: rerun the same command to resume" in err
+    assert not [pid for pid in bots if Path(f"/proc/{pid}").exists()]
+    logs = sorted((tmp_path / "t-matches" / "logs").glob("run-*/*.log"))
+    assert len(logs) == 4, logs
+    for log in logs:
+        assert "session over after" in log.read_text(), log.name
+    assert _processes(store)["r0"] == ("session", 1, 0)
