@@ -6,9 +6,14 @@
 
 * throughput: complete 12-deal As-Nas matches per second with four random Python SDK bots, all
   in one run: (a) ``croupier match`` one after another (each starts an arbiter and four bot
-  processes); (b) ``croupier tournament`` at concurrency 1 and at the default (the number of
-  cores), bots launched per match; (c) in-process play, no gRPC and no processes
-  (``transport.play_local``: the rules and the codec only). Reported as ratios to (a) and (c).
+  processes; ``--cli-matches`` of them); (b) ``croupier tournament`` with persistent bots (the
+  default ``restart = "session"``) at concurrency 1 and at the default (the number of cores),
+  ``--matches`` matches each, timed over the whole command (start-up included) and in the
+  steady state (from the first stored match to the last, by ``finished_at``); (c) in-process
+  play, no gRPC and no processes (``transport.play_local``: the rules and the codec only).
+  Reported as ratios to (a) and (c). Then where the CPU goes: the same tournament run in this
+  process at the default concurrency, the arbiter's CPU (this process) and the bots' (its
+  children, reaped by the pool) per match, against the cores there are.
 * resume: a tournament SIGKILLed at random moments (1-3 kills per run) and resumed, against one
   run without interruption: how many runs ended with the same standings (every stored seat
   result and the rating table identical).
@@ -20,8 +25,11 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import datetime as dt
 import json
 import os
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -80,8 +88,49 @@ def _standings(store: Path) -> Any:
     return data["bots"], data["pairs"]
 
 
-def bench_throughput(matches: int) -> dict[str, float]:
+def _steady_per_s(store: Path) -> float:
+    """Matches per second from the first stored match to the last (start-up left out)."""
+    conn = sqlite3.connect(store)
+    try:
+        stamps = [
+            dt.datetime.fromisoformat(r[0].replace("Z", "+00:00"))
+            for r in conn.execute("SELECT finished_at FROM matches ORDER BY finished_at")
+        ]
+    finally:
+        conn.close()
+    span = (stamps[-1] - stamps[0]).total_seconds()
+    return (len(stamps) - 1) / span if span > 0 else float("inf")
+
+
+def _cpu_split(config_path: Path) -> dict[str, float]:
+    """Run the tournament at ``config_path`` in this process: the arbiter's CPU (this process)
+    and the bots' CPU (its reaped children) per match, and the wall time per match."""
+    import structlog
+
+    from croupier.ladder import load_config
+    from croupier.ladder._tournament import run_tournament
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
+    config = load_config(config_path, {})
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    own, wall = time.process_time(), time.perf_counter()
+    summary = asyncio.run(run_tournament(config))
+    wall, own = time.perf_counter() - wall, time.process_time() - own
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    bots = (after.ru_utime - children.ru_utime) + (after.ru_stime - children.ru_stime)
+    n = summary.played
+    return {
+        "cpu_matches": n,
+        "arbiter_cpu_ms_per_match": 1000 * own / n,
+        "bots_cpu_ms_per_match": 1000 * bots / n,
+        "wall_ms_per_match": 1000 * wall / n,
+        "cpu_bound_per_s": (os.cpu_count() or 1) * n / (own + bots),
+    }
+
+
+def bench_throughput(matches: int, cli_matches: int) -> dict[str, float]:
     from croupier.transport import play_local
+    from croupier_bot import Seat
     from croupier_bots.random_bot import RandomBot
 
     rounds = max(1, matches // 4)  # one table of four, four rotations per round
@@ -89,7 +138,7 @@ def bench_throughput(matches: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         start = time.perf_counter()
-        for seed in range(n):
+        for seed in range(cli_matches):
             _run(
                 "match",
                 "--game",
@@ -100,23 +149,35 @@ def bench_throughput(matches: int) -> dict[str, float]:
                 root / "cli",
                 *(["--bot", "random"] * 4),
             )
-        cli = n / (time.perf_counter() - start)
-        one = n / _run("tournament", _config(root / "c1", rounds), "--concurrency", 1)
-        default = n / _run("tournament", _config(root / "cd", rounds))
+        cli = cli_matches / (time.perf_counter() - start)
+        c1, cd = _config(root / "c1", rounds), _config(root / "cd", rounds)
+        one = n / _run("tournament", c1, "--concurrency", 1)
+        default = n / _run("tournament", cd)
+        one_steady = _steady_per_s(c1.parent / "bench.sqlite")
+        default_steady = _steady_per_s(cd.parent / "bench.sqlite")
+        split = _cpu_split(_config(root / "cpu", rounds))
     start = time.perf_counter()
     for seed in range(n):
-        play_local("as-nas", {"deals": 12}, seed, [RandomBot(seed * 4 + i) for i in range(4)])
+        seats = [Seat(RandomBot(seed * 4 + i)) for i in range(4)]
+        play_local("as-nas", {"deals": 12}, seed, seats)
     local = n / (time.perf_counter() - start)
     return {
         "matches": n,
+        "cli_matches": cli_matches,
         "cores": os.cpu_count() or 1,
         "a_cli_matches_per_s": cli,
         "b1_tournament_c1_per_s": one,
         "bd_tournament_default_per_s": default,
+        "b1_steady_per_s": one_steady,
+        "bd_steady_per_s": default_steady,
         "c_in_process_per_s": local,
         "b1_over_a": one / cli,
         "bd_over_a": default / cli,
+        "bd_steady_over_a": default_steady / cli,
+        "b1_over_c": one / local,
         "bd_over_c": default / local,
+        "bd_steady_over_c": default_steady / local,
+        **split,
     }
 
 
@@ -221,7 +282,10 @@ def _kill_session(sid: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("which", nargs="*", metavar="BENCH", help="throughput | resume | ray")
-    parser.add_argument("--matches", type=int, default=12, help="matches per measurement")
+    parser.add_argument("--matches", type=int, default=48, help="matches per measurement")
+    parser.add_argument(
+        "--cli-matches", type=int, default=8, help="throughput: croupier match runs for (a)"
+    )
     parser.add_argument("--runs", type=int, default=20, help="resume: interrupted runs")
     parser.add_argument(
         "--resume-matches", type=int, default=200, help="resume: matches in the tournament"
@@ -230,7 +294,7 @@ def main() -> None:
     chosen = args.which or ["throughput", "resume", "ray"]
     for name in chosen:
         if name == "throughput":
-            result = bench_throughput(args.matches)
+            result = bench_throughput(args.matches, args.cli_matches)
         elif name == "resume":
             result = bench_resume(args.runs, args.resume_matches)
         elif name == "ray":

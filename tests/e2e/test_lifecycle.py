@@ -4,6 +4,8 @@ a chatty bot's log is capped and never blocks it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -236,3 +238,53 @@ def test_a_bot_whose_reply_comes_after_the_match_still_exits_cleanly(tmp_path: P
     assert [(e.code, e.signalled) for e in sorted(run.exits, key=lambda e: e.seat)] == [
         (0, False)
     ] * 4
+
+
+_LAUNCHER = """
+import asyncio, sys
+from pathlib import Path
+from croupier.transport._launcher import launch_bot
+
+async def main() -> None:
+    bot = await launch_bot(
+        ["sleep", "600"], link=None, address="127.0.0.1:1", seed=0, match_id="",
+        log_path=Path(sys.argv[1]),
+    )
+    print(bot.process.pid, flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, exited but not yet reaped, does not count)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_launched_bot_dies_with_the_process_that_launched_it(tmp_path: Path) -> None:
+    """A SIGKILLed arbiter cannot stop its bots; the kernel does (PR_SET_PDEATHSIG), even for a
+    bot that never dials and would otherwise wait forever (here ``sleep 600``)."""
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _LAUNCHER, str(tmp_path / "bot.log")],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    bot = 0
+    try:
+        assert parent.stdout is not None
+        bot = int(parent.stdout.readline())
+        assert _alive(bot)
+        parent.kill()
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 2.0
+        while _alive(bot) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not _alive(bot), "the bot outlived the SIGKILLed process that launched it"
+    finally:
+        parent.kill()
+        if bot > 0:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(bot, signal.SIGKILL)

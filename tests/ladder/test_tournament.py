@@ -157,9 +157,10 @@ mute = "{python_bot("never_connects", "--sleep-s", 30)}"
 
 
 def test_the_sprt_stops_the_tournament_once_it_decides(tmp_path: Path) -> None:
-    """H0 and H1 far below the heuristic's real edge: the test accepts H1 after a few duplicate
-    sets, and no match starts after that (12 rounds of 2 seatings were scheduled; at most the
-    two matches running at concurrency 2 finish after the decision)."""
+    """H0 and H1 far below the heuristic's real edge (and 10 apart, so that the log-likelihood
+    ratio is far past its bound at the minimum of samples, whatever the deals): the test accepts
+    H1 after a few duplicate sets, and no match starts after that (12 rounds of 2 seatings were
+    scheduled; at most the two matches running at concurrency 2 finish after the decision)."""
     body = """
 game = "felduz"
 seed = 2
@@ -173,7 +174,7 @@ rand = "random"
 candidate = "heuristic"
 baseline = "rand"
 d0 = -1000.0
-d1 = -999.0
+d1 = -990.0
 """
     path = write_config(tmp_path, body)
     done = tournament(path, "--concurrency", 2)

@@ -24,7 +24,7 @@ from croupier.ladder import (
     run_tournament,
     store_standings,
 )
-from croupier.ladder._config import EXECUTORS, with_runtime
+from croupier.ladder._config import EXECUTORS, RESTARTS, with_runtime
 
 #: Exit status of a tournament interrupted by SIGINT/SIGTERM (finished matches are kept).
 EXIT_INTERRUPTED = 130
@@ -56,6 +56,13 @@ def add_parser(sub: Any) -> None:
     )
     t.add_argument("--executor", choices=EXECUTORS, default=None, help="local (default) or ray")
     t.add_argument("--address", default=None, help="the Ray cluster's address (with ray)")
+    t.add_argument(
+        "--restart",
+        choices=RESTARTS,
+        default=None,
+        help="session (default): each bot's process stays up across matches, restarted after "
+        "a crash; per-match: fresh processes for every match",
+    )
     t.add_argument(
         "--set",
         action="append",
@@ -92,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
         runtime["executor"] = args.executor
     if args.address is not None:
         runtime["address"] = args.address
+    if args.restart is not None:
+        runtime["restart"] = args.restart
     config = with_runtime(config, **runtime)
     display = _Live(config.store) if sys.stderr.isatty() else _Plain()
 
@@ -306,6 +315,10 @@ def _standings(args: argparse.Namespace) -> int:
             finished=info["finished"],
             total=info["total"],
             bot_errors={n: b.error for n, b in sorted(info["bots"].items()) if b.error},
+            bot_processes={
+                n: {"mode": b.mode, "processes": b.processes, "crashes": b.crashes}
+                for n, b in sorted(info["bots"].items())
+            },
         )
         print(json.dumps(data, indent=2))
         return 0
@@ -357,3 +370,9 @@ def _print_bot_errors(info: dict[str, Any]) -> None:
     for name, bot in sorted(info["bots"].items()):
         if bot.error:
             print(f"{name} could not be started: {bot.error}")
+        if bot.crashes:
+            s = "es" if bot.crashes > 1 else ""
+            print(
+                f"{name}: {bot.crashes} crash{s} (each charged in the matches its process held; "
+                f"{bot.processes} processes started)"
+            )

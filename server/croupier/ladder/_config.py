@@ -2,7 +2,7 @@
 
 Every error names the key and the file, in one line (:class:`ConfigError`). What defines the
 tournament (game, params, clocks, format, rounds, seed, bots) is hashed; what only says how to run
-it (store, replay folder, concurrency, executor) is not, so it may change between runs.
+it (store, replay folder, concurrency, executor, restart) is not, so it may change between runs.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ REMOTE = "remote"
 FORMATS = ("round-robin", "gauntlet", "swiss")
 SEATINGS = ("rotations", "permutations")
 EXECUTORS = ("local", "ray")
+#: ``restart``: keep each bot's process up across matches (``session``, restarted after a
+#: crash), or give every match fresh processes (``per-match``).
+RESTARTS = ("session", "per-match")
 
 _TOP_KEYS = {
     "name",
@@ -36,6 +39,7 @@ _TOP_KEYS = {
     "executor",
     "address",
     "listen",
+    "restart",
     "params",
     "clock",
     "format",
@@ -105,6 +109,7 @@ class TournamentConfig:
     executor: str = "local"
     address: str = ""  # Ray cluster address ("" starts or joins a local one)
     listen: str = "127.0.0.1:0"
+    restart: str = "session"  # one of RESTARTS
     source: str = "<config>"
 
     @property
@@ -351,6 +356,7 @@ def parse_config(
         executor=r.choice(data, "executor", "local", EXECUTORS),
         address=r.text(data, "address", ""),
         listen=r.text(data, "listen", "127.0.0.1:0"),
+        restart=r.choice(data, "restart", "session", RESTARTS),
         source=source,
     )
 
@@ -411,5 +417,6 @@ def _sprt(r: _Reader, data: Mapping[str, Any], names: list[str]) -> SprtSpec | N
 
 
 def with_runtime(config: TournamentConfig, **changes: Any) -> TournamentConfig:
-    """A copy with runtime settings changed (store, out, concurrency, executor, address)."""
+    """A copy with runtime settings changed (store, out, concurrency, executor, address,
+    restart)."""
     return replace(config, **changes)

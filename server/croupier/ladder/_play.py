@@ -1,5 +1,6 @@
 """Playing scheduled matches: what a match needs (:class:`MatchJob`), how one is played on a
-running arbiter server (:func:`play_job`), and the local executor (many at once, one server).
+running arbiter server (:func:`play_job`), and the local executor (:class:`LocalPlayer`, many
+at once on one server, the bots kept up across matches in a :class:`~croupier.transport.BotPool`).
 
 This module is what a Ray worker runs too (``_ray.py``): nothing here touches the store.
 """
@@ -11,10 +12,12 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import shlex
 import shutil
 import socket
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -26,11 +29,20 @@ from croupier.ladder._config import BotSpec, TournamentConfig
 from croupier.ladder._schedule import Slot, deal_script
 from croupier.ladder._store import SeatRecord
 from croupier.runner import run_match
-from croupier.transport import BUNDLED, ArbiterServer, parse_bot_command
+from croupier.transport import (
+    BUNDLED,
+    ArbiterServer,
+    BotPool,
+    BotStats,
+    Restart,
+    SeatAssigner,
+    parse_bot_command,
+)
 
-#: What ``run_match`` takes for one seat: an argv to launch, or ``None`` (nobody is launched:
-#: a remote bot dials in, or the seat is left at once when the bot cannot start).
-SeatEntry = list[str] | None
+#: What ``run_match`` takes for one seat: an argv to launch for this match, a pool's seat
+#: assigner (the bot's process stays up across matches), or ``None`` (nobody is launched: a
+#: remote bot dials in, or the seat is left at once when the bot cannot start).
+SeatEntry = list[str] | SeatAssigner | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +101,16 @@ def resolve_bot(spec: BotSpec) -> ResolvedBot:
     return ResolvedBot(spec.name, spec.command, tuple(argv), exe_sha256=executable_hash(argv))
 
 
-def seat_entry(bot: ResolvedBot) -> SeatEntry:
+def seat_entry(bot: ResolvedBot, pooled: Mapping[str, SeatAssigner] | None = None) -> SeatEntry:
     """The entry ``run_match`` takes for a seat of ``bot``: the one place that decides how a
-    seat is filled (an argv launched for this match, or nobody). Persistent bot sessions plug
-    in here: a bot with a running session returns its seat assigner instead."""
+    seat is filled. Nobody for a remote bot or one that cannot start; its pool's assigner when
+    the bot is pooled (``pooled``, by display name: its process stays up across matches, or is
+    launched per match when it speaks only ``Play`` or the pool restarts per match); else an
+    argv launched for this match alone."""
     if bot.error or bot.argv is None:
         return None
+    if pooled is not None and bot.name in pooled:
+        return pooled[bot.name]
     return list(bot.argv)
 
 
@@ -167,15 +183,17 @@ async def play_job(
     cancel: asyncio.Event | None = None,
     announce: RemoteAnnounce | None = None,
     worker: str = "local",
+    pooled: Mapping[str, SeatAssigner] | None = None,
 ) -> Played:
     """Play one match on ``server`` into ``out_dir``, from scratch: whatever an earlier,
-    unfinished attempt left there (a partial replay, logs) is removed first."""
+    unfinished attempt left there (a partial replay, logs) is removed first. The seats of bots
+    in ``pooled`` are handed to their pool (see :func:`seat_entry`)."""
     slot = job.slot
     for stale in out_dir.glob(f"{slot.match_id}.*"):
         stale.unlink(missing_ok=True)
     bots = list(job.bots)
     while True:
-        entries = [seat_entry(b) for b in bots]
+        entries = [seat_entry(b, pooled) for b in bots]
         rounds = 0
 
         def progress(done: int) -> None:
@@ -233,6 +251,133 @@ def default_concurrency() -> int:
     return os.cpu_count() or 1
 
 
+def _pool_key(index: int, name: str) -> str:
+    """The name a bot goes by in the pool, which names its log files: the display name made
+    safe for a file name, with its place in the tournament to keep it unique."""
+    return f"{index}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)[:60]}"
+
+
+class LocalPlayer:
+    """The local executor: one arbiter server in this event loop, and (``restart``) a bot pool
+    on it holding every startable local bot of ``bots``, so their processes stay up across the
+    matches played here (``"session"``), or are fresh for every match (``"per-match"``).
+    Remote bots and bots that cannot start stay outside the pool (see :func:`seat_entry`).
+
+    Use as ``async with LocalPlayer(...) as player: await player.play(...)``; leaving it (also
+    on cancellation or an error) ends every bot process it started, then the server.
+    """
+
+    def __init__(
+        self,
+        bots: Iterable[ResolvedBot],
+        log_dir: Path,
+        *,
+        concurrency: int,
+        listen: str = "127.0.0.1:0",
+        restart: Restart = "session",
+    ) -> None:
+        self._bots = {b.name: b for b in bots}
+        self._log_dir = log_dir
+        self._concurrency = max(1, concurrency)
+        self._listen = listen
+        self._restart: Restart = restart
+        self._keys: dict[str, str] = {}  # display name -> name in the pool
+        self._assigners: dict[str, SeatAssigner] = {}
+        self._server: ArbiterServer | None = None
+        self._pool: BotPool | None = None
+
+    async def __aenter__(self) -> LocalPlayer:
+        return self
+
+    async def _open(self) -> ArbiterServer:
+        """Start the server and the pool at the first match (a resumed tournament with nothing
+        left to play starts neither)."""
+        if self._server is not None:
+            return self._server
+        server = ArbiterServer(self._listen)
+        await server.start()
+        self._server = server
+        try:
+            self._log_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            await server.stop()
+            raise ConfigError(f"cannot create {self._log_dir}: {exc.strerror or exc}") from exc
+        pool = BotPool(server, self._log_dir, restart=self._restart, capacity=self._concurrency)
+        self._pool = pool
+        for index, bot in enumerate(self._bots.values()):
+            if bot.error or bot.argv is None:
+                continue
+            key = _pool_key(index, bot.name)
+            pool.add(key, list(bot.argv))
+            self._keys[bot.name] = key
+            self._assigners[bot.name] = pool.assigner(key)
+        return server
+
+    async def __aexit__(self, *exc: object) -> None:
+        try:
+            if self._pool is not None:
+                await self._pool.close()
+        finally:
+            if self._server is not None:
+                await self._server.stop()
+
+    def stats(self) -> dict[str, BotStats]:
+        """What the pool did with each pooled bot so far, by display name."""
+        if self._pool is None:
+            return {}
+        return {name: self._pool.stats(key) for name, key in self._keys.items()}
+
+    async def play(
+        self,
+        jobs: Sequence[MatchJob],
+        out_dir: Path,
+        on_done: Callable[[Played], Awaitable[None] | None],
+        *,
+        concurrency: int | None = None,
+        stop: Callable[[], bool] = lambda: False,
+        cancel: asyncio.Event | None = None,
+        announce: RemoteAnnounce | None = None,
+        worker: str = "",
+    ) -> None:
+        """Play ``jobs`` in order, ``concurrency`` at a time (default: the player's);
+        ``on_done`` gets each finished match as it ends. No new match starts once ``stop()``
+        is true or ``cancel`` is set (a set ``cancel`` also ends the running ones,
+        unrecorded)."""
+        server = await self._open()
+        worker = worker or socket.gethostname()
+        queue = iter(jobs)
+        log = structlog.get_logger("croupier.ladder")
+
+        async def lane() -> None:
+            for job in queue:  # the iterator is shared: each lane takes the next job
+                if stop() or (cancel is not None and cancel.is_set()):
+                    return
+                played = await play_job(
+                    job,
+                    server,
+                    out_dir,
+                    cancel=cancel,
+                    announce=announce,
+                    worker=worker,
+                    pooled=self._assigners,
+                )
+                if played.cancelled:
+                    log.info("match_cancelled", match_id=job.slot.match_id)
+                    continue
+                outcome = on_done(played)
+                if outcome is not None:
+                    await outcome
+
+        await asyncio.gather(*(lane() for _ in range(concurrency or self._concurrency)))
+
+
+def bot_log_dir(out_dir: Path) -> Path:
+    """Where one run of a tournament puts its bots' logs: ``logs/run-<UTC time>-<pid>`` in the
+    replay folder (a resumed run keeps the logs of the runs before)."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    return out_dir / "logs" / f"run-{stamp}-{os.getpid()}"
+
+
 async def play_local(
     jobs: Sequence[MatchJob],
     out_dir: Path,
@@ -244,31 +389,27 @@ async def play_local(
     cancel: asyncio.Event | None = None,
     announce: RemoteAnnounce | None = None,
     worker: str = "",
-) -> None:
-    """Play ``jobs`` in order, ``concurrency`` at a time, on one arbiter server in this event
-    loop; ``on_done`` gets each finished match as it ends. No new match starts once ``stop()``
-    is true or ``cancel`` is set (a set ``cancel`` also ends the running ones, unrecorded)."""
-    server = ArbiterServer(listen)
-    await server.start()
-    worker = worker or socket.gethostname()
-    queue = iter(jobs)
-    log = structlog.get_logger("croupier.ladder")
-
-    async def lane() -> None:
-        for job in queue:  # the iterator is shared: each lane takes the next job
-            if stop() or (cancel is not None and cancel.is_set()):
-                return
-            played = await play_job(
-                job, server, out_dir, cancel=cancel, announce=announce, worker=worker
-            )
-            if played.cancelled:
-                log.info("match_cancelled", match_id=job.slot.match_id)
-                continue
-            outcome = on_done(played)
-            if outcome is not None:
-                await outcome
-
-    try:
-        await asyncio.gather(*(lane() for _ in range(max(1, concurrency))))
-    finally:
-        await server.stop()
+    restart: Restart = "session",
+    log_dir: Path | None = None,
+) -> dict[str, BotStats]:
+    """Play ``jobs`` with a :class:`LocalPlayer` of their bots (see :meth:`LocalPlayer.play`);
+    return what its pool did with each bot."""
+    bots = {b.name: b for job in jobs for b in job.bots}
+    player = LocalPlayer(
+        bots.values(),
+        log_dir or bot_log_dir(out_dir),
+        concurrency=concurrency,
+        listen=listen,
+        restart=restart,
+    )
+    async with player:
+        await player.play(
+            jobs,
+            out_dir,
+            on_done,
+            stop=stop,
+            cancel=cancel,
+            announce=announce,
+            worker=worker,
+        )
+        return player.stats()

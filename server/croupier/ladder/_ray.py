@@ -2,7 +2,9 @@
 
 The driver cuts the pending matches into batches; each batch is one Ray task, which runs a whole
 local executor on its worker node (its own arbiter server, the bots launched there) into a
-temporary folder, and returns each match's result with its replay as bytes. Only the driver
+temporary folder, and returns each match's result with its replay as bytes. The bots of a batch
+stay up across its matches (one bot pool per batch, on its worker), unless ``restart`` is
+``per-match``; what each pool did with the bots comes back with the batch. Only the driver
 writes replay files and the store. A task whose node dies is retried by Ray on another node and
 its matches are played again from scratch; the store takes each match id once, so a match that
 was (partly) played twice still counts once.
@@ -21,14 +23,21 @@ import structlog
 from croupier.errors import ConfigError, ExecutorError
 from croupier.ladder._config import TournamentConfig
 from croupier.ladder._play import MatchJob, Played, play_local
+from croupier.transport import BotStats, Restart
 
 #: Retries of a batch whose worker or node died (Ray's system-failure retries).
 MAX_RETRIES = 5
 
 
-def play_batch(jobs: Sequence[MatchJob], concurrency: int) -> list[Played]:
+#: What a batch tells of each bot: (mode, processes started, crashes), by display name.
+BatchStats = dict[str, tuple[str, int, int]]
+
+
+def play_batch(
+    jobs: Sequence[MatchJob], concurrency: int, restart: Restart
+) -> tuple[list[Played], BatchStats]:
     """Run on a worker: play ``jobs`` with the local executor and return them with their
-    replays' bytes (the worker's temporary folder is removed)."""
+    replays' bytes, and what its bot pool did (the worker's temporary folder is removed)."""
     import ray
 
     node = ray.get_runtime_context().get_node_id()[:12]
@@ -52,8 +61,18 @@ def play_batch(jobs: Sequence[MatchJob], concurrency: int) -> list[Played]:
                 )
             )
 
-        asyncio.run(play_local(jobs, folder, keep, concurrency=concurrency, worker=node))
-    return out
+        stats = asyncio.run(
+            play_local(
+                jobs,
+                folder,
+                keep,
+                concurrency=concurrency,
+                worker=node,
+                restart=restart,
+                log_dir=folder / "logs",
+            )
+        )
+    return out, {name: (s.mode, s.processes, s.crashes) for name, s in stats.items()}
 
 
 async def play_ray(
@@ -65,6 +84,8 @@ async def play_ray(
     stop: Callable[[], bool],
     cancel: asyncio.Event | None,
     batch_size: int = 0,
+    restart: Restart = "session",
+    on_stats: Callable[[dict[str, BotStats]], None] | None = None,
 ) -> None:
     """Play ``jobs`` on the Ray cluster at ``config.address`` (a local one when empty), at most
     ``concurrency`` batches in flight, committing each match on the driver as its batch ends."""
@@ -99,7 +120,7 @@ async def play_ray(
             if nxt is None:
                 return False
             index, batch = nxt
-            in_flight[task.remote(batch, size)] = index
+            in_flight[task.remote(batch, size, restart)] = index
             return True
 
         while len(in_flight) < concurrency and submit():
@@ -115,13 +136,15 @@ async def play_ray(
             for ref in ready:
                 index = in_flight.pop(ref)
                 try:
-                    results = ray.get(ref)
+                    results, stats = ray.get(ref)
                 except ray.exceptions.RayError as exc:
                     raise ExecutorError(
                         f"a batch of {size} matches failed on every retry: {exc}"
                     ) from None
                 for played in results:
                     commit(played)
+                if on_stats is not None:
+                    on_stats({n: BotStats(m, p, crashes=c) for n, (m, p, c) in stats.items()})
                 log.info("ray_batch_done", batch=index)
                 submit()
     finally:

@@ -3,7 +3,8 @@
 Schema (``docs/ladder.md`` describes every column)::
 
     tournament  one row: name, game, config hash, the defining config as JSON, schema version
-    bots        display name, command, executable hash; bot name and version from its Hello
+    bots        display name, command, executable hash; bot name and version from its Hello;
+                how its processes ran (session or per match), how many were started, crashes
     matches     id (from the schedule slot), slot, round, table, seating, duplicate set, seed,
                 rounds played, replay path and its SHA-256, who played it, when
     seats       per match and seat: bot, score (exact fraction as text), place, outcome, faults
@@ -46,7 +47,10 @@ CREATE TABLE IF NOT EXISTS bots (
     exe_sha256 TEXT NOT NULL,
     hello_name TEXT NOT NULL DEFAULT '',
     version TEXT NOT NULL DEFAULT '',
-    error TEXT NOT NULL DEFAULT ''
+    error TEXT NOT NULL DEFAULT '',
+    mode TEXT NOT NULL DEFAULT '',
+    processes INTEGER NOT NULL DEFAULT 0,
+    crashes INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS matches (
     id TEXT PRIMARY KEY,
@@ -107,6 +111,15 @@ class MatchRecord:
     seats: tuple[SeatRecord, ...]
 
 
+#: Columns added to ``bots`` after the first release of the store; a store made before gets
+#: them when a tournament opens it to write (and reads as their defaults until then).
+_ADDED_BOT_COLUMNS = {
+    "mode": "TEXT NOT NULL DEFAULT ''",
+    "processes": "INTEGER NOT NULL DEFAULT 0",
+    "crashes": "INTEGER NOT NULL DEFAULT 0",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class BotRecord:
     name: str
@@ -115,6 +128,12 @@ class BotRecord:
     hello_name: str
     version: str
     error: str
+    #: ``session`` or ``per-match`` (how its processes last ran), ``""`` while none was started.
+    mode: str = ""
+    #: Processes started for it, summed over every run of the tournament.
+    processes: int = 0
+    #: Session processes that ended while still wanted (each charged in the matches it held).
+    crashes: int = 0
 
 
 def _now() -> str:
@@ -178,10 +197,24 @@ class Store:
     # -- bots -----------------------------------------------------------------------------------
 
     def bots(self) -> dict[str, BotRecord]:
-        rows = self._conn.execute(
-            "SELECT name, command, exe_sha256, hello_name, version, error FROM bots"
-        ).fetchall()
-        return {r[0]: BotRecord(*r) for r in rows}
+        have = {row[1] for row in self._conn.execute("PRAGMA table_info(bots)")}
+        added = [c for c in _ADDED_BOT_COLUMNS if c in have]
+        columns = ", ".join(["name", "command", "exe_sha256", "hello_name", "version", "error"])
+        rows = self._conn.execute(f"SELECT {', '.join([columns, *added])} FROM bots").fetchall()
+        out = {}
+        for r in rows:
+            extra = dict(zip(added, r[6:], strict=True))
+            out[r[0]] = BotRecord(*r[:6], **extra)
+        return out
+
+    def add_bot_stats(self, name: str, mode: str, processes: int, crashes: int) -> None:
+        """Add one executor's account of the bot's processes (a pool's ``stats``)."""
+        with self._transaction() as conn:
+            conn.execute(
+                "UPDATE bots SET mode = CASE WHEN ? = '' THEN mode ELSE ? END, "
+                "processes = processes + ?, crashes = crashes + ? WHERE name = ?",
+                (mode, mode, processes, crashes, name),
+            )
 
     def put_bot(self, name: str, command: str, exe_sha256: str) -> None:
         with self._transaction() as conn:
@@ -295,6 +328,10 @@ def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
         conn.execute("PRAGMA foreign_keys = ON")
         if create:
             conn.executescript(_SCHEMA)
+            have = {row[1] for row in conn.execute("PRAGMA table_info(bots)")}
+            for column, kind in _ADDED_BOT_COLUMNS.items():
+                if column not in have:
+                    conn.execute(f"ALTER TABLE bots ADD COLUMN {column} {kind}")
         else:
             conn.execute("SELECT 1 FROM tournament").fetchall()
     except (sqlite3.Error, OSError) as exc:

@@ -4,8 +4,9 @@ rest with an executor, commit each finished match, report progress."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,13 +16,14 @@ import structlog
 from croupier.errors import ConfigError
 from croupier.ladder._config import TournamentConfig, first_difference
 from croupier.ladder._play import (
+    LocalPlayer,
     MatchJob,
     Played,
     RemoteAnnounce,
     ResolvedBot,
+    bot_log_dir,
     default_concurrency,
     make_jobs,
-    play_local,
     resolve_bot,
 )
 from croupier.ladder._schedule import Schedule, Slot
@@ -33,6 +35,7 @@ from croupier.ladder._stats import (
     standings,
 )
 from croupier.ladder._store import MatchRecord, Store, open_store, read_store
+from croupier.transport import BotStats, Restart
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,21 +197,28 @@ async def run_tournament(
         def stop() -> bool:
             return decided
 
-        async def play(slots: list[Slot]) -> None:
-            pending = [s for s in slots if s.match_id not in finished]
-            if not pending or stop():
-                return
-            jobs = make_jobs(config, pending, bots)
-            await _execute(config, jobs, commit, stop, cancel, announce)
+        def record_stats(stats: dict[str, BotStats]) -> None:
+            for name, s in stats.items():
+                store.add_bot_stats(name, s.mode, s.processes, s.crashes)
 
-        if schedule.dynamic:
-            for r in range(config.rounds):
-                if stop() or (cancel is not None and cancel.is_set()):
-                    break
-                ratings = openskill_ratings(store.matches(), names)
-                await play(schedule.round_slots(r, {n: x.ordinal for n, x in ratings.items()}))
-        else:
-            await play(schedule.static_slots())
+        async with _executor(config, bots, record_stats) as execute:
+
+            async def play(slots: list[Slot]) -> None:
+                pending = [s for s in slots if s.match_id not in finished]
+                if not pending or stop():
+                    return
+                jobs = make_jobs(config, pending, bots)
+                await execute(jobs, commit, stop, cancel, announce)
+
+            if schedule.dynamic:
+                for r in range(config.rounds):
+                    if stop() or (cancel is not None and cancel.is_set()):
+                        break
+                    ratings = openskill_ratings(store.matches(), names)
+                    order = {n: x.ordinal for n, x in ratings.items()}
+                    await play(schedule.round_slots(r, order))
+            else:
+                await play(schedule.static_slots())
         cancelled = cancel is not None and cancel.is_set()
         log.info("tournament_finished", done=done, total=total, played=played)
         return Summary(done, total, played, decided and done < total, cancelled)
@@ -216,30 +226,99 @@ async def run_tournament(
         store.close()
 
 
-async def _execute(
+Execute = Callable[
+    [
+        list[MatchJob],
+        Callable[[Played], None],
+        Callable[[], bool],
+        asyncio.Event | None,
+        RemoteAnnounce | None,
+    ],
+    Any,
+]
+
+
+@contextlib.asynccontextmanager
+async def _executor(
     config: TournamentConfig,
-    jobs: list[MatchJob],
-    commit: Callable[[Played], None],
-    stop: Callable[[], bool],
-    cancel: asyncio.Event | None,
-    announce: RemoteAnnounce | None,
-) -> None:
+    bots: dict[str, ResolvedBot],
+    record_stats: Callable[[dict[str, BotStats]], None],
+) -> AsyncIterator[Execute]:
+    """The executor the config asks for, open for the whole tournament (every round of a
+    Swiss one): locally one server and one bot pool, so the bots' processes stay up from the
+    first match to the last; on Ray, each batch brings its own (see ``_ray.py``). What the
+    pools did with the bots goes to ``record_stats`` as counts to add (locally after each stored
+    match that changed them and when the executor closes, also after a cancel or an error; on
+    Ray as each batch comes back)."""
     concurrency = config.concurrency or default_concurrency()
+    restart: Restart = "per-match" if config.restart == "per-match" else "session"
     if config.executor == "ray":
         from croupier.ladder._ray import play_ray
 
-        await play_ray(jobs, config, commit, concurrency=concurrency, stop=stop, cancel=cancel)
+        async def on_ray(
+            jobs: list[MatchJob],
+            commit: Callable[[Played], None],
+            stop: Callable[[], bool],
+            cancel: asyncio.Event | None,
+            announce: RemoteAnnounce | None,
+        ) -> None:
+            await play_ray(
+                jobs,
+                config,
+                commit,
+                concurrency=concurrency,
+                stop=stop,
+                cancel=cancel,
+                restart=restart,
+                on_stats=record_stats,
+            )
+
+        yield on_ray
         return
-    await play_local(
-        jobs,
-        config.out,
-        commit,
+    player = LocalPlayer(
+        bots.values(),
+        bot_log_dir(config.out),
         concurrency=concurrency,
         listen=config.listen,
-        stop=stop,
-        cancel=cancel,
-        announce=announce,
+        restart=restart,
     )
+    recorded: dict[str, tuple[int, int]] = {}  # (processes, crashes) already in the store
+
+    def flush() -> None:
+        """Store what the pool did since the last call (a SIGKILLed run keeps its counts up
+        to its last stored match); nothing is written while nothing changed."""
+        changed = {}
+        for name, s in player.stats().items():
+            processes, crashes = recorded.get(name, (0, 0))
+            if (s.processes, s.crashes) != (processes, crashes):
+                changed[name] = BotStats(
+                    s.mode, s.processes - processes, crashes=s.crashes - crashes
+                )
+                recorded[name] = (s.processes, s.crashes)
+        if changed:
+            record_stats(changed)
+
+    try:
+        async with player:
+
+            async def local(
+                jobs: list[MatchJob],
+                commit: Callable[[Played], None],
+                stop: Callable[[], bool],
+                cancel: asyncio.Event | None,
+                announce: RemoteAnnounce | None,
+            ) -> None:
+                def done(played: Played) -> None:
+                    commit(played)
+                    flush()
+
+                await player.play(
+                    jobs, config.out, done, stop=stop, cancel=cancel, announce=announce
+                )
+
+            yield local
+    finally:
+        flush()
 
 
 def store_standings(path: Path) -> tuple[dict[str, Any], Standings]:

@@ -115,6 +115,46 @@ class BotProcess:
         return BotExit(self.seat, proc.returncode, signalled)
 
 
+#: Execs the bot (argv[3:]) after asking the kernel to SIGKILL it when the launcher (argv[2])
+#: dies (``prctl(PR_SET_PDEATHSIG)``, which lasts across ``exec``); an ``exec`` that fails is
+#: reported as its errno on the pipe argv[1], which a successful ``exec`` closes unwritten.
+_ARM_AND_EXEC = """
+import ctypes, os, sys
+fd, parent, argv = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0)
+if os.getppid() != parent:
+    os._exit(1)
+os.set_inheritable(fd, False)
+try:
+    os.execvp(argv[0], argv)
+except OSError as exc:
+    os.write(fd, str(exc.errno or 0).encode())
+    os._exit(127)
+"""
+
+
+def _die_with_parent(argv: list[str], report_fd: int) -> list[str]:
+    """The argv that starts ``argv`` so that the kernel SIGKILLs the bot when the process
+    launching it dies, however it dies (a SIGKILLed arbiter cannot stop its bots itself).
+
+    A short ``python -I -S`` step arms the signal and execs the bot in the same process: no
+    fork of this multi-threaded process runs Python code in the child (``preexec_fn``, which
+    may deadlock there and wakes gRPC's fork handlers). The signal is sent when the launching
+    thread ends, which is the event loop's thread. Linux only; elsewhere ``argv`` as it is."""
+    if not sys.platform.startswith("linux"):
+        return argv
+    return [
+        sys.executable,
+        "-I",
+        "-S",
+        "-c",
+        _ARM_AND_EXEC,
+        str(report_fd),
+        str(os.getpid()),
+        *argv,
+    ]
+
+
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
@@ -145,17 +185,29 @@ async def launch_bot(
         # Play, and the arbiter tells it (and whoever launched it) to use a session instead
         env.update({ENV_SESSION_TOKEN: session[0], ENV_SESSION_CAPACITY: str(session[1])})
         env[ENV_TOKEN] = session[0]
+    report, report_w = os.pipe()
     try:
-        proc = await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            env=env,
-            start_new_session=True,  # Ctrl-C reaches the arbiter, which stops the bots itself
-        )
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *_die_with_parent(argv, report_w),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+                env=env,
+                start_new_session=True,  # Ctrl-C reaches the arbiter, which stops the bots itself
+                pass_fds=(report_w,),  # a SIGKILL does not: the kernel does (_die_with_parent)
+            )
+        finally:
+            os.close(report_w)
+        failed = await asyncio.to_thread(os.read, report, 32)  # b"": the bot was exec'd
     except OSError as exc:
         raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {exc.strerror or exc}") from exc
+    finally:
+        os.close(report)
+    if failed:  # the wrapper exits at once: collect it and its (empty) output
+        await proc.communicate()
+        errno = int(failed)
+        raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {os.strerror(errno)}")
     assert proc.stdout is not None
     copier = asyncio.create_task(_copy_output(proc.stdout, log_path, log_cap_bytes))
     watcher = asyncio.create_task(_watch(proc, link))

@@ -1,0 +1,164 @@
+"""End to end: ``croupier tournament`` keeps its bots' processes up across matches (bot
+sessions), restarts one that crashes and charges the crash to the match it crashed in only;
+``--restart per-match`` gives every match fresh processes and the same results."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from ladder_kit import CROUPIER, python_bot, standings_json, tournament, write_config
+
+pytestmark = pytest.mark.e2e
+
+BODY = """
+game = "as-nas"
+seed = 4
+rounds = 2
+[params]
+deals = 2
+[clock]
+move_ms = 5000
+[bots]
+{bots}
+"""
+FIELD = 'r1 = "random"\nr2 = "as-nas-heuristic"\nr3 = "random"'
+
+
+def _results(store: Path) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(store)
+    try:
+        return conn.execute(
+            "SELECT m.id, s.seat, s.bot, s.score, s.place, s.outcome, s.timeouts, s.rejected "
+            "FROM matches m JOIN seats s ON s.match_id = m.id ORDER BY m.slot, s.seat"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def _processes(store: Path) -> dict[str, tuple[str, int, int]]:
+    conn = sqlite3.connect(store)
+    try:
+        rows = conn.execute("SELECT name, mode, processes, crashes FROM bots").fetchall()
+    finally:
+        conn.close()
+    return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+def test_a_crashing_bot_is_charged_once_and_restarted(tmp_path: Path) -> None:
+    """The crasher's process dies (exit 3) at its second decision of its first match: that match
+    records it disconnected, its next match gets a fresh process, and every other seat of the
+    eight matches is normal."""
+    marker = tmp_path / "crashed"
+    bots = f"crasher = {python_bot('session_crasher', marker)!r}\n{FIELD}".replace("'", '"')
+    path = write_config(tmp_path, BODY.format(bots=bots))
+    done = tournament(path, "--concurrency", 1)
+    assert done.returncode == 0, done.stderr
+    assert "t: 8/8 matches" in done.stdout
+    assert marker.exists()
+    rows = _results(tmp_path / "t.sqlite")
+    assert len(rows) == 32
+    abnormal = [(r[2], r[5]) for r in rows if r[5] != "normal"]
+    assert abnormal == [("crasher", "disconnected")]
+    assert _processes(tmp_path / "t.sqlite") == {
+        "crasher": ("session", 2, 1),
+        "r1": ("session", 1, 0),
+        "r2": ("session", 1, 0),
+        "r3": ("session", 1, 0),
+    }
+    assert "crasher: 1 crash" in done.stdout
+    data = standings_json(tmp_path / "t.sqlite")
+    assert data["bot_processes"]["crasher"] == {"mode": "session", "processes": 2, "crashes": 1}
+
+
+def test_per_match_restarts_give_fresh_processes_and_the_same_results(tmp_path: Path) -> None:
+    """Bots get the same seed for a seat either way (from the match id), so sessions and fresh
+    processes per match store the same results; ``restart`` is not part of the config hash."""
+    body = BODY.format(bots=f'r0 = "random"\n{FIELD}')
+    kept = write_config(tmp_path / "session", body)
+    fresh = write_config(tmp_path / "per-match", body)
+    done = tournament(kept, "--concurrency", 2)
+    assert done.returncode == 0, done.stderr
+    done = tournament(fresh, "--concurrency", 2, "--restart", "per-match")
+    assert done.returncode == 0, done.stderr
+    session_store, fresh_store = kept.parent / "t.sqlite", fresh.parent / "t.sqlite"
+    assert _results(session_store) == _results(fresh_store)
+    assert all(r[5] == "normal" for r in _results(session_store))
+    assert _processes(session_store) == dict.fromkeys(("r0", "r1", "r2", "r3"), ("session", 1, 0))
+    # every match seats every bot once here: eight fresh processes each
+    assert _processes(fresh_store) == dict.fromkeys(("r0", "r1", "r2", "r3"), ("per-match", 8, 0))
+    again = tournament(kept, "--restart", "per-match")  # a runtime setting: resumes
+    assert again.returncode == 0, again.stderr
+    assert "8 already finished" in again.stderr
+
+
+def test_a_bot_that_speaks_only_play_is_launched_per_match(tmp_path: Path) -> None:
+    """A program behind the stdio bridge plays one match per process: its first launch is
+    refused a session (SESSION_EXPECTED) and every seat after that gets a process of its own,
+    while the other bots keep theirs."""
+    plain = Path(__file__).resolve().parents[2] / "clients" / "stdio" / "random_bot.py"
+    bots = f'plain = "stdio:{sys.executable} {plain}"\n{FIELD}'
+    path = write_config(tmp_path, BODY.format(bots=bots))
+    done = tournament(path, "--concurrency", 2)
+    assert done.returncode == 0, done.stderr
+    rows = _results(tmp_path / "t.sqlite")
+    assert len(rows) == 32
+    assert all(r[5] == "normal" for r in rows)
+    processes = _processes(tmp_path / "t.sqlite")
+    assert processes["plain"] == ("per-match", 1 + 8, 0)  # the refused session launch, then 8
+    assert processes["r1"] == ("session", 1, 0)
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(stat.parent.name))
+    return out
+
+
+def test_ctrl_c_ends_every_session_before_the_tournament_exits(tmp_path: Path) -> None:
+    """SIGINT: the running matches are abandoned, the pool ends each bot's session (the SDK
+    logs its end, so the bot left by itself, not by the parent-death signal) and the command
+    exits 130 with no bot process left."""
+    path = write_config(
+        tmp_path, BODY.replace("rounds = 2", "rounds = 40").format(bots=f'r0 = "random"\n{FIELD}')
+    )
+    proc = subprocess.Popen(
+        [*CROUPIER, "tournament", str(path), "--concurrency", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        store, deadline = tmp_path / "t.sqlite", time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate()
+            with contextlib.suppress(sqlite3.OperationalError):  # the schema is not there yet
+                if store.exists() and _results(store):
+                    break
+            time.sleep(0.1)
+        bots = _children(proc.pid)
+        assert len(bots) == 4, bots
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted: rerun the same command to resume" in err
+    assert not [pid for pid in bots if Path(f"/proc/{pid}").exists()]
+    logs = sorted((tmp_path / "t-matches" / "logs").glob("run-*/*.log"))
+    assert len(logs) == 4, logs
+    for log in logs:
+        assert "session over after" in log.read_text(), log.name
+    assert _processes(store)["r0"] == ("session", 1, 0)
