@@ -36,6 +36,7 @@ import structlog
 from croupier.arbiter import SeatLink
 from croupier.errors import BotLaunchError
 from croupier.transport._launcher import BotExit, BotProcess, launch_bot
+from croupier.transport._sandbox import SandboxOptions
 from croupier.transport._server import ArbiterServer
 from croupier.transport._sessions import BotSession
 
@@ -315,6 +316,7 @@ class BotPool:
                 match_id="",
                 log_path=self._log_dir / f"{bot.name}.{n}.log",
                 session=(session.token, self._capacity),
+                sandbox=self._sandbox(),
             )
         except BotLaunchError:
             self._server.bots.close_session(session)
@@ -396,6 +398,7 @@ class BotPool:
             seed=seed,
             match_id=match_id,
             log_path=self._log_dir / f"{match_id}.seat{link.seat}.log",
+            sandbox=self._sandbox(),
         )
         bot.stats.processes += 1
         bot.stats.pids.append(process.process.pid)
@@ -413,6 +416,11 @@ class BotPool:
             closed.cancel()
         self._exits.append(await process.stop())
         self._per_match.pop(process.process.pid, None)
+
+    def _sandbox(self) -> SandboxOptions:
+        """Every bot of the pool in its sandbox: it reaches the server by its unix socket and
+        never sees the logs' directory (``croupier.transport._sandbox``)."""
+        return SandboxOptions(socket=self._server.unix_socket, hidden=(self._log_dir,))
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coro)
