@@ -152,6 +152,10 @@ async def spawn(
     The one place Croupier starts a bot process. :class:`BotLaunchError` if it cannot start (or
     ``sandbox.mode`` is ``bwrap`` and bubblewrap cannot run here).
     """
+    program = argv[0] if os.sep in argv[0] else shutil.which(argv[0])
+    if program is None or not (os.path.isfile(program) and os.access(program, os.X_OK)):
+        reason = "not found on PATH" if os.sep not in argv[0] else "not an executable file"
+        raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {argv[0]} is {reason}")
     problem = "" if sandbox.mode is SandboxMode.NONE else await bwrap_problem_async()
     run = plan(argv, env, sandbox, problem)
     try:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import os
 from collections.abc import Coroutine
@@ -134,6 +135,8 @@ class BotPool:
     ``log_dir`` receives one log per process (``NAME.N.log`` for a session process,
     ``MATCH.seatK.log`` for one launched per match). ``capacity`` is the number of matches at a time
     the pool asks a session bot to play (``CROUPIER_SESSION_CAPACITY``; the bot may say fewer).
+    ``sandbox`` sets how its bots are isolated (the mode, limits, directories they may
+    write); each reaches the server by its unix socket and never sees ``log_dir``.
     Use as ``async with BotPool(...) as pool``, or call :meth:`close` at the end.
     """
 
@@ -145,8 +148,10 @@ class BotPool:
         restart: Restart = "session",
         capacity: int | None = None,
         session_timeout_s: float = SESSION_TIMEOUT_S,
+        sandbox: SandboxOptions | None = None,
     ) -> None:
         self._server = server
+        self._base_sandbox = sandbox or SandboxOptions()
         self._log_dir = log_dir
         self._restart = restart
         self._capacity = capacity or os.cpu_count() or 1
@@ -420,7 +425,11 @@ class BotPool:
     def _sandbox(self) -> SandboxOptions:
         """Every bot of the pool in its sandbox: it reaches the server by its unix socket and
         never sees the logs' directory (``croupier.transport._sandbox``)."""
-        return SandboxOptions(socket=self._server.unix_socket, hidden=(self._log_dir,))
+        return dataclasses.replace(
+            self._base_sandbox,
+            socket=self._server.unix_socket,
+            hidden=(*self._base_sandbox.hidden, self._log_dir),
+        )
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coro)
