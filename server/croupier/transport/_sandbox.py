@@ -277,7 +277,8 @@ def bwrap_argv(
         if not _under(path, bound):
             bound.append(path)
     # /tmp first: a bot directory under /tmp is bound on top of the private tmpfs
-    args.extend(["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"])
+    args.extend(["--proc", "/proc", "--dev", "/dev"])
+    args.extend(["--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"])  # the bot writes
     made: set[Path] = {Path("/etc"), Path("/run"), Path("/tmp")}
     args.extend(["--perms", "0755", "--dir", "/etc", "--perms", "0755", "--dir", "/run"])
     for path in bound:  # parents readable by the seat's uid (bwrap would make them 0700)
