@@ -65,6 +65,7 @@ from croupier.transport import (
     SandboxMode,
     SandboxOptions,
     bwrap_problem,
+    default_sandbox_mode,
     parse_bot_command,
     split_address,
 )
@@ -217,11 +218,11 @@ def _add_sandbox_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sandbox",
         choices=[m.value for m in SandboxMode],
-        default=SandboxMode.AUTO.value,
+        default=None,
         help=(
-            "how launched bots are isolated: auto (default: bubblewrap where it can run, else "
-            "resource limits only, with a warning), bwrap (bubblewrap or an error), none (no "
-            "isolation, for debugging your own bots)"
+            "how launched bots are isolated: auto (default, or $CROUPIER_SANDBOX: bubblewrap "
+            "where it can run, else resource limits only, with a warning), bwrap (bubblewrap or "
+            "an error), none (no isolation, for debugging your own bots)"
         ),
     )
     for flag, attr, unit, what in (
@@ -250,7 +251,7 @@ def _sandbox(args: argparse.Namespace) -> SandboxOptions:
         file_mb=args.limit_file_mb,
         open_files=args.limit_open_files,
     )
-    mode = SandboxMode(args.sandbox)
+    mode = default_sandbox_mode() if args.sandbox is None else SandboxMode(args.sandbox)
     if mode is SandboxMode.AUTO and (problem := bwrap_problem()):
         print(
             f"croupier: warning: bots are not sandboxed ({problem}): they run with resource "

@@ -26,6 +26,7 @@ from croupier.transport._sandbox import (
     SandboxOptions,
     bwrap_problem,
 )
+from croupier.transport._sandbox import default_mode as default_sandbox_mode
 from croupier.transport._server import REASON_KEY, ArbiterServer, BotServicer, split_address
 from croupier.transport._sessions import BotSession
 
@@ -54,6 +55,7 @@ __all__ = [
     "SeatAssigner",
     "SpawnedProcess",
     "bwrap_problem",
+    "default_sandbox_mode",
     "launch_bot",
     "match_bot_seed",
     "parse_bot_command",

@@ -36,7 +36,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from croupier.errors import BotLaunchError
+from croupier.errors import BotLaunchError, ConfigError
 
 #: Where the arbiter's unix socket appears inside a sandbox.
 SANDBOX_SOCKET = "/run/croupier/arbiter.sock"
@@ -102,12 +102,28 @@ class Limits:
     open_files: int = 256
 
 
+#: Environment variable giving the default :class:`SandboxMode` of every launch in a process that
+#: has no ``--sandbox`` flag of its own to say it (a tournament's Ray workers, say).
+ENV_SANDBOX = "CROUPIER_SANDBOX"
+
+
+def default_mode() -> SandboxMode:
+    """``CROUPIER_SANDBOX`` (``auto``, ``bwrap`` or ``none``), else ``auto``."""
+    text = os.environ.get(ENV_SANDBOX, "") or SandboxMode.AUTO.value
+    try:
+        return SandboxMode(text)
+    except ValueError:
+        choices = ", ".join(m.value for m in SandboxMode)
+        raise ConfigError(f"{ENV_SANDBOX}={text!r}: expected one of {choices}") from None
+
+
 @dataclass(frozen=True, slots=True)
 class SandboxOptions:
-    """How bots are launched: the mode and limits (from the command line), plus what the match
-    adds: the arbiter's unix socket to bind in, and the directories a bot must never see."""
+    """How bots are launched: the mode (default: :func:`default_mode`) and limits (from the
+    command line), plus what the match adds: the arbiter's unix socket to bind in, and the
+    directories a bot must never see."""
 
-    mode: SandboxMode = SandboxMode.AUTO
+    mode: SandboxMode = field(default_factory=default_mode)
     limits: Limits = field(default_factory=Limits)
     socket: Path | None = None
     hidden: tuple[Path, ...] = ()

@@ -90,12 +90,17 @@ class _Closing(Exception):
     """The server is shutting down: a stream handler ends now, without waiting any longer."""
 
 
-def peer_host(peer: str) -> str:
+def peer_host(peer: str, *, local_too: bool = False) -> str:
     """The network host of a gRPC peer string (``ipv4:1.2.3.4:5`` -> ``ipv4:1.2.3.4``), or ``""``
-    for a unix-socket peer (the sandboxed bots: not limited per peer, they share one address)."""
+    for a peer that is not limited: a unix-socket peer (the sandboxed bots share one address),
+    and, unless ``local_too``, a loopback one (this machine's own bots, many at once in a
+    tournament; a local process could do worse than open streams)."""
     if peer.startswith("unix"):
         return ""
-    return peer.rpartition(":")[0] or peer
+    host = peer.rpartition(":")[0] or peer
+    if not local_too and (host.startswith("ipv4:127.") or host == "ipv6:[::1]"):
+        return ""
+    return host
 
 
 class BotServicer(bot_pb2_grpc.BotServiceServicer):
@@ -106,10 +111,11 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
     handler at once, so none is cancelled mid-wait at shutdown.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, limit_loopback: bool = False) -> None:
         self._seats: dict[str, _Entry] = {}
         self._sessions: dict[str, BotSession] = {}
         self._log = structlog.get_logger("croupier.transport")
+        self._limit_loopback = limit_loopback
         self._pending: collections.Counter[str] = collections.Counter()
         self._failures: dict[str, collections.deque[float]] = {}
         self._closing: asyncio.Event | None = None
@@ -192,7 +198,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         await context.abort(code, message, trailing_metadata=((REASON_KEY, name),))
 
     async def Play(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
-        host = peer_host(context.peer() or "")
+        host = peer_host(context.peer() or "", local_too=self._limit_loopback)
         if self._too_many_failures(host) or (host and self._pending[host] >= MAX_PENDING_PER_PEER):
             await self._abort(
                 context,
@@ -523,9 +529,17 @@ class ArbiterServer:
 
     With ``unix_socket`` (the default) it also listens on a unix socket in a private directory
     of its own (:attr:`unix_socket`), the one way into a sandboxed bot's network namespace.
+    The per-address limits on unauthenticated streams apply to network peers; with
+    ``limit_loopback`` to loopback ones too.
     """
 
-    def __init__(self, address: str = "127.0.0.1:0", *, unix_socket: bool = True) -> None:
+    def __init__(
+        self,
+        address: str = "127.0.0.1:0",
+        *,
+        unix_socket: bool = True,
+        limit_loopback: bool = False,
+    ) -> None:
         self._requested = address
         self._want_socket = unix_socket
         self._socket_dir: Path | None = None
@@ -539,7 +553,7 @@ class ArbiterServer:
                 ("grpc.so_reuseport", 0),
             ],
         )
-        self.bots = BotServicer()
+        self.bots = BotServicer(limit_loopback=limit_loopback)
         self.health = _Health()
         self.address = ""
         bot_pb2_grpc.add_BotServiceServicer_to_server(self.bots, self.server)
