@@ -169,7 +169,9 @@ def test_overrun_inside_the_bank_is_not_a_timeout(e2e: Kit) -> None:
     run = e2e.run([e2e.random, sleeper, e2e.random, e2e.random], seed=1, deals=3, clock=clock)
     check_common(run, faulty=set())
     first = Kit.records(run.replay, "action", 1)[0]
-    assert first["time_us"] >= 600_000
+    assert first["wall_us"] >= 600_000
+    # charged: the wall time less what the arbiter itself lost meanwhile (a loaded machine)
+    assert abs(first["time_us"] - (first["wall_us"] - first["lag_us"])) <= 2
     shown = banks(seat_log(run, 1))
     assert len(shown) >= 2
     # 600 ms against a 200 ms move time: about 400 ms come out of the bank, which stays positive
