@@ -116,6 +116,12 @@ async def _honest(server: object, out: Path, deals: int, seed: int) -> dict[str,
     return {
         "finished": not run.result.cancelled,
         "all_normal": all(s.outcome is Outcome.NORMAL for s in run.result.seats),
+        "outcomes": [s.outcome.value for s in run.result.seats],
+        "faults": [
+            r.data.get("detail", "")
+            for r in read_replay(run.replay).records
+            if r.type in ("action", "fault") and r.data.get("fault")
+        ][:3],
         "verified": verified,
         "decisions": len(times),
         "p50_us": _percentile(times, 0.5),
@@ -171,6 +177,8 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "arbiter_survived": survived,
         "honest_finished": attacked["finished"],
         "honest_all_normal": attacked["all_normal"],
+        "honest_outcomes": attacked["outcomes"],
+        "honest_faults": attacked["faults"],
         "honest_replay_verified": attacked["verified"],
         "hostile_messages": sum(c["sent"] for c in counts),
         "stream_resets": sum(c["resets"] for c in counts),
