@@ -907,7 +907,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handlers[key](args)
     except CroupierError as exc:
         print(f"croupier: error: {printable(str(exc))}", file=sys.stderr)
-        return EXIT_USER_ERROR
+        return exc.status if isinstance(exc, _ReplayFailed) else EXIT_USER_ERROR
     except BrokenPipeError:  # `croupier replay show … | head`
         return 0
 
