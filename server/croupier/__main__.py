@@ -1,7 +1,28 @@
-"""``python -m croupier`` is the ``croupier`` command."""
+"""``python -m croupier`` is the ``croupier`` command (the console script calls :func:`run`)."""
 
+import os
 import sys
 
-from croupier.cli import main
+#: The exit status of a run cancelled by Ctrl-C (``croupier.cli.EXIT_CANCELLED``; not imported
+#: from there, since Ctrl-C may come while that module is still being imported).
+EXIT_CANCELLED = 3
 
-sys.exit(main())
+
+def run() -> None:
+    """Import the CLI and run it; Ctrl-C at any moment ends in one line, never a traceback."""
+    try:
+        from croupier.cli import main
+
+        code = main()
+    except KeyboardInterrupt:
+        print("croupier: interrupted", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # not sys.exit: CPython may then end the process by SIGINT itself (status -2), having
+        # seen the KeyboardInterrupt; the status is documented as 3
+        os._exit(EXIT_CANCELLED)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    run()

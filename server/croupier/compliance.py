@@ -16,7 +16,7 @@ from croupier.errors import ConfigError, ReplayError
 from croupier.games import get_game
 from croupier.replay import Replay, read_replay
 from croupier.runner import run_match
-from croupier.transport import parse_bot_command
+from croupier.transport import Isolation, SandboxOptions, parse_bot_command
 
 
 class Status(enum.Enum):
@@ -50,6 +50,8 @@ class Report:
     log_tail: tuple[str, ...]
     #: The replay, when the caller asked to keep the match's files.
     replay: Path | None
+    #: What each launched bot ran in, by seat.
+    isolation: dict[int, Isolation]
 
     @property
     def passed(self) -> int:
@@ -71,17 +73,19 @@ async def check_bot(
     seat: int = 0,
     others: Sequence[str] = ("random",),
     out: Path | None = None,
+    sandbox: SandboxOptions | None = None,
 ) -> Report:
     """Play ``config`` with the bot ``command`` in ``seat`` and the bundled bots ``others`` (in
     turn) elsewhere; keep the match's files in ``out`` if given. :class:`ConfigError` for a
-    seat the game does not have or a command that cannot run."""
+    seat the game does not have or a command that cannot run. The bots run in ``sandbox``
+    (default: bubblewrap where it can run)."""
     seats = get_game(config.game).info.make_params(config.params)["players"]
     if not 0 <= seat < seats:
         raise ConfigError(f"--seat {seat}: {config.game} has seats 0..{seats - 1}")
     bots = [parse_bot_command(others[i % len(others)]) for i in range(seats)]
     bots[seat] = parse_bot_command(command)
     with tempfile.TemporaryDirectory() as tmp:
-        run = await run_match(config, bots, out or Path(tmp))
+        run = await run_match(config, bots, out or Path(tmp), sandbox=sandbox)
         mine = run.result.seats[seat]
         exit_ = next((e for e in run.exits if e.seat == seat), None)
         try:  # reading re-simulates: a replay that does not verify is a failed check, not a stop
@@ -140,4 +144,5 @@ async def check_bot(
         checks=tuple(checks),
         log_tail=tuple(log_tail),
         replay=run.replay if out is not None else None,
+        isolation=dict(run.isolation),
     )

@@ -11,7 +11,8 @@
     ├── ExecutorError             a tournament's executor could not play a match (Ray gave up)
     └── ReplayError               anything about a replay file
         ├── ReplayFormatError     the file is not a readable replay (corrupt line, missing header)
-        └── ReplayMismatchError   re-simulation disagrees with what the file records
+        ├── ReplayMismatchError   re-simulation disagrees with what the file records
+        └── ReplayWriteError      the replay could not be written (disk full...): the match stops
 
 Lower-layer errors (``OSError``, ``json.JSONDecodeError``, ``grpc.RpcError``) are translated into
 these at the layer boundary, so the CLI can print one clear line for any of them.
@@ -78,3 +79,7 @@ class ReplayMismatchError(ReplayError):
     def __init__(self, message: str, line: int) -> None:
         super().__init__(f"line {line}: {message}")
         self.line = line
+
+
+class ReplayWriteError(ReplayError):
+    """Writing the replay failed (disk full, I/O error); the file holds what was written."""

@@ -4,6 +4,7 @@ play, write the replay and the bots' logs, stop the bots."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import hashlib
 import secrets
@@ -16,7 +17,15 @@ import structlog
 from croupier.arbiter import Match, MatchConfig, MatchResult
 from croupier.errors import ConfigError
 from croupier.replay import ReplayWriter
-from croupier.transport import ArbiterServer, BotExit, BotProcess, SeatAssigner, launch_bot
+from croupier.transport import (
+    ArbiterServer,
+    BotExit,
+    BotProcess,
+    Isolation,
+    SandboxOptions,
+    SeatAssigner,
+    launch_bot,
+)
 
 
 def new_match_id(game: str) -> str:
@@ -50,6 +59,7 @@ class MatchRun:
     replay: Path
     logs: dict[int, Path]  # by seat, for launched bots
     exits: tuple[BotExit, ...]
+    isolation: dict[int, Isolation]  # by seat, for launched bots: what each ran in
 
 
 async def run_match(
@@ -63,6 +73,7 @@ async def run_match(
     cancel: asyncio.Event | None = None,
     progress: Callable[[int], None] | None = None,
     on_ready: Callable[[str, Match], None] | None = None,
+    sandbox: SandboxOptions | None = None,
 ) -> MatchRun:
     """Play one match between ``bots`` and return its result and files.
 
@@ -74,11 +85,13 @@ async def run_match(
     With ``server`` the match is hosted on that running server (many matches can share one);
     otherwise a server is started on ``listen`` and stopped afterwards. Setting ``cancel`` ends
     the match at once (a pending decision is abandoned) with a result marked cancelled;
-    ``progress`` is called with the number of deals finished.
+    ``progress`` is called with the number of deals finished. ``sandbox`` says how launched
+    bots are isolated (default: bubblewrap where it can run); they never see ``out_dir``, which
+    is created mode 0700 (the replay and the logs are 0600 in any case).
     """
     match_id = match_id or new_match_id(config.game)
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
+        out_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"cannot create {out_dir}: {exc.strerror or exc}") from exc
     writer = ReplayWriter(out_dir / f"{match_id}.jsonl")
@@ -99,6 +112,9 @@ async def run_match(
             await server.start()
         started = True
         server.bots.add_match(match)
+        isolation = dataclasses.replace(
+            sandbox or SandboxOptions(), socket=server.unix_socket, hidden=(out_dir,)
+        )
         for link, argv in zip(match.seats, bots, strict=True):
             if argv is None:
                 continue
@@ -113,6 +129,7 @@ async def run_match(
                     seed=bot_seed(config.seed, link.seat),
                     match_id=match_id,
                     log_path=out_dir / f"{match_id}.seat{link.seat}.log",
+                    sandbox=isolation,
                 )
             )
         if on_ready is not None:
@@ -124,19 +141,28 @@ async def run_match(
             if watcher:
                 watcher.cancel()
     finally:
-        # every path out (a bot that cannot start, a failing on_ready, Ctrl-C) closes the replay
-        # as far as it got, stops the bots and the server it started
-        writer.close()
-        for link in match.seats:
-            link.done.set()  # a pooled bot's seat is free again, however the match ended
-        stopped = await asyncio.gather(*(p.stop() for p in processes), return_exceptions=True)
-        exits = tuple(e for e in stopped if isinstance(e, BotExit))
-        if server is not None and started:
-            server.bots.remove_match(match)
-            if own_server:
-                await server.stop()
+        # every path out (a bot that cannot start, a failing on_ready, Ctrl-C, a full disk)
+        # closes the replay as far as it got, stops the bots and the server it started
+        try:
+            writer.close()  # on disk before waiting for the bots
+        finally:  # even when the disk is full, no bot outlives its match
+            for link in match.seats:
+                link.over = True  # the bots' exits are the match's end, not early departures
+                link.done.set()  # a pooled bot's seat is free again, however the match ended
+            stopped = await asyncio.gather(*(p.stop() for p in processes), return_exceptions=True)
+            exits = tuple(e for e in stopped if isinstance(e, BotExit))
+            if server is not None and started:
+                server.bots.remove_match(match)
+                if own_server:
+                    await server.stop()
     log.info("match_written", replay=str(writer.path))
-    return MatchRun(result, writer.path, {p.seat: p.log_path for p in processes}, exits)
+    return MatchRun(
+        result,
+        writer.path,
+        {p.seat: p.log_path for p in processes},
+        exits,
+        {p.seat: p.isolation for p in processes},
+    )
 
 
 async def _cancel_on(event: asyncio.Event, match: Match) -> None:

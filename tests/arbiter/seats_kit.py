@@ -18,6 +18,7 @@ from croupier.arbiter import (
     MatchOver,
     Reply,
     SeatLink,
+    Welcome,
 )
 from croupier.replay import ReplayWriter, read_replay, verify
 
@@ -34,6 +35,11 @@ async def _drive(link: SeatLink, policy: Policy, seen: list[Any]) -> None:
         if isinstance(message, DecisionRequest):
             link.inbox.put_nowait(Reply(message.request_id, policy(message)))
             message = dataclasses.replace(message, clocks=Clocks(0, 0, 0))  # measured times
+        if isinstance(message, Welcome):  # a fresh salt every match
+            message = dataclasses.replace(message, commitment="")
+        if isinstance(message, MatchOver):  # the reveal: seed, salt, the script's digest
+            result = dataclasses.replace(message.result, seed=0, salt="", script_digest="")
+            message = MatchOver(result)
         seen.append(message)
         if isinstance(message, MatchOver):
             return
@@ -43,7 +49,8 @@ def play(
     config: MatchConfig, match_id: str, path: Path, policies: Sequence[Policy]
 ) -> list[list[Any]]:
     """Play the match, writing its replay to ``path`` (which must verify); return every message
-    each seat received, in order (decision clocks zeroed: they hold measured times)."""
+    each seat received, in order (decision clocks zeroed: they hold measured times; the deals'
+    commitment and its reveal blanked: a fresh salt every match)."""
     match = Match(config, match_id, ReplayWriter(path))
     seen: list[list[Any]] = [[] for _ in match.seats]
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,7 @@ from typing import Any
 from croupier.arbiter import ClockRules, MatchConfig
 from croupier.replay import read_replay
 from croupier.runner import MatchRun, run_match
-from croupier.transport import ArbiterServer
+from croupier.transport import ArbiterServer, SandboxOptions
 from croupier.v1 import bot_pb2 as pb
 
 BOTS_DIR = Path(__file__).parent / "bots"
@@ -39,6 +41,27 @@ def croupier(*args: object, timeout: float = 120) -> subprocess.CompletedProcess
     return subprocess.run(
         [*CROUPIER, *(str(a) for a in args)], capture_output=True, text=True, timeout=timeout
     )
+
+
+def live_processes(marker: str, *, wait_s: float = 0.0) -> list[int]:
+    """Host pids of the live (not zombie) processes whose command line contains ``marker``,
+    after waiting up to ``wait_s`` for them to go."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        found = []
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            try:
+                cmdline = (proc / "cmdline").read_bytes()
+                state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if marker.encode() in cmdline and state != "Z" and int(proc.name) != os.getpid():
+                found.append(int(proc.name))
+        if not found or time.monotonic() >= deadline:
+            return found
+        time.sleep(0.05)
 
 
 def replay_path(stdout: str) -> Path:
@@ -102,6 +125,14 @@ class Kit:
     random = RANDOM
     heuristic = HEURISTIC
 
+    @property
+    def streams(self) -> Path:
+        """A directory every sandboxed bot of :meth:`run` may write (the recorders' streams)."""
+        path = self.tmp / "streams"
+        path.mkdir(exist_ok=True)
+        path.chmod(0o777)  # a sandboxed bot runs as a uid of its own
+        return path
+
     def bot(self, name: str, *args: object) -> list[str]:
         """The argv of the test bot ``tests/e2e/bots/<name>.py`` with ``args``."""
         return [sys.executable, str(BOTS_DIR / f"{name}.py"), *(str(a) for a in args)]
@@ -118,8 +149,16 @@ class Kit:
     ) -> MatchRun:
         """Play one match to its end (own server unless ``server``) and return its run."""
         match_config = dataclasses.replace(config(**conf), chance_script=chance_script)
+        sandbox = SandboxOptions(writable=(self.streams,))
         return asyncio.run(
-            run_match(match_config, list(bots), self.tmp / out, server=server, match_id=match_id)
+            run_match(
+                match_config,
+                list(bots),
+                self.tmp / out,
+                server=server,
+                match_id=match_id,
+                sandbox=sandbox,
+            )
         )
 
     @staticmethod
@@ -145,9 +184,10 @@ def read_stream(path: Path) -> list[bytes]:
 def flattened(stream: list[bytes]) -> list[bytes]:
     """What a seat was told, item by item: each public event, then the message's own part.
 
-    Two things may differ between identical runs and are normalised: how events are batched
-    into messages (by timing, within the protocol's flush interval) and the measured
-    ``clocks.last_latency_us`` (wall clock).
+    What may differ between runs is normalised: how events are batched into messages (by
+    timing, within the protocol's flush interval), the measured ``clocks.last_latency_us``
+    (wall clock), and the deals' commitment and its reveal (a fresh salt every match; the
+    script's digest).
     """
     items = []
     for raw in stream:
@@ -158,5 +198,10 @@ def flattened(stream: list[bytes]) -> list[bytes]:
         message.ClearField("events")
         if message.WhichOneof("kind") == "decision":
             message.decision.clocks.last_latency_us = 0
+        if message.WhichOneof("kind") == "welcome":  # a fresh salt every match
+            message.welcome.deal_commitment = ""
+        if message.WhichOneof("kind") == "match_end":  # its reveal (seed, salt, script)
+            for name in ("seed", "salt", "chance_script_sha256"):
+                message.match_end.ClearField(name)
         items.append(message.SerializeToString(deterministic=True))
     return items

@@ -18,6 +18,7 @@ from croupier.games import CHANCE, cards40, get_game
 from croupier.games.felduz.rules import Phase
 from croupier.replay import Replay, read_replay, verify
 from croupier.runner import run_match
+from croupier.transport import SandboxOptions
 from croupier.v1 import bot_pb2 as pb
 
 pytestmark = pytest.mark.e2e
@@ -55,7 +56,7 @@ def test_a_seat_is_sent_no_card_its_observation_does_not_show(e2e: Kit) -> None:
     """Seat 1 is the recorder bot, which keeps every message it receives. Every card in those
     messages must be one the rules let seat 1 see, and some other seat's hidden cards must have
     stayed hidden (or the check proves nothing)."""
-    stream = e2e.tmp / "seat1.bin"
+    stream = e2e.streams / "seat1.bin"
     config = MatchConfig(
         game="felduz",
         params={"players": 3, "stack": 12, "round_cap": 4},
@@ -64,7 +65,8 @@ def test_a_seat_is_sent_no_card_its_observation_does_not_show(e2e: Kit) -> None:
         connect_timeout_s=20.0,
     )
     bots = [HEURISTIC, e2e.bot("recorder", stream), HEURISTIC]
-    run = asyncio.run(run_match(config, bots, e2e.tmp / "out"))
+    sandbox = SandboxOptions(writable=(e2e.streams,))
+    run = asyncio.run(run_match(config, bots, e2e.tmp / "out", sandbox=sandbox))
     assert not run.result.cancelled
     assert all(r.outcome is Outcome.NORMAL for r in run.result.seats)
     replay = read_replay(run.replay)

@@ -113,7 +113,7 @@ def test_a_changed_skat_and_stock_nobody_saw_leave_every_stream_byte_identical(
     kit = Kit(tmp_path)
 
     def run(out: str, script: tuple[tuple[int, ...], ...] = ()) -> tuple[Path, list[Path]]:
-        streams = [tmp_path / f"{out}{s}.bin" for s in range(4)]
+        streams = [kit.streams / f"{out}{s}.bin" for s in range(4)]
         bots = [kit.bot("recorder", p) for p in streams]
         done = kit.run(bots, out=out, game="fipsen", seed=5, deals=6, chance_script=script,
                        match_id="fipsen-noleak")  # fmt: skip

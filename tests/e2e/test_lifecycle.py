@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from e2e_kit import live_processes
 from structlog.testing import capture_logs
 
 from croupier.arbiter import ClockRules, MatchConfig, Outcome
@@ -40,7 +41,7 @@ def test_sigint_cancels_the_match_and_keeps_a_verified_replay(tmp_path: Path) ->
         out, err = proc.communicate(timeout=30)
     finally:
         proc.kill()
-    assert proc.returncode == 0, err
+    assert proc.returncode == 3, err  # cancelled: its own exit status
     assert "(cancelled)" in out
     assert "Traceback" not in err
     (replay,) = tmp_path.glob("*.jsonl")
@@ -64,7 +65,8 @@ def test_a_chatty_bot_has_its_log_capped_and_plays_normally(tmp_path: Path) -> N
     bots = [[sys.executable, str(chatty)]] + [
         [sys.executable, "-m", "croupier_bots.random_bot"]
     ] * 3
-    run = asyncio.run(run_match(MatchConfig("as-nas", {"deals": 2}, seed=3), bots, tmp_path))
+    config = MatchConfig("as-nas", {"deals": 2}, seed=3)
+    run = asyncio.run(run_match(config, bots, tmp_path / "out"))
     assert run.result.seats[0].outcome is Outcome.NORMAL
     log = run.logs[0].read_bytes()
     assert LOG_CAP_BYTES <= len(log) < LOG_CAP_BYTES + 200
@@ -74,33 +76,27 @@ def test_a_chatty_bot_has_its_log_capped_and_plays_normally(tmp_path: Path) -> N
 def test_a_bot_that_leaves_a_child_behind_neither_hangs_the_match_nor_outlives_it(
     tmp_path: Path,
 ) -> None:
-    pidfile = tmp_path / "child.pid"
+    marker = f"croupier-test-child-{time.time_ns()}"
     parent = tmp_path / "parent.py"
     parent.write_text(
         "import subprocess, sys\n"
         "from croupier_bot import run\n"
         "from croupier_bots.random_bot import RandomBot\n"
-        "child = subprocess.Popen(['sleep', '120'])  # inherits stdout: holds the log pipe open\n"
-        f"open({str(pidfile)!r}, 'w').write(str(child.pid))\n"
+        "# the child inherits stdout: it holds the log pipe open\n"
+        f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)', {marker!r}])\n"
         "run(RandomBot(1))\n"
     )
     bots = [[sys.executable, str(parent)]] + [
         [sys.executable, "-m", "croupier_bots.random_bot"]
     ] * 3
     started = time.monotonic()
-    run = asyncio.run(run_match(MatchConfig("as-nas", {"deals": 1}, seed=3), bots, tmp_path))
+    config = MatchConfig("as-nas", {"deals": 1}, seed=3)
+    run = asyncio.run(run_match(config, bots, tmp_path / "out"))
     assert time.monotonic() - started < 30  # not the child's 120 s
     assert run.result.seats[0].outcome is Outcome.NORMAL
     (exit_,) = [e for e in run.exits if e.seat == 0]
     assert (exit_.code, exit_.signalled) == (0, False)  # it exited by itself: the child is no bar
-    child = int(pidfile.read_text())
-    deadline = time.monotonic() + 5
-    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert (
-        not Path(f"/proc/{child}").exists()
-        or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
-    )
+    assert live_processes(marker, wait_s=5) == []
 
 
 FLOODER = """
@@ -152,7 +148,7 @@ def test_a_flooding_bot_is_disconnected_and_the_match_goes_on(tmp_path: Path, fl
     bots = [[sys.executable, str(pacer)]] * 3 + [[sys.executable, str(flooder), flood]]
     with capture_logs() as logs:
         config = MatchConfig("as-nas", {"deals": 12}, seed=4)
-        run = asyncio.run(run_match(config, bots, tmp_path))
+        run = asyncio.run(run_match(config, bots, tmp_path / "out"))
     assert run.result.seats[3].outcome is Outcome.DISCONNECTED
     assert [s.outcome for s in run.result.seats[:3]] == [Outcome.NORMAL] * 3
     replay = read_replay(run.replay)
@@ -181,8 +177,8 @@ def test_cancelling_does_not_wait_for_a_slow_bot(tmp_path: Path) -> None:
         cancel = asyncio.Event()
         bots = [[sys.executable, str(slow)]] * 4
         config = MatchConfig("as-nas", {"deals": 2}, seed=1)
-        task = asyncio.create_task(run_match(config, bots, tmp_path, cancel=cancel))
-        while not list(tmp_path.glob("*.jsonl")) or "chance" not in _text(tmp_path):
+        task = asyncio.create_task(run_match(config, bots, tmp_path / "out", cancel=cancel))
+        while not list(tmp_path.glob("out/*.jsonl")) or "chance" not in _text(tmp_path / "out"):
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.5)  # a decision is pending now
         started = time.monotonic()
@@ -232,7 +228,7 @@ def test_a_bot_whose_reply_comes_after_the_match_still_exits_cleanly(tmp_path: P
     )
     bots = [[sys.executable, str(late)]] * 4
     config = MatchConfig("as-nas", {"deals": 1}, seed=1, clock=ClockRules(100, 0))
-    run = asyncio.run(run_match(config, bots, tmp_path))
+    run = asyncio.run(run_match(config, bots, tmp_path / "out"))
     assert sum(r.outcome is Outcome.TIMEOUTS for r in run.result.seats) >= 3  # (the dealer may
     # never act: three timeouts give three default folds)
     assert [(e.code, e.signalled) for e in sorted(run.exits, key=lambda e: e.seat)] == [

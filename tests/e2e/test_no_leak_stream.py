@@ -59,7 +59,7 @@ def _outcome(dealer: int, hands: list[tuple[int, ...]]) -> tuple[int, ...]:
 
 def test_changing_cards_a_seat_cannot_see_leaves_its_stream_byte_identical(tmp_path: Path) -> None:
     kit = Kit(tmp_path)
-    streams = {name: tmp_path / f"{name}.bin" for name in ("a0", "a1", "b0", "b1")}
+    streams = {name: kit.streams / f"{name}.bin" for name in ("a0", "a1", "b0", "b1")}
     bots_a = [kit.bot("recorder", streams["a0"]), kit.bot("recorder", streams["a1"]),
               kit.random, kit.random]  # fmt: skip
     first = kit.run(bots_a, out="a", seed=21, deals=6, match_id="as-nas-noleak")

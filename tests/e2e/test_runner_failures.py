@@ -10,10 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from e2e_kit import RANDOM, live_processes
 
-from croupier.arbiter import MatchConfig
+from croupier.arbiter import MatchConfig, Outcome
 from croupier.errors import BotLaunchError
-from croupier.runner import run_match
+from croupier.runner import MatchRun, run_match
+from croupier.transport import SandboxMode, SandboxOptions
 
 pytestmark = pytest.mark.e2e
 
@@ -30,43 +32,59 @@ def _refused(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) != 0
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[0] != "Z"
-
-
-def _waiter(tmp: Path) -> list[str]:
-    """A bot that writes its pid and then never connects (it waits to be stopped)."""
+def _waiter(tmp: Path, marker: str) -> list[str]:
+    """A bot that never connects (it waits to be stopped), with ``marker`` on its command line."""
     script = tmp / "waiter.py"
-    script.write_text(
-        "import os, sys, time\n"
-        f"open({str(tmp / 'pid')!r}, 'w').write(str(os.getpid()))\n"
-        "time.sleep(60)\n"
-    )
-    return [sys.executable, str(script)]
+    script.write_text("import time\ntime.sleep(60)\n")
+    return [sys.executable, str(script), marker]
 
 
-def test_a_bot_that_cannot_start_stops_the_server_and_the_other_bots(tmp_path: Path) -> None:
+def test_a_bot_that_cannot_start_is_a_no_show_and_nothing_outlives_the_match(
+    tmp_path: Path,
+) -> None:
+    """A program that cannot be executed (a broken ELF) fails inside its sandbox, after the
+    launcher has started it: its seat is a no-show, its log says why, and the server and the
+    other bots are stopped at the end like those of any match."""
     broken = tmp_path / "broken"
     broken.write_bytes(b"\x7fELF not really\n")
     broken.chmod(0o755)
     port = _free_port()
-    config = MatchConfig("as-nas", {"deals": 1}, seed=1, connect_timeout_s=30)
-    bots = [_waiter(tmp_path), [str(broken)], _waiter(tmp_path), _waiter(tmp_path)]
+    marker = f"croupier-waiter-{os.getpid()}-{tmp_path.name}"
+    config = MatchConfig("as-nas", {"deals": 1}, seed=1, connect_timeout_s=2)
+    waiter = _waiter(tmp_path, marker)
+    bots = [waiter, [str(broken)], waiter, waiter]
+    out = tmp_path / "out"
+
+    async def go() -> MatchRun:
+        return await run_match(config, bots, out, listen=f"127.0.0.1:{port}")
+
+    run = asyncio.run(go())
+    assert _refused(port), "the server still listens"
+    assert "cannot start the bot" in run.logs[1].read_text()
+    assert all(r.outcome is Outcome.DISCONNECTED for r in run.result.seats)
+    assert live_processes(marker, wait_s=2) == [], "a launched bot outlived the match"
+
+
+def test_a_bot_command_that_cannot_be_launched_at_all_is_one_error(tmp_path: Path) -> None:
+    """With ``--sandbox bwrap`` where bubblewrap cannot run (no ``bwrap`` on PATH), nothing is
+    launched: :class:`BotLaunchError`, the server stopped, no replay left behind."""
+    port = _free_port()
+    config = MatchConfig("as-nas", {"deals": 1}, seed=1)
+    sandbox = SandboxOptions(mode=SandboxMode.BWRAP)
     out = tmp_path / "out"
 
     async def go() -> None:
-        await run_match(config, bots, out, listen=f"127.0.0.1:{port}")
+        await run_match(config, [RANDOM] * 4, out, listen=f"127.0.0.1:{port}", sandbox=sandbox)
 
-    with pytest.raises(BotLaunchError):
-        asyncio.run(go())
-    assert _refused(port), "the server still listens"
-    pid = int((tmp_path / "pid").read_text())
-    assert not _alive(pid), "the bot launched before the failure outlived it"
-    assert list(out.glob("*.jsonl")) == [], "an empty replay was left behind"
+    path = os.environ["PATH"]
+    os.environ["PATH"] = "/nonexistent"
+    try:
+        with pytest.raises(BotLaunchError, match="bubblewrap"):
+            asyncio.run(go())
+    finally:
+        os.environ["PATH"] = path
+    assert _refused(port)
+    assert list(out.glob("*.jsonl")) == []
 
 
 def test_a_failing_on_ready_stops_the_server(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from e2e_kit import RANDOM, Kit, config
 from croupier.arbiter import Outcome
 from croupier.replay import read_replay, verify
 from croupier.runner import MatchRun, run_match
-from croupier.transport import ArbiterServer, BotPool, Restart
+from croupier.transport import ArbiterServer, BotPool, Restart, SandboxOptions
 from croupier_bot import BotError, serve_async
 from croupier_bots.random_bot import RandomBot
 
@@ -50,7 +50,11 @@ async def _tournament(
     with one pool; return the runs in table order and the (closed) pool."""
     server = ArbiterServer()
     await server.start()
-    pool = BotPool(server, tmp / "logs", restart=restart, capacity=capacity)
+    streams = tmp / "streams"  # the one directory the sandboxed bots may write
+    streams.mkdir(parents=True, exist_ok=True)
+    streams.chmod(0o777)
+    sandbox = SandboxOptions(writable=(streams,))
+    pool = BotPool(server, tmp / "logs", restart=restart, capacity=capacity, sandbox=sandbox)
     (tmp / "logs").mkdir(parents=True, exist_ok=True)
     for name, argv in bots.items():
         pool.add(name, argv)
@@ -132,7 +136,7 @@ def test_a_session_bot_plays_a_match_as_a_fresh_process_would(tmp_path: Path) ->
 def test_a_crashing_session_bot_is_restarted_and_its_crash_recorded(
     e2e: Kit, tmp_path: Path
 ) -> None:
-    marker = tmp_path / "crashed-once"
+    marker = tmp_path / "streams" / "crashed-once"
     bots = {"crasher": e2e.bot("session_crasher", marker), "r1": RANDOM, "r2": RANDOM}
     bots["r3"] = RANDOM
     tables = [list(bots)] * 4
@@ -152,7 +156,7 @@ def test_a_crashing_session_bot_is_restarted_and_its_crash_recorded(
 
 
 def test_a_failing_hook_ends_only_its_own_match_in_a_session(e2e: Kit, tmp_path: Path) -> None:
-    marker = tmp_path / "failed-once"
+    marker = tmp_path / "streams" / "failed-once"
     bots = {"raiser": e2e.bot("session_crasher", marker, "--how", "raise")}
     bots.update({f"r{i}": RANDOM for i in range(3)})
     runs, pool = asyncio.run(_tournament(tmp_path, bots, [list(bots)] * 3, concurrency=1))
@@ -166,7 +170,9 @@ def test_a_failing_hook_ends_only_its_own_match_in_a_session(e2e: Kit, tmp_path:
 
 
 def test_a_per_match_only_bot_still_plays_through_the_pool(e2e: Kit, tmp_path: Path) -> None:
-    legacy = e2e.bot("recorder", tmp_path / "wire.bin")  # a raw Play-only bot
+    # a raw Play-only bot; its stream goes to its own /tmp (each of its processes runs as a
+    # uid of its own in a sandbox of its own, so they could not share one file)
+    legacy = e2e.bot("recorder", f"/tmp/croupier-wire-{tmp_path.name}.bin")
     bots = {"legacy": legacy, "r1": RANDOM, "r2": RANDOM, "r3": RANDOM}
     tables = [list(bots)] * 3
     runs, pool = asyncio.run(_tournament(tmp_path, bots, tables, concurrency=2))

@@ -20,12 +20,15 @@ def write_config(folder: Path, body: str, name: str = "t.toml") -> Path:
     return path
 
 
-def tournament(*args: object, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def tournament(
+    *args: object, timeout: float = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*CROUPIER, "tournament", *(str(a) for a in args)],
         capture_output=True,
         text=True,
         timeout=timeout,
+        env=env,
     )
 
 

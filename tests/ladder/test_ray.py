@@ -29,7 +29,14 @@ pytest.importorskip("ray")
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
 RAY = str(Path(sys.executable).parent / "ray")
-ENV = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0"}
+ENV = {
+    **os.environ,
+    "RAY_AUTH_MODE": "disabled",
+    "RAY_USAGE_STATS_ENABLED": "0",
+    # the test bots count their starts in one shared file, which a sandbox would not let them
+    # write: the sandbox has tests of its own (tests/e2e/test_attacks.py)
+    "CROUPIER_SANDBOX": "none",
+}
 SLOW_BOT = Path(__file__).parent / "bots" / "slow_random.py"
 
 
@@ -161,7 +168,7 @@ def test_a_node_killed_mid_run_loses_no_match_and_counts_none_twice(
 ) -> None:
     address, second = cluster
     local = _config(tmp_path / "local", tmp_path / "local-starts")
-    done = tournament(local, "--concurrency", 2)
+    done = tournament(local, "--concurrency", 2, env=ENV)
     assert done.returncode == 0, done.stderr
 
     starts = tmp_path / "ray-starts"

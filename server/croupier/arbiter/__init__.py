@@ -4,13 +4,17 @@ Pure asyncio; no proto types and no files: the transport fills and drains each s
 :class:`SeatLink`, and a :class:`Recorder` (the replay writer) records the match.
 """
 
+from croupier.arbiter._commit import commitment as deal_commitment
+from croupier.arbiter._commit import script_digest
 from croupier.arbiter._match import Match, MatchConfig, Recorder, SeatInfo, decision_request
 from croupier.arbiter._seat import SeatLink
 from croupier.arbiter._types import (
     ActionEvent,
+    ClockKind,
     ClockRules,
     Clocks,
     DecisionRequest,
+    DecisionTiming,
     Fault,
     Gone,
     Inbound,
@@ -26,15 +30,18 @@ from croupier.arbiter._types import (
     SeatStats,
     Unexpected,
     Welcome,
+    Written,
 )
 from croupier.errors import ClaimError
 
 __all__ = [
     "ActionEvent",
     "ClaimError",
+    "ClockKind",
     "ClockRules",
     "Clocks",
     "DecisionRequest",
+    "DecisionTiming",
     "Fault",
     "Gone",
     "Inbound",
@@ -55,5 +62,8 @@ __all__ = [
     "SeatStats",
     "Unexpected",
     "Welcome",
+    "Written",
+    "deal_commitment",
     "decision_request",
+    "script_digest",
 ]

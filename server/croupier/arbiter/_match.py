@@ -14,24 +14,30 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 import structlog
 
+from croupier.arbiter import _commit
+from croupier.arbiter._clock import LagMonitor
 from croupier.arbiter._seat import SeatLink
 from croupier.arbiter._types import (
     ActionEvent,
     Cancelled,
+    ClockKind,
     ClockRules,
     Clocks,
     DecisionRequest,
+    DecisionTiming,
     Fault,
     Gone,
     MatchOver,
     MatchResult,
     Rejection,
+    Reply,
     RoundEnded,
     RoundStarted,
     SeatResult,
     SeatStats,
     Unexpected,
     Welcome,
+    Written,
 )
 from croupier.errors import ConfigError, IllegalActionError
 from croupier.games import CHANCE, TERMINAL, get_game
@@ -59,6 +65,9 @@ class SeatInfo:
     bot_name: str
     bot_version: str
     connected: bool
+    #: Where the bot connected from, as gRPC names it (``ipv4:127.0.0.1:41120``,
+    #: ``unix:/run/...``); empty for a seat that never joined.
+    peer: str = ""
 
 
 def decision_request(
@@ -85,6 +94,7 @@ class _Decided(NamedTuple):
     fault: Fault | None
     detail: str
     time_us: int
+    timing: DecisionTiming | None = None
 
 
 class Recorder(Protocol):
@@ -101,6 +111,7 @@ class Recorder(Protocol):
         time_us: int,
         fault: Fault | None,
         detail: str,
+        timing: DecisionTiming | None = None,
     ) -> None: ...
     def fault(self, step: int, seat: int, fault: Fault, detail: str) -> None: ...
     def round_end(
@@ -139,7 +150,14 @@ class Match:
         # second Hello, a garbled message or a wrong request id): the bot's reply to one, when it
         # comes, is turned away like a late one, not charged to the request then pending
         self._unanswered: list[set[int]] = [set() for _ in range(self.num_seats)]
+        self._salt = _commit.new_salt()
+        self._script_digest = _commit.script_digest(config.chance_script)
+        #: Told to every bot at Welcome; the seed and salt behind it are revealed at MatchEnd.
+        self.commitment = _commit.commitment(config.seed, self._salt, self._script_digest)
+        self._used_us = [0] * self.num_seats  # charged time per seat, for the seat cap
+        self._lag = LagMonitor()
         self._cancelled = False
+        self._cancel_reason = ""
         self._cancel_event = asyncio.Event()
         self._log = structlog.get_logger("croupier.match").bind(
             match_id=match_id, game=config.game, seed=config.seed
@@ -153,6 +171,9 @@ class Match:
     def welcome(self, seat: int) -> Welcome:
         """The message admitting a bot to ``seat``."""
         info = self.game.info
+        clock = self.config.clock
+        if clock.kind is ClockKind.CPU and self.seats[seat].cpu_meter is None:
+            clock = dataclasses.replace(clock, kind=ClockKind.WALL)  # a bot that dialed in
         return Welcome(
             self.match_id,
             seat,
@@ -160,11 +181,15 @@ class Match:
             info.name,
             info.version,
             dict(self.params),
-            self.config.clock,
+            clock,
+            self.commitment,
         )
 
-    def cancel(self) -> None:
+    def cancel(self, reason: str = "cancelled by the operator") -> None:
         """Stop now (a pending decision stops waiting); the result is recorded as cancelled."""
+        if self._cancelled:
+            return
+        self._cancel_reason = reason
         self._cancelled = True
         self._cancel_event.set()
         for link in self.seats:
@@ -185,6 +210,9 @@ class Match:
                 left.cancel()
 
         everyone = asyncio.ensure_future(asyncio.gather(*(settled(link) for link in self.seats)))
+        # cancelled below if the wait ends first: its outcome is read, so asyncio never reports
+        # "exception was never retrieved" (every seat a no-show)
+        everyone.add_done_callback(lambda f: None if f.cancelled() else f.exception())
         cancelled = asyncio.ensure_future(self._cancel_event.wait())
         try:
             waiters: set[asyncio.Future[Any]] = {everyone, cancelled}
@@ -202,10 +230,27 @@ class Match:
 
     async def run(self) -> MatchResult:
         """Play the match to its end (or cancellation) and return the result."""
+        cap_ms = self.config.clock.match_cap_ms
+        capper = None
+        if cap_ms:
+            loop = asyncio.get_running_loop()
+            capper = loop.call_later(
+                cap_ms / 1000, self.cancel, f"the match time cap of {cap_ms} ms was reached"
+            )
+        self._lag.start()
+        try:
+            return await self._run()
+        finally:
+            await self._lag.stop()
+            if capper is not None:
+                capper.cancel()
+
+    async def _run(self) -> MatchResult:
         await self.wait_for_seats()
         game, rng = self.game, np.random.default_rng(self.config.seed)
         seats_info = tuple(
-            SeatInfo(s.seat, s.bot_name, s.bot_version, s.joined.is_set()) for s in self.seats
+            SeatInfo(s.seat, s.bot_name, s.bot_version, s.joined.is_set(), s.peer)
+            for s in self.seats
         )
         self._recorder.header(self, seats_info)
         for link in self.seats:
@@ -247,7 +292,7 @@ class Match:
             action, fault = decided.action, decided.fault
             label = game.action_label(state, action)
             self._recorder.action(
-                step, player, action, label, decided.time_us, fault, decided.detail
+                step, player, action, label, decided.time_us, fault, decided.detail, decided.timing
             )
             before = state
             state = game.apply(state, action)
@@ -295,32 +340,68 @@ class Match:
         request_id = self._next_request[seat]
         self._next_request[seat] += 1
         clock = self.config.clock
+        budget_ms = clock.move_time_ms + self._bank_ms[seat]
+        if clock.seat_cap_ms:
+            left_ms = clock.seat_cap_ms - self._used_us[seat] // 1000
+            if left_ms <= 0:  # flag fallen: no more thinking time this match
+                self.stats[seat].timeouts += 1
+                detail = f"the seat's time cap of {clock.seat_cap_ms} ms is used up"
+                return self._fault(seat, state, Fault.TIMEOUT, detail, 0)
+            budget_ms = min(budget_ms, left_ms)
         clocks = Clocks(clock.move_time_ms, self._bank_ms[seat], self._last_latency_us[seat])
         request = decision_request(game, state, seat, request_id, clocks)
         legal = request.legal_actions
         link.send(request)
         loop = asyncio.get_running_loop()
+        meter = link.cpu_meter if clock.kind is ClockKind.CPU else None
+        # the clock starts when the transport reports the request written (Written), until
+        # then from now; time the arbiter itself stalled is never charged
         start = loop.time()
-        deadline = start + (clock.move_time_ms + self._bank_ms[seat]) / 1000
+        cpu_start = meter() if meter else 0.0
+        limit_s = (budget_ms + clock.margin_ms) / 1000  # what may be charged
+        wall_s = limit_s + (clock.cpu_wall_guard_ms / 1000 if meter else 0.0)  # hard limit
+
+        def timing(end: float) -> tuple[int, DecisionTiming]:
+            wall = max(0.0, end - start)
+            lag = min(wall, self._lag.between(start, end))
+            cpu = max(0.0, meter() - cpu_start) if meter else None
+            charged = cpu if cpu is not None else wall - lag
+            cpu_us = None if cpu is None else int(cpu * 1e6)
+            return int(charged * 1e6), DecisionTiming(int(wall * 1e6), int(lag * 1e6), cpu_us)
+
+        def timed_out(detail: str) -> _Decided:
+            self._timed_out[seat].add(request_id)
+            self._bank_ms[seat] = 0
+            self.stats[seat].timeouts += 1
+            charged_us, times = timing(loop.time())
+            self._used_us[seat] += charged_us
+            return self._fault(seat, state, Fault.TIMEOUT, detail, charged_us, times)
+
         while True:
+            now = loop.time()
+            deadline = start + wall_s + self._lag.between(start, now)
+            if meter is not None:  # look at the CPU used every so often
+                deadline = min(deadline, now + 0.05)
             try:
                 async with asyncio.timeout_at(deadline):
                     message = await link.inbox.get()
             except TimeoutError:
-                self._timed_out[seat].add(request_id)
-                self._bank_ms[seat] = 0
-                self.stats[seat].timeouts += 1
-                return self._fault(
-                    seat,
-                    state,
-                    Fault.TIMEOUT,
-                    "no reply before the deadline",
-                    int((loop.time() - start) * 1e6),
-                )
-            elapsed_us = int((loop.time() - start) * 1e6)
+                now = loop.time()
+                if meter is not None and meter() - cpu_start > limit_s:
+                    return timed_out("CPU time used up before a reply")
+                if now < start + wall_s + self._lag.between(start, now):
+                    continue  # the arbiter stalled meanwhile: the deadline moved on
+                return timed_out("no reply before the deadline")
+            if isinstance(message, Written):
+                if message.request_id == request_id:
+                    start = message.at
+                    cpu_start = meter() if meter else 0.0
+                continue
+            end = message.received_at if isinstance(message, Reply) and message.received_at else 0.0
+            elapsed_us, times = timing(end or loop.time())
             if isinstance(message, Gone):
                 self._mark_gone(seat)
-                return self._fault(seat, state, Fault.DISCONNECT, message.reason, elapsed_us)
+                return self._fault(seat, state, Fault.DISCONNECT, message.reason, elapsed_us, times)
             if isinstance(message, Cancelled):
                 raise _MatchCancelled
             if isinstance(message, Unexpected):
@@ -332,6 +413,7 @@ class Match:
                     Fault.UNEXPECTED_MESSAGE,
                     message.description,
                     elapsed_us,
+                    times,
                 )
             if message.request_id in self._timed_out[seat]:
                 link.send(
@@ -360,6 +442,7 @@ class Match:
                     Fault.STALE_REQUEST,
                     f"request id {message.request_id} is not the pending {request_id}",
                     elapsed_us,
+                    times,
                 )
             if message.action not in legal:
                 return self._reject(
@@ -369,25 +452,47 @@ class Match:
                     Fault.ILLEGAL_ACTION,
                     f"action {message.action} is not among the legal {list(legal)}",
                     elapsed_us,
+                    times,
                 )
+            if elapsed_us > limit_s * 1e6:  # read before the timer fired, but too late
+                link.send(
+                    Rejection(request_id, Fault.TIMEOUT, "reply came after the deadline", True)
+                )
+                return timed_out("the reply came after the deadline")
+            self._used_us[seat] += elapsed_us
             overrun = elapsed_us // 1000 - clock.move_time_ms
             if overrun > 0:
                 self._bank_ms[seat] = max(0, self._bank_ms[seat] - overrun)
             self._last_latency_us[seat] = elapsed_us
-            return _Decided(message.action, None, "", elapsed_us)
+            return _Decided(message.action, None, "", elapsed_us, times)
 
     def _reject(
-        self, seat: int, state: Any, request_id: int, fault: Fault, detail: str, elapsed_us: int
+        self,
+        seat: int,
+        state: Any,
+        request_id: int,
+        fault: Fault,
+        detail: str,
+        elapsed_us: int,
+        timing: DecisionTiming | None = None,
     ) -> _Decided:
         self.stats[seat].rejected += 1
         self.seats[seat].send(Rejection(request_id, fault, detail, True))
-        return self._fault(seat, state, fault, detail, elapsed_us)
+        return self._fault(seat, state, fault, detail, elapsed_us, timing)
 
-    def _fault(self, seat: int, state: Any, fault: Fault, detail: str, elapsed_us: int) -> _Decided:
+    def _fault(
+        self,
+        seat: int,
+        state: Any,
+        fault: Fault,
+        detail: str,
+        elapsed_us: int,
+        timing: DecisionTiming | None = None,
+    ) -> _Decided:
         """The fault policy: the game's default action is played for the seat; log the fault."""
         self._last_latency_us[seat] = elapsed_us
         self._log.warning("seat_fault", seat=seat, fault=fault.value, detail=detail)
-        return _Decided(self.game.default_action(state), fault, detail, elapsed_us)
+        return _Decided(self.game.default_action(state), fault, detail, elapsed_us, timing)
 
     def _gone(self, seat: int) -> bool:
         return self.stats[seat].disconnected
@@ -438,4 +543,8 @@ class Match:
                 for link in self.seats
             ),
             cancelled=self._cancelled,
+            cancel_reason=self._cancel_reason,
+            seed=self.config.seed,
+            salt=self._salt,
+            script_digest=self._script_digest,
         )

@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import unicodedata
+from collections.abc import Callable
 
 from croupier.arbiter._types import ActionEvent, Gone, Inbound, Outbound, RoundEnded, RoundStarted
 from croupier.errors import ClaimError
 
 #: Public events: they may wait to travel with the next message to the same bot.
 EVENTS = (ActionEvent, RoundStarted, RoundEnded)
+
+#: Longest bot name and version kept from a Hello, in characters (the rest is cut).
+NAME_MAX = 64
+
+
+def clean_name(text: str, limit: int = NAME_MAX) -> str:
+    """A bot-supplied name made safe to print: control and format characters (ESC, CR, LF,
+    bidirectional overrides...) removed, surrounding blanks stripped, at most ``limit`` chars."""
+    kept = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co"))
+    return kept.strip()[:limit]
 
 
 class Outbox:
@@ -122,10 +134,16 @@ class SeatLink:
         #: Set once the match no longer needs this seat's bot (it is over, or the runner gave up on
         #: it): a bot serving many matches may then be handed another seat in its place.
         self.done = asyncio.Event()
+        #: Set by the launcher: the CPU seconds the seat's bot process tree has used so far
+        #: (the CPU clock charges its difference); ``None`` for a bot that dialed in.
+        self.cpu_meter: Callable[[], float] | None = None
+        #: Set by the transport: where the bot connected from (``ipv4:127.0.0.1:5500``).
+        self.peer = ""
         self._claimed = False
 
     def claim(self, bot_name: str, bot_version: str) -> None:
-        """Admit one connection; raise :class:`ClaimError` if the seat cannot take it."""
+        """Admit one connection; raise :class:`ClaimError` if the seat cannot take it. The name
+        and version are kept as :func:`clean_name` makes them."""
         if self.over:
             raise ClaimError(ClaimError.Kind.MATCH_OVER, "the match is over")
         if self.closed or self.abandoned.is_set():
@@ -133,7 +151,7 @@ class SeatLink:
         if self._claimed:
             raise ClaimError(ClaimError.Kind.SEAT_TAKEN, f"seat {self.seat} is already taken")
         self._claimed = True
-        self.bot_name, self.bot_version = bot_name, bot_version
+        self.bot_name, self.bot_version = clean_name(bot_name), clean_name(bot_version)
         self.joined.set()
 
     def send(self, message: Outbound) -> None:

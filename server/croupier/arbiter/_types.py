@@ -28,12 +28,27 @@ class Outcome(enum.Enum):
     DISCONNECTED = "disconnected"
 
 
+class ClockKind(enum.Enum):
+    """What a decision is charged: the wall time it took, or the CPU time the bot used."""
+
+    WALL = "wall"
+    CPU = "cpu"
+
+
 @dataclass(frozen=True, slots=True)
 class ClockRules:
-    """Per-decision time plus a bank that covers overruns; a reply later than both is a timeout."""
+    """Per-decision time plus a bank that covers overruns; a reply later than both (plus the
+    margin) is a timeout. The caps (0: none) bound a seat's total charged time and the match's
+    wall time. In CPU mode a decision is charged the CPU time of the bot's process tree, and
+    ``cpu_wall_guard_ms`` more wall time than move + bank + margin is the hard limit."""
 
     move_time_ms: int = 2000
     time_bank_ms: int = 30000
+    kind: ClockKind = ClockKind.WALL
+    margin_ms: int = 50
+    seat_cap_ms: int = 0
+    match_cap_ms: int = 0
+    cpu_wall_guard_ms: int = 10000
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +74,8 @@ class Welcome:
     rules_version: int
     params: dict[str, int]
     clock: ClockRules
+    #: The deals' commitment (``croupier.arbiter._commit``), revealed at the end.
+    commitment: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,11 +148,16 @@ class SeatResult:
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    """The result of a match, by seat."""
+    """The result of a match, by seat; ``cancel_reason`` says why a cancelled one stopped."""
 
     match_id: str
     seats: tuple[SeatResult, ...]
     cancelled: bool = False
+    cancel_reason: str = ""
+    #: The reveal of the commitment: the match seed, the salt and the chance script's digest.
+    seed: int = 0
+    salt: str = ""
+    script_digest: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,10 +172,32 @@ class MatchOver:
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """A bot's answer to a decision request."""
+    """A bot's answer to a decision request; ``received_at``: the event-loop time the transport
+    read it off the connection (0: when the match takes it)."""
 
     request_id: int
     action: int
+    received_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """The transport has written decision request ``request_id`` to the connection at ``at``
+    (event-loop time): the seat's clock starts then."""
+
+    request_id: int
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionTiming:
+    """How long one decision took: ``wall_us`` from the request written to the reply read,
+    ``lag_us`` of that the arbiter's own stalls (not charged), ``cpu_us`` the bot's CPU time
+    (CPU clock only, else ``None``); the charged time is the action record's ``time_us``."""
+
+    wall_us: int
+    lag_us: int
+    cpu_us: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +222,7 @@ class Cancelled:
 Outbound = (
     Welcome | DecisionRequest | ActionEvent | RoundStarted | RoundEnded | Rejection | MatchOver
 )
-Inbound = Reply | Unexpected | Gone | Cancelled
+Inbound = Reply | Unexpected | Gone | Cancelled | Written
 
 
 @dataclass(slots=True)

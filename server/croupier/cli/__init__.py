@@ -2,17 +2,28 @@
 
 Every error a user can cause ends in one line on stderr (``croupier: error: …``) and exit
 status 2; a replay that reads but does not verify is status 1, in every ``replay`` command
-(docs/replay-format.md, "Exit statuses"); an interrupted ``tournament`` exits 130.
+(docs/replay-format.md, "Exit statuses"), and so is a failed ``check-bot``; a cancelled match
+(Ctrl-C, SIGTERM, the match time cap) exits 3 after printing its standings; an interrupted
+``tournament`` exits 130.
 """
 
 from __future__ import annotations
+
+import os
+
+# gRPC's core would log its own lines (a port it cannot bind, ...) next to ours; the CLI says
+# every error in one line of its own. Set before grpc is first imported; GRPC_VERBOSITY=ERROR
+# (or DEBUG) in the environment brings its lines back.
+os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 
 import argparse
 import asyncio
 import json
 import logging
+import math
 import signal
 import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -21,7 +32,7 @@ from typing import Any
 import structlog
 
 from croupier import __version__
-from croupier.arbiter import ClockRules, Match, MatchConfig, MatchResult
+from croupier.arbiter import ClockKind, ClockRules, Match, MatchConfig, MatchResult
 from croupier.cli import _tournament
 from croupier.compliance import Status, check_bot
 from croupier.errors import ConfigError, CroupierError, ReplayError, ReplayMismatchError
@@ -46,11 +57,40 @@ from croupier.replay import (
     verify,
     write_table,
 )
-from croupier.runner import random_seed, run_match
-from croupier.transport import BUNDLED, parse_bot_command
+from croupier.runner import MatchRun, random_seed, run_match
+from croupier.transport import (
+    BUNDLED,
+    Isolation,
+    Limits,
+    SandboxMode,
+    SandboxOptions,
+    bwrap_problem,
+    default_sandbox_mode,
+    parse_bot_command,
+    split_address,
+)
 
 #: The ``--bot`` value for a seat whose bot is not launched here but dials in with its token.
 REMOTE = "remote"
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal: every control or format character (ESC, CR, LF, DEL, C1,
+    bidirectional overrides) written as a visible escape (``\\x1b``), so nothing that came from
+    a bot or a replay file can move the cursor, retitle the terminal or forge a line."""
+    return "".join(
+        c if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co") else _escape(c) for c in text
+    )
+
+
+def _escape(c: str) -> str:
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _say(text: str = "") -> None:
+    """Print one line of output, escaped (see :func:`printable`)."""
+    print(printable(text))
 
 
 def default_bots(game: str, seats: int) -> list[str]:
@@ -79,6 +119,16 @@ def _param(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"{name}: {value!r} is not an integer") from None
 
 
+#: Exit statuses: 0 success; 1 a check failed (replay verify, check-bot); 2 a user error (one
+#: ``croupier: error:`` line); 3 the match was cancelled (Ctrl-C, SIGTERM, --match-time-cap-s).
+EXIT_CHECK_FAILED = 1
+EXIT_USER_ERROR = 2
+EXIT_CANCELLED = 3
+
+#: Largest value of a numeric option (milliseconds fit the protocol's uint32; a day is plenty).
+MAX_MS = 86_400_000
+
+
 def _nonneg(text: str) -> int:
     try:
         value = int(text)
@@ -89,20 +139,137 @@ def _nonneg(text: str) -> int:
     return value
 
 
+def _listen(text: str) -> str:
+    try:
+        split_address(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _ms(text: str) -> int:
+    """A duration in milliseconds: an integer from 0 to a day."""
+    value = _nonneg(text)
+    if value > MAX_MS:
+        raise argparse.ArgumentTypeError(f"{value} is more than a day ({MAX_MS} ms)")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A duration in seconds: a finite number from 0 to a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration (0 or more seconds)")
+    if value > MAX_MS / 1000:
+        raise argparse.ArgumentTypeError(f"{text} is more than a day")
+    return value
+
+
 def _add_clock_arguments(parser: argparse.ArgumentParser, *, bank_ms: int) -> None:
     parser.add_argument(
-        "--move-ms", type=_nonneg, default=2000, help="time per decision (default 2000)"
+        "--move-ms", type=_ms, default=2000, help="time per decision (default 2000)"
     )
     parser.add_argument(
-        "--bank-ms", type=_nonneg, default=bank_ms, help=f"time bank (default {bank_ms})"
+        "--bank-ms", type=_ms, default=bank_ms, help=f"time bank (default {bank_ms})"
     )
     parser.add_argument(
         "--connect-timeout",
-        type=float,
+        type=_seconds,
         default=15.0,
         metavar="S",
         help="seconds bots have to connect (default 15)",
     )
+    parser.add_argument(
+        "--clock",
+        choices=[k.value for k in ClockKind],
+        default=ClockKind.WALL.value,
+        help=(
+            "what a decision is charged: wall time (default; never the arbiter's own stalls) or "
+            "the CPU time of the bot's process tree (launched bots; a wall-clock guard stays)"
+        ),
+    )
+    parser.add_argument(
+        "--margin-ms",
+        type=_ms,
+        default=ClockRules().margin_ms,
+        help=f"grace for small overruns before a timeout (default {ClockRules().margin_ms})",
+    )
+    parser.add_argument(
+        "--seat-time-cap-s",
+        type=_seconds,
+        default=0.0,
+        metavar="S",
+        help="total time a seat may be charged in the match (default 0: no cap)",
+    )
+    parser.add_argument(
+        "--match-time-cap-s",
+        type=_seconds,
+        default=0.0,
+        metavar="S",
+        help="wall time the match may last, then it is cancelled (default 0: no cap)",
+    )
+
+
+def _add_sandbox_arguments(parser: argparse.ArgumentParser) -> None:
+    limits = Limits()
+    parser.add_argument(
+        "--sandbox",
+        choices=[m.value for m in SandboxMode],
+        default=None,
+        help=(
+            "how launched bots are isolated: auto (default, or $CROUPIER_SANDBOX: bubblewrap "
+            "where it can run, else resource limits only, with a warning), bwrap (bubblewrap or "
+            "an error), none (no isolation, for debugging your own bots)"
+        ),
+    )
+    for flag, attr, unit, what in (
+        ("--bot-memory-mb", "memory_mb", "MiB", "address space per bot process"),
+        ("--bot-processes", "processes", "", "processes and threads per bot (own uid only)"),
+        ("--bot-cpu-s", "cpu_s", "s", "CPU seconds per bot process"),
+        ("--bot-file-mb", "file_mb", "MiB", "largest file a bot may write"),
+        ("--bot-open-files", "open_files", "", "open files per bot process"),
+    ):
+        default = getattr(limits, attr)
+        parser.add_argument(
+            flag,
+            type=_nonneg,
+            default=default,
+            metavar="N",
+            dest=f"limit_{attr}",
+            help=f"{what} (default {default}{' ' + unit if unit else ''}; 0: no limit)",
+        )
+
+
+def _sandbox(args: argparse.Namespace) -> SandboxOptions:
+    limits = Limits(
+        memory_mb=args.limit_memory_mb,
+        processes=args.limit_processes,
+        cpu_s=args.limit_cpu_s,
+        file_mb=args.limit_file_mb,
+        open_files=args.limit_open_files,
+    )
+    mode = default_sandbox_mode() if args.sandbox is None else SandboxMode(args.sandbox)
+    if mode is SandboxMode.AUTO and (problem := bwrap_problem()):
+        print(
+            f"croupier: warning: bots are not sandboxed ({problem}): they run with resource "
+            "limits only and are killed with their process group",
+            file=sys.stderr,
+        )
+    return SandboxOptions(mode=mode, limits=limits)
+
+
+def _isolation_note(isolation: dict[int, Isolation]) -> str | None:
+    """The standings' warning line when some launched bot was not sandboxed."""
+    weak = sorted(seat for seat, how in isolation.items() if how is not Isolation.BWRAP)
+    if not weak:
+        return None
+    how = isolation[weak[0]]
+    what = "no sandbox (--sandbox none)" if how is Isolation.NONE else "resource limits only"
+    seats = ", ".join(str(s) for s in weak)
+    return f"warning: seats {seats} were not isolated: {what}"
 
 
 def _add_replay_parsers(sub: Any) -> None:
@@ -270,8 +437,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="any game parameter (see `croupier games`)",
     )
     _add_clock_arguments(m, bank_ms=30000)
+    _add_sandbox_arguments(m)
     m.add_argument(
         "--listen",
+        type=_listen,
         default="127.0.0.1:0",
         metavar="HOST:PORT",
         help=(
@@ -308,6 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--players", type=int, default=None, metavar="N", help="number of seats")
     _add_clock_arguments(c, bank_ms=5000)
+    _add_sandbox_arguments(c)
     c.add_argument("--seed", type=_nonneg, default=1, help="match seed (default 1)")
     c.add_argument(
         "--out",
@@ -320,6 +490,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("games", help="list the games and their parameters")
     _tournament.add_parser(sub)
     return parser
+
+
+def _clock(args: argparse.Namespace) -> ClockRules:
+    return ClockRules(
+        args.move_ms,
+        args.bank_ms,
+        kind=ClockKind(args.clock),
+        margin_ms=args.margin_ms,
+        seat_cap_ms=round(args.seat_time_cap_s * 1000),
+        match_cap_ms=round(args.match_time_cap_s * 1000),
+    )
 
 
 def _configure_logging(verbosity: int) -> None:
@@ -356,11 +537,13 @@ def _cmd_match(args: argparse.Namespace) -> int:
         game=game.info.name,
         params=params,
         seed=seed,
-        clock=ClockRules(args.move_ms, args.bank_ms),
+        clock=_clock(args),
         connect_timeout_s=args.connect_timeout,
     )
 
-    async def main() -> tuple[MatchResult, Path]:
+    sandbox = _sandbox(args)
+
+    async def main() -> MatchRun:
         cancel = asyncio.Event()
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, cancel.set)
@@ -373,10 +556,11 @@ def _cmd_match(args: argparse.Namespace) -> int:
             cancel=cancel,
             progress=progress,
             on_ready=announce,
+            sandbox=sandbox,
         )
         if progress is not None:
             print(file=sys.stderr)
-        return run.result, run.replay
+        return run
 
     def announce(address: str, match: Match) -> None:
         remote = [seat for seat, argv in enumerate(bots) if argv is None]
@@ -396,9 +580,15 @@ def _cmd_match(args: argparse.Namespace) -> int:
             print(f"\r  {unit} {done}{shown}", end="", file=sys.stderr, flush=True)
 
     print(f"{game.info.title}: {seats} seats, seed {seed}", file=sys.stderr)
-    result, replay = asyncio.run(main())
-    print(_standings_table(result, commands))
-    print(f"replay: {replay}")
+    run = asyncio.run(main())
+    for line in _standings_table(run.result, commands).splitlines():
+        _say(line)
+    if note := _isolation_note(run.isolation):
+        print(note)
+    print(f"replay: {run.replay}")
+    if run.result.cancelled:
+        print(f"croupier: match cancelled: {run.result.cancel_reason}", file=sys.stderr)
+        return EXIT_CANCELLED
     return 0
 
 
@@ -471,7 +661,7 @@ def _cmd_replay_show(args: argparse.Namespace) -> int:
     info = replay.game.info
     rounds = select_rounds(replay, args.where) if args.where else None
     for line in render(replay, seat, args.deal, rounds):
-        print(line)
+        _say(line)
     if rounds is not None:
         shown = ", ".join(str(r + 1) for r in rounds) or "none"
         print(f"   ({len(rounds)} {info.round_noun}s match {' and '.join(args.where)}: {shown})")
@@ -496,7 +686,7 @@ def _follow(args: argparse.Namespace, seat: int | str | None) -> int:
             else:
                 lines = [line.text for line in narration.feed(rec, before, after)]
             for line in lines:
-                print(line, flush=True)
+                print(printable(line), flush=True)
         if not finished:
             print("   (the replay ends here: the match did not finish)")
     except ReplayError as exc:
@@ -524,7 +714,7 @@ def _cmd_replay_summary(args: argparse.Namespace) -> int:
             print(json.dumps(summary_data(replay), ensure_ascii=False))
         else:
             for line in summarize(replay):
-                print(line)
+                _say(line)
 
     return _each(args.files, one)
 
@@ -537,7 +727,7 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
             report = verify(replay)
         except ReplayMismatchError as exc:
             status = max(status, 1)
-            print(f"FAIL {path}: {exc}")
+            _say(f"FAIL {path}: {exc}")
             continue
         except ReplayError as exc:
             status = 2
@@ -660,21 +850,24 @@ def _cmd_check_bot(args: argparse.Namespace) -> int:
         game=game.info.name,
         params=_params(game, args),
         seed=args.seed,
-        clock=ClockRules(args.move_ms, args.bank_ms),
+        clock=_clock(args),
         connect_timeout_s=args.connect_timeout,
     )
-    report = asyncio.run(check_bot(args.bot, config, seat=args.seat, out=args.out))
-    print(
+    sandbox = _sandbox(args)
+    report = asyncio.run(check_bot(args.bot, config, seat=args.seat, out=args.out, sandbox=sandbox))
+    _say(
         f"check-bot: {report.bot_name} in seat {report.seat} of {report.game}, "
         f"{report.decisions} decisions, {report.rounds} {game.info.round_noun}s"
     )
     for check in report.checks:
         why = f": {check.detail}" if check.status is Status.FAILED else ""
-        print(f"  {check.status.value:<4} {check.name}{why}")
+        _say(f"  {check.status.value:<4} {check.name}{why}")
     if report.failed and report.log_tail:
-        print(
-            "  last lines of the bot's log:", *(f"    {line}" for line in report.log_tail), sep="\n"
-        )
+        _say("  last lines of the bot's log:")
+        for line in report.log_tail:
+            _say(f"    {line}")
+    if note := _isolation_note(report.isolation):
+        print(f"  {note}")
     if report.replay is not None:
         print(f"replay: {report.replay}")
     print(f"{report.passed} passed, {report.failed} failed")
@@ -713,8 +906,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handlers[key](args)
     except CroupierError as exc:
-        print(f"croupier: error: {exc}", file=sys.stderr)
-        return exc.status if isinstance(exc, _ReplayFailed) else 2
+        print(f"croupier: error: {printable(str(exc))}", file=sys.stderr)
+        return exc.status if isinstance(exc, _ReplayFailed) else EXIT_USER_ERROR
     except BrokenPipeError:  # `croupier replay show … | head`
         return 0
 

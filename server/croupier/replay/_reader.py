@@ -27,7 +27,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from croupier.arbiter import Fault, Outcome, SeatStats
+from croupier.arbiter import Fault, Outcome, SeatStats, deal_commitment, script_digest
 from croupier.errors import (
     ConfigError,
     IllegalActionError,
@@ -249,6 +249,7 @@ class ReplayCheck:
         # which the match was given (duplicate play).
         self.rng = np.random.default_rng(data["seed"])
         self.scripted: int = data["chance_script"]
+        self.script: list[list[int]] = []  # the scripted outcomes, for the commitment
         self.chance_events = 0
         self.step = 0
         self.rounds = 0
@@ -353,6 +354,8 @@ class ReplayCheck:
             )
         if self.chance_events >= self.scripted and outcome != game.sample_chance(state, self.rng):
             raise self._fail("this chance outcome is not the one the match seed draws", rec)
+        if self.chance_events < self.scripted:
+            self.script.append(list(outcome))
         self.chance_events += 1
         self.step += 1
 
@@ -439,6 +442,20 @@ class ReplayCheck:
             )
         self.rounds += 1
 
+    def _reveal(self, rec: Record) -> None:
+        """The commitment the bots were told at Welcome matches the seed and salt revealed at
+        the end (and the scripted outcomes, when the match used them all)."""
+        committed = self.header.get("commitment")
+        if committed is None:  # a replay from before commit-reveal
+            return
+        salt, digest = rec.data.get("salt"), rec.data.get("chance_script_sha256")
+        if not isinstance(salt, str) or not isinstance(digest, str):
+            raise self._fail("the header has a commitment but the result reveals no salt", rec)
+        if len(self.script) == self.scripted and script_digest(self.script) != digest:
+            raise self._fail("the revealed chance script digest is not the script played", rec)
+        if deal_commitment(self.header["seed"], salt, digest) != committed:
+            raise self._fail("the revealed seed and salt do not match the commitment", rec)
+
     def _result(self, rec: Record) -> None:
         data, game = rec.data, self.game
         rows = data["seats"]
@@ -462,6 +479,7 @@ class ReplayCheck:
             raise self._fail(
                 f"places {[r['place'] for r in rows]} do not follow from the play", rec
             )
+        self._reveal(rec)
         for seat, row in enumerate(rows):
             stats = self.stats[seat]
             expected = (stats.outcome().value, stats.timeouts, stats.rejected)

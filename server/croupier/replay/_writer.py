@@ -6,6 +6,7 @@ A killed arbiter leaves a readable prefix: every complete line is a complete rec
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
@@ -14,8 +15,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from croupier import PROTOCOL_VERSION, __version__
-from croupier.arbiter import Fault, Match, MatchResult, SeatInfo
-from croupier.errors import ConfigError
+from croupier.arbiter import DecisionTiming, Fault, Match, MatchResult, SeatInfo
+from croupier.errors import ConfigError, ReplayWriteError
 from croupier.games import get_spec
 
 FORMAT = "croupier-replay"
@@ -34,14 +35,17 @@ def _now() -> str:
 
 
 class ReplayWriter:
-    """Writes one match's replay; implements :class:`croupier.arbiter.Recorder`."""
+    """Writes one match's replay; implements :class:`croupier.arbiter.Recorder`.
+
+    The file is created mode 0600: it holds the seed and every hand while the match runs."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._round_record: Any = None  # the game's GameSpec.round_record, known at the header
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._file: IO[str] | None = path.open("x", encoding="utf-8")
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            self._file: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"cannot write replay {path}: {exc.strerror or exc}") from exc
         self._written = False
@@ -49,15 +53,29 @@ class ReplayWriter:
     def _write(self, record: dict[str, Any]) -> None:
         if self._file is None:
             return
-        self._file.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")
-        self._file.flush()
-        self._written = True
+        line = json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
+        try:
+            self._file.write(line)
+            self._file.flush()
+            self._written = True
+        except OSError as exc:  # disk full: keep what was written, stop the match in one line
+            self._abandon()
+            reason = exc.strerror or str(exc)
+            raise ReplayWriteError(f"cannot write replay {self.path}: {reason}") from None
+
+    def _abandon(self) -> None:
+        """Close after a failed write, keeping whatever complete lines reached the disk."""
+        file, self._file = self._file, None
+        if file is not None:
+            with contextlib.suppress(OSError):
+                file.close()
 
     # -- Recorder -------------------------------------------------------------------------------
 
     def header(self, match: Match, seats: tuple[SeatInfo, ...]) -> None:
         info = match.game.info
         self._round_record = get_spec(info.name).round_record
+        clock = match.config.clock
         self._write(
             {
                 "type": "header",
@@ -69,11 +87,17 @@ class ReplayWriter:
                 "params": dict(match.params),
                 "seed": match.config.seed,
                 "chance_script": len(match.config.chance_script),
+                "commitment": match.commitment,
                 "protocol_version": PROTOCOL_VERSION,
                 "croupier_version": __version__,
                 "clock": {
-                    "move_time_ms": match.config.clock.move_time_ms,
-                    "time_bank_ms": match.config.clock.time_bank_ms,
+                    "move_time_ms": clock.move_time_ms,
+                    "time_bank_ms": clock.time_bank_ms,
+                    "kind": clock.kind.value,
+                    "margin_ms": clock.margin_ms,
+                    "seat_cap_ms": clock.seat_cap_ms,
+                    "match_cap_ms": clock.match_cap_ms,
+                    "cpu_wall_guard_ms": clock.cpu_wall_guard_ms,
                 },
                 "seats": [
                     {
@@ -81,6 +105,7 @@ class ReplayWriter:
                         "bot_name": s.bot_name,
                         "bot_version": s.bot_version,
                         "connected": s.connected,
+                        "peer": s.peer,
                     }
                     for s in seats
                 ],
@@ -100,6 +125,7 @@ class ReplayWriter:
         time_us: int,
         fault: Fault | None,
         detail: str,
+        timing: DecisionTiming | None = None,
     ) -> None:
         record: dict[str, Any] = {
             "type": "action",
@@ -110,6 +136,11 @@ class ReplayWriter:
             "time_us": time_us,
             "fault": None if fault is None else fault.value,
         }
+        if timing is not None:
+            record["wall_us"] = timing.wall_us
+            record["lag_us"] = timing.lag_us
+            if timing.cpu_us is not None:
+                record["cpu_us"] = timing.cpu_us
         if fault is not None:
             record["detail"] = detail
         self._write(record)
@@ -138,6 +169,9 @@ class ReplayWriter:
                 "type": "result",
                 "step": step,
                 "cancelled": result.cancelled,
+                "cancel_reason": result.cancel_reason,
+                "salt": result.salt,
+                "chance_script_sha256": result.script_digest,
                 "seats": [
                     {
                         "seat": r.seat,
@@ -156,12 +190,17 @@ class ReplayWriter:
         self.close()
 
     def close(self) -> None:
-        """Flush to disk and close (idempotent). A match that ended before its header was
-        written (it never started) leaves no empty file behind."""
+        """Flush to disk and close (idempotent); :class:`ReplayWriteError` if that fails. A match
+        that ended before its header was written (it never started) leaves no empty file."""
         if self._file is not None:
-            self._file.flush()
-            os.fsync(self._file.fileno())
-            self._file.close()
-            self._file = None
-            if not self._written:
-                self.path.unlink(missing_ok=True)
+            try:
+                self._file.flush()
+                os.fsync(self._file.fileno())
+                self._file.close()
+                self._file = None
+                if not self._written:
+                    self.path.unlink(missing_ok=True)
+            except OSError as exc:
+                self._abandon()
+                reason = exc.strerror or str(exc)
+                raise ReplayWriteError(f"cannot write replay {self.path}: {reason}") from None

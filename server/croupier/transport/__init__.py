@@ -1,5 +1,5 @@
 """Where proto types meet rules types: the codec, the gRPC servicers, bot sessions, the bot
-launcher and the pool of bots that stay up across matches."""
+launcher and its sandbox, and the pool of bots that stay up across matches."""
 
 from croupier.transport._launcher import (
     BUNDLED,
@@ -12,12 +12,22 @@ from croupier.transport._launcher import (
     ENV_TOKEN,
     BotExit,
     BotProcess,
+    SpawnedProcess,
     launch_bot,
     parse_bot_command,
+    spawn,
 )
 from croupier.transport._local import play_local
 from croupier.transport._pool import BotPool, BotStats, Restart, SeatAssigner, match_bot_seed
-from croupier.transport._server import REASON_KEY, ArbiterServer, BotServicer
+from croupier.transport._sandbox import (
+    Isolation,
+    Limits,
+    SandboxMode,
+    SandboxOptions,
+    bwrap_problem,
+)
+from croupier.transport._sandbox import default_mode as default_sandbox_mode
+from croupier.transport._server import REASON_KEY, ArbiterServer, BotServicer, split_address
 from croupier.transport._sessions import BotSession
 
 __all__ = [
@@ -37,10 +47,19 @@ __all__ = [
     "BotServicer",
     "BotSession",
     "BotStats",
+    "Isolation",
+    "Limits",
     "Restart",
+    "SandboxMode",
+    "SandboxOptions",
     "SeatAssigner",
+    "SpawnedProcess",
+    "bwrap_problem",
+    "default_sandbox_mode",
     "launch_bot",
     "match_bot_seed",
     "parse_bot_command",
     "play_local",
+    "spawn",
+    "split_address",
 ]

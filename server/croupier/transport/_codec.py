@@ -14,6 +14,7 @@ from functools import partial
 from croupier import PROTOCOL_VERSION
 from croupier.arbiter import (
     ActionEvent,
+    ClockKind,
     DecisionRequest,
     Fault,
     Inbound,
@@ -131,6 +132,9 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
         return pb.PlayResponse(
             match_end=pb.MatchEnd(
                 cancelled=result.cancelled,
+                seed=result.seed,
+                salt=result.salt,
+                chance_script_sha256=result.script_digest,
                 results=[
                     pb.SeatResult(
                         seat=r.seat,
@@ -158,10 +162,19 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
                 clock_rules=pb.ClockRules(
                     move_time_ms=message.clock.move_time_ms,
                     time_bank_ms=message.clock.time_bank_ms,
+                    kind=_CLOCK_KINDS[message.clock.kind],
+                    margin_ms=message.clock.margin_ms,
+                    seat_cap_ms=message.clock.seat_cap_ms,
+                    match_cap_ms=message.clock.match_cap_ms,
+                    cpu_wall_guard_ms=message.clock.cpu_wall_guard_ms,
                 ),
+                deal_commitment=message.commitment,
             )
         )
     raise TypeError(f"no wire form for {type(message).__name__}")
+
+
+_CLOCK_KINDS = {ClockKind.WALL: pb.CLOCK_KIND_WALL, ClockKind.CPU: pb.CLOCK_KIND_CPU}
 
 
 # ---- bot -> arbiter ----------------------------------------------------------------------------

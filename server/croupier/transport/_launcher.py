@@ -1,5 +1,6 @@
 """Launching bot processes: each dials the arbiter with the address and token it finds in its
-environment; its stdout and stderr go to a size-capped log file next to the replay."""
+environment, in a sandbox of its own (:mod:`._sandbox`); its stdout and stderr go to a
+size-capped log file next to the replay. :func:`spawn` is the one place a bot process starts."""
 
 from __future__ import annotations
 
@@ -12,12 +13,20 @@ import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import structlog
 
 from croupier.arbiter import SeatLink
 from croupier.errors import BotLaunchError, ConfigError
 from croupier.games import bundled_bots
+from croupier.transport._sandbox import (
+    Isolation,
+    SandboxMode,
+    SandboxOptions,
+    bwrap_problem_async,
+    plan,
+)
 from croupier.transport._stdio import PREFIX as STDIO_PREFIX
 from croupier.transport._stdio import bridge_argv
 
@@ -78,20 +87,32 @@ class BotExit:
 
 
 @dataclass
-class BotProcess:
-    """A running bot, the task watching for its exit and the task copying its output."""
+class SpawnedProcess:
+    """A process started by :func:`spawn`: the process (``bwrap`` when sandboxed), what it runs
+    in, and the task copying its output to its log."""
 
-    seat: int
     argv: list[str]
     process: asyncio.subprocess.Process
     log_path: Path
-    watcher: asyncio.Task[None]
+    isolation: Isolation
     copier: asyncio.Task[None]
 
-    async def stop(self, grace_s: float = 3.0) -> BotExit:
-        """Let the bot exit by itself within ``grace_s``, then SIGTERM, then SIGKILL its whole
-        process group (the bot runs in a session of its own, with any children it started);
-        then end whatever it left behind, so no process outlives the match."""
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    async def exited(self) -> int:
+        """The exit status, as soon as the process has exited."""
+        return await _exited(self.process)
+
+    async def stop(self, grace_s: float = 3.0) -> tuple[int | None, bool]:
+        """Let the process exit by itself within ``grace_s``, then SIGTERM, then SIGKILL its
+        whole process group; return its exit status and whether it had to be signalled.
+
+        Nothing outlives this: in bubblewrap the sandbox's init dies with the outer ``bwrap``
+        and takes the whole PID namespace along (a ``setsid`` child included); without it the
+        process group is killed (a child that left the group may survive: see the trust model).
+        """
         proc = self.process
         signalled = False
         for sig in (None, signal.SIGTERM, signal.SIGKILL):
@@ -111,48 +132,89 @@ class BotProcess:
         except TimeoutError:
             self.copier.cancel()
         with contextlib.suppress(asyncio.CancelledError):
+            await self.copier
+        return proc.returncode, signalled
+
+
+async def spawn(
+    argv: list[str],
+    env: dict[str, str],
+    log_path: Path,
+    sandbox: SandboxOptions,
+    *,
+    log_cap_bytes: int = LOG_CAP_BYTES,
+) -> SpawnedProcess:
+    """Start ``argv`` as a launched bot: in its sandbox (see :mod:`._sandbox`), with ``env`` (the
+    protocol's variables; ``CROUPIER_ADDRESS`` becomes the sandbox's unix socket when
+    ``sandbox.socket`` is set) on top of an allow-listed environment, stdin from /dev/null,
+    stdout and stderr into ``log_path`` (created mode 0600, capped at ``log_cap_bytes``).
+
+    The one place Croupier starts a bot process. :class:`BotLaunchError` if it cannot start (or
+    ``sandbox.mode`` is ``bwrap`` and bubblewrap cannot run here).
+    """
+    program = argv[0] if os.sep in argv[0] else shutil.which(argv[0])
+    if program is None or not (os.path.isfile(program) and os.access(program, os.X_OK)):
+        reason = "not found on PATH" if os.sep not in argv[0] else "not an executable file"
+        raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {argv[0]} is {reason}")
+    problem = "" if sandbox.mode is SandboxMode.NONE else await bwrap_problem_async()
+    run = plan(argv, env, sandbox, problem)
+    try:
+        log = _open_log(log_path)
+    except OSError as exc:
+        raise BotLaunchError(f"cannot write bot log {log_path}: {exc.strerror or exc}") from exc
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *run.argv,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            env=run.env,
+            start_new_session=True,  # Ctrl-C reaches the arbiter, which stops the bots itself
+        )
+    except OSError as exc:
+        log.close()
+        raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {exc.strerror or exc}") from exc
+    assert proc.stdout is not None
+    copier = asyncio.create_task(_copy_output(proc.stdout, log, log_cap_bytes))
+    return SpawnedProcess(argv, proc, log_path, run.isolation, copier)
+
+
+def _open_log(path: Path) -> BinaryIO:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    os.fchmod(fd, 0o600)  # an old log of another mode is reused
+    return os.fdopen(fd, "wb")
+
+
+@dataclass
+class BotProcess:
+    """A launched bot of one seat: its process and the task watching for its exit."""
+
+    seat: int
+    spawned: SpawnedProcess
+    watcher: asyncio.Task[None]
+
+    @property
+    def argv(self) -> list[str]:
+        return self.spawned.argv
+
+    @property
+    def process(self) -> asyncio.subprocess.Process:
+        return self.spawned.process
+
+    @property
+    def log_path(self) -> Path:
+        return self.spawned.log_path
+
+    @property
+    def isolation(self) -> Isolation:
+        return self.spawned.isolation
+
+    async def stop(self, grace_s: float = 3.0) -> BotExit:
+        """Stop the bot (see :meth:`SpawnedProcess.stop`); no process of it outlives this."""
+        code, signalled = await self.spawned.stop(grace_s)
+        with contextlib.suppress(asyncio.CancelledError):
             await self.watcher
-        return BotExit(self.seat, proc.returncode, signalled)
-
-
-#: Execs the bot (argv[3:]) after asking the kernel to SIGKILL it when the launcher (argv[2])
-#: dies (``prctl(PR_SET_PDEATHSIG)``, which lasts across ``exec``); an ``exec`` that fails is
-#: reported as its errno on the pipe argv[1], which a successful ``exec`` closes unwritten.
-_ARM_AND_EXEC = """
-import ctypes, os, sys
-fd, parent, argv = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
-ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0)
-if os.getppid() != parent:
-    os._exit(1)
-os.set_inheritable(fd, False)
-try:
-    os.execvp(argv[0], argv)
-except OSError as exc:
-    os.write(fd, str(exc.errno or 0).encode())
-    os._exit(127)
-"""
-
-
-def _die_with_parent(argv: list[str], report_fd: int) -> list[str]:
-    """The argv that starts ``argv`` so that the kernel SIGKILLs the bot when the process
-    launching it dies, however it dies (a SIGKILLed arbiter cannot stop its bots itself).
-
-    A short ``python -I -S`` step arms the signal and execs the bot in the same process: no
-    fork of this multi-threaded process runs Python code in the child (``preexec_fn``, which
-    may deadlock there and wakes gRPC's fork handlers). The signal is sent when the launching
-    thread ends, which is the event loop's thread. Linux only; elsewhere ``argv`` as it is."""
-    if not sys.platform.startswith("linux"):
-        return argv
-    return [
-        sys.executable,
-        "-I",
-        "-S",
-        "-c",
-        _ARM_AND_EXEC,
-        str(report_fd),
-        str(os.getpid()),
-        *argv,
-    ]
+        return BotExit(self.seat, code, signalled)
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
@@ -170,14 +232,16 @@ async def launch_bot(
     log_path: Path,
     log_cap_bytes: int = LOG_CAP_BYTES,
     session: tuple[str, int] | None = None,
+    sandbox: SandboxOptions | None = None,
 ) -> BotProcess:
-    """Start a bot for ``link``'s seat. When the process ends, the seat is told it left.
+    """Start a bot for ``link``'s seat, in ``sandbox`` (default: bubblewrap where it can run,
+    reaching the arbiter by TCP since no socket is given). When the process ends, the seat is
+    told it left.
 
     With ``session`` (a session token and the capacity asked for) and no ``link``, the bot is
     started to serve a session of many matches instead; its watcher then only waits for it to end.
     """
-    env = dict(os.environ)
-    env.update({ENV_ADDRESS: address, ENV_SEED: str(seed), "PYTHONUNBUFFERED": "1"})
+    env = {ENV_ADDRESS: address, ENV_SEED: str(seed), "PYTHONUNBUFFERED": "1"}
     if link is not None:
         env.update({ENV_TOKEN: link.token, ENV_SEAT: str(link.seat), ENV_MATCH_ID: match_id})
     if session is not None:
@@ -185,33 +249,41 @@ async def launch_bot(
         # Play, and the arbiter tells it (and whoever launched it) to use a session instead
         env.update({ENV_SESSION_TOKEN: session[0], ENV_SESSION_CAPACITY: str(session[1])})
         env[ENV_TOKEN] = session[0]
-    report, report_w = os.pipe()
-    try:
+    spawned = await spawn(
+        argv, env, log_path, sandbox or SandboxOptions(), log_cap_bytes=log_cap_bytes
+    )
+    pid = spawned.pid
+    if link is not None:
+        link.cpu_meter = lambda: tree_cpu_seconds(pid)
+    watcher = asyncio.create_task(_watch(spawned.process, link))
+    return BotProcess(-1 if link is None else link.seat, spawned, watcher)
+
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) used by process ``pid`` and all its descendants, live or
+    reaped, from /proc (resolution: the kernel's clock tick, usually 10 ms). A sandboxed bot's
+    ``pid`` is its outer ``bwrap``, so this counts the whole sandbox."""
+    ticks = 0
+    todo = [pid]
+    seen: set[int] = set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *_die_with_parent(argv, report_w),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-                env=env,
-                start_new_session=True,  # Ctrl-C reaches the arbiter, which stops the bots itself
-                pass_fds=(report_w,),  # a SIGKILL does not: the kernel does (_die_with_parent)
-            )
-        finally:
-            os.close(report_w)
-        failed = await asyncio.to_thread(os.read, report, 32)  # b"": the bot was exec'd
-    except OSError as exc:
-        raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {exc.strerror or exc}") from exc
-    finally:
-        os.close(report)
-    if failed:  # the wrapper exits at once: collect it and its (empty) output
-        await proc.communicate()
-        errno = int(failed)
-        raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {os.strerror(errno)}")
-    assert proc.stdout is not None
-    copier = asyncio.create_task(_copy_output(proc.stdout, log_path, log_cap_bytes))
-    watcher = asyncio.create_task(_watch(proc, link))
-    return BotProcess(-1 if link is None else link.seat, argv, proc, log_path, watcher, copier)
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            # after the name: state=0 ... utime=11 stime=12 cutime=13 cstime=14
+            ticks += sum(int(fields[i]) for i in (11, 12, 13, 14))
+            for task in Path(f"/proc/{current}/task").iterdir():
+                children = (task / "children").read_text().split()
+                todo.extend(int(c) for c in children)
+        except (OSError, ValueError, IndexError):
+            continue  # it just exited
+    return ticks / _CLOCK_TICKS
 
 
 async def _exited(proc: asyncio.subprocess.Process) -> int:
@@ -232,15 +304,18 @@ async def _watch(proc: asyncio.subprocess.Process, link: SeatLink | None) -> Non
         )
 
 
-async def _copy_output(stream: asyncio.StreamReader, log_path: Path, cap: int) -> None:
+async def _copy_output(stream: asyncio.StreamReader, out: BinaryIO, cap: int) -> None:
     """Copy output to the log up to ``cap`` bytes, then read and drop the rest (never block)."""
     written = 0
-    with log_path.open("wb") as out:
+    with contextlib.suppress(OSError), out:
         while chunk := await stream.read(65536):
             if written < cap:
                 piece = chunk[: cap - written]
-                out.write(piece)
-                written += len(piece)
-                if written >= cap:
-                    out.write(f"\n[croupier: log truncated at {cap} bytes]\n".encode())
-                out.flush()
+                try:
+                    out.write(piece)
+                    written += len(piece)
+                    if written >= cap:
+                        out.write(f"\n[croupier: log truncated at {cap} bytes]\n".encode())
+                    out.flush()
+                except OSError:  # disk full: the log ends here, the bot is never blocked
+                    written = cap

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import os
 from collections.abc import Coroutine
@@ -36,6 +37,7 @@ import structlog
 from croupier.arbiter import SeatLink
 from croupier.errors import BotLaunchError
 from croupier.transport._launcher import BotExit, BotProcess, launch_bot
+from croupier.transport._sandbox import SandboxOptions
 from croupier.transport._server import ArbiterServer
 from croupier.transport._sessions import BotSession
 
@@ -133,6 +135,8 @@ class BotPool:
     ``log_dir`` receives one log per process (``NAME.N.log`` for a session process,
     ``MATCH.seatK.log`` for one launched per match). ``capacity`` is the number of matches at a time
     the pool asks a session bot to play (``CROUPIER_SESSION_CAPACITY``; the bot may say fewer).
+    ``sandbox`` sets how its bots are isolated (the mode, limits, directories they may
+    write); each reaches the server by its unix socket and never sees ``log_dir``.
     Use as ``async with BotPool(...) as pool``, or call :meth:`close` at the end.
     """
 
@@ -144,8 +148,10 @@ class BotPool:
         restart: Restart = "session",
         capacity: int | None = None,
         session_timeout_s: float = SESSION_TIMEOUT_S,
+        sandbox: SandboxOptions | None = None,
     ) -> None:
         self._server = server
+        self._base_sandbox = sandbox or SandboxOptions()
         self._log_dir = log_dir
         self._restart = restart
         self._capacity = capacity or os.cpu_count() or 1
@@ -315,6 +321,7 @@ class BotPool:
                 match_id="",
                 log_path=self._log_dir / f"{bot.name}.{n}.log",
                 session=(session.token, self._capacity),
+                sandbox=self._sandbox(),
             )
         except BotLaunchError:
             self._server.bots.close_session(session)
@@ -396,6 +403,7 @@ class BotPool:
             seed=seed,
             match_id=match_id,
             log_path=self._log_dir / f"{match_id}.seat{link.seat}.log",
+            sandbox=self._sandbox(),
         )
         bot.stats.processes += 1
         bot.stats.pids.append(process.process.pid)
@@ -413,6 +421,15 @@ class BotPool:
             closed.cancel()
         self._exits.append(await process.stop())
         self._per_match.pop(process.process.pid, None)
+
+    def _sandbox(self) -> SandboxOptions:
+        """Every bot of the pool in its sandbox: it reaches the server by its unix socket and
+        never sees the logs' directory (``croupier.transport._sandbox``)."""
+        return dataclasses.replace(
+            self._base_sandbox,
+            socket=self._server.unix_socket,
+            hidden=(*self._base_sandbox.hidden, self._log_dir),
+        )
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coro)

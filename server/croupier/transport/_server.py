@@ -4,9 +4,14 @@ reflection. One server hosts any number of matches; a seat token routes a stream
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import dataclasses
+import shutil
+import tempfile
 from dataclasses import dataclass
-from typing import cast
+from pathlib import Path
+from typing import Any, cast
 
 import grpc
 import structlog
@@ -16,7 +21,17 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from croupier import PROTOCOL_VERSION
-from croupier.arbiter import ClaimError, Inbound, Match, MatchOver, SeatLink, Unexpected
+from croupier.arbiter import (
+    ClaimError,
+    DecisionRequest,
+    Inbound,
+    Match,
+    MatchOver,
+    Reply,
+    SeatLink,
+    Unexpected,
+    Written,
+)
 from croupier.errors import ConfigError
 from croupier.games import get_spec
 from croupier.games._codec_kit import GameCodec
@@ -41,6 +56,19 @@ MAX_BOT_MESSAGE_BYTES = 64 * 1024
 #: After MatchEnd, how long the arbiter waits for the bot to close its side of the stream.
 CLOSE_GRACE_S = 5.0
 
+#: At shutdown, how long writing what is still queued for a bot (its MatchEnd) may take.
+SHUTDOWN_WRITE_S = 1.0
+#: Streams the server serves at once (more are refused with RESOURCE_EXHAUSTED by gRPC itself).
+MAX_CONCURRENT_STREAMS = 1024
+#: Streams one network peer (an IP address) may hold open before its Hello has been answered.
+MAX_PENDING_PER_PEER = 8
+#: Refused Hellos (unknown token, seat taken...) one network peer may make per window; beyond
+#: that its streams are refused at once until the window has passed.
+MAX_FAILED_HELLOS_PER_PEER = 32
+FAILED_HELLO_WINDOW_S = 10.0
+#: Health ``Watch`` streams served at once; they end (OK) when the server shuts down.
+MAX_WATCHERS = 64
+
 #: Trailing-metadata key carrying the stable :class:`ErrorReason` name of a stream error.
 REASON_KEY = "croupier-reason"
 
@@ -58,14 +86,89 @@ class _Entry:
     codec: GameCodec
 
 
-class BotServicer(bot_pb2_grpc.BotServiceServicer):
-    """Serves ``Play``: handshake, then pumps the seat's outbox to the bot and its replies in;
-    and ``Session``: hands a bot that stays up the seats its owner assigns it."""
+class _Closing(Exception):
+    """The server is shutting down: a stream handler ends now, without waiting any longer."""
 
-    def __init__(self) -> None:
+
+def peer_host(peer: str, *, local_too: bool = False) -> str:
+    """The network host of a gRPC peer string (``ipv4:1.2.3.4:5`` -> ``ipv4:1.2.3.4``), or ``""``
+    for a peer that is not limited: a unix-socket peer (the sandboxed bots share one address),
+    and, unless ``local_too``, a loopback one (this machine's own bots, many at once in a
+    tournament; a local process could do worse than open streams)."""
+    if peer.startswith("unix"):
+        return ""
+    host = peer.rpartition(":")[0] or peer
+    if not local_too and (host.startswith("ipv4:127.") or host == "ipv6:[::1]"):
+        return ""
+    return host
+
+
+class BotServicer(bot_pb2_grpc.BotServiceServicer):
+    """Serves ``Play``: handshake, then pumps the seat's outbox to the bot and its replies in.
+
+    Unauthenticated peers are bounded (:data:`MAX_PENDING_PER_PEER` streams before a Hello,
+    :data:`MAX_FAILED_HELLOS_PER_PEER` refusals per window); :meth:`close` ends every stream
+    handler at once, so none is cancelled mid-wait at shutdown.
+    """
+
+    def __init__(self, *, limit_loopback: bool = False) -> None:
         self._seats: dict[str, _Entry] = {}
         self._sessions: dict[str, BotSession] = {}
         self._log = structlog.get_logger("croupier.transport")
+        self._limit_loopback = limit_loopback
+        self._pending: collections.Counter[str] = collections.Counter()
+        self._failures: dict[str, collections.deque[float]] = {}
+        self._closing: asyncio.Event | None = None
+
+    def _closing_event(self) -> asyncio.Event:
+        if self._closing is None:
+            self._closing = asyncio.Event()
+        return self._closing
+
+    async def close(self) -> None:
+        """Make every stream handler end now (the server is about to stop)."""
+        self._closing_event().set()
+        await asyncio.sleep(0)
+
+    async def _unless_closing(self, awaitable: Any, timeout: float | None = None) -> Any:
+        """Await ``awaitable`` (TimeoutError after ``timeout``), or raise :class:`_Closing`."""
+        closing = self._closing_event()
+        if closing.is_set():
+            if asyncio.iscoroutine(awaitable):
+                awaitable.close()  # never started
+            raise _Closing
+        work = asyncio.ensure_future(awaitable)
+        stop = asyncio.ensure_future(closing.wait())
+        try:
+            done, _ = await asyncio.wait(
+                {work, stop}, timeout=timeout, return_when="FIRST_COMPLETED"
+            )
+        finally:
+            stop.cancel()
+        if work in done:
+            return work.result()
+        work.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await work
+        if stop in done:
+            raise _Closing
+        raise TimeoutError
+
+    def _too_many_failures(self, host: str) -> bool:
+        failures = self._failures.get(host)
+        if not host or failures is None:
+            return False
+        now = asyncio.get_running_loop().time()
+        while failures and failures[0] < now - FAILED_HELLO_WINDOW_S:
+            failures.popleft()
+        if not failures:
+            del self._failures[host]
+        return len(failures) >= MAX_FAILED_HELLOS_PER_PEER
+
+    def _failed(self, host: str) -> None:
+        if host:
+            queue = self._failures.setdefault(host, collections.deque())
+            queue.append(asyncio.get_running_loop().time())
 
     def open_session(self, token: str | None = None) -> BotSession:
         """Expect a bot session under ``token`` (a fresh one by default)."""
@@ -95,9 +198,33 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         await context.abort(code, message, trailing_metadata=((REASON_KEY, name),))
 
     async def Play(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
+        host = peer_host(context.peer() or "", local_too=self._limit_loopback)
+        if self._too_many_failures(host) or (host and self._pending[host] >= MAX_PENDING_PER_PEER):
+            await self._abort(
+                context,
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                pb.ERROR_REASON_TOO_MANY_ATTEMPTS,
+                "too many connections or refused Hellos from this address; try again later",
+            )
+            return
+        admitted = False
+        self._pending[host] += 1
         try:
-            async with asyncio.timeout(HELLO_TIMEOUT_S):
-                first = await context.read()
+            admitted = await self._handshake(context, host)
+        except _Closing:
+            admitted = True  # not the peer's failure
+        finally:  # (a refusal leaves by the exception context.abort raises)
+            self._pending[host] -= 1
+            if self._pending[host] <= 0:
+                del self._pending[host]
+            if not admitted:
+                self._failed(host)
+
+    async def _handshake(self, context: grpc.aio.ServicerContext, host: str) -> bool:
+        """Read the Hello and admit the stream to its seat (then play it: see :meth:`_pump`);
+        ``False`` if it was refused."""
+        try:
+            first = await self._unless_closing(context.read(), HELLO_TIMEOUT_S)
         except DecodeError:  # bytes that are not a PlayRequest: no Hello either
             first = pb.PlayRequest()
         except TimeoutError:  # a connection that never speaks does not hold a stream open
@@ -109,7 +236,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 pb.ERROR_REASON_HELLO_EXPECTED,
                 "the first message must be a Hello",
             )
-            return
+            return False
         hello = first.hello
         if hello.protocol_version != PROTOCOL_VERSION:
             await self._abort(
@@ -119,7 +246,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 f"protocol version {hello.protocol_version} is not supported; "
                 f"this arbiter speaks {PROTOCOL_VERSION}",
             )
-            return
+            return False
         entry = self._seats.get(hello.token)
         if entry is None and (session := self._sessions.get(hello.token)) is not None:
             session.per_match.set()
@@ -129,7 +256,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 pb.ERROR_REASON_SESSION_EXPECTED,
                 "this is a session token: open BotService.Session with it",
             )
-            return
+            return False
         if entry is None:
             await self._abort(
                 context,
@@ -137,14 +264,20 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 pb.ERROR_REASON_TOKEN_UNKNOWN,
                 "the token admits no seat",
             )
-            return
+            return False
         try:
             entry.link.claim(hello.bot_name, hello.bot_version)
+            entry.link.peer = context.peer() or ""
         except ClaimError as exc:
             code, reason = _CLAIM_ERRORS[exc.kind]
             await self._abort(context, code, reason, str(exc))
-            return
-        await self._pump(context, entry)
+            return False
+        self._pending[host] -= 1  # admitted: no longer pending (Play's finally adds it back)
+        try:
+            await self._pump(context, entry)
+        finally:
+            self._pending[host] += 1
+        return True
 
     async def Session(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
         try:
@@ -213,10 +346,12 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         try:
             while True:
                 getter = asyncio.ensure_future(session.queue.get())
-                await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                closing = asyncio.ensure_future(self._closing_event().wait())
+                await asyncio.wait({getter, reader, closing}, return_when=asyncio.FIRST_COMPLETED)
+                closing.cancel()
                 if not getter.done():
                     getter.cancel()
-                    return  # the bot hung up
+                    return  # the bot hung up, or the server is shutting down
                 assignment = getter.result()
                 if assignment is None:
                     return
@@ -260,6 +395,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                             link.leave("the bot closed its stream")
                             return
                         message = decode(request)
+                        if isinstance(message, Reply):  # the clock stops now, not when read
+                            message = dataclasses.replace(message, received_at=loop.time())
                     if link.over:
                         continue  # the match is over: what still comes is read and dropped
                     if link.inbox.qsize() >= MAX_UNREAD:
@@ -270,15 +407,23 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             except (grpc.RpcError, asyncio.InvalidStateError, ConnectionError) as exc:
                 link.leave(f"the stream broke: {type(exc).__name__}")
 
+        loop = asyncio.get_running_loop()
         flooded = asyncio.Event()
         reader = asyncio.create_task(read_replies())
         finished = False
 
-        async def write(response: pb.PlayResponse) -> bool:
-            """Write, unless the bot has stopped reading for WRITE_TIMEOUT_S (then it is gone)."""
+        async def write(response: pb.PlayResponse, decision: int = 0) -> bool:
+            """Write, unless the bot has stopped reading for WRITE_TIMEOUT_S (then it is gone).
+            For decision request ``decision``, tell the match when it was written: its clock
+            starts then, not while the arbiter was encoding or queueing it."""
             try:
-                async with asyncio.timeout(WRITE_TIMEOUT_S):
-                    await context.write(response)
+                if self._closing_event().is_set():  # shutting down: what is queued, briefly
+                    async with asyncio.timeout(SHUTDOWN_WRITE_S):
+                        await context.write(response)
+                else:
+                    await self._unless_closing(context.write(response), WRITE_TIMEOUT_S)
+                if decision and not link.over:
+                    link.inbox.put_nowait(Written(decision, loop.time()))
                 return True
             except TimeoutError:
                 link.leave("the bot stopped reading its stream")
@@ -289,7 +434,12 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             while True:
                 # the next message with the events before it; or, once the oldest has waited
                 # EVENT_FLUSH_S with nothing else to go with, the events alone
-                batch = await outbox.get_batch(EVENT_FLUSH_S)
+                if not self._closing_event().is_set():
+                    batch = await self._unless_closing(outbox.get_batch(EVENT_FLUSH_S))
+                elif outbox.empty():
+                    return
+                else:  # shutting down: what is still queued (MatchEnd, say) goes out first
+                    batch = await outbox.get_batch(0.0)
                 message = batch[-1]
                 if message is None:
                     return
@@ -298,24 +448,26 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                         return
                     continue
                 events = cast("list[EventMessage]", batch[:-1])
-                if not await write(encode(message, codec, events)):
+                decision = message.request_id if isinstance(message, DecisionRequest) else 0
+                if not await write(encode(message, codec, events), decision):
                     return
                 if isinstance(message, MatchOver):
                     finished = True
                     return
+        except _Closing:
+            return
         finally:
             if finished:  # let the bot close its side first, so a reply it was still sending
                 # (after a timeout, say) does not meet a closed stream and hide its MatchEnd
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(CLOSE_GRACE_S):
-                        await asyncio.shield(reader)
+                with contextlib.suppress(TimeoutError, _Closing):
+                    await self._unless_closing(asyncio.shield(reader), CLOSE_GRACE_S)
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
             if not finished:
                 link.leave("the connection was lost")
             log.info("bot_stream_closed", finished=finished)
-            if flooded.is_set():
+            if flooded.is_set() and not self._closing_event().is_set():
                 await self._abort(
                     context,
                     grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -324,16 +476,85 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 )
 
 
-class ArbiterServer:
-    """A running gRPC server on ``address`` (``host:port``; port 0 picks a free one)."""
+class _Health(HealthServicer):  # type: ignore[misc]  # grpc_health has no types
+    """gRPC health checking whose ``Watch`` streams are bounded (:data:`MAX_WATCHERS`) and end
+    (with NOT_SERVING, then OK) when the server shuts down, instead of being cancelled."""
 
-    def __init__(self, address: str = "127.0.0.1:0") -> None:
+    def __init__(self) -> None:
+        super().__init__()
+        self._watching = 0
+        self._closing: asyncio.Event | None = None
+
+    def _closing_event(self) -> asyncio.Event:
+        if self._closing is None:
+            self._closing = asyncio.Event()
+        return self._closing
+
+    async def Watch(self, request: health_pb2.HealthCheckRequest, context: Any) -> None:
+        if self._watching >= MAX_WATCHERS or self._closing_event().is_set():
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many health watchers")
+            return
+        self._watching += 1
+        inner = asyncio.ensure_future(super().Watch(request, context))
+        closing = asyncio.ensure_future(self._closing_event().wait())
+        try:
+            await asyncio.wait({inner, closing}, return_when="FIRST_COMPLETED")
+        finally:
+            self._watching -= 1
+            closing.cancel()
+            inner.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await inner
+
+    async def close(self) -> None:
+        """End every Watch stream (after they have had a moment to say NOT_SERVING)."""
+        await asyncio.sleep(0.05)
+        self._closing_event().set()
+        await asyncio.sleep(0)
+
+
+def split_address(address: str) -> tuple[str, str]:
+    """``host`` and ``port`` of ``HOST:PORT`` (``[::1]:5000`` for IPv6); :class:`ConfigError`
+    unless the port is a number from 0 to 65535 and there is a host."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"{address!r} is not HOST:PORT with a port from 0 to 65535")
+    if host.startswith("[") != host.endswith("]"):
+        raise ConfigError(f"{address!r}: unbalanced brackets around an IPv6 host")
+    return host, str(int(port))
+
+
+class ArbiterServer:
+    """A running gRPC server on ``address`` (``host:port``; port 0 picks a free one).
+
+    With ``unix_socket`` (the default) it also listens on a unix socket in a private directory
+    of its own (:attr:`unix_socket`), the one way into a sandboxed bot's network namespace.
+    The per-address limits on unauthenticated streams apply to network peers; with
+    ``limit_loopback`` to loopback ones too.
+    """
+
+    def __init__(
+        self,
+        address: str = "127.0.0.1:0",
+        *,
+        unix_socket: bool = True,
+        limit_loopback: bool = False,
+    ) -> None:
         self._requested = address
+        self._want_socket = unix_socket
+        self._socket_dir: Path | None = None
+        #: The unix socket the server also listens on (after :meth:`start`), or ``None``.
+        self.unix_socket: Path | None = None
         self.server = grpc.aio.server(
-            options=[("grpc.max_receive_message_length", MAX_BOT_MESSAGE_BYTES)]
+            maximum_concurrent_rpcs=MAX_CONCURRENT_STREAMS,
+            options=[
+                ("grpc.max_receive_message_length", MAX_BOT_MESSAGE_BYTES),
+                # a port another server holds is an error, not a share (bots routed at random)
+                ("grpc.so_reuseport", 0),
+            ],
         )
-        self.bots = BotServicer()
-        self.health = HealthServicer()
+        self.bots = BotServicer(limit_loopback=limit_loopback)
+        self.health = _Health()
         self.address = ""
         bot_pb2_grpc.add_BotServiceServicer_to_server(self.bots, self.server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
@@ -348,12 +569,25 @@ class ArbiterServer:
 
     async def start(self) -> str:
         """Bind and start; return the address bots should dial."""
-        host = self._requested.rsplit(":", 1)[0]
+        host, _ = split_address(self._requested)
         try:
             port = self.server.add_insecure_port(self._requested)
-        except RuntimeError as exc:
-            raise ConfigError(f"cannot listen on {self._requested}: {exc}") from exc
+        except RuntimeError:
+            port = 0
+        if not port:
+            raise ConfigError(
+                f"cannot listen on {self._requested}: the address is taken or not this machine's"
+            )
+        if self._want_socket:
+            self._socket_dir = Path(tempfile.mkdtemp(prefix="croupier-"))
+            self._socket_dir.chmod(0o711)  # a sandboxed bot's uid may pass, never list
+            path = self._socket_dir / "arbiter.sock"
+            if not self.server.add_insecure_port(f"unix:{path}"):
+                raise ConfigError(f"cannot listen on the unix socket {path}")
+            self.unix_socket = path
         await self.server.start()
+        if self.unix_socket is not None:
+            self.unix_socket.chmod(0o666)  # any seat's uid may connect; its token admits it
         self.address = f"{host}:{port}"
         serving = health_pb2.HealthCheckResponse.SERVING
         await self.health.set("", serving)
@@ -363,4 +597,9 @@ class ArbiterServer:
     async def stop(self, grace: float = 1.0) -> None:
         """Stop serving; streams still open get ``grace`` seconds."""
         await self.health.enter_graceful_shutdown()
+        await self.bots.close()
+        await self.health.close()
         await self.server.stop(grace)
+        if self._socket_dir is not None:
+            shutil.rmtree(self._socket_dir, ignore_errors=True)
+            self._socket_dir = None

@@ -7,6 +7,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class ClockKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CLOCK_KIND_UNSPECIFIED: _ClassVar[ClockKind]
+    CLOCK_KIND_WALL: _ClassVar[ClockKind]
+    CLOCK_KIND_CPU: _ClassVar[ClockKind]
+
 class RejectReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     REJECT_REASON_UNSPECIFIED: _ClassVar[RejectReason]
@@ -36,6 +42,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_SESSION_EXPECTED: _ClassVar[ErrorReason]
     ERROR_REASON_SESSION_TAKEN: _ClassVar[ErrorReason]
     ERROR_REASON_SESSION_HELLO_EXPECTED: _ClassVar[ErrorReason]
+    ERROR_REASON_TOO_MANY_ATTEMPTS: _ClassVar[ErrorReason]
 
 class AsNasRank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -203,6 +210,9 @@ class ScauverCriterion(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SCAUVER_CRITERION_HEIGHT: _ClassVar[ScauverCriterion]
     SCAUVER_CRITERION_DIFFERENCE: _ClassVar[ScauverCriterion]
     SCAUVER_CRITERION_TIE: _ClassVar[ScauverCriterion]
+CLOCK_KIND_UNSPECIFIED: ClockKind
+CLOCK_KIND_WALL: ClockKind
+CLOCK_KIND_CPU: ClockKind
 REJECT_REASON_UNSPECIFIED: RejectReason
 REJECT_REASON_ILLEGAL_ACTION: RejectReason
 REJECT_REASON_STALE_REQUEST: RejectReason
@@ -224,6 +234,7 @@ ERROR_REASON_FLOODING: ErrorReason
 ERROR_REASON_SESSION_EXPECTED: ErrorReason
 ERROR_REASON_SESSION_TAKEN: ErrorReason
 ERROR_REASON_SESSION_HELLO_EXPECTED: ErrorReason
+ERROR_REASON_TOO_MANY_ATTEMPTS: ErrorReason
 AS_NAS_RANK_UNSPECIFIED: AsNasRank
 AS_NAS_RANK_COULI: AsNasRank
 AS_NAS_RANK_SARBAZ: AsNasRank
@@ -379,7 +390,7 @@ class Hello(_message.Message):
     def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("match_id", "seat", "num_seats", "game", "rules_version", "params", "protocol_version", "clock_rules")
+    __slots__ = ("match_id", "seat", "num_seats", "game", "rules_version", "params", "protocol_version", "clock_rules", "deal_commitment")
     class ParamsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -395,6 +406,7 @@ class Welcome(_message.Message):
     PARAMS_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     CLOCK_RULES_FIELD_NUMBER: _ClassVar[int]
+    DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     num_seats: int
@@ -403,15 +415,26 @@ class Welcome(_message.Message):
     params: _containers.ScalarMap[str, int]
     protocol_version: int
     clock_rules: ClockRules
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., game: _Optional[str] = ..., rules_version: _Optional[int] = ..., params: _Optional[_Mapping[str, int]] = ..., protocol_version: _Optional[int] = ..., clock_rules: _Optional[_Union[ClockRules, _Mapping]] = ...) -> None: ...
+    deal_commitment: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., game: _Optional[str] = ..., rules_version: _Optional[int] = ..., params: _Optional[_Mapping[str, int]] = ..., protocol_version: _Optional[int] = ..., clock_rules: _Optional[_Union[ClockRules, _Mapping]] = ..., deal_commitment: _Optional[str] = ...) -> None: ...
 
 class ClockRules(_message.Message):
-    __slots__ = ("move_time_ms", "time_bank_ms")
+    __slots__ = ("move_time_ms", "time_bank_ms", "kind", "margin_ms", "seat_cap_ms", "match_cap_ms", "cpu_wall_guard_ms")
     MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    MARGIN_MS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_CAP_MS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_CAP_MS_FIELD_NUMBER: _ClassVar[int]
+    CPU_WALL_GUARD_MS_FIELD_NUMBER: _ClassVar[int]
     move_time_ms: int
     time_bank_ms: int
-    def __init__(self, move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
+    kind: ClockKind
+    margin_ms: int
+    seat_cap_ms: int
+    match_cap_ms: int
+    cpu_wall_guard_ms: int
+    def __init__(self, move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., kind: _Optional[_Union[ClockKind, str]] = ..., margin_ms: _Optional[int] = ..., seat_cap_ms: _Optional[int] = ..., match_cap_ms: _Optional[int] = ..., cpu_wall_guard_ms: _Optional[int] = ...) -> None: ...
 
 class Clocks(_message.Message):
     __slots__ = ("move_time_ms", "time_bank_ms", "last_latency_us")
@@ -560,12 +583,18 @@ class SeatResult(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., place: _Optional[int] = ..., outcome: _Optional[_Union[SeatOutcome, str]] = ..., timeouts: _Optional[int] = ..., rejected: _Optional[int] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("results", "cancelled")
+    __slots__ = ("results", "cancelled", "seed", "salt", "chance_script_sha256")
     RESULTS_FIELD_NUMBER: _ClassVar[int]
     CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    SALT_FIELD_NUMBER: _ClassVar[int]
+    CHANCE_SCRIPT_SHA256_FIELD_NUMBER: _ClassVar[int]
     results: _containers.RepeatedCompositeFieldContainer[SeatResult]
     cancelled: bool
-    def __init__(self, results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., cancelled: _Optional[bool] = ...) -> None: ...
+    seed: int
+    salt: str
+    chance_script_sha256: str
+    def __init__(self, results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., cancelled: _Optional[bool] = ..., seed: _Optional[int] = ..., salt: _Optional[str] = ..., chance_script_sha256: _Optional[str] = ...) -> None: ...
 
 class SessionRequest(_message.Message):
     __slots__ = ("hello",)
