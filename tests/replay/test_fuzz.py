@@ -166,6 +166,7 @@ def _check(ran: Ran, expected: int, where: str) -> None:
         assert len(ran.errors) == 1, (where, ran.err)
 
 
+@pytest.mark.slow
 def test_mutant_replays_under_every_command(sources: list[Path], tmp_path: Path) -> None:
     rng = random.Random(20261201)
     runs = 0
