@@ -190,6 +190,18 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         for link in match.seats:
             self._seats.pop(link.token, None)
 
+    async def _refuse_version(self, context: grpc.aio.ServicerContext, version: int) -> bool:
+        """End the stream of a bot that speaks another protocol version (True if refused)."""
+        if version == PROTOCOL_VERSION:
+            return False
+        await self._abort(
+            context,
+            grpc.StatusCode.FAILED_PRECONDITION,
+            pb.ERROR_REASON_PROTOCOL_VERSION,
+            f"protocol version {version} is not supported; this arbiter speaks {PROTOCOL_VERSION}",
+        )
+        return True
+
     async def _abort(
         self, context: grpc.aio.ServicerContext, code: grpc.StatusCode, reason: int, message: str
     ) -> None:
@@ -238,14 +250,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             )
             return False
         hello = first.hello
-        if hello.protocol_version != PROTOCOL_VERSION:
-            await self._abort(
-                context,
-                grpc.StatusCode.FAILED_PRECONDITION,
-                pb.ERROR_REASON_PROTOCOL_VERSION,
-                f"protocol version {hello.protocol_version} is not supported; "
-                f"this arbiter speaks {PROTOCOL_VERSION}",
-            )
+        if await self._refuse_version(context, hello.protocol_version):
             return False
         entry = self._seats.get(hello.token)
         if entry is None and (session := self._sessions.get(hello.token)) is not None:
@@ -294,14 +299,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             )
             return
         hello = first.hello
-        if hello.protocol_version != PROTOCOL_VERSION:
-            await self._abort(
-                context,
-                grpc.StatusCode.FAILED_PRECONDITION,
-                pb.ERROR_REASON_PROTOCOL_VERSION,
-                f"protocol version {hello.protocol_version} is not supported; "
-                f"this arbiter speaks {PROTOCOL_VERSION}",
-            )
+        if await self._refuse_version(context, hello.protocol_version):
             return
         session = self._sessions.get(hello.token)
         if session is None:
