@@ -256,6 +256,33 @@ def _right(seat: int) -> int:
 # -- betting ------------------------------------------------------------------------------------
 
 
+def _between_deals(
+    num_deals: int,
+    round_index: int,
+    dealer: int,
+    phase: Phase,
+    totals: tuple[int, ...],
+    past: tuple[PastRound[DealResult], ...],
+) -> AsNasState:
+    """A state between deals (or before the first): no hands, no stakes, nobody to act."""
+    return AsNasState(
+        num_deals=num_deals,
+        round_index=round_index,
+        dealer=dealer,
+        phase=phase,
+        hands=_EMPTY_HANDS,
+        looked=_NO,
+        folded=_NO,
+        acted=_NO,
+        stakes=_ZERO,
+        high=0,
+        to_act=-1,
+        totals=totals,
+        history=(),
+        past=past,
+    )
+
+
 def _legal_betting(state: AsNasState) -> tuple[int, ...]:
     seat = state.to_act
     return _LEGAL[state.looked[seat], state.stakes[seat] < state.high, state.high < MAX_BET]
@@ -328,21 +355,8 @@ def _settle(
             state, phase=Phase.OVER, folded=tuple(folded), stakes=tuple(stakes), to_act=-1,
             totals=totals, history=(), past=past,
         )  # fmt: skip
-    return AsNasState(
-        num_deals=state.num_deals,
-        round_index=state.round_index + 1,
-        dealer=_right(state.dealer),
-        phase=Phase.DEAL,
-        hands=_EMPTY_HANDS,
-        looked=_NO,
-        folded=_NO,
-        acted=_NO,
-        stakes=_ZERO,
-        high=0,
-        to_act=-1,
-        totals=totals,
-        history=(),
-        past=past,
+    return _between_deals(
+        state.num_deals, state.round_index + 1, _right(state.dealer), Phase.DEAL, totals, past
     )
 
 
@@ -371,22 +385,7 @@ class AsNas(Rules[AsNasState]):
 
     def initial_state(self, params: Mapping[str, int]) -> AsNasState:
         p = self.info.make_params(params)
-        return AsNasState(
-            num_deals=p["deals"],
-            round_index=0,
-            dealer=-1,
-            phase=Phase.DRAW_DEALER,
-            hands=_EMPTY_HANDS,
-            looked=_NO,
-            folded=_NO,
-            acted=_NO,
-            stakes=_ZERO,
-            high=0,
-            to_act=-1,
-            totals=_ZERO,
-            history=(),
-            past=(),
-        )
+        return _between_deals(p["deals"], 0, -1, Phase.DRAW_DEALER, _ZERO, ())
 
     def num_players(self, state: AsNasState) -> int:
         return NUM_SEATS
