@@ -253,10 +253,11 @@ def _right(seat: int) -> int:
     return (seat - 1) % NUM_SEATS
 
 
-# -- betting ------------------------------------------------------------------------------------
+# -- deal boundaries -------------------------------------------------------------------------------
 
 
 def _between_deals(
+    *,
     num_deals: int,
     round_index: int,
     dealer: int,
@@ -281,6 +282,9 @@ def _between_deals(
         history=(),
         past=past,
     )
+
+
+# -- betting ------------------------------------------------------------------------------------
 
 
 def _legal_betting(state: AsNasState) -> tuple[int, ...]:
@@ -356,7 +360,12 @@ def _settle(
             totals=totals, history=(), past=past,
         )  # fmt: skip
     return _between_deals(
-        state.num_deals, state.round_index + 1, _right(state.dealer), Phase.DEAL, totals, past
+        num_deals=state.num_deals,
+        round_index=state.round_index + 1,
+        dealer=_right(state.dealer),
+        phase=Phase.DEAL,
+        totals=totals,
+        past=past,
     )
 
 
@@ -385,7 +394,14 @@ class AsNas(Rules[AsNasState]):
 
     def initial_state(self, params: Mapping[str, int]) -> AsNasState:
         p = self.info.make_params(params)
-        return _between_deals(p["deals"], 0, -1, Phase.DRAW_DEALER, _ZERO, ())
+        return _between_deals(
+            num_deals=p["deals"],
+            round_index=0,
+            dealer=-1,
+            phase=Phase.DRAW_DEALER,
+            totals=_ZERO,
+            past=(),
+        )
 
     def num_players(self, state: AsNasState) -> int:
         return NUM_SEATS
