@@ -562,6 +562,11 @@ class ArbiterServer:
                 ("grpc.max_receive_message_length", MAX_BOT_MESSAGE_BYTES),
                 # one connection (a session bot's) may carry every seat it plays
                 ("grpc.max_concurrent_streams", max_streams),
+                # calls that arrive while the event loop is busy wait in gRPC core until it
+                # takes them; past these (default 1000, then at random up to 3000) they are
+                # refused with CANCELLED: many seats dialling at once must all be let in
+                ("grpc.server.max_pending_requests", max_streams),
+                ("grpc.server.max_pending_requests_hard_limit", 2 * max_streams),
                 # a port another server holds is an error, not a share (bots routed at random)
                 ("grpc.so_reuseport", 0),
             ],
