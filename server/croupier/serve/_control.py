@@ -226,7 +226,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.CancelMatchResponse:
         await self._caller(context, "CancelMatch", Role.OPERATOR)
         try:
-            await self._server.cancel(request.match_id)
+            self._server.cancel(request.match_id)
             record = await self._server.wait_ended(request.match_id)
         except CroupierError as exc:
             await self._fail(context, exc)

@@ -263,6 +263,7 @@ class CompetitionServer:
         self._log = structlog.get_logger("croupier.serve")
         self._store: ServerStore | None = None
         self._reads: ServerStore | None = None  # a second connection, for the reader thread
+        self._loop_store: ServerStore | None = None  # a third, for sync reads on the loop
         # the store is used off the event loop: every write (each an fsync) in one thread, in
         # order; reads in another, on their own connection (WAL: readers never wait on writers)
         self._writer: ThreadPoolExecutor | None = None
@@ -292,6 +293,14 @@ class CompetitionServer:
 
     @property
     def store(self) -> ServerStore:
+        """The store, for reading on the event loop's thread (a connection of its own: the
+        server's writes run in another thread on another connection)."""
+        if self._loop_store is None:
+            raise RuntimeError("the server is not started")
+        return self._loop_store
+
+    @property
+    def _wstore(self) -> ServerStore:
         if self._store is None:
             raise RuntimeError("the server is not started")
         return self._store
@@ -325,6 +334,7 @@ class CompetitionServer:
         if aborted:
             self._log.warning("matches_aborted_at_start", count=len(aborted), match_ids=aborted)
         self._reads = open_server_store(config.store_path)
+        self._loop_store = open_server_store(config.store_path)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="croupier-store-write")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="croupier-store-read")
         self._slots = asyncio.Semaphore(config.max_matches)
@@ -361,7 +371,7 @@ class CompetitionServer:
             capacity=config.bot_capacity,
             sandbox=SandboxOptions(mode=mode),
         )
-        for bot in self.store.registered_bots():
+        for bot in self._wstore.registered_bots():
             self._add_registered(bot)
         arbiter.bots.session_lookup = self._session_for_key
 
@@ -430,10 +440,10 @@ class CompetitionServer:
                     if pool is not None:
                         pool.shutdown(wait=True)
                 self._writer = self._reader = None
-                for store in (self._store, self._reads):
+                for store in (self._store, self._reads, self._loop_store):
                     if store is not None:
                         store.close()
-                self._store = self._reads = None
+                self._store = self._reads = self._loop_store = None
         self._log.info("server_stopped")
 
     async def _write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -501,7 +511,7 @@ class CompetitionServer:
         key = new_key("bot")
         if name in self._registered:
             raise ConfigError(f"a bot named {name!r} is already registered")
-        bot = await self._write(self.store.register_bot, name, owner, key_hash(key))
+        bot = await self._write(self._wstore.register_bot, name, owner, key_hash(key))
         self._add_registered(bot)
         self._log.info("bot_registered", bot=name, owner=owner)
         return key
@@ -579,7 +589,7 @@ class CompetitionServer:
             created_ms=now_ms(),
             deal_set=order.deal_set,
         )
-        if match_id in self._running or not await self._write(self.store.create_match, record):
+        if match_id in self._running or not await self._write(self._wstore.create_match, record):
             raise StateError(f"match {match_id} exists already")
         running = _Running(record)
         self._running[match_id] = running
@@ -594,11 +604,12 @@ class CompetitionServer:
         assert task is not None
         return await asyncio.shield(task)
 
-    async def cancel(self, match_id: str, reason: str = "cancelled by the operator") -> None:
-        """Cancel a pending or running match (it ends as cancelled, unrated)."""
+    def cancel(self, match_id: str, reason: str = "cancelled by the operator") -> None:
+        """Cancel a pending or running match (it ends as cancelled, unrated); NotFoundError or
+        StateError (it has ended) otherwise."""
         running = self._running.get(match_id)
         if running is None:
-            record = await self._read(ServerStore.get_match, match_id)
+            record = self.store.get_match(match_id)
             if record is None:
                 raise NotFoundError(f"no match {match_id!r}")
             raise StateError(f"match {match_id} has ended ({record.state})")
@@ -637,11 +648,10 @@ class CompetitionServer:
             raise NotFoundError(f"match {match_id} has no replay")
         return self.config.state_dir / record.replay_path, record
 
-    async def finished_matches(
-        self, tournament: str = "", game: str | None = None
-    ) -> list[ServerMatch]:
-        """The finished matches of ``tournament`` in the order they finished (ratings order)."""
-        return await self._read(ServerStore.finished, tournament, game)
+    def finished_matches(self, tournament: str = "", game: str | None = None) -> list[ServerMatch]:
+        """The finished matches of ``tournament`` in the order they finished (ratings order);
+        read on the caller's thread (the event loop's)."""
+        return self.store.finished(tournament, game)
 
     async def watch_source(self, match_id: str) -> Any:
         """What WatchMatch streams a match from: its live feed while this process plays it
@@ -755,7 +765,7 @@ class CompetitionServer:
                 seats=tuple(sorted(record.seats, key=lambda s: s.seat)),
             )
 
-        await self._write(write, self.store)
+        await self._write(write, self._wstore)
 
     async def _play(self, running: _Running, order: MatchOrder) -> ServerMatch:
         record = running.record
@@ -766,7 +776,7 @@ class CompetitionServer:
             async with self._slots:
                 if running.cancel.is_set():
                     return await self._end_unplayed(running)
-                await self._write(self.store.mark_running, match_id, now_ms())
+                await self._write(self._wstore.mark_running, match_id, now_ms())
                 return await self._run(running, order, log)
         finally:
             self._running.pop(match_id, None)
@@ -783,7 +793,7 @@ class CompetitionServer:
     async def _end_unplayed(self, running: _Running) -> ServerMatch:
         state = ABORTED if self._stopping else CANCELLED
         await self._write(
-            self.store.end_match,
+            self._wstore.end_match,
             running.record.match_id,
             state,
             ended_ms=now_ms(),
@@ -821,7 +831,7 @@ class CompetitionServer:
         except (CroupierError, OSError) as exc:
             log.warning("match_failed", error=str(exc))
             await self._write(
-                self.store.end_match, match_id, ABORTED, ended_ms=now_ms(), detail=str(exc)
+                self._wstore.end_match, match_id, ABORTED, ended_ms=now_ms(), detail=str(exc)
             )
             return await self.get_match(match_id)
         replay = run.replay
@@ -830,7 +840,7 @@ class CompetitionServer:
         if run.result.cancelled:
             state = ABORTED if self._stopping else CANCELLED
             await self._write(
-                self.store.end_match,
+                self._wstore.end_match,
                 match_id,
                 state,
                 ended_ms=now_ms(),
@@ -855,7 +865,7 @@ class CompetitionServer:
             for r in run.result.seats
         )
         committed = await self._write(
-            self.store.finish_match,
+            self._wstore.finish_match,
             match_id,
             ended_ms=now_ms(),
             rounds=running.rounds,
