@@ -22,9 +22,10 @@ between 4 of the registered bots), and measures while they play:
 * RSS: of the server alone and of everything (server + bot processes), idle and at the peak;
   per concurrent match = (peak - idle) / peak running.
 
-At 1,000 matches the bots wait ``--delay-ms`` (default 1 s) before each reply, so that the first
-matches are still playing when the last one is admitted: the question there is whether 4,000
-seats are admitted and play at once within 1 GiB, not how fast.
+Above 200 matches the bots wait ``--delay-ms`` (default 5 s) before each reply and the matches
+have 4 deals, so that the first matches are still playing when the last one is admitted: the
+question there is whether 4,000 seats are admitted and play at once within 1 GiB, not how fast
+(and no one-match baseline is run: it would measure the bots' delay).
 
 Prints one JSON line per size.
 """
@@ -299,7 +300,8 @@ def bench(matches: int, shards_n: int, bots: int, deals: int, delay_ms: int) -> 
             idle_list = _list_latency(shards[0], 50)
             idle_server = sum(_rss_kb(s.proc.pid) for s in shards)
             idle_all = sum(_rss_kb(p) for s in shards for p in s.pids())
-            baseline = _play(shards[:1], 1, deals, 1)  # one match alone: the baseline
+            # one match alone: the baseline (not with slowed bots: it would measure their delay)
+            baseline = _play(shards[:1], 1, deals, 1) if not delay_ms else None
             loaded = _play(shards, matches, deals, 1000)
         finally:
             for shard in shards:
@@ -314,10 +316,9 @@ def bench(matches: int, shards_n: int, bots: int, deals: int, delay_ms: int) -> 
         "game": f"{GAME}, {deals} deals",
         "bot_delay_ms": delay_ms,
         **loaded,
-        "baseline_one_match_decisions_per_s": baseline["decisions_per_s"],
-        "decisions_per_s_ratio_to_one_match": round(
-            loaded["decisions_per_s"] / max(baseline["decisions_per_s"], 1e-9), 2
-        ),
+        "baseline_one_match_decisions_per_s": baseline and baseline["decisions_per_s"],
+        "decisions_per_s_ratio_to_one_match": baseline
+        and round(loaded["decisions_per_s"] / max(baseline["decisions_per_s"], 1e-9), 2),
         "idle_list_p50_ms": round(_pct(idle_list, 0.5), 2),
         "idle_list_p99_ms": round(_pct(idle_list, 0.99), 2),
         "list_p50_ratio_to_idle": round(loaded["list_p50_ms"] / max(_pct(idle_list, 0.5), 1e-9), 1),
@@ -339,18 +340,22 @@ def main() -> None:
     parser.add_argument("--matches", type=int, action="append", default=None)
     parser.add_argument("--shards", type=int, default=1, help="croupier serve processes")
     parser.add_argument("--bots", type=int, default=8, help="bot processes per shard")
-    parser.add_argument("--deals", type=int, default=12)
+    parser.add_argument(
+        "--deals", type=int, default=None, help="deals per match (default: 12; 4 above 200)"
+    )
     parser.add_argument(
         "--delay-ms",
         type=int,
         default=None,
         help="each bot waits this long before a reply (default: 0 at 200 matches or fewer, "
-        "else 1000, so that every match is still playing when the last is admitted)",
+        "else 5000, so that every match is still playing when the last is admitted)",
     )
     args = parser.parse_args()
     for matches in args.matches or [200, 1000]:
-        delay = args.delay_ms if args.delay_ms is not None else (0 if matches <= 200 else 1000)
-        print(json.dumps(bench(matches, args.shards, args.bots, args.deals, delay)), flush=True)
+        big = matches > 200
+        delay = args.delay_ms if args.delay_ms is not None else (5000 if big else 0)
+        deals = args.deals if args.deals is not None else (4 if big else 12)
+        print(json.dumps(bench(matches, args.shards, args.bots, deals, delay)), flush=True)
 
 
 if __name__ == "__main__":
