@@ -84,6 +84,7 @@ from croupier.transport import (
     parse_bot_command,
 )
 from croupier.transport._reflection import enable_reflection
+from croupier.transport._server import UNREQUESTED_WAIT_S
 from croupier.v1 import control_pb2, control_pb2_grpc
 
 T = TypeVar("T")
@@ -382,6 +383,8 @@ class CompetitionServer:
             options=[
                 ("grpc.max_receive_message_length", MAX_CONTROL_MESSAGE_BYTES),
                 ("grpc.so_reuseport", 0),
+                # as on the bot port: a call waiting for the busy loop is not cancelled at 30 s
+                ("grpc.server_max_unrequested_time_in_server", UNREQUESTED_WAIT_S),
             ],
         )
         servicer = ControlServicer(self)
