@@ -351,6 +351,8 @@ def main() -> None:
         "else 5000, so that every match is still playing when the last is admitted)",
     )
     args = parser.parse_args()
+    if args.bots < SEATS:
+        parser.error(f"--bots: at least {SEATS} (a match seats {SEATS} different bots)")
     for matches in args.matches or [200, 1000]:
         big = matches > 200
         delay = args.delay_ms if args.delay_ms is not None else (5000 if big else 0)
