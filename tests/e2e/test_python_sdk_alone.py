@@ -6,6 +6,7 @@ against an arbiter. grpcio and protobuf are lent from this venv (symlinks, with 
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,8 +57,16 @@ def _sdk_only_venv(where: Path, wheels: Path) -> Path:
     for package in lent:
         (purelib / package.name).symlink_to(package, target_is_directory=True)
     (purelib / "typing_extensions.py").symlink_to(typing_extensions.__file__)
-    _pip("wheel", "-q", "--no-deps", "--no-build-isolation", "--wheel-dir", wheels,
-         ROOT / "proto" / "python", ROOT / "clients" / "python")  # fmt: skip
+    # built from copies: setuptools leaves build/ behind in the tree it builds in, and a stale
+    # build/lib there could slip old files into a later wheel
+    sources = [where.parent / "src" / name for name in ("proto", "sdk")]
+    for source, tree in zip(
+        sources, (ROOT / "proto" / "python", ROOT / "clients" / "python"), strict=True
+    ):
+        shutil.copytree(
+            tree, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
+        )
+    _pip("wheel", "-q", "--no-deps", "--no-build-isolation", "--wheel-dir", wheels, *sources)
     _pip("--python", python, "install", "-q", "--no-index", "--find-links", wheels, "croupier-bot")
     return python
 
