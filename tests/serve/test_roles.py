@@ -165,8 +165,12 @@ def test_an_unknown_or_malformed_key_is_unauthenticated(world: World) -> None:
         raw.close()
 
 
-def test_ctl_says_a_refusal_in_one_line_with_status_4(world: World) -> None:
-    done = ctl_here(world.server, "replay", "fetch", world.match.match_id, key=world.keys["carol"])
+def test_ctl_says_a_refusal_in_one_line_with_status_4(world: World, tmp_path: Path) -> None:
+    out = tmp_path / "refused.jsonl"
+    done = ctl_here(
+        world.server, "replay", "fetch", world.match.match_id, "--out", out, key=world.keys["carol"]
+    )
+    assert not out.exists()
     assert done.returncode == 4
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("croupier: error: permission_denied:")
