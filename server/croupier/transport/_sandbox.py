@@ -366,9 +366,12 @@ async def bwrap_problem_async() -> str:
 def plan(argv: list[str], env: dict[str, str], options: SandboxOptions, problem: str) -> Plan:
     """How to run ``argv``: in bubblewrap, or (``problem`` says why not) with limits only.
 
-    ``env`` holds the protocol's variables; in a sandbox with a socket, the address becomes
-    :data:`SANDBOX_ADDRESS`.
+    ``env`` holds the protocol's variables; with a socket, the address becomes that socket
+    (:data:`SANDBOX_ADDRESS` in a sandbox): a launched bot never needs the network listener,
+    which may speak TLS.
     """
+    if options.socket is not None and "CROUPIER_ADDRESS" in env:
+        env = {**env, "CROUPIER_ADDRESS": f"unix:{options.socket}"}
     if options.mode is SandboxMode.NONE:
         return Plan(_confine_argv(argv, options.limits, -1), Isolation.NONE, {**os.environ, **env})
     if problem:
