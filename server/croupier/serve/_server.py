@@ -80,8 +80,10 @@ from croupier.transport import (
     BotSession,
     SandboxMode,
     SandboxOptions,
+    TlsConfig,
     default_sandbox_mode,
     parse_bot_command,
+    server_credentials,
 )
 from croupier.transport._reflection import enable_reflection
 from croupier.transport._server import UNREQUESTED_WAIT_S
@@ -217,36 +219,26 @@ class BotStatus:
     version: str
 
 
-def credentials(config: ServeConfig) -> grpc.ServerCredentials | None:
-    """The control port's TLS credentials (``None``: plaintext); one error line for a file
-    that cannot be read."""
+def tls_config(config: ServeConfig) -> TlsConfig | None:
+    """The TLS files of both ports (``None``: plaintext)."""
     tls = config.tls
-    if tls is None:
-        return None
+    return None if tls is None else TlsConfig(tls.cert, tls.key, tls.client_ca)
 
-    def read(path: Path, what: str) -> bytes:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ConfigError(f"cannot read the TLS {what} {path}: {exc.strerror or exc}") from None
-        if b"-----BEGIN" not in data:
-            raise ConfigError(f"the TLS {what} {path} is not PEM")
-        return data
 
-    cert, key = read(tls.cert, "certificate"), read(tls.key, "key")
-    ca = read(tls.client_ca, "client CA") if tls.client_ca else None
-    return grpc.ssl_server_credentials(
-        [(key, cert)], root_certificates=ca, require_client_auth=ca is not None
-    )
+def credentials(config: ServeConfig) -> grpc.ServerCredentials | None:
+    """The control port's TLS credentials (``None``: plaintext), loaded by the transport's one
+    TLS helper: one error line for a file that cannot be read or does not fit."""
+    tls = tls_config(config)
+    return None if tls is None else server_credentials(tls)
 
 
 def _refuse_plaintext(config: ServeConfig) -> None:
     """A plaintext port on an address others can reach is refused unless allowed."""
     if config.allow_insecure_remote:
         return
-    plain = [("bot_listen", config.bot_listen)]
-    if config.tls is None:
-        plain.append(("control_listen", config.control_listen))
+    plain = []
+    if config.tls is None:  # with TLS both ports speak it (launched bots use the unix socket)
+        plain = [("bot_listen", config.bot_listen), ("control_listen", config.control_listen)]
     for key, address in plain:
         if not is_loopback(address):
             raise ConfigError(
@@ -362,7 +354,9 @@ class CompetitionServer:
 
     async def _start_ports(self, creds: grpc.ServerCredentials | None) -> None:
         config = self.config
-        arbiter = ArbiterServer(config.bot_listen, max_streams=config.max_bot_streams)
+        arbiter = ArbiterServer(
+            config.bot_listen, max_streams=config.max_bot_streams, tls=tls_config(config)
+        )
         self._arbiter = arbiter
         self.bot_address = await arbiter.start()
         mode = default_sandbox_mode() if not config.sandbox else SandboxMode(config.sandbox)
