@@ -1,0 +1,546 @@
+"""The continuous ladder: seat the connected registered bots in matches, one after another, for
+as long as the server runs, and rate every finished match (``docs/server.md``, "The ladder").
+
+The registered bots are remote bots of a :class:`~croupier.transport.BotPool` (each connects
+with its key, which is its session token, whenever it likes). The :class:`LadderScheduler` keeps
+up to ``concurrency`` matches running; each time a match ends or a bot connects it fills the
+free places:
+
+* **who meets whom**: among the bots that are connected and have room (their session's
+  capacity less the seats they hold), an anchor is drawn with weight 1 / (1 + its rated
+  matches), so new bots play first; each further seat is drawn with weight
+  ``exp(-(μ - μ̄)² / (2 w²)) / sqrt(1 + games)`` (μ̄: the mean μ of the bots already at the
+  table, ``w``: :attr:`LadderConfig.closeness`), so close ratings meet most; with probability
+  :attr:`LadderConfig.exploration` a seat is drawn uniformly instead;
+* **which seat**: the seat order that puts each bot where it has sat least so far (summed over
+  the table, ties drawn), so every bot sits in every position about equally often;
+* **duplicate sets** (:attr:`LadderConfig.duplicate`): a table is played in all its seatings
+  (rotations, or permutations) on the same deals (one chance script and seed, as a tournament's
+  duplicate set); the seatings still to play go first whenever their bots have room, and are
+  dropped when one of their bots disconnects;
+* **ratings**: after each finished match the seats' openskill ratings are updated
+  (:func:`croupier.ladder.rate_match`) and written in the match's own store transaction, so the
+  stored ratings equal a recomputation over the stored matches in the order they were stored
+  (their ``slot``) — also after the server is killed: a match that did not finish is neither
+  stored nor rated, and a stored one is never stored again.
+
+A bot that disconnects is left out of new matches until it connects again; the matches it was
+playing record it as that seat's fault (the pool leaves its seats: ``disconnected``). A
+cancelled match (:meth:`LadderScheduler.cancel`) and one cut off by :meth:`LadderScheduler.stop`
+are not stored and not rated. Choices come from a ``numpy`` Generator seeded from
+:attr:`LadderConfig.seed` and the number of the first table of this run, so a run is
+reproducible given the same connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import itertools
+import json
+import math
+import os
+import re
+import socket
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import structlog
+
+from croupier.arbiter import ClockRules, Match, MatchConfig
+from croupier.errors import ConfigError
+from croupier.games import get_game
+from croupier.ladder._play import MatchJob, Played, ResolvedBot, play_job
+from croupier.ladder._schedule import Slot, deal_script, derive_seed, seatings
+from croupier.ladder._stats import Rating, initial_rating, openskill_ratings, rate_match
+from croupier.ladder._store import MatchRecord, Store
+from croupier.transport import ArbiterServer, BotPool
+
+#: What the store's ``bots.command`` says of a registered bot (it runs wherever its owner runs it).
+REGISTERED = "registered"
+
+LadderState = Literal["pending", "running", "finished", "cancelled", "aborted"]
+
+
+@dataclass(frozen=True, slots=True)
+class LadderConfig:
+    """The continuous ladder's settings. The defining ones (``game``, ``params``, ``seats``) are
+    the store's tournament: a store holds one ladder, and another is refused."""
+
+    game: str
+    #: Parameter overrides; the rest take the game's defaults.
+    params: Mapping[str, int] = field(default_factory=dict)
+    #: The ladder's name: match ids are ``<name>-t<table>-s<seating>``.
+    name: str = "ladder"
+    #: Seats per table; 0: the game's ``players`` parameter (after ``params``).
+    seats: int = 0
+    #: Matches running at once.
+    concurrency: int = 4
+    #: Play each table in all its seatings on the same deals.
+    duplicate: bool = False
+    #: The seatings of a duplicate set: ``rotations`` (n) or ``permutations`` (n!).
+    seatings: Literal["rotations", "permutations"] = "rotations"
+    move_ms: int = 2000
+    bank_ms: int = 30000
+    connect_timeout_s: float = 15.0
+    #: The chance that a seat is drawn uniformly, ignoring ratings.
+    exploration: float = 0.1
+    #: The rating distance (in μ) over which the weight of a pairing falls by e^(-1/2).
+    closeness: float = 25 / 6
+    seed: int = 0
+    #: How often the scheduler looks for bots that connected (it is also woken by every match end
+    #: and by :meth:`LadderScheduler.wake`).
+    poll_s: float = 0.2
+
+    def full_params(self) -> dict[str, int]:
+        game = get_game(self.game)
+        raw = dict(self.params)
+        if self.seats:
+            raw["players"] = self.seats
+        try:
+            return dict(game.info.make_params(raw))
+        except (ValueError, KeyError) as exc:
+            raise ConfigError(f"ladder: {exc}") from None
+
+    def defining(self) -> dict[str, object]:
+        """What the store remembers of the ladder (a different one is refused)."""
+        return {"ladder": self.name, "game": self.game, "params": self.full_params()}
+
+
+@dataclass(eq=False)
+class LadderMatch:
+    """A match of the ladder as it goes: ``state`` moves from ``pending`` (its seats are being
+    handed out) to ``running`` and then ``finished`` (stored and rated), ``cancelled`` or
+    ``aborted`` (stopped with the server; neither is stored)."""
+
+    match_id: str
+    table: int
+    seating: int
+    bots: tuple[str, ...]
+    seed: int
+    deal_set: str
+    state: LadderState = "pending"
+    created_unix_ms: int = 0
+    started_unix_ms: int = 0
+    ended_unix_ms: int = 0
+    #: Rounds (deals) finished so far.
+    rounds: int = 0
+    #: The arbiter's match once it is running (for watching it).
+    match: Match | None = None
+    #: The stored record once finished.
+    record: MatchRecord | None = None
+    cancel_event: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+#: Called with a match at each change of its state.
+LadderListener = Callable[[LadderMatch], None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Seating:
+    table: int
+    seating: int
+    bots: tuple[str, ...]
+    seed: int
+    deal_set: str
+    script: tuple[tuple[int, ...], ...]
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return os.path.relpath(path.resolve(), base.resolve())
+    except ValueError:
+        return str(path.resolve())
+
+
+class LadderScheduler:
+    """Runs the continuous ladder of ``config`` on ``server``: the registered bots are ``pool``'s
+    remote bots (:meth:`add_bot` each, by its pool name), replays go to ``out_dir``, finished
+    matches and ratings to ``store``.
+
+    ``await start()`` begins scheduling in the background, ``await stop()`` ends it (the
+    running matches are cut off and reported ``aborted``, unless ``finish=True`` lets them end).
+    ``listener`` is told of every match's every state change.
+    """
+
+    def __init__(
+        self,
+        config: LadderConfig,
+        server: ArbiterServer,
+        pool: BotPool,
+        store: Store,
+        out_dir: Path,
+        *,
+        listener: LadderListener | None = None,
+    ) -> None:
+        self.config = config
+        self._server = server
+        self._pool = pool
+        self._store = store
+        self._out_dir = out_dir
+        self._listener = listener
+        self._params = config.full_params()
+        self._n = self._params["players"]
+        self._bots: list[str] = []
+        self._ratings: dict[str, Rating] = {}
+        self._games: Counter[str] = Counter()
+        self._seat_counts: dict[str, Counter[int]] = {}
+        self._pending: list[_Seating] = []
+        self._running: dict[str, LadderMatch] = {}
+        self._reserved: Counter[str] = Counter()  # seats chosen, not yet handed to the pool
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._loop_task: asyncio.Task[None] | None = None
+        self._worker = socket.gethostname()
+        self._log = structlog.get_logger("croupier.ladder").bind(ladder=config.name)
+        self._open_store()
+        self._next_table = self._first_free_table()
+        seed = derive_seed(config.seed, config.name, "run", self._next_table)
+        self._rng = np.random.default_rng(seed)
+
+    # -- state from the store ----------------------------------------------------------------------
+
+    def _open_store(self) -> None:
+        defining = self.config.defining()
+        digest = hashlib.sha256(json.dumps(defining, sort_keys=True).encode()).hexdigest()
+        held = self._store.tournament()
+        if held is None:
+            self._store.init_tournament(self.config.name, self.config.game, digest, defining, 0)
+        elif held["hash"] != digest:
+            raise ConfigError(
+                f"{self._store.path} holds another ladder or tournament ({held['name']}: "
+                f"{held['game']} {json.dumps(held['config'].get('params', {}), sort_keys=True)}); "
+                "use another store"
+            )
+        for record in self._store.matches():
+            for s in record.seats:
+                self._games[s.bot] += 1
+                self._seat_counts.setdefault(s.bot, Counter())[s.seat] += 1
+        for bot, (mu, sigma, _) in self._store.ratings().items():
+            self._ratings[bot] = Rating(mu, sigma)
+
+    def _first_free_table(self) -> int:
+        """One past the highest table number used so far: in the store, or by a replay left in
+        ``out_dir`` (a match cut off by a kill keeps its id: it is never reused)."""
+        pattern = re.compile(rf"^{re.escape(self.config.name)}-t(\d+)-s\d+")
+        used = [r.table for r in self._store.matches()]
+        if self._out_dir.is_dir():
+            used += [int(m[1]) for p in self._out_dir.iterdir() if (m := pattern.match(p.name))]
+        return max(used, default=0) + 1
+
+    # -- the public surface ------------------------------------------------------------------------
+
+    def add_bot(self, name: str) -> None:
+        """Take the registered bot ``name`` (a remote bot of the pool) into the ladder."""
+        self._pool.assigner(name)  # KeyError if the pool does not know it
+        if name in self._bots:
+            return
+        self._bots.append(name)
+        self._ratings.setdefault(name, initial_rating())
+        if name not in self._store.bots():
+            self._store.put_bot(name, REGISTERED, "")
+        self.wake()
+
+    def remove_bot(self, name: str) -> None:
+        """Leave ``name`` out of new matches for good (its running matches go on)."""
+        with contextlib.suppress(ValueError):
+            self._bots.remove(name)
+        self._pending = [p for p in self._pending if name not in p.bots]
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        return tuple(self._bots)
+
+    def ratings(self) -> dict[str, Rating]:
+        """Every registered bot's current rating (stored after each match)."""
+        return {name: self._ratings.get(name, initial_rating()) for name in self._bots}
+
+    def games(self) -> dict[str, int]:
+        """Rated matches per bot."""
+        return {name: self._games[name] for name in self._bots}
+
+    def running(self) -> tuple[LadderMatch, ...]:
+        """The matches being set up or played now."""
+        return tuple(self._running.values())
+
+    def cancel(self, match_id: str) -> bool:
+        """Cancel a running match (it ends at once, not stored, not rated); False if there is
+        no such running match."""
+        match = self._running.get(match_id)
+        if match is None:
+            return False
+        match.cancel_event.set()
+        return True
+
+    def wake(self) -> None:
+        """Look for room now (a bot connected, a setting changed)."""
+        self._wake.set()
+
+    async def start(self) -> None:
+        if self._loop_task is None:
+            self._stopping = False
+            self._loop_task = asyncio.create_task(self._run())
+
+    async def stop(self, *, finish: bool = False) -> None:
+        """Start no more matches; cut the running ones off (``aborted``) unless ``finish``."""
+        self._stopping = True
+        self._wake.set()
+        if self._loop_task is not None:
+            await asyncio.gather(self._loop_task, return_exceptions=True)
+            self._loop_task = None
+        if not finish:
+            for match in self._running.values():
+                match.cancel_event.set()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def wait_idle(self) -> None:
+        """Wait until no match is running (for tests and a draining server)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    # -- scheduling --------------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            self._fill()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.config.poll_s):
+                    await self._wake.wait()
+            self._wake.clear()
+
+    def _free(self, name: str) -> int:
+        return self._pool.room(name) - self._reserved[name]
+
+    def _fill(self) -> None:
+        while len(self._running) < max(1, self.config.concurrency) and not self._stopping:
+            seating = self._next_seating()
+            if seating is None:
+                return
+            self._launch(seating)
+
+    def _next_seating(self) -> _Seating | None:
+        connected = {name for name in self._bots if self._pool.connected(name)}
+        kept = [p for p in self._pending if all(b in connected for b in p.bots)]
+        for dropped in (p for p in self._pending if p not in kept):
+            self._log.info("seating_dropped", table=dropped.table, seating=dropped.seating)
+        self._pending = kept
+        for i, pending in enumerate(self._pending):
+            if all(self._free(b) > 0 for b in pending.bots):
+                return self._pending.pop(i)
+        free = sorted(name for name in connected if self._free(name) > 0)
+        if len(free) < self._n:
+            return None
+        table = self._choose_table(free)
+        return self._plan(table)
+
+    def _choose_table(self, free: list[str]) -> list[str]:
+        """Draw the bots of one table from ``free`` (see the module's docstring)."""
+        rng = self._rng
+        games = np.array([self._games[name] for name in free], dtype=float)
+        weights = 1 / (1 + games)
+        chosen = [free[int(rng.choice(len(free), p=weights / weights.sum()))]]
+        while len(chosen) < self._n:
+            rest = [name for name in free if name not in chosen]
+            if rng.random() < self.config.exploration:
+                chosen.append(rest[int(rng.integers(len(rest)))])
+                continue
+            centre = float(np.mean([self._ratings[name].mu for name in chosen]))
+            width = max(self.config.closeness, 1e-9)
+            w = np.array(
+                [
+                    math.exp(-(((self._ratings[name].mu - centre) / width) ** 2) / 2)
+                    / math.sqrt(1 + self._games[name])
+                    for name in rest
+                ]
+            )
+            total = float(w.sum())
+            p = w / total if total > 0 else np.full(len(rest), 1 / len(rest))
+            chosen.append(rest[int(rng.choice(len(rest), p=p))])
+        return chosen
+
+    def _plan(self, table: list[str]) -> _Seating:
+        """Number the table, give it its seed (and deals), pick its seat order(s); with
+        duplicate sets, queue the seatings after the first."""
+        t = self._next_table
+        self._next_table += 1
+        seed = derive_seed(self.config.seed, self.config.name, "table", t)
+        if self.config.duplicate:
+            params = tuple(sorted(self._params.items()))
+            script = deal_script(self.config.game, params, seed)
+            deal_set = f"{self.config.name}-t{t:06d}"
+            orders = seatings(self._n, self.config.seatings)
+            base = self._best_order(table)
+            plans = [
+                _Seating(t, k, tuple(base[i] for i in order), seed, deal_set, script)
+                for k, order in enumerate(orders)
+            ]
+            self._pending.extend(plans[1:])
+            return plans[0]
+        return _Seating(t, 0, tuple(self._best_order(table)), seed, "", ())
+
+    def _best_order(self, table: list[str]) -> list[str]:
+        """The seat order putting each bot where it sat least so far (ties drawn)."""
+        orders = list(itertools.permutations(table))
+        cost = [
+            sum(self._seat_counts.get(b, Counter())[seat] for seat, b in enumerate(order))
+            for order in orders
+        ]
+        best = [o for o, c in zip(orders, cost, strict=True) if c == min(cost)]
+        return list(best[int(self._rng.integers(len(best)))])
+
+    # -- one match ---------------------------------------------------------------------------------
+
+    def _tell(self, match: LadderMatch) -> None:
+        if self._listener is not None:
+            try:
+                self._listener(match)
+            except Exception:  # a listener's bug must not stop the ladder
+                self._log.exception("ladder_listener_failed", match_id=match.match_id)
+
+    def _launch(self, seating: _Seating) -> None:
+        match_id = f"{self.config.name}-t{seating.table:06d}-s{seating.seating:02d}"
+        match = LadderMatch(
+            match_id,
+            seating.table,
+            seating.seating,
+            seating.bots,
+            seating.seed,
+            seating.deal_set,
+            created_unix_ms=_now_ms(),
+        )
+        for name in seating.bots:
+            self._reserved[name] += 1
+        self._running[match_id] = match
+        self._tell(match)
+        task = asyncio.create_task(self._play(match, seating))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _job(self, match: LadderMatch, seating: _Seating) -> MatchJob:
+        config = MatchConfig(
+            game=self.config.game,
+            params=dict(self._params),
+            seed=match.seed,
+            clock=ClockRules(self.config.move_ms, self.config.bank_ms),
+            connect_timeout_s=self.config.connect_timeout_s,
+            chance_script=seating.script,
+        )
+        slot = Slot(
+            index=-1,
+            round=0,
+            table=match.table,
+            seating=match.seating,
+            bots=match.bots,
+            seed=match.seed,
+            deal_set=match.deal_set,
+            match_id=match.match_id,
+        )
+        bots = tuple(ResolvedBot(name, REGISTERED, ()) for name in match.bots)
+        return MatchJob(slot, config, bots)
+
+    async def _play(self, match: LadderMatch, seating: _Seating) -> None:
+        log = self._log.bind(match_id=match.match_id, bots=list(match.bots))
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                for name in match.bots:
+                    self._reserved[name] -= 1
+
+        def ready(arbiter_match: Match) -> None:
+            release()  # the pool holds the seats now
+            match.match = arbiter_match
+            match.state = "running"
+            match.started_unix_ms = _now_ms()
+            self._tell(match)
+
+        try:
+            pooled = {name: self._pool.assigner(name) for name in match.bots}
+            played = await play_job(
+                self._job(match, seating),
+                self._server,
+                self._out_dir,
+                cancel=match.cancel_event,
+                worker=self._worker,
+                pooled=pooled,
+                on_ready=ready,
+            )
+            if played.cancelled:
+                match.state = "aborted" if self._stopping else "cancelled"
+                log.info("ladder_match_" + match.state)
+            else:
+                self._commit(match, played)
+        except Exception:
+            match.state = "aborted"
+            log.exception("ladder_match_failed")
+        finally:
+            release()
+            match.ended_unix_ms = _now_ms()
+            self._running.pop(match.match_id, None)
+            self._tell(match)
+            self._wake.set()
+
+    def _commit(self, match: LadderMatch, played: Played) -> None:
+        record = MatchRecord(
+            match.match_id,
+            -1,
+            0,
+            match.table,
+            match.seating,
+            match.deal_set,
+            match.seed,
+            played.rounds,
+            _relative(played.replay, self._store.path.parent),
+            played.sha256,
+            played.worker,
+            played.seats,
+        )
+        match.rounds = played.rounds
+        new = rate_match(self._ratings, record)
+        stored = self._store.commit_match(
+            record, played.hello, ratings={b: (r.mu, r.sigma) for b, r in new.items()}
+        )
+        if not stored:  # cannot happen (ids are never reused); never rate twice
+            match.state = "aborted"
+            self._log.warning("match_already_stored", match_id=match.match_id)
+            return
+        self._ratings.update(new)
+        for s in record.seats:
+            self._games[s.bot] += 1
+            self._seat_counts.setdefault(s.bot, Counter())[s.seat] += 1
+        match.record = record
+        match.state = "finished"
+        self._log.info(
+            "ladder_match_finished",
+            match_id=match.match_id,
+            bots=list(match.bots),
+            scores=[str(s.score) for s in record.seats],
+            outcomes=[s.outcome for s in record.seats],
+        )
+
+
+def stored_ratings_agree(store: Store, names: Iterable[str]) -> bool:
+    """Whether the ratings the store holds equal a recomputation over its stored matches (in
+    the order they were stored); the ladder's own check, for operators and tests."""
+    names = list(names)
+    again = openskill_ratings(store.matches(), names)
+    held = store.ratings()
+    fresh = initial_rating()
+    for name in names:
+        mu, sigma = held[name][:2] if name in held else (fresh.mu, fresh.sigma)
+        if (mu, sigma) != (again[name].mu, again[name].sigma):
+            return False
+    return True
