@@ -164,3 +164,67 @@ def test_the_ladder_seats_only_connected_bots_rotates_seats_and_rates_each_match
         for s in m.seats:
             positions.setdefault(s.bot, set()).add(s.seat)
     assert all(p == {0, 1, 2} for p in positions.values()), positions
+
+
+STDIO_PROGRAM = [sys.executable, str(Path(__file__).parents[2] / "clients/stdio/random_bot.py")]
+
+
+def bridge(address: str, *extra: str) -> list[str]:
+    """``python -m croupier_bot.stdio --connect ADDRESS EXTRA... -- <the stdio random bot>``."""
+    head = [sys.executable, "-m", "croupier_bot.stdio", "--connect", address]
+    return [*head, *extra, "--", *STDIO_PROGRAM]
+
+
+@pytest.mark.e2e
+def test_a_stdio_program_behind_the_client_bridge_is_a_registered_bot(tmp_path: Path) -> None:
+    """The bridge opens a session with the bot's key and plays each seat with a fresh stdio
+    program, two at a time; it leaves with status 0 when the server ends the session. A wrong
+    key is one error line and status 2."""
+    names = ["py1", "py2", "std"]
+
+    async def scenario() -> tuple[list[MatchRecord], int, tuple[int, bytes]]:
+        server = ArbiterServer()
+        await server.start()
+        pool = BotPool(server, tmp_path / "logs", session_timeout_s=5.0)
+        keys = {name: pool.add_remote(name) for name in names}
+        store = open_store(tmp_path / "ladder.sqlite")
+        config = LadderConfig("scauver", FAST, concurrency=2, seed=3, move_ms=3000, poll_s=0.05)
+        ladder = LadderScheduler(config, server, pool, store, tmp_path / "out")
+        for name in names:
+            ladder.add_bot(name)
+        procs = [await connect(server.address, keys[n]) for n in names[:2]]
+        std = await asyncio.create_subprocess_exec(
+            *bridge(server.address, "--key", keys["std"], "--capacity", "2")
+        )
+        wrong = await asyncio.create_subprocess_exec(
+            *bridge(server.address, "--key", "not-a-key"), stderr=asyncio.subprocess.PIPE
+        )
+        _, wrong_err = await asyncio.wait_for(wrong.communicate(), 30)
+        assert wrong.returncode is not None
+        await ladder.start()
+        try:
+            await until(lambda: len(store.matches()) >= 4)
+            await ladder.stop(finish=True)
+            matches = store.matches()
+        finally:
+            await ladder.stop()
+            await pool.close()
+            await server.stop()
+            code = await asyncio.wait_for(std.wait(), 30)
+            for proc in procs:
+                await asyncio.wait_for(proc.wait(), 30)
+            hello = store.bots()["std"].hello_name
+            store.close()
+        assert hello == "random_bot.py"
+        return matches, code, (wrong.returncode, wrong_err)
+
+    matches, code, (wrong_code, wrong_err) = asyncio.run(scenario())
+    assert len(matches) >= 4
+    for m in matches:
+        assert [s.outcome for s in m.seats] == ["normal"] * 3, m
+        verify(read_replay(tmp_path / m.replay_path))
+    assert code == 0
+    assert wrong_code == 2
+    lines = wrong_err.decode().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("croupier_bot.stdio: error: UNAUTHENTICATED"), lines
