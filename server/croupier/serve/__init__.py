@@ -1,6 +1,15 @@
-"""The long-running competition server (``croupier serve``, ``docs/server.md``): the control API,
-the continuous ladder's scheduler, spectating."""
+"""The competition server (``croupier serve``): a long-running arbiter with a control API,
+registered bots, roles and keys, a store that survives restarts, and the continuous ladder's
+scheduler (``docs/server.md``)."""
 
+from croupier.serve._config import (
+    DEFAULT_STATE_DIR,
+    ServeConfig,
+    TlsFiles,
+    is_loopback,
+    load_serve_config,
+    parse_serve_config,
+)
 from croupier.serve._scheduler import (
     LadderConfig,
     LadderListener,
@@ -8,11 +17,41 @@ from croupier.serve._scheduler import (
     LadderScheduler,
     stored_ratings_agree,
 )
+from croupier.serve._server import (
+    BUNDLED_PREFIX,
+    ENV_OPERATOR_KEY,
+    AuthError,
+    BotStatus,
+    Caller,
+    CompetitionServer,
+    MatchOrder,
+    NotFoundError,
+    Role,
+    StateError,
+    key_hash,
+)
 
 __all__ = [
+    "BUNDLED_PREFIX",
+    "DEFAULT_STATE_DIR",
+    "ENV_OPERATOR_KEY",
+    "AuthError",
+    "BotStatus",
+    "Caller",
+    "CompetitionServer",
     "LadderConfig",
     "LadderListener",
     "LadderMatch",
     "LadderScheduler",
+    "MatchOrder",
+    "NotFoundError",
+    "Role",
+    "ServeConfig",
+    "StateError",
+    "TlsFiles",
+    "is_loopback",
+    "key_hash",
+    "load_serve_config",
+    "parse_serve_config",
     "stored_ratings_agree",
 ]
