@@ -17,6 +17,7 @@ from croupier.ladder import MatchRecord, open_store
 from croupier.ladder._store import Store
 from croupier.replay import read_replay, verify
 from croupier.serve import LadderConfig, LadderMatch, LadderScheduler
+from croupier.serve._scheduler import PoolBackend
 from croupier.transport import ArbiterServer, BotPool
 
 RANDOM = [sys.executable, "-m", "croupier_bots.random_bot"]
@@ -89,7 +90,8 @@ def test_the_ladder_seats_only_connected_bots_rotates_seats_and_rates_each_match
             connected = all(pool.connected(b) for b in m.bots)
             seen.append((m.match_id, m.state, m.bots, connected))
 
-        ladder = LadderScheduler(config, server, pool, store, tmp_path / "out", listener=listen)
+        backend = PoolBackend(config, server, pool, store, tmp_path / "out")
+        ladder = LadderScheduler(config, backend, listener=listen)
         for name in names:
             ladder.add_bot(name)
         procs = [await connect(server.address, keys[n]) for n in names[:4]]
@@ -189,7 +191,7 @@ def test_a_stdio_program_behind_the_client_bridge_is_a_registered_bot(tmp_path: 
         keys = {name: pool.add_remote(name) for name in names}
         store = open_store(tmp_path / "ladder.sqlite")
         config = LadderConfig("scauver", FAST, concurrency=2, seed=3, move_ms=3000, poll_s=0.05)
-        ladder = LadderScheduler(config, server, pool, store, tmp_path / "out")
+        ladder = LadderScheduler(config, PoolBackend(config, server, pool, store, tmp_path / "out"))
         for name in names:
             ladder.add_bot(name)
         procs = [await connect(server.address, keys[n]) for n in names[:2]]

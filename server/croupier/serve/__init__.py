@@ -11,10 +11,12 @@ from croupier.serve._config import (
     parse_serve_config,
 )
 from croupier.serve._scheduler import (
+    LadderBackend,
     LadderConfig,
     LadderListener,
     LadderMatch,
     LadderScheduler,
+    PoolBackend,
     stored_ratings_agree,
 )
 from croupier.serve._server import (
@@ -39,12 +41,14 @@ __all__ = [
     "BotStatus",
     "Caller",
     "CompetitionServer",
+    "LadderBackend",
     "LadderConfig",
     "LadderListener",
     "LadderMatch",
     "LadderScheduler",
     "MatchOrder",
     "NotFoundError",
+    "PoolBackend",
     "Role",
     "ServeConfig",
     "StateError",

@@ -1,10 +1,12 @@
 """The continuous ladder: seat the connected registered bots in matches, one after another, for
-as long as the server runs, and rate every finished match (``docs/server.md``, "The ladder").
+as long as the server runs, and rate every finished match (``docs/server.md``, "The continuous
+ladder").
 
-The registered bots are remote bots of a :class:`~croupier.transport.BotPool` (each connects
-with its key, which is its session token, whenever it likes). The :class:`LadderScheduler` keeps
-up to ``concurrency`` matches running; each time a match ends or a bot connects it fills the
-free places:
+A :class:`LadderScheduler` decides who plays whom and when; a :class:`LadderBackend` plays and
+keeps the matches: :class:`PoolBackend` (an arbiter server, a :class:`~croupier.transport.BotPool`
+whose remote bots are the registered bots, a tournament store) or ``croupier serve``'s own
+(``serve/_ladder.py``). The scheduler keeps up to ``concurrency`` matches running; each time a
+match ends or a bot connects (and every ``poll_s``) it fills the free places:
 
 * **who meets whom**: among the bots that are connected and have room (their session's
   capacity less the seats they hold), an anchor is drawn with weight 1 / (1 + its rated
@@ -18,18 +20,18 @@ free places:
   (rotations, or permutations) on the same deals (one chance script and seed, as a tournament's
   duplicate set); the seatings still to play go first whenever their bots have room, and are
   dropped when one of their bots disconnects;
-* **ratings**: after each finished match the seats' openskill ratings are updated
-  (:func:`croupier.ladder.rate_match`) and written in the match's own store transaction, so the
-  stored ratings equal a recomputation over the stored matches in the order they were stored
-  (their ``slot``) — also after the server is killed: a match that did not finish is neither
-  stored nor rated, and a stored one is never stored again.
+* **ratings**: the openskill ratings are the fold of :func:`croupier.ladder.rate_match` over
+  the backend's stored finished matches in their stored order (folded on as each match is
+  stored), so they always equal a recomputation from the stored results, also after the server
+  is killed: a match that did not finish is not stored as finished, and a stored one is never
+  stored again. :class:`PoolBackend` also writes each match's new ratings in that match's own
+  transaction (the store's ``ratings`` table).
 
 A bot that disconnects is left out of new matches until it connects again; the matches it was
-playing record it as that seat's fault (the pool leaves its seats: ``disconnected``). A
-cancelled match (:meth:`LadderScheduler.cancel`) and one cut off by :meth:`LadderScheduler.stop`
-are not stored and not rated. Choices come from a ``numpy`` Generator seeded from
-:attr:`LadderConfig.seed` and the number of the first table of this run, so a run is
-reproducible given the same connections.
+playing record it as that seat's fault (its seats are left: ``disconnected``). A cancelled
+match (:meth:`LadderScheduler.cancel`) and one cut off by :meth:`LadderScheduler.stop` are not
+rated. Choices come from a ``numpy`` Generator seeded from :attr:`LadderConfig.seed` and the
+number of the first table of this run, so a run is reproducible given the same connections.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 import numpy as np
 import structlog
@@ -163,31 +165,65 @@ def _relative(path: Path, base: Path) -> str:
         return str(path.resolve())
 
 
+#: Given a finished match, the new ratings of its bots (what the ladder will hold after it).
+RateMatch = Callable[[MatchRecord], Mapping[str, Rating]]
+
+
+class LadderBackend(Protocol):
+    """Where the ladder's matches are played and kept: :class:`PoolBackend` (an arbiter server,
+    a bot pool and a tournament store), or ``croupier serve``'s (``serve/_ladder.py``)."""
+
+    def connected(self, name: str) -> bool:
+        """Whether the registered bot ``name`` is connected now."""
+        ...
+
+    def room(self, name: str) -> int:
+        """How many more seats ``name`` can take now (0 when it is not connected)."""
+        ...
+
+    def add_bot(self, name: str) -> None:
+        """Make sure ``name`` can be seated (``KeyError`` if it is no registered bot)."""
+        ...
+
+    def history(self) -> list[MatchRecord]:
+        """The finished matches the ladder's ratings are folded over, in their rating order."""
+        ...
+
+    def used_ids(self) -> Iterable[str]:
+        """Every match id used so far, in any state (a table number is never reused)."""
+        ...
+
+    async def play(
+        self,
+        match: LadderMatch,
+        config: MatchConfig,
+        rate: RateMatch,
+        on_ready: Callable[[Match], None],
+    ) -> tuple[LadderState, MatchRecord | None]:
+        """Play ``match`` to its end (``match.cancel_event`` cuts it off) and store it; return
+        its final state and, when finished, its record. ``rate`` gives the ratings after it, to
+        store with it where the backend stores ratings; ``on_ready`` is called with the
+        arbiter's match when it starts, where the backend can."""
+        ...
+
+
 class LadderScheduler:
-    """Runs the continuous ladder of ``config`` on ``server``: the registered bots are ``pool``'s
-    remote bots (:meth:`add_bot` each, by its pool name), replays go to ``out_dir``, finished
-    matches and ratings to ``store``.
+    """Runs the continuous ladder of ``config`` on ``backend`` (see the module docstring).
 
     ``await start()`` begins scheduling in the background, ``await stop()`` ends it (the
-    running matches are cut off and reported ``aborted``, unless ``finish=True`` lets them end).
+    running matches are cut off and end ``aborted``, unless ``finish=True`` lets them end).
     ``listener`` is told of every match's every state change.
     """
 
     def __init__(
         self,
         config: LadderConfig,
-        server: ArbiterServer,
-        pool: BotPool,
-        store: Store,
-        out_dir: Path,
+        backend: LadderBackend,
         *,
         listener: LadderListener | None = None,
     ) -> None:
         self.config = config
-        self._server = server
-        self._pool = pool
-        self._store = store
-        self._out_dir = out_dir
+        self._backend = backend
         self._listener = listener
         self._params = config.full_params()
         self._n = self._params["players"]
@@ -195,61 +231,55 @@ class LadderScheduler:
         self._ratings: dict[str, Rating] = {}
         self._games: Counter[str] = Counter()
         self._seat_counts: dict[str, Counter[int]] = {}
+        self._folded: list[str] = []  # ids of the history folded into the ratings, in order
         self._pending: list[_Seating] = []
         self._running: dict[str, LadderMatch] = {}
-        self._reserved: Counter[str] = Counter()  # seats chosen, not yet handed to the pool
+        self._reserved: Counter[str] = Counter()  # seats chosen, not yet handed to the bots
         self._tasks: set[asyncio.Task[None]] = set()
         self._wake = asyncio.Event()
         self._stopping = False
         self._loop_task: asyncio.Task[None] | None = None
-        self._worker = socket.gethostname()
         self._log = structlog.get_logger("croupier.ladder").bind(ladder=config.name)
-        self._open_store()
+        self._refresh()
         self._next_table = self._first_free_table()
         seed = derive_seed(config.seed, config.name, "run", self._next_table)
         self._rng = np.random.default_rng(seed)
 
-    # -- state from the store ----------------------------------------------------------------------
+    # -- state from the backend ---------------------------------------------------------------
 
-    def _open_store(self) -> None:
-        defining = self.config.defining()
-        digest = hashlib.sha256(json.dumps(defining, sort_keys=True).encode()).hexdigest()
-        held = self._store.tournament()
-        if held is None:
-            self._store.init_tournament(self.config.name, self.config.game, digest, defining, 0)
-        elif held["hash"] != digest:
-            raise ConfigError(
-                f"{self._store.path} holds another ladder or tournament ({held['name']}: "
-                f"{held['game']} {json.dumps(held['config'].get('params', {}), sort_keys=True)}); "
-                "use another store"
-            )
-        for record in self._store.matches():
+    def _refresh(self) -> None:
+        """Bring ratings, match counts and seat counts up to the backend's history: fold the
+        matches after those already folded, or everything again if the history changed
+        before its end (a match another part of the server stored in between)."""
+        history = self._backend.history()
+        ids = [m.match_id for m in history]
+        if ids[: len(self._folded)] != self._folded:
+            self._ratings.clear()
+            self._games.clear()
+            self._seat_counts.clear()
+            self._folded = []
+        for record in history[len(self._folded) :]:
+            current = {s.bot: self._ratings.get(s.bot, initial_rating()) for s in record.seats}
+            self._ratings.update(rate_match(current, record))
             for s in record.seats:
                 self._games[s.bot] += 1
                 self._seat_counts.setdefault(s.bot, Counter())[s.seat] += 1
-        for bot, (mu, sigma, _) in self._store.ratings().items():
-            self._ratings[bot] = Rating(mu, sigma)
+            self._folded.append(record.match_id)
 
     def _first_free_table(self) -> int:
-        """One past the highest table number used so far: in the store, or by a replay left in
-        ``out_dir`` (a match cut off by a kill keeps its id: it is never reused)."""
+        """One past the highest table number of any match id used so far."""
         pattern = re.compile(rf"^{re.escape(self.config.name)}-t(\d+)-s\d+")
-        used = [r.table for r in self._store.matches()]
-        if self._out_dir.is_dir():
-            used += [int(m[1]) for p in self._out_dir.iterdir() if (m := pattern.match(p.name))]
+        used = [int(m[1]) for mid in self._backend.used_ids() if (m := pattern.match(mid))]
         return max(used, default=0) + 1
 
-    # -- the public surface ------------------------------------------------------------------------
+    # -- the public surface -------------------------------------------------------------------
 
     def add_bot(self, name: str) -> None:
-        """Take the registered bot ``name`` (a remote bot of the pool) into the ladder."""
-        self._pool.assigner(name)  # KeyError if the pool does not know it
-        if name in self._bots:
-            return
-        self._bots.append(name)
-        self._ratings.setdefault(name, initial_rating())
-        if name not in self._store.bots():
-            self._store.put_bot(name, REGISTERED, "")
+        """Take the registered bot ``name`` into the ladder (``KeyError`` if the backend
+        cannot seat it)."""
+        self._backend.add_bot(name)
+        if name not in self._bots:
+            self._bots.append(name)
         self.wake()
 
     def remove_bot(self, name: str) -> None:
@@ -263,7 +293,7 @@ class LadderScheduler:
         return tuple(self._bots)
 
     def ratings(self) -> dict[str, Rating]:
-        """Every registered bot's current rating (stored after each match)."""
+        """Every bot's current rating: the fold of the stored matches."""
         return {name: self._ratings.get(name, initial_rating()) for name in self._bots}
 
     def games(self) -> dict[str, int]:
@@ -275,8 +305,8 @@ class LadderScheduler:
         return tuple(self._running.values())
 
     def cancel(self, match_id: str) -> bool:
-        """Cancel a running match (it ends at once, not stored, not rated); False if there is
-        no such running match."""
+        """Cancel a running match (it ends at once, not stored as finished, not rated); False
+        if the ladder runs no such match."""
         match = self._running.get(match_id)
         if match is None:
             return False
@@ -284,7 +314,7 @@ class LadderScheduler:
         return True
 
     def wake(self) -> None:
-        """Look for room now (a bot connected, a setting changed)."""
+        """Look for room now (a bot connected, a match ended)."""
         self._wake.set()
 
     async def start(self) -> None:
@@ -302,25 +332,28 @@ class LadderScheduler:
         if not finish:
             for match in self._running.values():
                 match.cancel_event.set()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.wait_idle()
 
     async def wait_idle(self) -> None:
-        """Wait until no match is running (for tests and a draining server)."""
+        """Wait until no match of the ladder is running."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
-    # -- scheduling --------------------------------------------------------------------------------
+    # -- scheduling ---------------------------------------------------------------------------
 
     async def _run(self) -> None:
         while not self._stopping:
-            self._fill()
+            try:
+                self._fill()
+            except Exception:  # a failing backend call: log it, try again at the next wake
+                self._log.exception("ladder_fill_failed")
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.config.poll_s):
                     await self._wake.wait()
             self._wake.clear()
 
     def _free(self, name: str) -> int:
-        return self._pool.room(name) - self._reserved[name]
+        return self._backend.room(name) - self._reserved[name]
 
     def _fill(self) -> None:
         while len(self._running) < max(1, self.config.concurrency) and not self._stopping:
@@ -330,7 +363,7 @@ class LadderScheduler:
             self._launch(seating)
 
     def _next_seating(self) -> _Seating | None:
-        connected = {name for name in self._bots if self._pool.connected(name)}
+        connected = {name for name in self._bots if self._backend.connected(name)}
         kept = [p for p in self._pending if all(b in connected for b in p.bots)]
         for dropped in (p for p in self._pending if p not in kept):
             self._log.info("seating_dropped", table=dropped.table, seating=dropped.seating)
@@ -341,8 +374,10 @@ class LadderScheduler:
         free = sorted(name for name in connected if self._free(name) > 0)
         if len(free) < self._n:
             return None
-        table = self._choose_table(free)
-        return self._plan(table)
+        return self._plan(self._choose_table(free))
+
+    def _rating(self, name: str) -> Rating:
+        return self._ratings.get(name, initial_rating())
 
     def _choose_table(self, free: list[str]) -> list[str]:
         """Draw the bots of one table from ``free`` (see the module's docstring)."""
@@ -355,11 +390,11 @@ class LadderScheduler:
             if rng.random() < self.config.exploration:
                 chosen.append(rest[int(rng.integers(len(rest)))])
                 continue
-            centre = float(np.mean([self._ratings[name].mu for name in chosen]))
+            centre = float(np.mean([self._rating(name).mu for name in chosen]))
             width = max(self.config.closeness, 1e-9)
             w = np.array(
                 [
-                    math.exp(-(((self._ratings[name].mu - centre) / width) ** 2) / 2)
+                    math.exp(-(((self._rating(name).mu - centre) / width) ** 2) / 2)
                     / math.sqrt(1 + self._games[name])
                     for name in rest
                 ]
@@ -375,19 +410,18 @@ class LadderScheduler:
         t = self._next_table
         self._next_table += 1
         seed = derive_seed(self.config.seed, self.config.name, "table", t)
-        if self.config.duplicate:
-            params = tuple(sorted(self._params.items()))
-            script = deal_script(self.config.game, params, seed)
-            deal_set = f"{self.config.name}-t{t:06d}"
-            orders = seatings(self._n, self.config.seatings)
-            base = self._best_order(table)
-            plans = [
-                _Seating(t, k, tuple(base[i] for i in order), seed, deal_set, script)
-                for k, order in enumerate(orders)
-            ]
-            self._pending.extend(plans[1:])
-            return plans[0]
-        return _Seating(t, 0, tuple(self._best_order(table)), seed, "", ())
+        base = self._best_order(table)
+        if not self.config.duplicate:
+            return _Seating(t, 0, tuple(base), seed, "", ())
+        params = tuple(sorted(self._params.items()))
+        script = deal_script(self.config.game, params, seed)
+        deal_set = f"{self.config.name}-t{t:06d}"
+        plans = [
+            _Seating(t, k, tuple(base[i] for i in order), seed, deal_set, script)
+            for k, order in enumerate(seatings(self._n, self.config.seatings))
+        ]
+        self._pending.extend(plans[1:])
+        return plans[0]
 
     def _best_order(self, table: list[str]) -> list[str]:
         """The seat order putting each bot where it sat least so far (ties drawn)."""
@@ -399,7 +433,7 @@ class LadderScheduler:
         best = [o for o, c in zip(orders, cost, strict=True) if c == min(cost)]
         return list(best[int(self._rng.integers(len(best)))])
 
-    # -- one match ---------------------------------------------------------------------------------
+    # -- one match ----------------------------------------------------------------------------
 
     def _tell(self, match: LadderMatch) -> None:
         if self._listener is not None:
@@ -427,8 +461,8 @@ class LadderScheduler:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _job(self, match: LadderMatch, seating: _Seating) -> MatchJob:
-        config = MatchConfig(
+    def _match_config(self, match: LadderMatch, seating: _Seating) -> MatchConfig:
+        return MatchConfig(
             game=self.config.game,
             params=dict(self._params),
             seed=match.seed,
@@ -436,18 +470,12 @@ class LadderScheduler:
             connect_timeout_s=self.config.connect_timeout_s,
             chance_script=seating.script,
         )
-        slot = Slot(
-            index=-1,
-            round=0,
-            table=match.table,
-            seating=match.seating,
-            bots=match.bots,
-            seed=match.seed,
-            deal_set=match.deal_set,
-            match_id=match.match_id,
-        )
-        bots = tuple(ResolvedBot(name, REGISTERED, ()) for name in match.bots)
-        return MatchJob(slot, config, bots)
+
+    def _rate(self, record: MatchRecord) -> dict[str, Rating]:
+        """The ratings after ``record``, from the current ones (what the backend may store)."""
+        self._refresh()
+        current = {s.bot: self._rating(s.bot) for s in record.seats}
+        return rate_match(current, record)
 
     async def _play(self, match: LadderMatch, seating: _Seating) -> None:
         log = self._log.bind(match_id=match.match_id, bots=list(match.bots))
@@ -461,28 +489,28 @@ class LadderScheduler:
                     self._reserved[name] -= 1
 
         def ready(arbiter_match: Match) -> None:
-            release()  # the pool holds the seats now
+            release()  # the bots hold the seats now
             match.match = arbiter_match
             match.state = "running"
             match.started_unix_ms = _now_ms()
             self._tell(match)
 
         try:
-            pooled = {name: self._pool.assigner(name) for name in match.bots}
-            played = await play_job(
-                self._job(match, seating),
-                self._server,
-                self._out_dir,
-                cancel=match.cancel_event,
-                worker=self._worker,
-                pooled=pooled,
-                on_ready=ready,
+            state, record = await self._backend.play(
+                match, self._match_config(match, seating), self._rate, ready
             )
-            if played.cancelled:
-                match.state = "aborted" if self._stopping else "cancelled"
-                log.info("ladder_match_" + match.state)
-            else:
-                self._commit(match, played)
+            if state == "cancelled" and self._stopping:
+                state = "aborted"
+            match.state = state
+            match.record = record
+            if record is not None:
+                match.rounds = record.rounds_played
+            self._refresh()
+            log.info(
+                "ladder_match_" + state,
+                scores=[str(s.score) for s in record.seats] if record else [],
+                outcomes=[s.outcome for s in record.seats] if record else [],
+            )
         except Exception:
             match.state = "aborted"
             log.exception("ladder_match_failed")
@@ -493,7 +521,95 @@ class LadderScheduler:
             self._tell(match)
             self._wake.set()
 
-    def _commit(self, match: LadderMatch, played: Played) -> None:
+
+class PoolBackend:
+    """The ladder on its own: matches played on ``server`` between ``pool``'s remote bots
+    (their pool names are the registered names), replays in ``out_dir``, finished matches
+    and the ratings after each in ``store`` (a tournament store, ``croupier.ladder``: slot =
+    the order matches were stored in, which is the ratings' order). The store remembers the
+    ladder it holds (:meth:`LadderConfig.defining`); another is refused in one line."""
+
+    def __init__(
+        self,
+        config: LadderConfig,
+        server: ArbiterServer,
+        pool: BotPool,
+        store: Store,
+        out_dir: Path,
+    ) -> None:
+        self._server = server
+        self._pool = pool
+        self._store = store
+        self._out_dir = out_dir
+        self._worker = socket.gethostname()
+        defining = config.defining()
+        digest = hashlib.sha256(json.dumps(defining, sort_keys=True).encode()).hexdigest()
+        held = store.tournament()
+        if held is None:
+            store.init_tournament(config.name, config.game, digest, defining, 0)
+        elif held["hash"] != digest:
+            params = json.dumps(held["config"].get("params", {}), sort_keys=True)
+            raise ConfigError(
+                f"{store.path} holds another ladder or tournament ({held['name']}: "
+                f"{held['game']} {params}); use another store"
+            )
+
+    def connected(self, name: str) -> bool:
+        return self._pool.connected(name)
+
+    def room(self, name: str) -> int:
+        return self._pool.room(name)
+
+    def add_bot(self, name: str) -> None:
+        self._pool.assigner(name)  # KeyError if the pool does not know it
+        if name not in self._store.bots():
+            self._store.put_bot(name, REGISTERED, "")
+
+    def history(self) -> list[MatchRecord]:
+        return self._store.matches()
+
+    def used_ids(self) -> Iterable[str]:
+        """The stored ids, and those of replays left in ``out_dir`` (a match cut off by a kill
+        keeps its id: it is never reused)."""
+        yield from self._store.finished_ids()
+        if self._out_dir.is_dir():
+            for path in self._out_dir.iterdir():
+                yield path.name.split(".", 1)[0]
+
+    async def play(
+        self,
+        match: LadderMatch,
+        config: MatchConfig,
+        rate: RateMatch,
+        on_ready: Callable[[Match], None],
+    ) -> tuple[LadderState, MatchRecord | None]:
+        slot = Slot(
+            index=-1,
+            round=0,
+            table=match.table,
+            seating=match.seating,
+            bots=match.bots,
+            seed=match.seed,
+            deal_set=match.deal_set,
+            match_id=match.match_id,
+        )
+        job = MatchJob(slot, config, tuple(ResolvedBot(b, REGISTERED, ()) for b in match.bots))
+        played = await play_job(
+            job,
+            self._server,
+            self._out_dir,
+            cancel=match.cancel_event,
+            worker=self._worker,
+            pooled={name: self._pool.assigner(name) for name in match.bots},
+            on_ready=on_ready,
+        )
+        if played.cancelled:
+            return "cancelled", None
+        return self._commit(match, played, rate)
+
+    def _commit(
+        self, match: LadderMatch, played: Played, rate: RateMatch
+    ) -> tuple[LadderState, MatchRecord | None]:
         record = MatchRecord(
             match.match_id,
             -1,
@@ -508,33 +624,15 @@ class LadderScheduler:
             played.worker,
             played.seats,
         )
-        match.rounds = played.rounds
-        new = rate_match(self._ratings, record)
-        stored = self._store.commit_match(
-            record, played.hello, ratings={b: (r.mu, r.sigma) for b, r in new.items()}
-        )
-        if not stored:  # cannot happen (ids are never reused); never rate twice
-            match.state = "aborted"
-            self._log.warning("match_already_stored", match_id=match.match_id)
-            return
-        self._ratings.update(new)
-        for s in record.seats:
-            self._games[s.bot] += 1
-            self._seat_counts.setdefault(s.bot, Counter())[s.seat] += 1
-        match.record = record
-        match.state = "finished"
-        self._log.info(
-            "ladder_match_finished",
-            match_id=match.match_id,
-            bots=list(match.bots),
-            scores=[str(s.score) for s in record.seats],
-            outcomes=[s.outcome for s in record.seats],
-        )
+        ratings = {bot: (r.mu, r.sigma) for bot, r in rate(record).items()}
+        if not self._store.commit_match(record, played.hello, ratings=ratings):
+            return "aborted", None  # cannot happen (ids are never reused): never rate twice
+        return "finished", record
 
 
 def stored_ratings_agree(store: Store, names: Iterable[str]) -> bool:
-    """Whether the ratings the store holds equal a recomputation over its stored matches (in
-    the order they were stored); the ladder's own check, for operators and tests."""
+    """Whether the ratings a :class:`PoolBackend`'s store holds equal a recomputation over its
+    stored matches (in the order they were stored)."""
     names = list(names)
     again = openskill_ratings(store.matches(), names)
     held = store.ratings()
