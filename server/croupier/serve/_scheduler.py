@@ -173,6 +173,11 @@ class LadderBackend(Protocol):
     """Where the ladder's matches are played and kept: :class:`PoolBackend` (an arbiter server,
     a bot pool and a tournament store), or ``croupier serve``'s (``serve/_ladder.py``)."""
 
+    def registered(self) -> Iterable[str]:
+        """Bots that join the ladder by themselves (every bot registered on a server); the
+        scheduler takes each in (:meth:`LadderScheduler.add_bot`) when it next fills."""
+        ...
+
     def connected(self, name: str) -> bool:
         """Whether the registered bot ``name`` is connected now."""
         ...
@@ -322,6 +327,11 @@ class LadderScheduler:
             self._stopping = False
             self._loop_task = asyncio.create_task(self._run())
 
+    def halt(self) -> None:
+        """Start no more matches (at once; :meth:`stop` then waits for the loop)."""
+        self._stopping = True
+        self._wake.set()
+
     async def stop(self, *, finish: bool = False) -> None:
         """Start no more matches; cut the running ones off (``aborted``) unless ``finish``."""
         self._stopping = True
@@ -363,6 +373,9 @@ class LadderScheduler:
             self._launch(seating)
 
     def _next_seating(self) -> _Seating | None:
+        for name in self._backend.registered():
+            if name not in self._bots:
+                self.add_bot(name)
         connected = {name for name in self._bots if self._backend.connected(name)}
         kept = [p for p in self._pending if all(b in connected for b in p.bots)]
         for dropped in (p for p in self._pending if p not in kept):
@@ -553,6 +566,9 @@ class PoolBackend:
                 f"{store.path} holds another ladder or tournament ({held['name']}: "
                 f"{held['game']} {params}); use another store"
             )
+
+    def registered(self) -> Iterable[str]:
+        return ()  # only the bots given to add_bot
 
     def connected(self, name: str) -> bool:
         return self._pool.connected(name)
