@@ -137,7 +137,7 @@ class ServeBackend:
         rate: RateMatch,
         on_ready: Callable[[Match], None],
     ) -> tuple[LadderState, MatchRecord | None]:
-        from croupier.serve._server import MatchOrder  # the server imports this module
+        from croupier.serve._server import MatchOrder, StateError  # it imports this module
 
         order = MatchOrder(
             game=config.game,
@@ -158,6 +158,8 @@ class ServeBackend:
                 with contextlib.suppress(Exception):
                     self._server.cancel(match.match_id, "cancelled by the ladder")
             stored = await playing
+        except StateError:  # the server began to stop after the ladder chose this match
+            return "aborted", None
         finally:
             cancelled.cancel()
         if stored.state == FINISHED:
