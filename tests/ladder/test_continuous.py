@@ -13,10 +13,13 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
+from croupier.errors import ConfigError
 from croupier.ladder import MatchRecord, open_store
 from croupier.ladder._store import Store
 from croupier.replay import read_replay, verify
 from croupier.serve import LadderConfig, LadderMatch, LadderScheduler
+from croupier.serve._config import parse_serve_config
+from croupier.serve._ladder import parse_ladder_config
 from croupier.serve._scheduler import PoolBackend
 from croupier.transport import ArbiterServer, BotPool
 
@@ -230,3 +233,36 @@ def test_a_stdio_program_behind_the_client_bridge_is_a_registered_bot(tmp_path: 
     lines = wrong_err.decode().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("croupier_bot.stdio: error: UNAUTHENTICATED"), lines
+
+
+@pytest.mark.parametrize(
+    ("table", "line"),
+    [
+        ({"game": "scauver", "seatings": "all"}, "ladder.seatings: must be rotations or"),
+        ({"game": "nope"}, "ladder.game: unknown game 'nope'"),
+        ({"game": "scauver", "params": {"players": 9}}, "ladder.params: scauver parameter"),
+        ({"gme": "scauver"}, "ladder.gme: unknown key (known: closeness,"),
+        ({"game": "scauver", "concurrency": "4"}, "ladder.concurrency: must be an integer"),
+        ({"concurrency": 4}, "ladder.game: missing"),
+        ({"game": "scauver", "exploration": 2}, "ladder.exploration: must be from 0 to 1"),
+    ],
+)
+def test_a_mistake_in_the_ladder_table_is_one_line_naming_the_key(
+    table: dict[str, object], line: str
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_serve_config({"ladder": table}, "serve.toml", base=Path("."))
+    message = str(caught.value)
+    assert message.startswith(f"serve.toml: {line}"), message
+    assert "\n" not in message
+
+
+def test_the_ladder_table_gives_the_scheduler_its_settings() -> None:
+    config = parse_ladder_config(
+        {"game": "scauver", "params": {"players": 3}, "duplicate": True, "seed": 5}, "s.toml"
+    )
+    assert config is not None
+    assert (config.game, config.full_params()["players"], config.duplicate) == ("scauver", 3, True)
+    assert config.seed == 5
+    assert parse_ladder_config({}, "s.toml") is None
+    assert parse_ladder_config({"game": "scauver", "enabled": False}, "s.toml") is None

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from croupier.arbiter import Match, MatchConfig
 from croupier.errors import ConfigError
+from croupier.games import get_game
 from croupier.ladder._server_store import CANCELLED, FINISHED
 from croupier.ladder._store import MatchRecord
 from croupier.serve._scheduler import (
@@ -92,9 +93,13 @@ def parse_ladder_config(table: Mapping[str, Any], source: str) -> LadderConfig |
     if not config.name or not config.name.replace("-", "").replace("_", "").isalnum():
         raise fail("name", f"use letters, digits, '-' and '_', got {config.name!r}")
     try:
+        get_game(config.game)
+    except ConfigError as exc:
+        raise fail("game", str(exc)) from None
+    try:
         config.full_params()
     except ConfigError as exc:
-        raise ConfigError(f"{source}: {exc}") from None
+        raise fail("params", str(exc).removeprefix("ladder: ")) from None
     return config
 
 
