@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import os
 import sys
 from collections import Counter
@@ -186,20 +187,42 @@ def test_a_stdio_program_behind_the_client_bridge_is_a_registered_bot(tmp_path: 
     program, two at a time; it leaves with status 0 when the server ends the session. A wrong
     key is one error line and status 2."""
     names = ["py1", "py2", "std"]
+    dumps = tmp_path / "env"
+    std_key = ""
 
     async def scenario() -> tuple[list[MatchRecord], int, tuple[int, bytes]]:
+        nonlocal std_key
         server = ArbiterServer()
         await server.start()
         pool = BotPool(server, tmp_path / "logs", session_timeout_s=5.0)
         keys = {name: pool.add_remote(name) for name in names}
+        std_key = keys["std"]
         store = open_store(tmp_path / "ladder.sqlite")
         config = LadderConfig("scauver", FAST, concurrency=2, seed=3, move_ms=3000, poll_s=0.05)
         ladder = LadderScheduler(config, PoolBackend(config, server, pool, store, tmp_path / "out"))
         for name in names:
             ladder.add_bot(name)
         procs = [await connect(server.address, keys[n]) for n in names[:2]]
+        # the key comes in the environment, as a supervisor would pass it; each program
+        # records the environment it got, then plays (a fresh one for every seat)
+        dumps.mkdir()
+        recorder = tmp_path / "record_env.py"
+        recorder.write_text(
+            "import json, os, sys\n"
+            "path = os.path.join(os.environ['ENV_DUMPS'], f'{os.getpid()}.json')\n"
+            "open(path, 'w').write(json.dumps(dict(os.environ)))\n"
+            "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])\n"
+        )
+        head = [sys.executable, "-m", "croupier_bot.stdio", "--connect", server.address]
         std = await asyncio.create_subprocess_exec(
-            *bridge(server.address, "--key", keys["std"], "--capacity", "2")
+            *head,
+            "--capacity",
+            "2",
+            "--",
+            sys.executable,
+            str(recorder),
+            *STDIO_PROGRAM[1:],
+            env={**os.environ, "CROUPIER_SESSION_TOKEN": keys["std"], "ENV_DUMPS": str(dumps)},
         )
         wrong = await asyncio.create_subprocess_exec(
             *bridge(server.address, "--key", "not-a-key"), stderr=asyncio.subprocess.PIPE
@@ -233,6 +256,13 @@ def test_a_stdio_program_behind_the_client_bridge_is_a_registered_bot(tmp_path: 
     lines = wrong_err.decode().splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("croupier_bot.stdio: error: UNAUTHENTICATED"), lines
+    # a fresh program for every seat, none of which could read the key or the address
+    envs = [json.loads(p.read_text()) for p in dumps.iterdir()]
+    assert len(envs) == len(matches)
+    for env in envs:
+        assert std_key not in json.dumps(env)
+        assert not {"CROUPIER_ADDRESS", "CROUPIER_SESSION_TOKEN", "CROUPIER_TOKEN"} & set(env)
+        assert env["CROUPIER_SEED"].isdigit()
 
 
 @pytest.mark.parametrize(
