@@ -111,6 +111,9 @@ def test_the_ladder_seats_only_connected_bots_rotates_seats_and_rates_each_match
             await ladder.stop(finish=True)
             matches = store.matches()
             assert_ratings_agree(store, names)
+            held = store.ratings()
+            for name, rating in ladder.ratings().items():  # what it pairs by is what it stored
+                assert (rating.mu, rating.sigma) == held.get(name, (25.0, 25 / 3, 0))[:2]
         finally:
             await ladder.stop()
             await pool.close()

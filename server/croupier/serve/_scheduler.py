@@ -21,11 +21,14 @@ match ends or a bot connects (and every ``poll_s``) it fills the free places:
   duplicate set); the seatings still to play go first whenever their bots have room, and are
   dropped when one of their bots disconnects;
 * **ratings**: the openskill ratings are the fold of :func:`croupier.ladder.rate_match` over
-  the backend's stored finished matches in their stored order (folded on as each match is
-  stored), so they always equal a recomputation from the stored results, also after the server
-  is killed: a match that did not finish is not stored as finished, and a stored one is never
-  stored again. :class:`PoolBackend` also writes each match's new ratings in that match's own
-  transaction (the store's ``ratings`` table).
+  the backend's stored finished matches in their stored order: read at the start, folded on as
+  each of the ladder's matches is stored, and read again every :data:`REFRESH_EVERY` matches
+  (or a tenth of the history) to take in matches stored by others (a server's one-off
+  matches), so they equal a recomputation from the stored results, also after the server is
+  killed: a match that did not finish is not stored as finished, and a stored one is never
+  stored again. :class:`PoolBackend` writes each match's new ratings in that match's own
+  transaction (the store's ``ratings`` table); there the scheduler is the only writer and the
+  fold is exact after every match.
 
 A bot that disconnects is left out of new matches until it connects again; the matches it was
 playing record it as that seat's fault (its seats are left: ``disconnected``). A cancelled
@@ -66,6 +69,10 @@ from croupier.transport import ArbiterServer, BotPool
 
 #: What the store's ``bots.command`` says of a registered bot (it runs wherever its owner runs it).
 REGISTERED = "registered"
+
+#: The scheduler reads the backend's whole history again after this many of its own matches at
+#: least (or a tenth of the history, if more).
+REFRESH_EVERY = 50
 
 LadderState = Literal["pending", "running", "finished", "cancelled", "aborted"]
 
@@ -237,6 +244,7 @@ class LadderScheduler:
         self._games: Counter[str] = Counter()
         self._seat_counts: dict[str, Counter[int]] = {}
         self._folded: list[str] = []  # ids of the history folded into the ratings, in order
+        self._since_refresh = 0
         self._pending: list[_Seating] = []
         self._running: dict[str, LadderMatch] = {}
         self._reserved: Counter[str] = Counter()  # seats chosen, not yet handed to the bots
@@ -264,12 +272,25 @@ class LadderScheduler:
             self._seat_counts.clear()
             self._folded = []
         for record in history[len(self._folded) :]:
-            current = {s.bot: self._ratings.get(s.bot, initial_rating()) for s in record.seats}
-            self._ratings.update(rate_match(current, record))
-            for s in record.seats:
-                self._games[s.bot] += 1
-                self._seat_counts.setdefault(s.bot, Counter())[s.seat] += 1
-            self._folded.append(record.match_id)
+            self._fold(record)
+        self._since_refresh = 0
+
+    def _fold(self, record: MatchRecord) -> None:
+        current = {s.bot: self._rating(s.bot) for s in record.seats}
+        self._ratings.update(rate_match(current, record))
+        for s in record.seats:
+            self._games[s.bot] += 1
+            self._seat_counts.setdefault(s.bot, Counter())[s.seat] += 1
+        self._folded.append(record.match_id)
+
+    def _stored(self, record: MatchRecord) -> None:
+        """The ladder's own match was stored: fold it on, and read the whole history again
+        now and then (every 50 matches, or a tenth of the history: a bounded cost per match)
+        to take in what others stored."""
+        self._fold(record)
+        self._since_refresh += 1
+        if self._since_refresh >= max(REFRESH_EVERY, len(self._folded) // 10):
+            self._refresh()
 
     def _first_free_table(self) -> int:
         """One past the highest table number of any match id used so far."""
@@ -486,7 +507,6 @@ class LadderScheduler:
 
     def _rate(self, record: MatchRecord) -> dict[str, Rating]:
         """The ratings after ``record``, from the current ones (what the backend may store)."""
-        self._refresh()
         current = {s.bot: self._rating(s.bot) for s in record.seats}
         return rate_match(current, record)
 
@@ -518,7 +538,7 @@ class LadderScheduler:
             match.record = record
             if record is not None:
                 match.rounds = record.rounds_played
-            self._refresh()
+                self._stored(record)
             log.info(
                 "ladder_match_" + state,
                 scores=[str(s.score) for s in record.seats] if record else [],
