@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -24,6 +25,7 @@ from serve_kit import (
     register,
     start_bot,
     wait_connected,
+    wait_for,
     wait_state,
 )
 
@@ -229,3 +231,41 @@ def test_reflection_answers_under_both_names(world: World, version: str) -> None
             health_pb2.HealthCheckRequest(service="croupier.v1.ControlService"), timeout=10
         )
         assert status.status == health_pb2.HealthCheckResponse.SERVING
+
+
+CUP = """
+name = "cup"
+game = "fipsen"
+seed = 3
+[params]
+deals = 2
+[format]
+duplicate = false
+[bots]
+r1 = "random"
+r2 = "random"
+heuristic = "fipsen-heuristic"
+r3 = "random"
+"""
+
+
+def test_a_tournament_runs_inside_the_server(world: World, tmp_path: Path) -> None:
+    config = tmp_path / "cup.toml"
+    config.write_text(CUP)
+    started = ctl_here(world.server, "tournament", config)
+    assert started.returncode == 0, started.stderr
+    assert started.stdout.strip() == "tournament cup: 4 matches"
+    op = Control(world.server.control_address, world.server.operator_key)
+
+    def standings() -> list[Any]:
+        return list(op.GetStandings(cpb.GetStandingsRequest(tournament="cup")).rows)
+
+    wait_for(lambda: sum(r.matches for r in standings()) == 4 * 4, 120, "the cup to finish")
+    assert {r.bot_name for r in standings()} == {"r1", "r2", "heuristic", "r3"}
+    cup = [m for m in op.ListMatches(cpb.ListMatchesRequest()).matches if m.tournament == "cup"]
+    assert len(cup) == 4
+    assert all(m.state == cpb.MATCH_STATE_FINISHED and m.decisions > 0 for m in cup)
+    again = ctl_here(world.server, "tournament", config)  # the same name twice: refused
+    assert again.returncode == 2
+    assert "exists already" in again.stderr
+    op.close()

@@ -352,7 +352,7 @@ class CompetitionServer:
 
     async def _start_ports(self, creds: grpc.ServerCredentials | None) -> None:
         config = self.config
-        arbiter = ArbiterServer(config.bot_listen)
+        arbiter = ArbiterServer(config.bot_listen, max_streams=config.max_bot_streams)
         self._arbiter = arbiter
         self.bot_address = await arbiter.start()
         mode = default_sandbox_mode() if not config.sandbox else SandboxMode(config.sandbox)
