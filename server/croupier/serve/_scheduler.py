@@ -126,7 +126,8 @@ class LadderConfig:
 class LadderMatch:
     """A match of the ladder as it goes: ``state`` moves from ``pending`` (its seats are being
     handed out) to ``running`` and then ``finished`` (stored and rated), ``cancelled`` or
-    ``aborted`` (stopped with the server; neither is stored)."""
+    ``aborted`` (cut off when the ladder or the server stopped); neither of the last two is
+    rated."""
 
     match_id: str
     table: int
