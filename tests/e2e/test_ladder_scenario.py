@@ -1,9 +1,9 @@
 """The competition server's "Must show" scenario, time-compressed (issue 13): a real
-``croupier serve`` process runs a continuous 3-player Scauver ladder while 8 registered bots
-(Python SDK, Node SDK, stdio programs behind the SDK's bridge) come and go; an operator cancels
-a match; a bot drops and reconnects; the server is SIGKILLed and restarted. At the end every
-finished match's replay verifies, the ratings equal a recomputation from the stored results, and
-no match is lost or counted twice.
+``croupier serve`` process runs a continuous 3-player Scauver ladder (with duplicate sets)
+while 8 registered bots (Python SDK, Node SDK, stdio programs behind the SDK's bridge) come
+and go; an operator cancels a match; a bot drops and reconnects; the server is SIGKILLed and
+restarted. At the end every finished match's replay verifies, the ratings equal a
+recomputation from the stored results, and no match is lost or counted twice.
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ connect_timeout_s = 10
 game = "scauver"
 params = {{ players = 3, round_cap = 2 }}
 concurrency = 4
+duplicate = true
 seed = 13
 """
         )
@@ -299,6 +300,10 @@ def test_thirty_minutes_of_a_continuous_ladder_in_under_a_minute(tmp_path: Path)
     rows = db.execute(
         "SELECT id, state, replay_path, replay_sha256, bots_json FROM server_matches"
     ).fetchall()
+    sets = db.execute(
+        "SELECT deal_set, COUNT(DISTINCT seed), COUNT(*), COUNT(DISTINCT bots_json) "
+        "FROM server_matches WHERE state = 'finished' GROUP BY deal_set"
+    ).fetchall()
     finished_rows = db.execute(
         "SELECT id FROM server_matches WHERE state = 'finished' ORDER BY ended_ms, id"
     ).fetchall()
@@ -338,3 +343,7 @@ def test_thirty_minutes_of_a_continuous_ladder_in_under_a_minute(tmp_path: Path)
             name
         )
     assert len(finished_rows) >= 18
+    # duplicate sets: a table's seatings share one seed (its deals) with the seats rotated
+    assert all(deal_set for deal_set, *_ in sets)
+    assert all(seeds == 1 and orders == n for _, seeds, n, orders in sets)
+    assert any(n == 3 for _, _, n, _ in sets)
