@@ -17,7 +17,8 @@ oldest unanswered decision, or ``{"request_id": "7", "action_id": 4}`` naming th
 blank lines are ignored and any other line goes to the arbiter as a message that is not an
 action (rejected; the default action is played). CMD's stderr is the bridge's. CMD gets the
 bridge's environment without the address, tokens and key, plus ``CROUPIER_SEED`` (the seat's
-seed). This module imports only the generated ``croupier.v1`` code and grpc, never the server.
+seed). This module imports only the generated ``croupier_proto.v1`` stubs and grpc, never the
+server.
 
 Exit status: 0 when the session (or the match) ended normally, 1 when the connection broke,
 2 for a usage error or a refusal (one ``croupier_bot.stdio: error: ...`` line on stderr).
@@ -38,8 +39,8 @@ from pathlib import Path
 import grpc
 from google.protobuf import json_format
 
-from croupier.v1 import PROTOCOL_VERSION, bot_pb2_grpc
-from croupier.v1 import bot_pb2 as pb
+from croupier_proto.v1 import PROTOCOL_VERSION, bot_pb2_grpc
+from croupier_proto.v1 import bot_pb2 as pb
 
 #: Longest line read from the program; a longer one is not an action.
 MAX_LINE_BYTES = 1 << 20
