@@ -3,8 +3,9 @@
 
 Exit statuses: 0 success; 1 a check failed (``replay fetch``: the bytes do not match the
 SHA-256 the server sent); 2 an error you can cause (bad arguments, no such match or bot, a
-request the server refuses as invalid or out of state); 4 refused (the key is unknown, or not
-allowed to do that); 5 the server cannot be reached (or did not answer in time).
+request the server refuses as invalid or out of state); 3 ``watch``: the match was cancelled
+or cut off; 4 refused (the key is unknown, or not allowed to do that); 5 the server cannot be
+reached (or did not answer in time).
 """
 
 from __future__ import annotations

@@ -61,6 +61,9 @@ CLOSE_GRACE_S = 5.0
 SHUTDOWN_WRITE_S = 1.0
 #: Streams the server serves at once (more are refused with RESOURCE_EXHAUSTED by gRPC itself).
 MAX_CONCURRENT_STREAMS = 1024
+#: How long a call may wait in gRPC core for the busy event loop to take it before gRPC cancels
+#: it (its default is 30 s; thousands of seats dialling at once take longer to let in).
+UNREQUESTED_WAIT_S = 600
 #: Streams one network peer (an IP address) may hold open before its Hello has been answered.
 MAX_PENDING_PER_PEER = 8
 #: Refused Hellos (unknown token, seat taken...) one network peer may make per window; beyond
@@ -562,6 +565,13 @@ class ArbiterServer:
                 ("grpc.max_receive_message_length", MAX_BOT_MESSAGE_BYTES),
                 # one connection (a session bot's) may carry every seat it plays
                 ("grpc.max_concurrent_streams", max_streams),
+                # calls that arrive while the event loop is busy wait in gRPC core until it
+                # takes them; past these (default 1000, then at random up to 3000) they are
+                # refused with CANCELLED: many seats dialling at once must all be let in
+                ("grpc.server.max_pending_requests", max_streams),
+                ("grpc.server.max_pending_requests_hard_limit", 2 * max_streams),
+                # ... and one that waits there longer than this (default 30 s) is CANCELLED
+                ("grpc.server_max_unrequested_time_in_server", UNREQUESTED_WAIT_S),
                 # a port another server holds is an error, not a share (bots routed at random)
                 ("grpc.so_reuseport", 0),
             ],
