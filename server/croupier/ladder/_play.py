@@ -185,10 +185,12 @@ async def play_job(
     announce: RemoteAnnounce | None = None,
     worker: str = "local",
     pooled: Mapping[str, SeatAssigner] | None = None,
+    on_ready: Callable[[Match], None] | None = None,
 ) -> Played:
     """Play one match on ``server`` into ``out_dir``, from scratch: whatever an earlier,
     unfinished attempt left there (a partial replay, logs) is removed first. The seats of bots
-    in ``pooled`` are handed to their pool (see :func:`seat_entry`)."""
+    in ``pooled`` are handed to their pool (see :func:`seat_entry`). ``on_ready`` gets the
+    match once its seats are handed out, just before play starts."""
     slot = job.slot
     for stale in out_dir.glob(f"{slot.match_id}.*"):
         stale.unlink(missing_ok=True)
@@ -207,6 +209,8 @@ async def play_job(
                     link.leave(f"the bot cannot be started: {bot.error}")
                 elif bot.argv is None and announce is not None:
                     announce(slot.match_id, link.seat, bot.name, link.token, address)
+            if on_ready is not None:
+                on_ready(match)
 
         try:
             run = await run_match(

@@ -1,5 +1,6 @@
 """The competition server (``croupier serve``): a long-running arbiter with a control API,
-registered bots, roles and keys, a store that survives restarts (``docs/server.md``)."""
+registered bots, roles and keys, a store that survives restarts, and the continuous ladder's
+scheduler (``docs/server.md``)."""
 
 from croupier.serve._config import (
     DEFAULT_STATE_DIR,
@@ -8,6 +9,15 @@ from croupier.serve._config import (
     is_loopback,
     load_serve_config,
     parse_serve_config,
+)
+from croupier.serve._scheduler import (
+    LadderBackend,
+    LadderConfig,
+    LadderListener,
+    LadderMatch,
+    LadderScheduler,
+    PoolBackend,
+    stored_ratings_agree,
 )
 from croupier.serve._server import (
     BUNDLED_PREFIX,
@@ -31,8 +41,14 @@ __all__ = [
     "BotStatus",
     "Caller",
     "CompetitionServer",
+    "LadderBackend",
+    "LadderConfig",
+    "LadderListener",
+    "LadderMatch",
+    "LadderScheduler",
     "MatchOrder",
     "NotFoundError",
+    "PoolBackend",
     "Role",
     "ServeConfig",
     "StateError",
@@ -41,4 +57,5 @@ __all__ = [
     "key_hash",
     "load_serve_config",
     "parse_serve_config",
+    "stored_ratings_agree",
 ]

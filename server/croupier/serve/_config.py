@@ -155,6 +155,9 @@ def parse_serve_config(data: Mapping[str, Any], source: str, *, base: Path) -> S
     ladder = data.get("ladder", {})
     if not isinstance(ladder, dict):
         raise _fail(source, "ladder", f"must be a table, got {ladder!r}")
+    from croupier.serve._ladder import parse_ladder_config  # (it imports the scheduler)
+
+    parse_ladder_config(ladder, source)  # a mistake in [ladder] is found before the start
     changes: dict[str, Any] = {"source": source, "ladder": ladder}
     for key in ("bot_listen", "control_listen"):
         if key in serve:

@@ -44,7 +44,7 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
-from croupier.arbiter import ClockRules, MatchConfig
+from croupier.arbiter import ClockRules, Match, MatchConfig
 from croupier.errors import ConfigError, CroupierError
 from croupier.games import get_game
 from croupier.ladder import (
@@ -74,6 +74,7 @@ from croupier.ladder._server_store import (
 from croupier.ladder._stats import standings
 from croupier.runner import new_match_id, random_seed, run_match
 from croupier.serve._config import ServeConfig, is_loopback
+from croupier.serve._scheduler import LadderScheduler
 from croupier.transport import (
     ArbiterServer,
     BotPool,
@@ -197,6 +198,8 @@ class MatchOrder:
     tournament: str = ""
     chance_script: tuple[tuple[int, ...], ...] = ()
     deal_set: str = ""
+    #: Called with the arbiter's match once its seats are handed out (the ladder's scheduler).
+    on_ready: Callable[[Match], None] | None = None
 
 
 @dataclass(eq=False)
@@ -248,6 +251,13 @@ def _refuse_plaintext(config: ServeConfig) -> None:
             )
 
 
+def _ready_hook(hook: Callable[[Match], None] | None) -> Callable[[str, Match], None] | None:
+    """``run_match``'s ``on_ready`` for a :attr:`MatchOrder.on_ready` hook."""
+    if hook is None:
+        return None
+    return lambda _address, match: hook(match)
+
+
 class CompetitionServer:
     """``croupier serve``'s process: see the module docstring."""
 
@@ -281,6 +291,8 @@ class CompetitionServer:
         self.on_match_end: list[Callable[[ServerMatch], None]] = []
         self.bot_address = ""
         self.control_address = ""
+        #: The continuous ladder (``[ladder]`` in the configuration), once started.
+        self.ladder: LadderScheduler | None = None
 
     # -- life -----------------------------------------------------------------------------------
 
@@ -333,6 +345,9 @@ class CompetitionServer:
         self._slots = asyncio.Semaphore(config.max_matches)
         try:
             await self._start_ports(creds)
+            from croupier.serve._ladder import start_ladder  # it imports this module
+
+            self.ladder = await start_ladder(self)
         except BaseException:
             await self.stop()
             raise
@@ -412,12 +427,16 @@ class CompetitionServer:
         """Stop: running matches are cut off and recorded as aborted, the bots the server
         started are stopped, both ports close."""
         self._stopping = True
+        if self.ladder is not None:
+            self.ladder.halt()  # no new ladder matches; the running ones end below
         for running in list(self._running.values()):
             running.reason = "the server stopped before the match ended"
             running.cancel.set()
         tasks = [r.task for r in self._running.values() if r.task is not None]
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        if self.ladder is not None:
+            await self.ladder.stop()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -824,6 +843,7 @@ class CompetitionServer:
                 match_id=match_id,
                 cancel=running.cancel,
                 progress=progress,
+                on_ready=_ready_hook(order.on_ready),
             )
         except (CroupierError, OSError) as exc:
             log.warning("match_failed", error=str(exc))
