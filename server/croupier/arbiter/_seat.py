@@ -139,6 +139,12 @@ class SeatLink:
         self.cpu_meter: Callable[[], float] | None = None
         #: Set by the transport: where the bot connected from (``ipv4:127.0.0.1:5500``).
         self.peer = ""
+        #: Set by the launcher: the seat's bot is a process the arbiter started, and (once it
+        #: has ended) its exit status; ``crashed`` is set when that status is not 0: a launched
+        #: bot that dies mid-match (rather than exiting cleanly, too early) has crashed.
+        self.launched = False
+        self.crashed = asyncio.Event()
+        self.exit_code: int | None = None
         self._claimed = False
 
     def claim(self, bot_name: str, bot_version: str) -> None:
@@ -158,6 +164,13 @@ class SeatLink:
         """Queue a message for the bot, unless the seat is closed."""
         if not self.closed:
             self.outbox.put_nowait(message)
+
+    def process_exited(self, code: int) -> None:
+        """The launched bot's process ended with ``code`` (told before :meth:`leave`); any
+        status but 0 (a signal too) makes its departure a crash."""
+        self.exit_code = code
+        if code != 0:
+            self.crashed.set()
 
     def leave(self, reason: str) -> None:
         """The connection ended or the process died; tell the arbiter once."""

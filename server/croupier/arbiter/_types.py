@@ -17,6 +17,7 @@ class Fault(enum.Enum):
     UNEXPECTED_MESSAGE = "unexpected_message"  # not an ActionReply (second Hello, empty envelope)
     DISCONNECT = "disconnect"  # stream closed or broken, or the process exited, mid-match
     NO_SHOW = "no_show"  # never connected before the match started
+    CRASH = "crash"  # a launched bot's process died mid-match
 
 
 class Outcome(enum.Enum):
@@ -26,6 +27,7 @@ class Outcome(enum.Enum):
     TIMEOUTS = "timeouts"
     ILLEGAL_ACTIONS = "illegal_actions"
     DISCONNECTED = "disconnected"
+    FORFEITED = "forfeited"  # the fault policy made it forfeit the match: placed last
 
 
 class ClockKind(enum.Enum):
@@ -144,6 +146,8 @@ class SeatResult:
     outcome: Outcome
     timeouts: int
     rejected: int
+    #: Faults whose policy was a forfeit (of the round or of the match).
+    forfeits: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,8 +236,12 @@ class SeatStats:
     timeouts: int = 0
     rejected: int = 0
     disconnected: bool = False
+    forfeits: int = 0
+    forfeited_match: bool = False
 
     def outcome(self) -> Outcome:
+        if self.forfeited_match:
+            return Outcome.FORFEITED
         if self.disconnected:
             return Outcome.DISCONNECTED
         if self.rejected:

@@ -32,7 +32,7 @@ from typing import Any
 import structlog
 
 from croupier import __version__
-from croupier.arbiter import ClockKind, ClockRules, Match, MatchConfig, MatchResult
+from croupier.arbiter import ClockKind, ClockRules, FaultPolicy, Match, MatchConfig, MatchResult
 from croupier.cli import _tournament
 from croupier.compliance import Status, check_bot
 from croupier.errors import ConfigError, CroupierError, ReplayError, ReplayMismatchError
@@ -437,6 +437,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="any game parameter (see `croupier games`)",
     )
     _add_clock_arguments(m, bank_ms=30000)
+    m.add_argument(
+        "--fault-policy",
+        default="",
+        metavar="CLASS=POLICY,...",
+        help=(
+            "what a fault costs the seat, per class (timeout, illegal, disconnect, crash): "
+            "default (the default action is played; the default for every class), "
+            "forfeit-round or forfeit-match; e.g. timeout=forfeit-round,crash=forfeit-match"
+        ),
+    )
     _add_sandbox_arguments(m)
     m.add_argument(
         "--listen",
@@ -539,6 +549,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         seed=seed,
         clock=_clock(args),
         connect_timeout_s=args.connect_timeout,
+        fault_policy=FaultPolicy.parse(args.fault_policy),
     )
 
     sandbox = _sandbox(args)
@@ -593,20 +604,24 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
 
 def _standings_table(result: MatchResult, commands: Sequence[str]) -> str:
-    rows = [("place", "seat", "bot", "score", "ended", "timeouts", "rejected")]
+    forfeits = any(r.forfeits for r in result.seats)  # a column only when there are some
+    rows: list[tuple[str, ...]] = [
+        ("place", "seat", "bot", "score", "ended", "timeouts", "rejected")
+    ]
+    if forfeits:
+        rows[0] += ("forfeits",)
     for r in sorted(result.seats, key=lambda r: (r.place, r.seat)):
         name = r.bot_name or f"({commands[r.seat]})"
-        rows.append(
-            (
-                str(r.place),
-                str(r.seat),
-                name,
-                str(r.score),
-                r.outcome.value,
-                str(r.timeouts),
-                str(r.rejected),
-            )
+        row = (
+            str(r.place),
+            str(r.seat),
+            name,
+            str(r.score),
+            r.outcome.value,
+            str(r.timeouts),
+            str(r.rejected),
         )
+        rows.append((*row, str(r.forfeits)) if forfeits else row)
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()

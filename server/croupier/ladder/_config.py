@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from croupier.arbiter import FaultPolicy
 from croupier.errors import ConfigError
 from croupier.games import get_game
 
@@ -45,6 +46,7 @@ _TOP_KEYS = {
     "format",
     "bots",
     "sprt",
+    "faults",
 }
 
 
@@ -101,6 +103,8 @@ class TournamentConfig:
     move_ms: int = 2000
     bank_ms: int = 30000
     connect_timeout_s: float = 15.0
+    #: The ``[faults]`` table: the fault policy of every match.
+    fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
     sprt: SprtSpec | None = None
     # how to run it (not hashed)
     store: Path = Path("tournament.sqlite")
@@ -142,6 +146,8 @@ class TournamentConfig:
             },
             "bots": {b.name: b.command for b in self.bots},
         }
+        if self.fault_policy != FaultPolicy():  # (absent when default: older stores still match)
+            out["faults"] = self.fault_policy.as_dict()
         if self.sprt is not None:
             s = self.sprt
             out["sprt"] = {
@@ -333,6 +339,7 @@ def parse_config(
     clock = r.table(data, "clock")
     r.unknown(clock, "clock", {"move_ms", "bank_ms", "connect_timeout_s"})
     sprt = _sprt(r, data, names)
+    fault_policy = FaultPolicy.from_mapping(r.table(data, "faults"), f"{source}: [faults]")
 
     def place(key: str, default: str) -> Path:
         value = Path(r.text(data, key, default))
@@ -349,6 +356,7 @@ def parse_config(
         move_ms=r.integer(clock, "clock.move_ms", 2000),
         bank_ms=r.integer(clock, "clock.bank_ms", 30000),
         connect_timeout_s=r.number(clock, "clock.connect_timeout_s", 15.0),
+        fault_policy=fault_policy,
         sprt=sprt,
         store=place("store", f"{stem}.sqlite"),
         out=place("out", f"{stem}-matches"),

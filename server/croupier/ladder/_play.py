@@ -153,6 +153,7 @@ def make_jobs(
             clock=ClockRules(config.move_ms, config.bank_ms),
             connect_timeout_s=config.connect_timeout_s,
             chance_script=script,
+            fault_policy=config.fault_policy,
         )
         out.append(MatchJob(slot, mc, tuple(bots[name] for name in slot.bots)))
     return out

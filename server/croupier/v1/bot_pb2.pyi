@@ -28,6 +28,7 @@ class SeatOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SEAT_OUTCOME_TIMEOUTS: _ClassVar[SeatOutcome]
     SEAT_OUTCOME_ILLEGAL_ACTIONS: _ClassVar[SeatOutcome]
     SEAT_OUTCOME_DISCONNECTED: _ClassVar[SeatOutcome]
+    SEAT_OUTCOME_FORFEITED: _ClassVar[SeatOutcome]
 
 class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -223,6 +224,7 @@ SEAT_OUTCOME_NORMAL: SeatOutcome
 SEAT_OUTCOME_TIMEOUTS: SeatOutcome
 SEAT_OUTCOME_ILLEGAL_ACTIONS: SeatOutcome
 SEAT_OUTCOME_DISCONNECTED: SeatOutcome
+SEAT_OUTCOME_FORFEITED: SeatOutcome
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_HELLO_EXPECTED: ErrorReason
 ERROR_REASON_TOKEN_UNKNOWN: ErrorReason
@@ -565,7 +567,7 @@ class ActionRejected(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., reason: _Optional[_Union[RejectReason, str]] = ..., message: _Optional[str] = ..., default_played: _Optional[bool] = ...) -> None: ...
 
 class SeatResult(_message.Message):
-    __slots__ = ("seat", "bot_name", "score", "place", "outcome", "timeouts", "rejected")
+    __slots__ = ("seat", "bot_name", "score", "place", "outcome", "timeouts", "rejected", "forfeits")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -573,6 +575,7 @@ class SeatResult(_message.Message):
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     TIMEOUTS_FIELD_NUMBER: _ClassVar[int]
     REJECTED_FIELD_NUMBER: _ClassVar[int]
+    FORFEITS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     bot_name: str
     score: Score
@@ -580,7 +583,8 @@ class SeatResult(_message.Message):
     outcome: SeatOutcome
     timeouts: int
     rejected: int
-    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., place: _Optional[int] = ..., outcome: _Optional[_Union[SeatOutcome, str]] = ..., timeouts: _Optional[int] = ..., rejected: _Optional[int] = ...) -> None: ...
+    forfeits: int
+    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., score: _Optional[_Union[Score, _Mapping]] = ..., place: _Optional[int] = ..., outcome: _Optional[_Union[SeatOutcome, str]] = ..., timeouts: _Optional[int] = ..., rejected: _Optional[int] = ..., forfeits: _Optional[int] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
     __slots__ = ("results", "cancelled", "seed", "salt", "chance_script_sha256")

@@ -446,6 +446,9 @@ class AsNas(Rules[AsNasState]):
         stake = state.stakes[state.to_act]
         return int(Action.HOLD if stake == state.high else Action.FOLD)
 
+    def concede_action(self, state: AsNasState) -> int:
+        return _FOLD  # always legal: the stake stays in the pot, the hand is never shown
+
     def round_index(self, state: AsNasState) -> int:
         return state.round_index
 

@@ -819,6 +819,13 @@ class Scauver(Rules[ScauverState]):
             return NO_BET
         return legal[0]  # the opening and the placements
 
+    def concede_action(self, state: ScauverState) -> int:
+        if state.table.bet is not None:
+            return chips.OUT
+        if state.phase is Phase.BET:
+            return FOLD
+        return self.default_action(state)  # the opening and the placements: no fold there
+
     def round_index(self, state: ScauverState) -> int:
         return max(state.table.round, 0)
 
