@@ -27,11 +27,13 @@ from croupier.arbiter._types import (
     Clocks,
     DecisionRequest,
     DecisionTiming,
+    Dropped,
     Fault,
     Gone,
     MatchOver,
     MatchResult,
     Rejection,
+    Rejoined,
     Reply,
     RoundEnded,
     RoundStarted,
@@ -59,6 +61,9 @@ class MatchConfig:
     chance_script: tuple[tuple[int, ...], ...] = ()
     #: What each class of fault costs the seat (``croupier.arbiter._faults``).
     fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
+    #: How long a bot that dialed in (not a launched one) may be away after its connection
+    #: drops and come back with its token to the pending decision; 0: no reconnect.
+    reconnect_grace_s: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +161,11 @@ class Recorder(Protocol):
         """A round has ended; ``public`` is the public observation after it."""
 
     def result(self, result: MatchResult, step: int) -> None: ...
+    def dropped(self, step: int, seat: int, reason: str) -> None:
+        """The seat's connection dropped; its bot may come back within the grace window."""
+
+    def rejoined(self, step: int, seat: int, gap_us: int, peer: str) -> None:
+        """The seat's bot came back after ``gap_us`` away."""
 
 
 class Match:
@@ -175,6 +185,11 @@ class Match:
         self.params = self.game.info.make_params(config.params)
         self.num_seats = self.params["players"]
         self.seats = [SeatLink(i, secrets.token_urlsafe(24)) for i in range(self.num_seats)]
+        for link in self.seats:
+            link.grace_s = config.reconnect_grace_s
+        self._step = 0  # the replay step of the decision being asked, for the gap records
+        #: Per seat: when its bot dropped (event-loop time), while it is away.
+        self._dropped_at: list[float | None] = [None] * self.num_seats
         self.stats = [SeatStats() for _ in range(self.num_seats)]
         self._recorder = recorder
         self._progress = progress
@@ -222,6 +237,7 @@ class Match:
             dict(self.params),
             clock,
             self.commitment,
+            0 if self.seats[seat].launched else round(self.config.reconnect_grace_s * 1000),
         )
 
     def cancel(self, reason: str = "cancelled by the operator") -> None:
@@ -329,6 +345,7 @@ class Match:
                     announced = index
                     self._broadcast(RoundStarted(shown, index, game.dealer(state)))
                 continue
+            self._step = step
             try:
                 decided = await self._decide(player, state)
             except _MatchCancelled:
@@ -415,9 +432,22 @@ class Match:
             budget_ms = min(budget_ms, left_ms)
         clocks = Clocks(clock.move_time_ms, self._bank_ms[seat], self._last_latency_us[seat])
         request = decision_request(game, state, seat, request_id, clocks)
-        legal = request.legal_actions
         link.send(request)
         loop = asyncio.get_running_loop()
+        link.pending, link.pending_since = request, loop.time()
+        try:
+            return await self._await_reply(seat, state, request, budget_ms)
+        finally:
+            link.pending = None
+
+    async def _await_reply(
+        self, seat: int, state: Any, request: DecisionRequest, budget_ms: int
+    ) -> _Decided:
+        """Wait for the reply to ``request`` under the clock (the rest of :meth:`_decide`)."""
+        link, clock, request_id = self.seats[seat], self.config.clock, request.request_id
+        legal = request.legal_actions
+        loop = asyncio.get_running_loop()
+        written = False  # (a request resent to a bot that came back is written again)
         meter = link.cpu_meter if clock.kind is ClockKind.CPU else None
         # the clock starts when the transport reports the request written (Written), until
         # then from now; time the arbiter itself stalled is never charged
@@ -458,9 +488,13 @@ class Match:
                     continue  # the arbiter stalled meanwhile: the deadline moved on
                 return timed_out("no reply before the deadline")
             if isinstance(message, Written):
-                if message.request_id == request_id:
-                    start = message.at
+                if message.request_id == request_id and not written:
+                    written = True
+                    start = link.pending_since = message.at
                     cpu_start = meter() if meter else 0.0
+                continue
+            if isinstance(message, Dropped | Rejoined):  # the clock runs on meanwhile
+                self._gap(seat, message)
                 continue
             end = message.received_at if isinstance(message, Reply) and message.received_at else 0.0
             elapsed_us, times = timing(end or loop.time())
@@ -648,11 +682,27 @@ class Match:
         for link in self.seats:
             link.send(own if link.seat == event.seat else event)
 
+    def _gap(self, seat: int, message: Dropped | Rejoined) -> None:
+        """Record a seat's bot dropping out (it may come back) or coming back."""
+        if isinstance(message, Dropped):
+            self._dropped_at[seat] = message.at
+            self._recorder.dropped(self._step, seat, message.reason)
+            self._log.warning("seat_dropped", seat=seat, reason=message.reason)
+            return
+        away = self._dropped_at[seat]
+        self._dropped_at[seat] = None
+        gap_us = 0 if away is None else max(0, int((message.at - away) * 1e6))
+        self._recorder.rejoined(self._step, seat, gap_us, message.peer)
+        self._log.info("seat_rejoined", seat=seat, gap_us=gap_us, peer=message.peer)
+
     def _drain_departures(self, step: int) -> None:
         """Seats whose bot left after their last decision still count as disconnected."""
+        self._step = step
         for link in self.seats:
             while not link.inbox.empty():
                 message = link.inbox.get_nowait()
+                if isinstance(message, Dropped | Rejoined) and not self._gone(link.seat):
+                    self._gap(link.seat, message)
                 if isinstance(message, Gone) and not self._gone(link.seat):
                     self._mark_gone(link.seat)
                     crashed = link.launched and link.crashed.is_set()

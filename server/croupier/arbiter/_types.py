@@ -78,6 +78,8 @@ class Welcome:
     clock: ClockRules
     #: The deals' commitment (``croupier.arbiter._commit``), revealed at the end.
     commitment: str = ""
+    #: How long the seat's bot may be away and come back (0: a lost stream ends the seat).
+    reconnect_grace_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +221,23 @@ class Gone:
 
 
 @dataclass(frozen=True, slots=True)
+class Dropped:
+    """The seat's connection ended, but its bot may come back within the grace window; the
+    clock keeps running. ``at``: event-loop time."""
+
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Rejoined:
+    """The seat's bot came back (same token) after a :class:`Dropped`; ``peer`` is where from."""
+
+    at: float
+    peer: str
+
+
+@dataclass(frozen=True, slots=True)
 class Cancelled:
     """The match was cancelled (put into every inbox so a pending decision stops waiting)."""
 
@@ -226,7 +245,7 @@ class Cancelled:
 Outbound = (
     Welcome | DecisionRequest | ActionEvent | RoundStarted | RoundEnded | Rejection | MatchOver
 )
-Inbound = Reply | Unexpected | Gone | Cancelled | Written
+Inbound = Reply | Unexpected | Gone | Cancelled | Written | Dropped | Rejoined
 
 
 @dataclass(slots=True)

@@ -93,6 +93,11 @@ def _say(text: str = "") -> None:
     print(printable(text))
 
 
+#: ``croupier match --reconnect-grace``'s default: a remote bot on a flaky network gets this
+#: long to come back (launched bots never get a window: their process is right here).
+REMOTE_RECONNECT_GRACE_S = 10.0
+
+
 def default_bots(game: str, seats: int) -> list[str]:
     """The bundled line-up for ``seats`` seats: the game's bots (its spec's line-up) repeated
     in seat order."""
@@ -447,6 +452,17 @@ def build_parser() -> argparse.ArgumentParser:
             "forfeit-round or forfeit-match; e.g. timeout=forfeit-round,crash=forfeit-match"
         ),
     )
+    m.add_argument(
+        "--reconnect-grace",
+        type=_seconds,
+        default=REMOTE_RECONNECT_GRACE_S,
+        metavar="S",
+        help=(
+            "seconds a remote bot (--bot remote) whose connection drops has to dial in again "
+            "with its token and get its pending decision back; the clock keeps running "
+            f"(default {REMOTE_RECONNECT_GRACE_S:g}; 0: a lost connection ends the seat)"
+        ),
+    )
     _add_sandbox_arguments(m)
     m.add_argument(
         "--listen",
@@ -550,6 +566,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         clock=_clock(args),
         connect_timeout_s=args.connect_timeout,
         fault_policy=FaultPolicy.parse(args.fault_policy),
+        reconnect_grace_s=args.reconnect_grace,
     )
 
     sandbox = _sandbox(args)

@@ -73,6 +73,8 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
     },
     "fault": {"step": int, "seat": int, "fault": str, "detail": str},
     "forfeit": {"step": int, "seat": int, "fault": (str, type(None)), "time_us": int},
+    "dropped": {"step": int, "seat": int, "reason": str},
+    "rejoined": {"step": int, "seat": int, "gap_us": int, "peer": str},
     "round_end": {"step": int, "round": int, "deltas": list},
     "result": {"step": int, "cancelled": bool, "seats": list},
 }
@@ -277,11 +279,19 @@ class ReplayCheck:
         self.policy = self._check_policy(data, header.line)
         #: Per seat, as the arbiter keeps it: None, the round it forfeited, or _ALWAYS.
         self.conceding: list[int | None] = [None] * self.seats
+        grace = data.get("reconnect_grace_ms", 0)
+        if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace < _BIG:
+            raise ReplayFormatError("header: reconnect_grace_ms must be 0 or more", header.line)
+        #: The reconnect window; per seat, whether its bot is away (dropped, not back yet).
+        self.grace_ms: int = grace
+        self.away = [False] * self.seats
         self._checks: dict[str, Callable[[Record], None]] = {
             "chance": self._chance,
             "action": self._action,
             "fault": self._fault,
             "forfeit": self._forfeit,
+            "dropped": self._dropped,
+            "rejoined": self._rejoined,
             "round_end": self._round_end,
             "result": self._result,
         }
@@ -473,9 +483,12 @@ class ReplayCheck:
         elif (fault is not None or stats.disconnected) and action != game.default_action(state):
             why = f"after a {fault}" if fault else "for a seat whose bot has gone"
             raise self._fail(f"{why} the default action is due, not {label}", rec)
+        if self.away[seat] and fault is None and not conceded:
+            raise self._fail(f"seat {seat} answers while its bot is away", rec)
         stats.timeouts += fault == "timeout"
         stats.rejected += fault in _REJECTED
         stats.disconnected |= fault in _GONE
+        self.away[seat] &= fault not in _GONE
         before = game.round_index(state)
         self.state = game.apply(state, action)
         self.step += 1
@@ -491,6 +504,29 @@ class ReplayCheck:
             raise self._fail(f"a fault record for {fault}, which happens only at a decision", rec)
         self._fault_policy(rec, fault, None)
         self.stats[seat].disconnected = True
+        self.away[seat] = False
+
+    def _dropped(self, rec: Record) -> None:
+        """A seat's connection dropped inside a match that lets bots come back."""
+        seat = self._seat(rec)
+        if self.grace_ms <= 0:
+            raise self._fail("a dropped connection in a match without a reconnect window", rec)
+        if self.away[seat] or self.stats[seat].disconnected:
+            why = "is away already" if self.away[seat] else "has gone"
+            raise self._fail(f"seat {seat} drops, but it {why}", rec)
+        self.away[seat] = True
+
+    def _rejoined(self, rec: Record) -> None:
+        """A seat's bot came back within the window: it must have dropped, and not timed
+        out of the window (then a disconnect fault ends the seat)."""
+        seat = self._seat(rec)
+        if not self.away[seat]:
+            raise self._fail(f"seat {seat} rejoins, but it had not dropped", rec)
+        if not 0 <= rec.data["gap_us"] < _BIG:
+            raise ReplayFormatError(
+                f"gap_us {_short(rec.data['gap_us'])} is out of range", rec.line
+            )
+        self.away[seat] = False
 
     def _forfeit(self, rec: Record) -> None:
         """The rules ended the round as lost for the seat (``forfeit_round``)."""

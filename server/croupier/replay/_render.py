@@ -91,6 +91,14 @@ class Narration:
             if omniscient or data["seat"] == viewer:
                 detail = f"{data['fault'].replace('_', ' ')} ({data['detail']}){_policy(data)}"
                 say(max(self.announced, 0), f"   seat {data['seat']}: {detail}")
+        elif rec.type in ("dropped", "rejoined"):  # the table is not told: only the seat
+            if omniscient or data["seat"] == viewer:
+                what = (
+                    f"connection dropped ({data['reason']})"
+                    if rec.type == "dropped"
+                    else f"back after {data['gap_us'] / 1e6:.1f} s away ({data['peer']})"
+                )
+                say(max(self.announced, 0), f"   seat {data['seat']}: {what}")
         elif rec.type == "forfeit":  # the round ends for everyone: the forfeit is public
             why = f" after a {data['fault']}{_policy(data)}" if data["fault"] else ""
             noun = game.info.round_noun

@@ -100,6 +100,7 @@ class ReplayWriter:
                     "cpu_wall_guard_ms": clock.cpu_wall_guard_ms,
                 },
                 "fault_policy": match.config.fault_policy.as_dict(),
+                "reconnect_grace_ms": round(match.config.reconnect_grace_s * 1000),
                 "seats": [
                     {
                         "seat": s.seat,
@@ -183,6 +184,14 @@ class ReplayWriter:
         if policy is not None:
             record["policy"] = policy.value
         self._write(record)
+
+    def dropped(self, step: int, seat: int, reason: str) -> None:
+        self._write({"type": "dropped", "step": step, "seat": seat, "reason": reason})
+
+    def rejoined(self, step: int, seat: int, gap_us: int, peer: str) -> None:
+        self._write(
+            {"type": "rejoined", "step": step, "seat": seat, "gap_us": gap_us, "peer": peer}
+        )
 
     def round_end(
         self, step: int, round_index: int, deltas: tuple[Fraction, ...], public: Any

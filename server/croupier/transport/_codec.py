@@ -171,6 +171,7 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
                     cpu_wall_guard_ms=message.clock.cpu_wall_guard_ms,
                 ),
                 deal_commitment=message.commitment,
+                reconnect_grace_ms=message.reconnect_grace_ms,
             )
         )
     raise TypeError(f"no wire form for {type(message).__name__}")

@@ -392,7 +392,7 @@ class Hello(_message.Message):
     def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("match_id", "seat", "num_seats", "game", "rules_version", "params", "protocol_version", "clock_rules", "deal_commitment")
+    __slots__ = ("match_id", "seat", "num_seats", "game", "rules_version", "params", "protocol_version", "clock_rules", "deal_commitment", "reconnect_grace_ms")
     class ParamsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -409,6 +409,7 @@ class Welcome(_message.Message):
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     CLOCK_RULES_FIELD_NUMBER: _ClassVar[int]
     DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    RECONNECT_GRACE_MS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     num_seats: int
@@ -418,7 +419,8 @@ class Welcome(_message.Message):
     protocol_version: int
     clock_rules: ClockRules
     deal_commitment: str
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., game: _Optional[str] = ..., rules_version: _Optional[int] = ..., params: _Optional[_Mapping[str, int]] = ..., protocol_version: _Optional[int] = ..., clock_rules: _Optional[_Union[ClockRules, _Mapping]] = ..., deal_commitment: _Optional[str] = ...) -> None: ...
+    reconnect_grace_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., game: _Optional[str] = ..., rules_version: _Optional[int] = ..., params: _Optional[_Mapping[str, int]] = ..., protocol_version: _Optional[int] = ..., clock_rules: _Optional[_Union[ClockRules, _Mapping]] = ..., deal_commitment: _Optional[str] = ..., reconnect_grace_ms: _Optional[int] = ...) -> None: ...
 
 class ClockRules(_message.Message):
     __slots__ = ("move_time_ms", "time_bank_ms", "kind", "margin_ms", "seat_cap_ms", "match_cap_ms", "cpu_wall_guard_ms")
