@@ -23,7 +23,7 @@ from e2e_kit import BOTS_DIR, RANDOM
 from croupier.arbiter import ClockRules, FaultPolicy, Match, MatchConfig, Outcome, Policy
 from croupier.replay import read_replay, verify
 from croupier.runner import MatchRun, run_match
-from croupier.transport import REASON_KEY, ArbiterServer, SandboxOptions, SandboxMode
+from croupier.transport import REASON_KEY, ArbiterServer, SandboxMode, SandboxOptions
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
 
@@ -120,18 +120,15 @@ def _play(
 
         async def launch(match: Match) -> None:
             env = dict(os.environ, CROUPIER_ADDRESS=relayed, CROUPIER_TOKEN=match.tokens[0])
+            argv = [str(BOTS_DIR / "sleeper.py"), "--on", "2", "--sleep-ms", "800"]
             bot.append(
                 await asyncio.create_subprocess_exec(
                     sys.executable,
-                    str(BOTS_DIR / "sleeper.py"),
-                    "--on",
-                    "2",
-                    "--sleep-ms",
-                    "800",
+                    *argv,
                     env=env,
                     stdout=asyncio.subprocess.PIPE,
                     stderr=asyncio.subprocess.STDOUT,
-                )  # fmt: skip
+                )
             )
             if cut:
                 tasks.append(asyncio.create_task(_cut_during(match, relay, 2, down_s)))
