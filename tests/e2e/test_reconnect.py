@@ -200,7 +200,7 @@ def test_a_bot_that_comes_back_too_late_gets_the_disconnect_fault(tmp_path: Path
     """The network stays down past the window: the seat's fault is a disconnect (here under
     ``disconnect=forfeit-match``: it concedes every decision and is placed last)."""
     policy = FaultPolicy(disconnect=Policy.FORFEIT_MATCH)
-    run, relay, code, output = _play(tmp_path, grace_s=1.0, down_s=3.0, policy=policy)
+    run, _, code, output = _play(tmp_path, grace_s=1.0, down_s=3.0, policy=policy)
     assert code == 2, output  # the SDK gave up once the window had passed
     records = _records(run)
     kinds = [(r["type"], r.get("seat")) for r in records]
