@@ -159,5 +159,5 @@ def test_a_bad_faults_table_is_one_line_naming_the_key(
 
 def test_a_bad_reconnect_grace_is_refused(tmp_path: Path) -> None:
     text = GOOD.replace("move_ms = 500", "move_ms = 500\nreconnect_grace_s = -1")
-    with pytest.raises(ConfigError, match="clock.reconnect_grace_s: must be 0 to 86400"):
+    with pytest.raises(ConfigError, match=r"clock\.reconnect_grace_s: must be 0 to 86400"):
         load_config(_write(tmp_path, text))
