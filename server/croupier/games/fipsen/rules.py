@@ -32,6 +32,8 @@ Readings chosen where the rules are silent (also in the rules doc):
   as the result is decided. Cards not played when a deal stops stay hidden.
 * Timeout/fault default action: ``PASS`` in bidding, ``DECLINE_FIPS``, ``PLAY_HAND``, the lowest
   legal discard / trump (♣) / card, ``STOP``.
+* Forfeit (fault policy): a declarer that forfeits loses its contract at once
+  (``forfeit_round``: -2 x value, -40 for Kieker); a bidder or defender plays the defaults.
 * ``DISCARD`` and ``DECLINE_FIPS`` are not public (``is_public`` is False); every other action is.
 
 Action ids (ascending in every legal list; bids in rank order, equal ranks side by side):

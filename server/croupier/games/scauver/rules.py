@@ -35,6 +35,8 @@ Decisions where the rules are silent (also in the rules doc):
   (:class:`Criterion`).
 * **Defaults** (timeouts, faults): ``PROCEED`` at the betting step, ``NO_BET`` at the final bet,
   ``OUT`` when answering a bet, the first legal id for the opening and the placements.
+  A seat that forfeits the round (fault policy) concedes with ``FOLD`` at the betting step and
+  ``OUT`` when answering a bet (``concede_action``), the defaults elsewhere.
 
 Action ids (ascending in every legal list; the chip ids come from :mod:`~croupier.games.chips`):
 
