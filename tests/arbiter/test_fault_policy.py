@@ -271,3 +271,68 @@ def test_verify_re_simulates_the_forfeit(tmp_path: Path) -> None:
     header = [dict(r) for r in recs]
     header[0]["fault_policy"] = dict(FaultPolicy().as_dict())
     check(header, "policy 'forfeit-match', but the match's timeout policy is default")
+
+
+def misbehave(bad: dict[int, str]) -> Behaviour:
+    """Good replies, except at the decisions in ``bad``: ``"illegal"`` or ``"silent"``."""
+
+    def behave(request: DecisionRequest, n: int) -> Reply | None:
+        what = bad.get(n)
+        if what == "silent":
+            return None
+        if what == "illegal":
+            return Reply(request.request_id, 99999)
+        return Reply(request.request_id, request.legal_actions[n % len(request.legal_actions)])
+
+    return behave
+
+
+GAMES = {
+    "as-nas": {"deals": 3},
+    "fipsen": {"deals": 3},
+    "felduz": {"stack": 8, "round_cap": 4},
+    "scauver": {"stack": 8, "round_cap": 4},
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize(
+    "policy",
+    [
+        FaultPolicy(timeout=Policy.FORFEIT_ROUND, illegal=Policy.FORFEIT_ROUND),
+        FaultPolicy(timeout=Policy.FORFEIT_MATCH, illegal=Policy.FORFEIT_ROUND),
+    ],
+    ids=str,
+)
+def test_every_game_forfeits_and_the_replay_verifies(
+    tmp_path: Path, game: str, policy: FaultPolicy
+) -> None:
+    """In every game, seats that fault under forfeit policies concede by the game's rules; the
+    match ends, its replay verifies (``play`` checks), and the counts and places follow."""
+    behaviours = [
+        misbehave({1: "illegal", 4: "silent", 7: "illegal"}),
+        misbehave({2: "silent", 5: "illegal"}),
+        misbehave({}),
+        misbehave({3: "illegal"}),
+    ]
+    params = GAMES[game]
+    seats = 4 if game in ("as-nas", "fipsen") else 3
+    if seats == 3:
+        params = {**params, "players": 3}
+    forfeits = conceded_moves = 0
+    for seed in (1, 2):
+        result, _, path = play(tmp_path, game, params, behaviours[:seats], policy, seed=seed)
+        forfeits += sum(r.forfeits for r in result.seats)
+        forfeited = [r for r in result.seats if r.outcome is Outcome.FORFEITED]
+        for r in result.seats:
+            assert r.forfeits == r.timeouts + r.rejected  # every fault was a forfeit
+        if forfeited:
+            assert policy.timeout is Policy.FORFEIT_MATCH
+            worst = min(r.place for r in forfeited)
+            assert worst > max(r.place for r in result.seats if r.outcome is not Outcome.FORFEITED)
+        conceded = [r for r in records(path) if r.get("conceded")]
+        assert all(r["fault"] is None and r["time_us"] == 0 for r in conceded)
+        conceded_moves += len(conceded)
+    assert forfeits > 0
+    if policy.timeout is Policy.FORFEIT_MATCH:
+        assert conceded_moves > 0  # a seat that forfeited the match concedes what is left
