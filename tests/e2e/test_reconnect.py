@@ -1,8 +1,9 @@
 """Reconnect with resync (issue 13 item 4): a remote bot whose connection drops comes back
 within the grace window with the same token and gets the pending decision again.
 
-The bot is a real SDK bot process (``tests/e2e/bots/sleeper.py``, which takes a while over each
-decision) that dials the arbiter through a TCP relay in the test; the test cuts the relayed
+The bot is a real SDK bot process (Python: ``tests/e2e/bots/sleeper.py``; Node.js:
+``tests/e2e/bots/slow_node.js``; each takes a while over its second decision) that dials the
+arbiter through a TCP relay in the test; the test cuts the relayed
 connection while a decision is pending (both sockets reset, as a network failure does), so the
 bot's own gRPC connection drops mid-decision and its SDK dials in again.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,19 @@ from croupier.v1 import bot_pb2_grpc
 pytestmark = pytest.mark.e2e
 
 CLOCK = ClockRules(move_time_ms=4000, time_bank_ms=4000)
+NODE_SDK = Path(__file__).resolve().parents[2] / "clients" / "node"
+
+
+def _bot_argv(sdk: str) -> list[str]:
+    """A bot of the ``sdk`` that takes 0.8 s over its 2nd decision."""
+    if sdk == "python":
+        return [sys.executable, str(BOTS_DIR / "sleeper.py"), "--on", "2", "--sleep-ms", "800"]
+    node = shutil.which("node")
+    if node is None or not (NODE_SDK / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI needs node and `npm ci --prefix clients/node` (tests/run does it)")
+        pytest.skip("node or the Node SDK's dependencies are missing (run bash tests/run)")
+    return [node, str(BOTS_DIR / "slow_node.js")]
 
 
 class Relay:
@@ -98,8 +113,11 @@ def _play(
     policy: FaultPolicy | None = None,
     cut: bool = True,
     while_playing: Any = None,
+    sdk: str = "python",
 ) -> tuple[MatchRun, Relay, int, str]:
-    """A 2-deal As-Nas match: seat 0 a remote sleeper through the relay, the rest random."""
+    """A 2-deal As-Nas match: seat 0 a remote bot of ``sdk`` through the relay, the rest
+    random."""
+    argv = _bot_argv(sdk)
     config = MatchConfig(
         "as-nas",
         {"deals": 2},
@@ -120,10 +138,8 @@ def _play(
 
         async def launch(match: Match) -> None:
             env = dict(os.environ, CROUPIER_ADDRESS=relayed, CROUPIER_TOKEN=match.tokens[0])
-            argv = [str(BOTS_DIR / "sleeper.py"), "--on", "2", "--sleep-ms", "800"]
             bot.append(
                 await asyncio.create_subprocess_exec(
-                    sys.executable,
                     *argv,
                     env=env,
                     stdout=asyncio.subprocess.PIPE,
@@ -166,10 +182,11 @@ def _records(run: MatchRun) -> list[dict[str, Any]]:
     return [r.data | {"type": r.type} for r in read_replay(run.replay).records]
 
 
+@pytest.mark.parametrize("sdk", ["python", "node"])
 def test_a_bot_that_drops_mid_decision_and_comes_back_gets_the_same_decision(
-    tmp_path: Path,
+    tmp_path: Path, sdk: str
 ) -> None:
-    run, relay, code, output = _play(tmp_path, grace_s=5, down_s=0.3)
+    run, relay, code, output = _play(tmp_path, grace_s=5, down_s=0.3, sdk=sdk)
     assert code == 0, output
     assert relay.accepted >= 2, "the bot dialed in again"
     records = _records(run)
