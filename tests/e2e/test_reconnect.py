@@ -203,7 +203,7 @@ def test_a_bot_that_drops_mid_decision_and_comes_back_gets_the_same_decision(
     assert mine
     assert all(r["fault"] is None and not r.get("conceded") for r in mine)
     answered = next(r for r in records[rejoined:] if r["type"] == "action" and r["seat"] == 0)
-    assert answered["time_us"] > 800_000  # the clock ran on through the gap (and the thinking)
+    assert answered["wall_us"] >= 800_000  # the clock ran on through the gap and the thinking
     # the bot was asked the same request twice (before and after the drop), answered it once
     asked = [line.split()[2] for line in output.splitlines() if line.startswith("decision ")]
     assert len(asked) == len(mine) + 1, output

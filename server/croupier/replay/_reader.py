@@ -397,7 +397,7 @@ class ReplayCheck:
                 "(a record is missing, repeated or out of order)",
                 rec.line,
             )
-        if self.round_due and kind in ("chance", "action", "result"):
+        if self.round_due and kind in ("chance", "action", "forfeit", "result"):
             raise self._fail(
                 f"a deal ended at step {self.step} but its round_end record is missing", rec
             )
