@@ -61,6 +61,46 @@ function loadService() {
   return grpc.loadPackageDefinition(definition).croupier.v1.BotService;
 }
 
+// The channel dials again quickly after a dropped connection (the default first backoff is a
+// second, a good part of a short reconnect window).
+const CHANNEL_OPTIONS = {
+  "grpc.initial_reconnect_backoff_ms": 100,
+  "grpc.max_reconnect_backoff_ms": 1000,
+};
+
+// The channel's credentials: TLS when CROUPIER_TLS_CA names a PEM file to trust (or
+// CROUPIER_TLS=1: the system's roots), with CROUPIER_TLS_CERT and CROUPIER_TLS_KEY for mutual TLS
+// and CROUPIER_TLS_SERVER_NAME when the certificate names the arbiter differently; plaintext
+// otherwise, and always to a unix: address (the arbiter's local socket). docs/protocol.md,
+// "Remote bots over TLS".
+function channel(address) {
+  const env = process.env;
+  const on = env.CROUPIER_TLS_CA || ["1", "true", "yes"].includes(env.CROUPIER_TLS || "");
+  if (!on || address.startsWith("unix:")) {
+    return { credentials: grpc.credentials.createInsecure(), options: { ...CHANNEL_OPTIONS } };
+  }
+  const read = (file, what) => {
+    if (!file) return null;
+    try {
+      return fs.readFileSync(file);
+    } catch (err) {
+      throw new BotError(`cannot read the TLS ${what} ${file}: ${err.message}`);
+    }
+  };
+  if (!env.CROUPIER_TLS_CERT !== !env.CROUPIER_TLS_KEY) {
+    throw new BotError("mutual TLS needs both CROUPIER_TLS_CERT and CROUPIER_TLS_KEY");
+  }
+  const credentials = grpc.credentials.createSsl(
+    read(env.CROUPIER_TLS_CA, "CA"),
+    read(env.CROUPIER_TLS_KEY, "key"),
+    read(env.CROUPIER_TLS_CERT, "certificate")
+  );
+  const name = env.CROUPIER_TLS_SERVER_NAME;
+  const options = { ...CHANNEL_OPTIONS };
+  if (name) options["grpc.ssl_target_name_override"] = name;
+  return { credentials, options };
+}
+
 class BotError extends Error {
   constructor(message, reason = "", code = "") {
     super(message);
@@ -79,13 +119,14 @@ function play(act, options = {}) {
   if (!address) {
     return Promise.reject(new BotError("no arbiter address: set CROUPIER_ADDRESS"));
   }
-  let BotService;
+  let client;
   try {
-    BotService = loadService();
+    const BotService = loadService();
+    const dial = channel(address);
+    client = new BotService(address, dial.credentials, dial.options);
   } catch (err) {
     return Promise.reject(err instanceof BotError ? err : new BotError(String(err.message)));
   }
-  const client = new BotService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
   const seed = process.env.CROUPIER_SEED;
   return playSeat(client, act, options, token, seed === undefined ? null : Number(seed)).finally(
     () => client.close(),
@@ -98,12 +139,6 @@ function rpcError(err) {
   return new BotError(`${code}: ${err.details}`, String(reason), code);
 }
 
-// The channel dials again quickly after a dropped connection (the default first backoff is a
-// second, a good part of a short reconnect window).
-const CHANNEL_OPTIONS = {
-  "grpc.initial_reconnect_backoff_ms": 100,
-  "grpc.max_reconnect_backoff_ms": 1000,
-};
 
 // Refusals worth another try while the seat's reconnect window lasts: the arbiter has not yet
 // noticed that the old stream is gone (SEAT_TAKEN), or cannot be reached for a moment.
@@ -215,13 +250,14 @@ function serve(act, options = {}) {
   if (!address) {
     return Promise.reject(new BotError("no arbiter address: set CROUPIER_ADDRESS"));
   }
-  let BotService;
+  let client;
   try {
-    BotService = loadService();
+    const BotService = loadService();
+    const dial = channel(address);
+    client = new BotService(address, dial.credentials, dial.options);
   } catch (err) {
     return Promise.reject(err instanceof BotError ? err : new BotError(String(err.message)));
   }
-  const client = new BotService(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
   return new Promise((resolve, reject) => {
     const seats = [];
     let sessionId = "";
