@@ -61,6 +61,13 @@ function loadService() {
   return grpc.loadPackageDefinition(definition).croupier.v1.BotService;
 }
 
+// The channel dials again quickly after a dropped connection (the default first backoff is a
+// second, a good part of a short reconnect window).
+const CHANNEL_OPTIONS = {
+  "grpc.initial_reconnect_backoff_ms": 100,
+  "grpc.max_reconnect_backoff_ms": 1000,
+};
+
 // The channel's credentials: TLS when CROUPIER_TLS_CA names a PEM file to trust (or
 // CROUPIER_TLS=1: the system's roots), with CROUPIER_TLS_CERT and CROUPIER_TLS_KEY for mutual TLS
 // and CROUPIER_TLS_SERVER_NAME when the certificate names the arbiter differently; plaintext
@@ -70,7 +77,7 @@ function channel(address) {
   const env = process.env;
   const on = env.CROUPIER_TLS_CA || ["1", "true", "yes"].includes(env.CROUPIER_TLS || "");
   if (!on || address.startsWith("unix:")) {
-    return { credentials: grpc.credentials.createInsecure(), options: {} };
+    return { credentials: grpc.credentials.createInsecure(), options: { ...CHANNEL_OPTIONS } };
   }
   const read = (file, what) => {
     if (!file) return null;
@@ -89,7 +96,9 @@ function channel(address) {
     read(env.CROUPIER_TLS_CERT, "certificate")
   );
   const name = env.CROUPIER_TLS_SERVER_NAME;
-  return { credentials, options: name ? { "grpc.ssl_target_name_override": name } : {} };
+  const options = { ...CHANNEL_OPTIONS };
+  if (name) options["grpc.ssl_target_name_override"] = name;
+  return { credentials, options };
 }
 
 class BotError extends Error {
@@ -130,59 +139,94 @@ function rpcError(err) {
   return new BotError(`${code}: ${err.details}`, String(reason), code);
 }
 
-// Play the seat `token` admits on a Play stream of `client`; resolve with the MatchEnd.
+
+// Refusals worth another try while the seat's reconnect window lasts: the arbiter has not yet
+// noticed that the old stream is gone (SEAT_TAKEN), or cannot be reached for a moment.
+const RETRY_REASONS = new Set(["SEAT_TAKEN", ""]);
+const RETRY_PAUSE_MS = 100;
+
+// Play the seat `token` admits on a Play stream of `client`; resolve with the MatchEnd. If the
+// stream drops after the Welcome and the seat has a reconnect window (Welcome
+// reconnect_grace_ms), dial in again with the same token until the window has passed: the
+// arbiter sends the Welcome (onWelcome is not called again) and the pending decision again.
 function playSeat(client, act, options, token, seed) {
   return new Promise((resolve, reject) => {
     let match = null;
-    let ended = false;
-    const stream = client.Play();
-    stream.write({
-      hello: {
-        token,
-        bot_name: options.name || "node-bot",
-        bot_version: options.version || "0",
-        protocol_version: PROTOCOL_VERSION,
-      },
-    });
-    stream.on("data", (message) => {
-      for (const event of message.events || []) {
-        if (options.onEvent) options.onEvent(event);
-      }
-      switch (message.kind) {
-        case "welcome":
-          match = { ...message.welcome, seed };
-          if (options.onWelcome) options.onWelcome(match);
-          break;
-        case "decision": {
-          const d = message.decision;
-          const id = act({
-            requestId: d.request_id,
-            observation: d.observation,
-            legalActions: d.legal_actions,
-            clocks: d.clocks,
-            match,
-          });
-          stream.write({ action: { request_id: d.request_id, action_id: id } });
-          break;
+    let giveUp = 0;
+    const hello = {
+      token,
+      bot_name: options.name || "node-bot",
+      bot_version: options.version || "0",
+      protocol_version: PROTOCOL_VERSION,
+    };
+
+    function attempt(retrying) {
+      let ended = false;
+      let welcomed = false;
+      let settled = false;
+      const stream = client.Play();
+
+      function lost(error, refusal) {
+        if (ended || settled) return;
+        settled = true;
+        const window = match ? Number(match.reconnect_grace_ms || 0) : 0;
+        const now = Date.now();
+        if (!giveUp) giveUp = now + window;
+        const again = welcomed || (retrying && refusal !== undefined && RETRY_REASONS.has(refusal));
+        if (!again || window <= 0 || now >= giveUp) {
+          reject(error);
+          return;
         }
-        case "rejected":
-          if (options.onRejected) options.onRejected(message.rejected);
-          break;
-        case "match_end":
-          ended = true;
-          if (options.onMatchEnd) options.onMatchEnd(message.match_end);
-          stream.end();
-          resolve(message.match_end);
-          break;
-        default: // events only
+        setTimeout(() => attempt(true), RETRY_PAUSE_MS);
       }
-    });
-    stream.on("error", (err) => {
-      if (!ended) reject(rpcError(err));
-    });
-    stream.on("end", () => {
-      if (!ended) reject(new BotError("the arbiter closed the stream before the match ended"));
-    });
+
+      stream.write({ hello });
+      stream.on("data", (message) => {
+        for (const event of message.events || []) {
+          if (options.onEvent) options.onEvent(event);
+        }
+        switch (message.kind) {
+          case "welcome":
+            welcomed = true;
+            if (match === null) {
+              match = { ...message.welcome, seed };
+              if (options.onWelcome) options.onWelcome(match);
+            }
+            break;
+          case "decision": {
+            const d = message.decision;
+            const id = act({
+              requestId: d.request_id,
+              observation: d.observation,
+              legalActions: d.legal_actions,
+              clocks: d.clocks,
+              match,
+            });
+            stream.write({ action: { request_id: d.request_id, action_id: id } });
+            break;
+          }
+          case "rejected":
+            if (options.onRejected) options.onRejected(message.rejected);
+            break;
+          case "match_end":
+            ended = true;
+            if (options.onMatchEnd) options.onMatchEnd(message.match_end);
+            stream.end();
+            resolve(message.match_end);
+            break;
+          default: // events only
+        }
+      });
+      stream.on("error", (err) => {
+        const error = rpcError(err);
+        lost(error, error.reason);
+      });
+      stream.on("end", () => {
+        lost(new BotError("the arbiter closed the stream before the match ended"));
+      });
+    }
+
+    attempt(false);
   });
 }
 

@@ -276,11 +276,13 @@ def test_undecodable_bytes_are_rejected_and_the_stream_goes_on(e2e: Kit) -> None
 
 
 @pytest.mark.parametrize("how", ["os-exit", "sys-exit"])
-def test_quitting_with_a_decision_pending_is_a_disconnect(e2e: Kit, how: str) -> None:
+def test_quitting_with_a_decision_pending_is_a_crash(e2e: Kit, how: str) -> None:
+    """The process exits with status 3 while a decision is pending: a crash (the fault policy's
+    ``crash`` class), which ends the seat as disconnected."""
     quitter = e2e.bot("quitter", "--after", 2, "--how", how)
     run = e2e.run([e2e.random, e2e.random, e2e.random, quitter], deals=4)
     check_common(run, faulty={3})
-    assert faults(run, 3) == [(3, "disconnect")]
+    assert faults(run, 3) == [(3, "crash")]
     r = run.result.seats[3]
     assert (r.outcome, r.timeouts, r.rejected) == (Outcome.DISCONNECTED, 0, 0)
     after = [(a, s) for a, s in action_states(run.replay) if a["seat"] == 3][3:]

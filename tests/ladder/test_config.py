@@ -123,3 +123,41 @@ def test_the_sprt_section_is_checked(tmp_path: Path) -> None:
     text = GOOD + '[sprt]\ncandidate = "bob"\nbaseline = "alice"\nalpha = 0.7\n'
     with pytest.raises(ConfigError, match=r"sprt\.alpha"):
         load_config(_write(tmp_path, text))
+
+
+def test_the_faults_table_sets_every_match_s_fault_policy(tmp_path: Path) -> None:
+    from croupier.arbiter import FaultPolicy, Policy
+
+    plain = load_config(_write(tmp_path, GOOD))
+    assert plain.fault_policy == FaultPolicy()
+    assert plain.reconnect_grace_s == 0
+    text = GOOD.replace("move_ms = 500", "move_ms = 500\nreconnect_grace_s = 5")
+    text += '[faults]\ntimeout = "forfeit-round"\ncrash = "forfeit-match"\n'
+    config = load_config(_write(tmp_path, text))
+    assert config.fault_policy == FaultPolicy(
+        timeout=Policy.FORFEIT_ROUND, crash=Policy.FORFEIT_MATCH
+    )
+    assert config.reconnect_grace_s == 5
+    # a policy is part of what the store's hash covers (a default one is not: old stores match)
+    assert config.config_hash() != plain.config_hash()
+    assert "faults" not in plain.defining()
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        ('[faults]\ntimout = "default"\n', "[faults]: unknown fault class 'timout'"),
+        ('[faults]\ncrash = "boom"\n', "[faults]: crash='boom' is not a policy"),
+    ],
+)
+def test_a_bad_faults_table_is_one_line_naming_the_key(
+    tmp_path: Path, extra: str, needle: str
+) -> None:
+    with pytest.raises(ConfigError, match=r"^\S*t\.toml: " + needle.replace("[", r"\[")):
+        load_config(_write(tmp_path, GOOD + extra))
+
+
+def test_a_bad_reconnect_grace_is_refused(tmp_path: Path) -> None:
+    text = GOOD.replace("move_ms = 500", "move_ms = 500\nreconnect_grace_s = -1")
+    with pytest.raises(ConfigError, match=r"clock\.reconnect_grace_s: must be 0 to 86400"):
+        load_config(_write(tmp_path, text))

@@ -85,7 +85,7 @@ INVALID = {
     "a deleted record": (_delete_first_action, "a record is missing"),
     "a negative seed": (_header(lambda h: h.update(seed=-5)), "seed -5 is out of range"),
     "newer rules": (_header(lambda h: h.update(rules_version=2)), "newer than this Croupier"),
-    "newer format": (_header(lambda h: h.update(format_version=3)), "read it with a newer"),
+    "newer format": (_header(lambda h: h.update(format_version=4)), "read it with a newer"),
     "five seats": (_header(lambda h: h["seats"].append(dict(h["seats"][0], seat=4))), "5 seats"),
 }  # fmt: skip
 

@@ -302,6 +302,7 @@ def test_verify_catches_a_result_that_hides_a_fault(replay_file: Path, tmp_path:
     seat = records[index]["seat"]
     records[index]["fault"] = "timeout"
     records[index]["detail"] = "no reply before the deadline"
+    records[index]["policy"] = "default"
     with pytest.raises(ReplayMismatchError, match=f"seat {seat}: outcome normal, 0 timeouts"):
         verify(read_replay(_write(tmp_path / "t.jsonl", records)))
 
@@ -311,7 +312,7 @@ def test_verify_catches_a_seat_playing_on_after_it_left(replay_file: Path, tmp_p
     index = next(i for i, r in enumerate(records) if r["type"] == "action" and r["label"] == "Look")
     seat = records[index]["seat"]
     gone = {"type": "fault", "step": records[index]["step"], "seat": seat, "fault": "disconnect",
-            "detail": "the bot closed its stream"}  # fmt: skip
+            "detail": "the bot closed its stream", "policy": "default"}  # fmt: skip
     records.insert(index, gone)
     with pytest.raises(ReplayMismatchError, match="whose bot has gone the default action is due"):
         verify(read_replay(_write(tmp_path / "t.jsonl", records)))

@@ -53,6 +53,9 @@ class MatchInfo:
     #: The seed meant for the bot's own randomness in this match (``CROUPIER_SEED`` of a bot
     #: launched per match, the seat assignment's seed in a session); None when there is none.
     seed: int | None = None
+    #: How long the seat may be away after its stream drops: the SDK dials in again with the
+    #: same token for that long and gets the pending decision again (0: no reconnect).
+    reconnect_grace_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,8 @@ class Seat:
                 Decision(d.request_id, d.observation, list(d.legal_actions), d.clocks, self.match)
             )
         if kind == "welcome":
+            if self.match is not None:  # back after a dropped stream: the same seat
+                return None
             w = response.welcome
             self.match = MatchInfo(
                 w.match_id,
@@ -133,6 +138,7 @@ class Seat:
                 w.clock_rules.move_time_ms,
                 w.clock_rules.time_bank_ms,
                 self.seed,
+                w.reconnect_grace_ms,
             )
             bot.on_welcome(self.match)
         elif kind == "rejected":
@@ -185,7 +191,7 @@ def _channel(address: str, tls: Tls | None) -> grpc.aio.Channel:
     ``unix:`` address (the arbiter's local socket is plaintext; a launched bot dials it)."""
     tls = tls if tls is not None else Tls.from_env()
     if tls is None or address.startswith("unix:"):
-        return grpc.aio.insecure_channel(address)
+        return grpc.aio.insecure_channel(address, options=_CHANNEL_OPTIONS)
     if (tls.cert is None) != (tls.key is None):
         raise BotError("mutual TLS needs both a certificate and its key (CROUPIER_TLS_CERT/KEY)")
     credentials = grpc.ssl_channel_credentials(
@@ -193,7 +199,7 @@ def _channel(address: str, tls: Tls | None) -> grpc.aio.Channel:
         private_key=_pem(tls.key, "key"),
         certificate_chain=_pem(tls.cert, "certificate"),
     )
-    options = []
+    options: list[tuple[str, str | int]] = list(_CHANNEL_OPTIONS)
     if tls.server_name:
         options.append(("grpc.ssl_target_name_override", tls.server_name))
     return grpc.aio.secure_channel(address, credentials, options=options)
@@ -259,16 +265,63 @@ def _rpc_error(exc: grpc.aio.AioRpcError) -> BotError:
     return BotError(f"{code}: {exc.details()}", str(reason), code)
 
 
+#: The channel dials again quickly after a dropped connection (gRPC's default first backoff is
+#: a second, a good part of a short reconnect window).
+_CHANNEL_OPTIONS = [
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 1000),
+]
+#: Refusals worth another try while the seat's reconnect window lasts: the arbiter has not yet
+#: noticed that the old stream is gone (SEAT_TAKEN), or cannot be reached for a moment.
+_RETRY_REASONS = {"SEAT_TAKEN", ""}
+_RETRY_PAUSE_S = 0.1
+
+
+class _StreamLost(Exception):
+    """The Play stream ended or broke before MatchEnd (``error``: what to raise if the seat
+    cannot be played on)."""
+
+    def __init__(self, error: BotError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 async def _play_seat(channel: grpc.aio.Channel, bot: Bot, token: str, seed: int | None) -> Any:
-    """Play the seat ``token`` admits on a Play stream of ``channel``; return the MatchEnd."""
+    """Play the seat ``token`` admits on a Play stream of ``channel``; return the MatchEnd.
+
+    If the stream drops after the Welcome and the seat has a reconnect window, dial in again
+    with the same token until the window has passed: the arbiter sends the Welcome and the
+    pending decision again."""
     hello = pb.Hello(
         token=token, bot_name=bot.name, bot_version=bot.version, protocol_version=PROTOCOL_VERSION
     )
-    call = bot_pb2_grpc.BotServiceStub(channel).Play()
     seat = Seat(bot, seed)
+    give_up = 0.0
+    while True:
+        try:
+            return await _play_stream(channel, seat, hello, retrying=give_up > 0)
+        except _StreamLost as lost:
+            window = seat.match.reconnect_grace_ms / 1000 if seat.match is not None else 0.0
+            now = time.monotonic()
+            if give_up == 0.0:
+                give_up = now + window
+            if window <= 0 or now >= give_up:
+                raise lost.error from None
+            await asyncio.sleep(_RETRY_PAUSE_S)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(channel.channel_ready(), max(0.01, give_up - now))
+
+
+async def _play_stream(channel: grpc.aio.Channel, seat: Seat, hello: Any, *, retrying: bool) -> Any:
+    """One Play stream of the seat; :class:`_StreamLost` if it ends before MatchEnd after a
+    Welcome (or, ``retrying``, is refused for a reason a moment may cure)."""
+    call = bot_pb2_grpc.BotServiceStub(channel).Play()
+    welcomed = False
     try:
         await call.write(pb.PlayRequest(hello=hello))
         while (response := await call.read()) is not grpc.aio.EOF:
+            welcomed = welcomed or response.WhichOneof("kind") == "welcome"
             action = seat(response)
             if action is not None:
                 reply = pb.ActionReply(request_id=response.decision.request_id, action_id=action)
@@ -279,11 +332,17 @@ async def _play_seat(channel: grpc.aio.Channel, bot: Bot, token: str, seed: int 
                 await call.done_writing()
                 return seat.end
     except grpc.aio.AioRpcError as exc:
-        raise _rpc_error(exc) from None
+        error = _rpc_error(exc)
+        if welcomed or (retrying and error.reason in _RETRY_REASONS):
+            raise _StreamLost(error) from None
+        raise error from None
     except BaseException:
         call.cancel()  # a hook failed: leave the seat (in a session the channel stays up)
         raise
-    raise BotError("the arbiter closed the stream before the match ended")
+    error = BotError("the arbiter closed the stream before the match ended")
+    if welcomed:
+        raise _StreamLost(error)
+    raise error
 
 
 @dataclass(frozen=True)

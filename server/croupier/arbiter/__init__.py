@@ -6,6 +6,7 @@ Pure asyncio; no proto types and no files: the transport fills and drains each s
 
 from croupier.arbiter._commit import commitment as deal_commitment
 from croupier.arbiter._commit import script_digest
+from croupier.arbiter._faults import FaultClass, FaultPolicy, Policy, fault_class, forfeit_places
 from croupier.arbiter._match import Match, MatchConfig, Recorder, SeatInfo, decision_request
 from croupier.arbiter._seat import SeatLink
 from croupier.arbiter._types import (
@@ -43,6 +44,8 @@ __all__ = [
     "DecisionRequest",
     "DecisionTiming",
     "Fault",
+    "FaultClass",
+    "FaultPolicy",
     "Gone",
     "Inbound",
     "Match",
@@ -51,6 +54,7 @@ __all__ = [
     "MatchResult",
     "Outbound",
     "Outcome",
+    "Policy",
     "Recorder",
     "Rejection",
     "Reply",
@@ -65,5 +69,7 @@ __all__ = [
     "Written",
     "deal_commitment",
     "decision_request",
+    "fault_class",
+    "forfeit_places",
     "script_digest",
 ]

@@ -4,6 +4,7 @@ broadcasts public events and records everything through a :class:`Recorder`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import secrets
 from collections.abc import Callable, Mapping
@@ -16,6 +17,7 @@ import structlog
 
 from croupier.arbiter import _commit
 from croupier.arbiter._clock import LagMonitor
+from croupier.arbiter._faults import FaultClass, FaultPolicy, Policy, fault_class, forfeit_places
 from croupier.arbiter._seat import SeatLink
 from croupier.arbiter._types import (
     ActionEvent,
@@ -25,11 +27,13 @@ from croupier.arbiter._types import (
     Clocks,
     DecisionRequest,
     DecisionTiming,
+    Dropped,
     Fault,
     Gone,
     MatchOver,
     MatchResult,
     Rejection,
+    Rejoined,
     Reply,
     RoundEnded,
     RoundStarted,
@@ -55,6 +59,11 @@ class MatchConfig:
     #: Chance outcomes to use, in order, before the seed draws any (duplicate play: the deals of
     #: another match, with the seats rotated; also how tests change what a seat cannot see).
     chance_script: tuple[tuple[int, ...], ...] = ()
+    #: What each class of fault costs the seat (``croupier.arbiter._faults``).
+    fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
+    #: How long a bot that dialed in (not a launched one) may be away after its connection
+    #: drops and come back with its token to the pending decision; 0: no reconnect.
+    reconnect_grace_s: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +94,11 @@ def decision_request(
     )
 
 
+#: How long the arbiter waits, after a launched bot's stream ends, for its process to exit
+#: (then the fault is a crash, else a disconnect).
+CRASH_WAIT_S = 0.5
+
+
 class _MatchCancelled(Exception):
     """Raised out of a pending decision when the match is cancelled."""
 
@@ -95,6 +109,17 @@ class _Decided(NamedTuple):
     detail: str
     time_us: int
     timing: DecisionTiming | None = None
+    #: The policy applied to ``fault`` (None without one).
+    policy: Policy | None = None
+    #: The seat had forfeited the round or match: the arbiter played for it without asking.
+    conceded: bool = False
+    #: The state after the rules' own forfeit of the round (``forfeit_round``), which is then
+    #: recorded instead of an action (``action`` is -1).
+    forfeit: Any = None
+
+
+#: ``Match._conceding`` of a seat that concedes every decision to the end of the match.
+_ALWAYS = -1
 
 
 class Recorder(Protocol):
@@ -112,14 +137,35 @@ class Recorder(Protocol):
         fault: Fault | None,
         detail: str,
         timing: DecisionTiming | None = None,
+        policy: Policy | None = None,
+        conceded: bool = False,
     ) -> None: ...
-    def fault(self, step: int, seat: int, fault: Fault, detail: str) -> None: ...
+    def fault(
+        self, step: int, seat: int, fault: Fault, detail: str, policy: Policy | None = None
+    ) -> None: ...
+    def forfeit(
+        self,
+        step: int,
+        seat: int,
+        fault: Fault | None,
+        detail: str,
+        policy: Policy | None,
+        time_us: int,
+    ) -> None:
+        """The rules ended the round as forfeited by ``seat`` (``forfeit_round``); ``fault``
+        and ``policy`` say why (``None``: the seat had forfeited already)."""
+
     def round_end(
         self, step: int, round_index: int, deltas: tuple[Fraction, ...], public: Any
     ) -> None:
         """A round has ended; ``public`` is the public observation after it."""
 
     def result(self, result: MatchResult, step: int) -> None: ...
+    def dropped(self, step: int, seat: int, reason: str) -> None:
+        """The seat's connection dropped; its bot may come back within the grace window."""
+
+    def rejoined(self, step: int, seat: int, gap_us: int, peer: str) -> None:
+        """The seat's bot came back after ``gap_us`` away."""
 
 
 class Match:
@@ -139,6 +185,11 @@ class Match:
         self.params = self.game.info.make_params(config.params)
         self.num_seats = self.params["players"]
         self.seats = [SeatLink(i, secrets.token_urlsafe(24)) for i in range(self.num_seats)]
+        for link in self.seats:
+            link.grace_s = config.reconnect_grace_s
+        self._step = 0  # the replay step of the decision being asked, for the gap records
+        #: Per seat: when its bot dropped (event-loop time), while it is away.
+        self._dropped_at: list[float | None] = [None] * self.num_seats
         self.stats = [SeatStats() for _ in range(self.num_seats)]
         self._recorder = recorder
         self._progress = progress
@@ -155,6 +206,9 @@ class Match:
         #: Told to every bot at Welcome; the seed and salt behind it are revealed at MatchEnd.
         self.commitment = _commit.commitment(config.seed, self._salt, self._script_digest)
         self._used_us = [0] * self.num_seats  # charged time per seat, for the seat cap
+        #: Per seat: None, or the round it forfeited (it concedes while that round lasts), or
+        #: _ALWAYS (it forfeited the match, or left under a forfeit policy).
+        self._conceding: list[int | None] = [None] * self.num_seats
         self._lag = LagMonitor()
         self._cancelled = False
         self._cancel_reason = ""
@@ -183,6 +237,7 @@ class Match:
             dict(self.params),
             clock,
             self.commitment,
+            0 if self.seats[seat].launched else round(self.config.reconnect_grace_s * 1000),
         )
 
     def cancel(self, reason: str = "cancelled by the operator") -> None:
@@ -255,8 +310,13 @@ class Match:
         self._recorder.header(self, seats_info)
         for link in self.seats:
             if self._gone(link.seat):
-                self._recorder.fault(0, link.seat, Fault.NO_SHOW, "did not join in time")
-                self._log.warning("seat_no_show", seat=link.seat)
+                kind, detail = Fault.NO_SHOW, "did not join in time"
+                if link.launched and link.crashed.is_set():
+                    kind = Fault.CRASH
+                    detail = f"the bot process exited with code {link.exit_code} before joining"
+                policy = self._apply_policy(link.seat, kind, None)
+                self._recorder.fault(0, link.seat, kind, detail, policy)
+                self._log.warning("seat_no_show", seat=link.seat, fault=kind.value)
         state = game.initial_state(self.params)
         step = 0
         # Events count only the steps everyone saw (chance events and announced actions): a gap
@@ -285,21 +345,39 @@ class Match:
                     announced = index
                     self._broadcast(RoundStarted(shown, index, game.dealer(state)))
                 continue
+            self._step = step
             try:
                 decided = await self._decide(player, state)
             except _MatchCancelled:
                 break
             action, fault = decided.action, decided.fault
-            label = game.action_label(state, action)
-            self._recorder.action(
-                step, player, action, label, decided.time_us, fault, decided.detail, decided.timing
-            )
-            before = state
-            state = game.apply(state, action)
-            step += 1
-            if game.is_public(before, action):
-                shown += 1
-                self._announce(ActionEvent(shown, player, action, label, False), fault)
+            if decided.forfeit is not None:  # the rules ended the round for the seat
+                self._recorder.forfeit(
+                    step, player, fault, decided.detail, decided.policy, decided.time_us
+                )
+                state = decided.forfeit
+                step += 1
+            else:
+                label = game.action_label(state, action)
+                self._recorder.action(
+                    step,
+                    player,
+                    action,
+                    label,
+                    decided.time_us,
+                    fault,
+                    decided.detail,
+                    decided.timing,
+                    decided.policy,
+                    decided.conceded,
+                )
+                before = state
+                state = game.apply(state, action)
+                step += 1
+                if game.is_public(before, action):
+                    shown += 1
+                    by_arbiter = fault is not None or decided.conceded
+                    self._announce(ActionEvent(shown, player, action, label, False), by_arbiter)
             if game.current_player(state) == TERMINAL or game.round_index(state) != announced:
                 totals = game.returns(state)
                 deltas = tuple(t - s for t, s in zip(totals, round_start, strict=True))
@@ -310,7 +388,8 @@ class Match:
                     self._progress(announced + 1)
                 self._broadcast(RoundEnded(shown, announced, deltas, totals, public))
         self._drain_departures(step)
-        result = self._result(game.returns(state), game.ranking(state))
+        ranking = forfeit_places(game.ranking(state), tuple(s.forfeited_match for s in self.stats))
+        result = self._result(game.returns(state), ranking)
         self._recorder.result(result, step)
         for link in self.seats:
             link.send(MatchOver(result))
@@ -331,12 +410,15 @@ class Match:
     async def _decide(self, seat: int, state: Any) -> _Decided:
         """Ask ``seat`` for an action under the clock; apply the fault policy if it fails."""
         game = self.game
+        if self._concedes(seat, state):
+            return self._concede(seat, state, None, "", None, 0)
         if self._gone(seat):
             return _Decided(game.default_action(state), None, "", 0)
         link = self.seats[seat]
         if link.abandoned.is_set():  # gone, whatever it sent before (which is not read now)
             self._mark_gone(seat)
-            return self._fault(seat, state, Fault.DISCONNECT, link.left_reason, 0)
+            fault = await self._departure(link)
+            return self._fault(seat, state, fault, link.left_reason, 0)
         request_id = self._next_request[seat]
         self._next_request[seat] += 1
         clock = self.config.clock
@@ -350,9 +432,22 @@ class Match:
             budget_ms = min(budget_ms, left_ms)
         clocks = Clocks(clock.move_time_ms, self._bank_ms[seat], self._last_latency_us[seat])
         request = decision_request(game, state, seat, request_id, clocks)
-        legal = request.legal_actions
         link.send(request)
         loop = asyncio.get_running_loop()
+        link.pending, link.pending_since = request, loop.time()
+        try:
+            return await self._await_reply(seat, state, request, budget_ms)
+        finally:
+            link.pending = None
+
+    async def _await_reply(
+        self, seat: int, state: Any, request: DecisionRequest, budget_ms: int
+    ) -> _Decided:
+        """Wait for the reply to ``request`` under the clock (the rest of :meth:`_decide`)."""
+        link, clock, request_id = self.seats[seat], self.config.clock, request.request_id
+        legal = request.legal_actions
+        loop = asyncio.get_running_loop()
+        written = False  # (a request resent to a bot that came back is written again)
         meter = link.cpu_meter if clock.kind is ClockKind.CPU else None
         # the clock starts when the transport reports the request written (Written), until
         # then from now; time the arbiter itself stalled is never charged
@@ -393,15 +488,20 @@ class Match:
                     continue  # the arbiter stalled meanwhile: the deadline moved on
                 return timed_out("no reply before the deadline")
             if isinstance(message, Written):
-                if message.request_id == request_id:
-                    start = message.at
+                if message.request_id == request_id and not written:
+                    written = True
+                    start = link.pending_since = message.at
                     cpu_start = meter() if meter else 0.0
+                continue
+            if isinstance(message, Dropped | Rejoined):  # the clock runs on meanwhile
+                self._gap(seat, message)
                 continue
             end = message.received_at if isinstance(message, Reply) and message.received_at else 0.0
             elapsed_us, times = timing(end or loop.time())
             if isinstance(message, Gone):
                 self._mark_gone(seat)
-                return self._fault(seat, state, Fault.DISCONNECT, message.reason, elapsed_us, times)
+                fault = await self._departure(link)
+                return self._fault(seat, state, fault, message.reason, elapsed_us, times)
             if isinstance(message, Cancelled):
                 raise _MatchCancelled
             if isinstance(message, Unexpected):
@@ -489,10 +589,74 @@ class Match:
         elapsed_us: int,
         timing: DecisionTiming | None = None,
     ) -> _Decided:
-        """The fault policy: the game's default action is played for the seat; log the fault."""
+        """The fault policy for ``fault``: the game's default action is played for the seat,
+        or it forfeits the round or the match (see :meth:`_concede`); log the fault."""
         self._last_latency_us[seat] = elapsed_us
-        self._log.warning("seat_fault", seat=seat, fault=fault.value, detail=detail)
-        return _Decided(self.game.default_action(state), fault, detail, elapsed_us, timing)
+        policy = self._apply_policy(seat, fault, state)
+        self._log.warning(
+            "seat_fault", seat=seat, fault=fault.value, detail=detail, policy=policy.value
+        )
+        if policy.forfeits:
+            return self._concede(seat, state, fault, detail, policy, elapsed_us, timing)
+        return _Decided(self.game.default_action(state), fault, detail, elapsed_us, timing, policy)
+
+    def _apply_policy(self, seat: int, fault: Fault, state: Any) -> Policy:
+        """The policy for ``fault``; a forfeit makes the seat concede from now on: while the
+        current round lasts (``forfeit-round``), or to the end of the match (``forfeit-match``,
+        or any forfeit of a seat whose bot has gone: it cannot come back)."""
+        policy = self.config.fault_policy.of(fault)
+        stats = self.stats[seat]
+        if not policy.forfeits:
+            return policy
+        stats.forfeits += 1
+        gone = fault_class(fault) in (FaultClass.DISCONNECT, FaultClass.CRASH)
+        if policy is Policy.FORFEIT_MATCH:
+            stats.forfeited_match = True
+        if policy is Policy.FORFEIT_MATCH or gone or state is None:
+            self._conceding[seat] = _ALWAYS
+        else:
+            self._conceding[seat] = self.game.round_index(state)
+        return policy
+
+    def _concedes(self, seat: int, state: Any) -> bool:
+        """Whether ``seat`` has forfeited the round (or match) it is asked to act in."""
+        conceding = self._conceding[seat]
+        if conceding is None:
+            return False
+        if conceding == _ALWAYS or conceding == self.game.round_index(state):
+            return True
+        self._conceding[seat] = None  # that round is over
+        return False
+
+    def _concede(
+        self,
+        seat: int,
+        state: Any,
+        fault: Fault | None,
+        detail: str,
+        policy: Policy | None,
+        elapsed_us: int,
+        timing: DecisionTiming | None = None,
+    ) -> _Decided:
+        """A decision of a seat that has forfeited: the rules end the round for it
+        (``forfeit_round``) or the arbiter plays its ``concede_action``, without asking it."""
+        after = self.game.forfeit_round(state)
+        conceded = fault is None
+        if after is not None:
+            return _Decided(-1, fault, detail, elapsed_us, timing, policy, conceded, after)
+        action = self.game.concede_action(state)
+        return _Decided(action, fault, detail, elapsed_us, timing, policy, conceded)
+
+    async def _departure(self, link: SeatLink) -> Fault:
+        """Whether a seat whose connection ended crashed (its launched process died; that
+        shows a moment after the stream ends) or only disconnected."""
+        if not link.launched:
+            return Fault.DISCONNECT
+        if not link.crashed.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(CRASH_WAIT_S):
+                    await link.crashed.wait()
+        return Fault.CRASH if link.crashed.is_set() else Fault.DISCONNECT
 
     def _gone(self, seat: int) -> bool:
         return self.stats[seat].disconnected
@@ -507,25 +671,44 @@ class Match:
         for link in self.seats:
             link.send(message)
 
-    def _announce(self, event: ActionEvent, fault: Fault | None) -> None:
+    def _announce(self, event: ActionEvent, by_arbiter: bool) -> None:
         """Tell every seat about a public action; only its own seat learns that the arbiter
         played it. The default actions are known (the lowest legal card, say), so telling the
         table would tell it something about the seat's hidden cards."""
-        if fault is None and not self._gone(event.seat):
+        if not by_arbiter and not self._gone(event.seat):
             self._broadcast(event)
             return
         own = dataclasses.replace(event, by_arbiter=True)
         for link in self.seats:
             link.send(own if link.seat == event.seat else event)
 
+    def _gap(self, seat: int, message: Dropped | Rejoined) -> None:
+        """Record a seat's bot dropping out (it may come back) or coming back."""
+        if isinstance(message, Dropped):
+            self._dropped_at[seat] = message.at
+            self._recorder.dropped(self._step, seat, message.reason)
+            self._log.warning("seat_dropped", seat=seat, reason=message.reason)
+            return
+        away = self._dropped_at[seat]
+        self._dropped_at[seat] = None
+        gap_us = 0 if away is None else max(0, int((message.at - away) * 1e6))
+        self._recorder.rejoined(self._step, seat, gap_us, message.peer)
+        self._log.info("seat_rejoined", seat=seat, gap_us=gap_us, peer=message.peer)
+
     def _drain_departures(self, step: int) -> None:
         """Seats whose bot left after their last decision still count as disconnected."""
+        self._step = step
         for link in self.seats:
             while not link.inbox.empty():
                 message = link.inbox.get_nowait()
+                if isinstance(message, Dropped | Rejoined) and not self._gone(link.seat):
+                    self._gap(link.seat, message)
                 if isinstance(message, Gone) and not self._gone(link.seat):
                     self._mark_gone(link.seat)
-                    self._recorder.fault(step, link.seat, Fault.DISCONNECT, message.reason)
+                    crashed = link.launched and link.crashed.is_set()
+                    fault = Fault.CRASH if crashed else Fault.DISCONNECT
+                    policy = self._apply_policy(link.seat, fault, None)
+                    self._recorder.fault(step, link.seat, fault, message.reason, policy)
 
     def _result(self, scores: tuple[Fraction, ...], place: tuple[int, ...]) -> MatchResult:
         return MatchResult(
@@ -539,6 +722,7 @@ class Match:
                     outcome=self.stats[link.seat].outcome(),
                     timeouts=self.stats[link.seat].timeouts,
                     rejected=self.stats[link.seat].rejected,
+                    forfeits=self.stats[link.seat].forfeits,
                 )
                 for link in self.seats
             ),

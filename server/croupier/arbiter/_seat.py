@@ -4,10 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import unicodedata
 from collections.abc import Callable
 
-from croupier.arbiter._types import ActionEvent, Gone, Inbound, Outbound, RoundEnded, RoundStarted
+from croupier.arbiter._types import (
+    ActionEvent,
+    Clocks,
+    DecisionRequest,
+    Dropped,
+    Gone,
+    Inbound,
+    Outbound,
+    Rejoined,
+    RoundEnded,
+    RoundStarted,
+)
 from croupier.errors import ClaimError
 
 #: Public events: they may wait to travel with the next message to the same bot.
@@ -58,6 +70,10 @@ class Outbox:
 
     def empty(self) -> bool:
         return not self._items
+
+    def holds(self, item: Outbound) -> bool:
+        """Whether ``item`` (that very message) is still queued."""
+        return any(queued is item for queued in self._items)
 
     def qsize(self) -> int:
         return len(self._items)
@@ -114,8 +130,11 @@ def _wake(waiter: asyncio.Future[None]) -> None:
 class SeatLink:
     """The arbiter's end of one seat: an outbox the transport drains, an inbox it fills.
 
-    A token admits exactly one connection, once: after a claim, further claims fail, and a seat
-    whose bot has gone stays closed for the rest of the match.
+    A token admits exactly one connection at a time: while it is connected, further claims fail
+    (no seat theft). Once its connection ends the seat is closed for the rest of the match,
+    unless the match gives it a grace window (:attr:`grace_s`, never for a launched bot): then
+    the same token may claim it again within the window (reconnect with resync), and only when
+    the window passes has the bot left.
     """
 
     def __init__(self, seat: int, token: str) -> None:
@@ -139,28 +158,104 @@ class SeatLink:
         self.cpu_meter: Callable[[], float] | None = None
         #: Set by the transport: where the bot connected from (``ipv4:127.0.0.1:5500``).
         self.peer = ""
+        #: Set by the launcher: the seat's bot is a process the arbiter started, and (once it
+        #: has ended) its exit status; ``crashed`` is set when that status is not 0: a launched
+        #: bot that dies mid-match (rather than exiting cleanly, too early) has crashed.
+        self.launched = False
+        self.crashed = asyncio.Event()
+        self.exit_code: int | None = None
         self._claimed = False
+        #: Set by the match: how long a bot whose connection ends may take to come back (0:
+        #: not at all). A launched bot never gets one: its connection ending means it is gone.
+        self.grace_s = 0.0
+        #: The current connection's number (1 for the first claim, +1 for each return).
+        self.connection = 0
+        #: While the bot is away inside its grace window: the event-loop time it left.
+        self.away_since: float | None = None
+        self._expiry: asyncio.TimerHandle | None = None
+        #: Set by the match while a decision is pending (and when its clock started): resent
+        #: to a bot that comes back (:meth:`resync`).
+        self.pending: DecisionRequest | None = None
+        self.pending_since = 0.0
 
-    def claim(self, bot_name: str, bot_version: str) -> None:
-        """Admit one connection; raise :class:`ClaimError` if the seat cannot take it. The name
-        and version are kept as :func:`clean_name` makes them."""
+    def claim(self, bot_name: str, bot_version: str, peer: str = "") -> int:
+        """Admit one connection and return its number; raise :class:`ClaimError` if the seat
+        cannot take it. The name and version are kept as :func:`clean_name` makes them. A
+        bot that comes back within its grace window keeps the name it joined with."""
         if self.over:
             raise ClaimError(ClaimError.Kind.MATCH_OVER, "the match is over")
         if self.closed or self.abandoned.is_set():
             raise ClaimError(ClaimError.Kind.SEAT_CLOSED, f"seat {self.seat} is closed")
         if self._claimed:
-            raise ClaimError(ClaimError.Kind.SEAT_TAKEN, f"seat {self.seat} is already taken")
+            if self.away_since is None:  # its connection is up: nobody else may take it
+                raise ClaimError(ClaimError.Kind.SEAT_TAKEN, f"seat {self.seat} is already taken")
+            return self._rejoin(peer)
         self._claimed = True
+        self.connection = 1
         self.bot_name, self.bot_version = clean_name(bot_name), clean_name(bot_version)
         self.joined.set()
+        return self.connection
+
+    def _rejoin(self, peer: str) -> int:
+        if self._expiry is not None:
+            self._expiry.cancel()
+            self._expiry = None
+        self.away_since = None
+        self.connection += 1
+        self.inbox.put_nowait(Rejoined(asyncio.get_running_loop().time(), peer))
+        return self.connection
+
+    def lost(self, reason: str, connection: int) -> None:
+        """Connection number ``connection`` ended: with a grace window the bot may come back
+        (the match is told it dropped), else it has left (:meth:`leave`). A connection that was
+        already replaced, or a seat already away or gone, changes nothing."""
+        if connection != self.connection or self.away_since is not None:
+            return
+        if self.abandoned.is_set():
+            return
+        if self.grace_s <= 0 or self.launched or self.over:
+            self.leave(reason)
+            return
+        loop = asyncio.get_running_loop()
+        self.away_since = loop.time()
+        self.inbox.put_nowait(Dropped(reason, self.away_since))
+        self._expiry = loop.call_later(self.grace_s, self._expire, reason)
+
+    def _expire(self, reason: str) -> None:
+        self._expiry = None
+        if self.away_since is not None and not self.over:
+            self.leave(f"{reason}, and it did not come back within {self.grace_s:g} s")
+
+    def resync(self) -> DecisionRequest | None:
+        """What a connection that came back must be sent first: the pending decision (same
+        request id and observation, the clocks showing what is left of them), unless it is
+        still queued in the outbox and goes out anyway."""
+        request = self.pending
+        if request is None or self.outbox.holds(request):
+            return None
+        elapsed_ms = int((asyncio.get_running_loop().time() - self.pending_since) * 1000)
+        clocks = request.clocks
+        move_ms = max(0, clocks.move_time_ms - elapsed_ms)
+        bank_ms = max(0, clocks.time_bank_ms - max(0, elapsed_ms - clocks.move_time_ms))
+        return dataclasses.replace(request, clocks=Clocks(move_ms, bank_ms, clocks.last_latency_us))
 
     def send(self, message: Outbound) -> None:
         """Queue a message for the bot, unless the seat is closed."""
         if not self.closed:
             self.outbox.put_nowait(message)
 
+    def process_exited(self, code: int) -> None:
+        """The launched bot's process ended with ``code`` (told before :meth:`leave`); any
+        status but 0 (a signal too) makes its departure a crash."""
+        self.exit_code = code
+        if code != 0:
+            self.crashed.set()
+
     def leave(self, reason: str) -> None:
         """The connection ended or the process died; tell the arbiter once."""
+        if self._expiry is not None:
+            self._expiry.cancel()
+            self._expiry = None
         if not self.abandoned.is_set():
             self.left_reason = reason
             self.abandoned.set()

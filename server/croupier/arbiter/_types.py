@@ -17,6 +17,7 @@ class Fault(enum.Enum):
     UNEXPECTED_MESSAGE = "unexpected_message"  # not an ActionReply (second Hello, empty envelope)
     DISCONNECT = "disconnect"  # stream closed or broken, or the process exited, mid-match
     NO_SHOW = "no_show"  # never connected before the match started
+    CRASH = "crash"  # a launched bot's process died mid-match
 
 
 class Outcome(enum.Enum):
@@ -26,6 +27,7 @@ class Outcome(enum.Enum):
     TIMEOUTS = "timeouts"
     ILLEGAL_ACTIONS = "illegal_actions"
     DISCONNECTED = "disconnected"
+    FORFEITED = "forfeited"  # the fault policy made it forfeit the match: placed last
 
 
 class ClockKind(enum.Enum):
@@ -76,6 +78,8 @@ class Welcome:
     clock: ClockRules
     #: The deals' commitment (``croupier.arbiter._commit``), revealed at the end.
     commitment: str = ""
+    #: How long the seat's bot may be away and come back (0: a lost stream ends the seat).
+    reconnect_grace_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +148,8 @@ class SeatResult:
     outcome: Outcome
     timeouts: int
     rejected: int
+    #: Faults whose policy was a forfeit (of the round or of the match).
+    forfeits: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +221,23 @@ class Gone:
 
 
 @dataclass(frozen=True, slots=True)
+class Dropped:
+    """The seat's connection ended, but its bot may come back within the grace window; the
+    clock keeps running. ``at``: event-loop time."""
+
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Rejoined:
+    """The seat's bot came back (same token) after a :class:`Dropped`; ``peer`` is where from."""
+
+    at: float
+    peer: str
+
+
+@dataclass(frozen=True, slots=True)
 class Cancelled:
     """The match was cancelled (put into every inbox so a pending decision stops waiting)."""
 
@@ -222,7 +245,7 @@ class Cancelled:
 Outbound = (
     Welcome | DecisionRequest | ActionEvent | RoundStarted | RoundEnded | Rejection | MatchOver
 )
-Inbound = Reply | Unexpected | Gone | Cancelled | Written
+Inbound = Reply | Unexpected | Gone | Cancelled | Written | Dropped | Rejoined
 
 
 @dataclass(slots=True)
@@ -232,8 +255,12 @@ class SeatStats:
     timeouts: int = 0
     rejected: int = 0
     disconnected: bool = False
+    forfeits: int = 0
+    forfeited_match: bool = False
 
     def outcome(self) -> Outcome:
+        if self.forfeited_match:
+            return Outcome.FORFEITED
         if self.disconnected:
             return Outcome.DISCONNECTED
         if self.rejected:

@@ -32,7 +32,7 @@ from typing import Any
 import structlog
 
 from croupier import __version__
-from croupier.arbiter import ClockKind, ClockRules, Match, MatchConfig, MatchResult
+from croupier.arbiter import ClockKind, ClockRules, FaultPolicy, Match, MatchConfig, MatchResult
 from croupier.cli import _ctl, _serve, _tournament
 from croupier.cli._tls import add_tls_arguments, tls_config
 from croupier.compliance import Status, check_bot
@@ -92,6 +92,11 @@ def _escape(c: str) -> str:
 def _say(text: str = "") -> None:
     """Print one line of output, escaped (see :func:`printable`)."""
     print(printable(text))
+
+
+#: ``croupier match --reconnect-grace``'s default: a remote bot on a flaky network gets this
+#: long to come back (launched bots never get a window: their process is right here).
+REMOTE_RECONNECT_GRACE_S = 10.0
 
 
 def default_bots(game: str, seats: int) -> list[str]:
@@ -438,6 +443,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="any game parameter (see `croupier games`)",
     )
     _add_clock_arguments(m, bank_ms=30000)
+    m.add_argument(
+        "--fault-policy",
+        default="",
+        metavar="CLASS=POLICY,...",
+        help=(
+            "what a fault costs the seat, per class (timeout, illegal, disconnect, crash): "
+            "default (the default action is played; the default for every class), "
+            "forfeit-round or forfeit-match; e.g. timeout=forfeit-round,crash=forfeit-match"
+        ),
+    )
+    m.add_argument(
+        "--reconnect-grace",
+        type=_seconds,
+        default=REMOTE_RECONNECT_GRACE_S,
+        metavar="S",
+        help=(
+            "seconds a remote bot (--bot remote) whose connection drops has to dial in again "
+            "with its token and get its pending decision back; the clock keeps running "
+            f"(default {REMOTE_RECONNECT_GRACE_S:g}; 0: a lost connection ends the seat)"
+        ),
+    )
     _add_sandbox_arguments(m)
     m.add_argument(
         "--listen",
@@ -543,6 +569,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
         seed=seed,
         clock=_clock(args),
         connect_timeout_s=args.connect_timeout,
+        fault_policy=FaultPolicy.parse(args.fault_policy),
+        reconnect_grace_s=args.reconnect_grace,
     )
 
     sandbox = _sandbox(args)
@@ -603,20 +631,24 @@ def _cmd_match(args: argparse.Namespace) -> int:
 
 
 def _standings_table(result: MatchResult, commands: Sequence[str]) -> str:
-    rows = [("place", "seat", "bot", "score", "ended", "timeouts", "rejected")]
+    forfeits = any(r.forfeits for r in result.seats)  # a column only when there are some
+    rows: list[tuple[str, ...]] = [
+        ("place", "seat", "bot", "score", "ended", "timeouts", "rejected")
+    ]
+    if forfeits:
+        rows[0] += ("forfeits",)
     for r in sorted(result.seats, key=lambda r: (r.place, r.seat)):
         name = r.bot_name or f"({commands[r.seat]})"
-        rows.append(
-            (
-                str(r.place),
-                str(r.seat),
-                name,
-                str(r.score),
-                r.outcome.value,
-                str(r.timeouts),
-                str(r.rejected),
-            )
+        row = (
+            str(r.place),
+            str(r.seat),
+            name,
+            str(r.score),
+            r.outcome.value,
+            str(r.timeouts),
+            str(r.rejected),
         )
+        rows.append((*row, str(r.forfeits)) if forfeits else row)
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()

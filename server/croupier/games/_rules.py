@@ -187,5 +187,15 @@ class Rules(Generic[S]):
         empty): the lowest legal id unless the game says otherwise."""
         return legal[0]
 
+    def concede_action(self, state: S) -> int:
+        """What the arbiter plays for a seat that forfeited the round: the default action
+        unless the game has a move that gives the round up (a fold)."""
+        return self.default_action(state)
+
+    def forfeit_round(self, state: S) -> S | None:
+        """The state once the seat to act has forfeited the round, where the rules end it at
+        once (none by default: the seat plays :meth:`concede_action` to the round's end)."""
+        return None
+
     def is_public(self, state: S, action: int) -> bool:
         return True

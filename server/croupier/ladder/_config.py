@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from croupier.arbiter import FaultPolicy
 from croupier.errors import ConfigError
 from croupier.games import get_game
 from croupier.transport import TlsConfig
@@ -46,6 +47,7 @@ _TOP_KEYS = {
     "format",
     "bots",
     "sprt",
+    "faults",
 }
 
 
@@ -102,6 +104,10 @@ class TournamentConfig:
     move_ms: int = 2000
     bank_ms: int = 30000
     connect_timeout_s: float = 15.0
+    #: The ``[faults]`` table: the fault policy of every match.
+    fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
+    #: ``clock.reconnect_grace_s``: how long a remote bot may be away and come back (0: off).
+    reconnect_grace_s: float = 0.0
     sprt: SprtSpec | None = None
     # how to run it (not hashed)
     store: Path = Path("tournament.sqlite")
@@ -144,6 +150,10 @@ class TournamentConfig:
             },
             "bots": {b.name: b.command for b in self.bots},
         }
+        if self.fault_policy != FaultPolicy():  # (absent when default: older stores still match)
+            out["faults"] = self.fault_policy.as_dict()
+        if self.reconnect_grace_s:
+            out["clock"]["reconnect_grace_s"] = self.reconnect_grace_s
         if self.sprt is not None:
             s = self.sprt
             out["sprt"] = {
@@ -333,8 +343,12 @@ def parse_config(
         raise r.fail("bots", f"{len(bots)} bots for tables of {n} seats")
 
     clock = r.table(data, "clock")
-    r.unknown(clock, "clock", {"move_ms", "bank_ms", "connect_timeout_s"})
+    r.unknown(clock, "clock", {"move_ms", "bank_ms", "connect_timeout_s", "reconnect_grace_s"})
     sprt = _sprt(r, data, names)
+    fault_policy = FaultPolicy.from_mapping(r.table(data, "faults"), f"{source}: [faults]")
+    grace = r.number(clock, "clock.reconnect_grace_s", 0.0)
+    if not 0 <= grace <= 86400:  # (nan is neither)
+        raise r.fail("clock.reconnect_grace_s", f"must be 0 to 86400 seconds, got {grace!r}")
 
     def place(key: str, default: str) -> Path:
         value = Path(r.text(data, key, default))
@@ -351,6 +365,8 @@ def parse_config(
         move_ms=r.integer(clock, "clock.move_ms", 2000),
         bank_ms=r.integer(clock, "clock.bank_ms", 30000),
         connect_timeout_s=r.number(clock, "clock.connect_timeout_s", 15.0),
+        fault_policy=fault_policy,
+        reconnect_grace_s=grace,
         sprt=sprt,
         store=place("store", f"{stem}.sqlite"),
         out=place("out", f"{stem}-matches"),

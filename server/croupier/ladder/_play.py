@@ -154,6 +154,8 @@ def make_jobs(
             clock=ClockRules(config.move_ms, config.bank_ms),
             connect_timeout_s=config.connect_timeout_s,
             chance_script=script,
+            fault_policy=config.fault_policy,
+            reconnect_grace_s=config.reconnect_grace_s,
         )
         out.append(MatchJob(slot, mc, tuple(bots[name] for name in slot.bots)))
     return out

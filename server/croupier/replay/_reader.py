@@ -27,7 +27,18 @@ from typing import IO, Any
 
 import numpy as np
 
-from croupier.arbiter import Fault, Outcome, SeatStats, deal_commitment, script_digest
+from croupier.arbiter import (
+    Fault,
+    FaultClass,
+    FaultPolicy,
+    Outcome,
+    Policy,
+    SeatStats,
+    deal_commitment,
+    fault_class,
+    forfeit_places,
+    script_digest,
+)
 from croupier.errors import (
     ConfigError,
     IllegalActionError,
@@ -61,6 +72,9 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
         "fault": (str, type(None)),
     },
     "fault": {"step": int, "seat": int, "fault": str, "detail": str},
+    "forfeit": {"step": int, "seat": int, "fault": (str, type(None)), "time_us": int},
+    "dropped": {"step": int, "seat": int, "reason": str},
+    "rejoined": {"step": int, "seat": int, "gap_us": int, "peer": str},
     "round_end": {"step": int, "round": int, "deltas": list},
     "result": {"step": int, "cancelled": bool, "seats": list},
 }
@@ -82,7 +96,9 @@ _ITEM_TYPE: dict[tuple[str, str], type] = {
 _FAULTS = frozenset(f.value for f in Fault)
 _OUTCOMES = frozenset(o.value for o in Outcome)
 _REJECTED = frozenset({"illegal_action", "stale_request", "unexpected_message"})
-_GONE = frozenset({"disconnect", "no_show"})
+_GONE = frozenset({"disconnect", "no_show", "crash"})
+#: ``ReplayCheck.conceding`` of a seat that concedes to the end of the match.
+_ALWAYS = -1
 #: An exact score as the writer writes it (``docs/replay-format.md``, "Scores").
 _SCORE = re.compile(r"-?(0|[1-9][0-9]{0,30})(/[1-9][0-9]{0,30})?")
 #: Bounds on numbers no real replay comes near (a chance outcome's entries, its length, times).
@@ -259,10 +275,23 @@ class ReplayCheck:
         self.results: list[dict[str, Any]] = []  # each finished round's result
         #: Each seat's fault counts, kept by the arbiter's own rules (``SeatStats``).
         self.stats = [SeatStats() for _ in range(self.seats)]
+        #: The fault policy the match played under (format 3; before it, always ``default``).
+        self.policy = self._check_policy(data, header.line)
+        #: Per seat, as the arbiter keeps it: None, the round it forfeited, or _ALWAYS.
+        self.conceding: list[int | None] = [None] * self.seats
+        grace = data.get("reconnect_grace_ms", 0)
+        if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace < _BIG:
+            raise ReplayFormatError("header: reconnect_grace_ms must be 0 or more", header.line)
+        #: The reconnect window; per seat, whether its bot is away (dropped, not back yet).
+        self.grace_ms: int = grace
+        self.away = [False] * self.seats
         self._checks: dict[str, Callable[[Record], None]] = {
             "chance": self._chance,
             "action": self._action,
             "fault": self._fault,
+            "forfeit": self._forfeit,
+            "dropped": self._dropped,
+            "rejoined": self._rejoined,
             "round_end": self._round_end,
             "result": self._result,
         }
@@ -302,6 +331,57 @@ class ReplayCheck:
                 raise ReplayFormatError(f"header: {key} {_short(data[key])} is out of range", line)
         return game
 
+    @staticmethod
+    def _check_policy(data: dict[str, Any], line: int) -> FaultPolicy:
+        raw = data.get("fault_policy")
+        if raw is None and data["format_version"] < 3:
+            return FaultPolicy()
+        if not isinstance(raw, dict) or set(raw) != {c.value for c in FaultClass}:
+            raise ReplayFormatError(
+                "header: fault_policy must name a policy for each of "
+                + ", ".join(c.value for c in FaultClass),
+                line,
+            )
+        try:
+            return FaultPolicy.from_mapping(raw, "header: fault_policy")
+        except ConfigError as exc:
+            raise ReplayFormatError(str(exc), line) from None
+
+    def _fault_policy(self, rec: Record, fault: str, state: Any) -> Policy:
+        """Check the policy a record says was applied to ``fault`` against the header's, and
+        apply it as the arbiter does (``Match._apply_policy``)."""
+        if fault not in _FAULTS:
+            raise ReplayFormatError(f"unknown fault {_short(fault)}", rec.line)
+        kind = Fault(fault)
+        policy = self.policy.of(kind)
+        recorded = rec.data.get("policy", "default" if self.format_version < 3 else None)
+        if recorded != policy.value:
+            raise self._fail(
+                f"{fault} recorded with policy {_short(recorded)}, but the match's "
+                f"{fault_class(kind).value} policy is {policy.value}",
+                rec,
+            )
+        seat, stats = rec.data["seat"], self.stats[rec.data["seat"]]
+        if policy.forfeits:
+            stats.forfeits += 1
+            if policy is Policy.FORFEIT_MATCH:
+                stats.forfeited_match = True
+            gone = fault_class(kind) in (FaultClass.DISCONNECT, FaultClass.CRASH)
+            if policy is Policy.FORFEIT_MATCH or gone or state is None:
+                self.conceding[seat] = _ALWAYS
+            else:
+                self.conceding[seat] = self.game.round_index(state)
+        return policy
+
+    def _concedes(self, seat: int, state: Any) -> bool:
+        conceding = self.conceding[seat]
+        if conceding is None:
+            return False
+        if conceding == _ALWAYS or conceding == self.game.round_index(state):
+            return True
+        self.conceding[seat] = None
+        return False
+
     # -- one record -----------------------------------------------------------------------------
 
     def feed(self, rec: Record) -> Any:
@@ -317,7 +397,7 @@ class ReplayCheck:
                 "(a record is missing, repeated or out of order)",
                 rec.line,
             )
-        if self.round_due and kind in ("chance", "action", "result"):
+        if self.round_due and kind in ("chance", "action", "forfeit", "result"):
             raise self._fail(
                 f"a deal ended at step {self.step} but its round_end record is missing", rec
             )
@@ -372,6 +452,9 @@ class ReplayCheck:
             raise ReplayFormatError(f"time_us {_short(data['time_us'])} is out of range", rec.line)
         if fault is not None and fault not in _FAULTS:
             raise ReplayFormatError(f"unknown fault {_short(fault)}", rec.line)
+        conceded = data.get("conceded", False)
+        if not isinstance(conceded, bool):
+            raise ReplayFormatError("action record: conceded must be true or false", rec.line)
         player = game.current_player(state)
         if player != seat:
             who = "chance" if player == CHANCE else "nobody" if player == TERMINAL else player
@@ -384,12 +467,28 @@ class ReplayCheck:
                 f"action label {_short(data['label'])} but action {action} is {label!r}", rec
             )
         stats = self.stats[seat]
-        if (fault is not None or stats.disconnected) and action != game.default_action(state):
+        concedes = self._concedes(seat, state)
+        if concedes != conceded or (concedes and fault is not None):
+            why = "has forfeited" if concedes else "has not forfeited"
+            raise self._fail(f"seat {seat} {why} the round; conceded is {conceded}", rec)
+        policy = self._fault_policy(rec, fault, state) if fault is not None else None
+        if concedes or (policy is not None and policy.forfeits):
+            if game.forfeit_round(state) is not None:
+                raise self._fail(f"seat {seat} forfeits: a forfeit record is due here", rec)
+            if action != game.concede_action(state):
+                why = f"after a {fault} ({policy.value if policy else ''})" if fault else ""
+                raise self._fail(
+                    f"seat {seat} has forfeited {why}: its concede move is due, not {label}", rec
+                )
+        elif (fault is not None or stats.disconnected) and action != game.default_action(state):
             why = f"after a {fault}" if fault else "for a seat whose bot has gone"
             raise self._fail(f"{why} the default action is due, not {label}", rec)
+        if self.away[seat] and fault is None and not conceded:
+            raise self._fail(f"seat {seat} answers while its bot is away", rec)
         stats.timeouts += fault == "timeout"
         stats.rejected += fault in _REJECTED
         stats.disconnected |= fault in _GONE
+        self.away[seat] &= fault not in _GONE
         before = game.round_index(state)
         self.state = game.apply(state, action)
         self.step += 1
@@ -401,7 +500,61 @@ class ReplayCheck:
         seat, fault = self._seat(rec), rec.data["fault"]
         if fault not in _FAULTS:
             raise ReplayFormatError(f"unknown fault {_short(fault)}", rec.line)
-        self.stats[seat].disconnected |= fault in _GONE
+        if fault not in _GONE:
+            raise self._fail(f"a fault record for {fault}, which happens only at a decision", rec)
+        self._fault_policy(rec, fault, None)
+        self.stats[seat].disconnected = True
+        self.away[seat] = False
+
+    def _dropped(self, rec: Record) -> None:
+        """A seat's connection dropped inside a match that lets bots come back."""
+        seat = self._seat(rec)
+        if self.grace_ms <= 0:
+            raise self._fail("a dropped connection in a match without a reconnect window", rec)
+        if self.away[seat] or self.stats[seat].disconnected:
+            why = "is away already" if self.away[seat] else "has gone"
+            raise self._fail(f"seat {seat} drops, but it {why}", rec)
+        self.away[seat] = True
+
+    def _rejoined(self, rec: Record) -> None:
+        """A seat's bot came back within the window: it must have dropped, and not timed
+        out of the window (then a disconnect fault ends the seat)."""
+        seat = self._seat(rec)
+        if not self.away[seat]:
+            raise self._fail(f"seat {seat} rejoins, but it had not dropped", rec)
+        if not 0 <= rec.data["gap_us"] < _BIG:
+            raise ReplayFormatError(
+                f"gap_us {_short(rec.data['gap_us'])} is out of range", rec.line
+            )
+        self.away[seat] = False
+
+    def _forfeit(self, rec: Record) -> None:
+        """The rules ended the round as lost for the seat (``forfeit_round``)."""
+        game, state, data = self.game, self.state, rec.data
+        seat, fault = self._seat(rec), data["fault"]
+        if not 0 <= data["time_us"] < _BIG:
+            raise ReplayFormatError(f"time_us {_short(data['time_us'])} is out of range", rec.line)
+        if game.current_player(state) != seat:
+            raise self._fail(f"seat {seat} forfeits where it is not to act", rec)
+        concedes = self._concedes(seat, state)
+        if fault is None and not concedes:
+            raise self._fail(f"a forfeit by seat {seat}, which has no fault to forfeit for", rec)
+        if fault is not None:
+            if concedes:
+                raise self._fail(f"seat {seat} had forfeited already: no new fault", rec)
+            if not self._fault_policy(rec, fault, state).forfeits:
+                raise self._fail(f"a forfeit after a {fault}, whose policy is default", rec)
+        after = game.forfeit_round(state)
+        if after is None:
+            raise self._fail(f"{game.info.name} has no forfeit of the round here", rec)
+        stats = self.stats[seat]
+        stats.timeouts += fault == "timeout"
+        stats.rejected += fault in _REJECTED
+        stats.disconnected |= fault in _GONE
+        before = game.round_index(state)
+        self.state = after
+        self.step += 1
+        self.round_due = game.current_player(after) == TERMINAL or game.round_index(after) != before
 
     def _round_end(self, rec: Record) -> None:
         data = rec.data
@@ -475,18 +628,21 @@ class ReplayCheck:
             raise self._fail(
                 f"scores {recorded} but the play gives {[str(s) for s in scores]}", rec
             )
-        if [r["place"] for r in rows] != list(game.ranking(self.state)):
+        forfeited = tuple(s.forfeited_match for s in self.stats)
+        if [r["place"] for r in rows] != list(forfeit_places(game.ranking(self.state), forfeited)):
             raise self._fail(
                 f"places {[r['place'] for r in rows]} do not follow from the play", rec
             )
         self._reveal(rec)
         for seat, row in enumerate(rows):
             stats = self.stats[seat]
-            expected = (stats.outcome().value, stats.timeouts, stats.rejected)
-            if (row["outcome"], row["timeouts"], row["rejected"]) != expected:
+            expected = (stats.outcome().value, stats.timeouts, stats.rejected, stats.forfeits)
+            forfeits = row.get("forfeits", 0 if self.format_version < 3 else None)
+            if (row["outcome"], row["timeouts"], row["rejected"], forfeits) != expected:
                 raise self._fail(
                     f"seat {seat}: outcome {row['outcome']}, {row['timeouts']} timeouts, "
-                    f"{row['rejected']} rejected, but its faults give {expected}",
+                    f"{row['rejected']} rejected, {_short(forfeits)} forfeits, but its faults "
+                    f"give {expected}",
                     rec,
                 )
 

@@ -81,14 +81,28 @@ class Narration:
                 # the table does not learn that the arbiter played it (the default action would
                 # tell it about the seat's cards); the seat itself was told, by its rejections
                 told = omniscient or data["seat"] == viewer
-                fault = (
-                    f"   ({data['fault']}: played by the arbiter)" if told and data["fault"] else ""
-                )
+                fault = ""
+                if told and data["fault"]:
+                    fault = f"   ({data['fault']}{_policy(data)}: played by the arbiter)"
+                elif told and data.get("conceded"):
+                    fault = "   (forfeited: played by the arbiter)"
                 say(game.round_index(before), f"   seat {data['seat']}: {data['label']}{fault}")
-        elif rec.type == "fault" and data["fault"] in ("no_show", "disconnect"):
+        elif rec.type == "fault" and data["fault"] in ("no_show", "disconnect", "crash"):
             if omniscient or data["seat"] == viewer:
-                detail = f"{data['fault'].replace('_', ' ')} ({data['detail']})"
+                detail = f"{data['fault'].replace('_', ' ')} ({data['detail']}){_policy(data)}"
                 say(max(self.announced, 0), f"   seat {data['seat']}: {detail}")
+        elif rec.type in ("dropped", "rejoined"):  # the table is not told: only the seat
+            if omniscient or data["seat"] == viewer:
+                what = (
+                    f"connection dropped ({data['reason']})"
+                    if rec.type == "dropped"
+                    else f"back after {data['gap_us'] / 1e6:.1f} s away ({data['peer']})"
+                )
+                say(max(self.announced, 0), f"   seat {data['seat']}: {what}")
+        elif rec.type == "forfeit":  # the round ends for everyone: the forfeit is public
+            why = f" after a {data['fault']}{_policy(data)}" if data["fault"] else ""
+            noun = game.info.round_noun
+            say(game.round_index(before), f"   seat {data['seat']} forfeits the {noun}{why}")
         elif rec.type == "round_end":
             for text in self.narrator.round_end(game.observe(after, viewer)):
                 say(data["round"], text)
@@ -280,6 +294,12 @@ def summarize(replay: Replay) -> Iterator[str]:
         yield f"   seat {row['seat']} {name}: {outcome}; won {row['rounds_won']} {unit}; {kinds}"
 
 
+def _policy(data: dict[str, Any]) -> str:
+    """``, forfeit-round`` for a fault whose policy was a forfeit (nothing for ``default``)."""
+    policy = data.get("policy")
+    return f", {policy}" if policy and policy != "default" else ""
+
+
 def _standings(data: dict[str, Any]) -> Iterator[str]:
     title = "Final standings (cancelled)" if data["cancelled"] else "Final standings"
     yield f"── {title} ──"
@@ -287,4 +307,5 @@ def _standings(data: dict[str, Any]) -> Iterator[str]:
         yield (
             f"   {row['place']}. seat {row['seat']} {row['bot_name'] or '(no bot)'}: "
             f"{row['score']}  [{row['outcome']}]"
+            + (f"  ({row['forfeits']} forfeits)" if row.get("forfeits") else "")
         )

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from croupier import PROTOCOL_VERSION, __version__
-from croupier.arbiter import DecisionTiming, Fault, Match, MatchResult, SeatInfo
+from croupier.arbiter import DecisionTiming, Fault, Match, MatchResult, Policy, SeatInfo
 from croupier.errors import ConfigError, ReplayWriteError
 from croupier.games import get_spec
 
 FORMAT = "croupier-replay"
-FORMAT_VERSION = 2
-#: The format versions the reader reads (1: no structured round results).
-READABLE_VERSIONS = (1, 2)
+FORMAT_VERSION = 3
+#: The format versions the reader reads (1: no structured round results; 2: no fault policy).
+READABLE_VERSIONS = (1, 2, 3)
 
 
 def score_text(value: Fraction) -> str:
@@ -99,6 +99,8 @@ class ReplayWriter:
                     "match_cap_ms": clock.match_cap_ms,
                     "cpu_wall_guard_ms": clock.cpu_wall_guard_ms,
                 },
+                "fault_policy": match.config.fault_policy.as_dict(),
+                "reconnect_grace_ms": round(match.config.reconnect_grace_s * 1000),
                 "seats": [
                     {
                         "seat": s.seat,
@@ -126,6 +128,8 @@ class ReplayWriter:
         fault: Fault | None,
         detail: str,
         timing: DecisionTiming | None = None,
+        policy: Policy | None = None,
+        conceded: bool = False,
     ) -> None:
         record: dict[str, Any] = {
             "type": "action",
@@ -143,11 +147,50 @@ class ReplayWriter:
                 record["cpu_us"] = timing.cpu_us
         if fault is not None:
             record["detail"] = detail
+        if policy is not None:
+            record["policy"] = policy.value
+        if conceded:
+            record["conceded"] = True
         self._write(record)
 
-    def fault(self, step: int, seat: int, fault: Fault, detail: str) -> None:
+    def fault(
+        self, step: int, seat: int, fault: Fault, detail: str, policy: Policy | None = None
+    ) -> None:
+        record: dict[str, Any] = {
+            "type": "fault", "step": step, "seat": seat, "fault": fault.value, "detail": detail
+        }  # fmt: skip
+        if policy is not None:
+            record["policy"] = policy.value
+        self._write(record)
+
+    def forfeit(
+        self,
+        step: int,
+        seat: int,
+        fault: Fault | None,
+        detail: str,
+        policy: Policy | None,
+        time_us: int,
+    ) -> None:
+        record: dict[str, Any] = {
+            "type": "forfeit",
+            "step": step,
+            "seat": seat,
+            "fault": None if fault is None else fault.value,
+            "time_us": time_us,
+        }
+        if fault is not None:
+            record["detail"] = detail
+        if policy is not None:
+            record["policy"] = policy.value
+        self._write(record)
+
+    def dropped(self, step: int, seat: int, reason: str) -> None:
+        self._write({"type": "dropped", "step": step, "seat": seat, "reason": reason})
+
+    def rejoined(self, step: int, seat: int, gap_us: int, peer: str) -> None:
         self._write(
-            {"type": "fault", "step": step, "seat": seat, "fault": fault.value, "detail": detail}
+            {"type": "rejoined", "step": step, "seat": seat, "gap_us": gap_us, "peer": peer}
         )
 
     def round_end(
@@ -181,6 +224,7 @@ class ReplayWriter:
                         "outcome": r.outcome.value,
                         "timeouts": r.timeouts,
                         "rejected": r.rejected,
+                        "forfeits": r.forfeits,
                     }
                     for r in result.seats
                 ],

@@ -49,6 +49,7 @@ _OUTCOME = {
     Outcome.TIMEOUTS: pb.SEAT_OUTCOME_TIMEOUTS,
     Outcome.ILLEGAL_ACTIONS: pb.SEAT_OUTCOME_ILLEGAL_ACTIONS,
     Outcome.DISCONNECTED: pb.SEAT_OUTCOME_DISCONNECTED,
+    Outcome.FORFEITED: pb.SEAT_OUTCOME_FORFEITED,
 }
 
 
@@ -144,6 +145,7 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
                         outcome=_OUTCOME[r.outcome],
                         timeouts=r.timeouts,
                         rejected=r.rejected,
+                        forfeits=r.forfeits,
                     )
                     for r in result.seats
                 ],
@@ -169,6 +171,7 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
                     cpu_wall_guard_ms=message.clock.cpu_wall_guard_ms,
                 ),
                 deal_commitment=message.commitment,
+                reconnect_grace_ms=message.reconnect_grace_ms,
             )
         )
     raise TypeError(f"no wire form for {type(message).__name__}")

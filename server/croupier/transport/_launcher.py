@@ -277,6 +277,7 @@ async def launch_bot(
     pid = spawned.pid
     if link is not None:
         link.cpu_meter = lambda: tree_cpu_seconds(pid)
+        link.launched = True
     watcher = asyncio.create_task(_watch(spawned.process, link))
     return BotProcess(-1 if link is None else link.seat, spawned, watcher)
 
@@ -320,6 +321,7 @@ async def _watch(proc: asyncio.subprocess.Process, link: SeatLink | None) -> Non
     """Tell the seat as soon as the bot process ends before the match does."""
     code = await _exited(proc)
     if link is not None and not link.over:
+        link.process_exited(code)
         link.leave(f"the bot process exited with code {code}")
         structlog.get_logger("croupier.launcher").warning(
             "bot_exited_early", seat=link.seat, pid=proc.pid, code=code

@@ -248,6 +248,7 @@ class BotPool:
                     instance = await self._start_session(bot)
                 if instance is not None:
                     instance.active[link] = match_id
+                    link.launched = True  # a process of the pool's: its death is a crash
                     bot.stats.peak_load = max(bot.stats.peak_load, len(instance.active))
             if instance is None:
                 if bot.stats.mode == "per-match":
@@ -406,6 +407,8 @@ class BotPool:
             reason = f"the bot process exited with code {code}"
         holding = [link for link in instance.active if not link.done.is_set()]
         for link in holding:
+            if code is not None:
+                link.process_exited(code)
             link.leave(reason)
         if not self._closed.is_set():
             bot.stats.crashes += 1

@@ -285,16 +285,18 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 "the token admits no seat",
             )
             return False
+        peer = context.peer() or ""
         try:
-            entry.link.claim(hello.bot_name, hello.bot_version)
-            entry.link.peer = context.peer() or ""
+            connection = entry.link.claim(hello.bot_name, hello.bot_version, peer)
         except ClaimError as exc:
             code, reason = _CLAIM_ERRORS[exc.kind]
             await self._abort(context, code, reason, str(exc))
             return False
+        if connection == 1:
+            entry.link.peer = peer  # (the replay header records where the bot first joined)
         self._pending[host] -= 1  # admitted: no longer pending (Play's finally adds it back)
         try:
-            await self._pump(context, entry)
+            await self._pump(context, entry, connection)
         finally:
             self._pending[host] += 1
         return True
@@ -389,10 +391,15 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 await reader
             log.info("session_closed", seats=handed)
 
-    async def _pump(self, context: grpc.aio.ServicerContext, entry: _Entry) -> None:
+    async def _pump(
+        self, context: grpc.aio.ServicerContext, entry: _Entry, connection: int = 1
+    ) -> None:
+        """Play the seat on this stream, connection number ``connection`` of its token (more
+        than 1: the bot came back within its grace window, and is sent the pending decision
+        again after the Welcome)."""
         link, codec = entry.link, entry.codec
         log = self._log.bind(match_id=entry.match.match_id, seat=link.seat, bot=link.bot_name)
-        log.info("bot_joined", version=link.bot_version)
+        log.info("bot_joined", version=link.bot_version, connection=connection)
         await context.write(encode(entry.match.welcome(link.seat), codec))
 
         async def read_replies() -> None:
@@ -405,20 +412,20 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                         message = Unexpected("bytes that are not a PlayRequest")
                     else:
                         if request is grpc.aio.EOF:
-                            link.leave("the bot closed its stream")
+                            link.lost("the bot closed its stream", connection)
                             return
                         message = decode(request)
                         if isinstance(message, Reply):  # the clock stops now, not when read
                             message = dataclasses.replace(message, received_at=loop.time())
-                    if link.over:
-                        continue  # the match is over: what still comes is read and dropped
+                    if link.over or link.connection != connection:
+                        continue  # the match is over (or the bot is back on another stream)
                     if link.inbox.qsize() >= MAX_UNREAD:
                         flooded.set()
                         link.leave(f"flooding: more than {MAX_UNREAD} messages not yet read")
                         return
                     link.inbox.put_nowait(message)
             except (grpc.RpcError, asyncio.InvalidStateError, ConnectionError) as exc:
-                link.leave(f"the stream broke: {type(exc).__name__}")
+                link.lost(f"the stream broke: {type(exc).__name__}", connection)
 
         loop = asyncio.get_running_loop()
         flooded = asyncio.Event()
@@ -444,11 +451,18 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
 
         outbox = link.outbox
         try:
+            resent = link.resync() if connection > 1 else None
+            if resent is not None and not await write(encode(resent, codec), resent.request_id):
+                return
             while True:
                 # the next message with the events before it; or, once the oldest has waited
-                # EVENT_FLUSH_S with nothing else to go with, the events alone
+                # EVENT_FLUSH_S with nothing else to go with, the events alone; or nothing once
+                # this stream's reader has ended (the bot may come back on another)
                 if not self._closing_event().is_set():
-                    batch = await self._unless_closing(outbox.get_batch(EVENT_FLUSH_S))
+                    if link.grace_s > 0 and not link.launched:  # it may come back elsewhere
+                        batch = await self._unless_closing(_batch_or_end(outbox, reader))
+                    else:
+                        batch = await self._unless_closing(outbox.get_batch(EVENT_FLUSH_S))
                 elif outbox.empty():
                     return
                 else:  # shutting down: what is still queued (MatchEnd, say) goes out first
@@ -469,6 +483,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                     return
         except _Closing:
             return
+        except (grpc.RpcError, asyncio.InvalidStateError, ConnectionError):
+            return  # the stream broke while being written: the finally says the bot is lost
         finally:
             if finished:  # let the bot close its side first, so a reply it was still sending
                 # (after a timeout, say) does not meet a closed stream and hide its MatchEnd
@@ -478,7 +494,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
             if not finished:
-                link.leave("the connection was lost")
+                link.lost("the connection was lost", connection)
             log.info("bot_stream_closed", finished=finished)
             if flooded.is_set() and not self._closing_event().is_set():
                 await self._abort(
@@ -487,6 +503,24 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                     pb.ERROR_REASON_FLOODING,
                     f"more than {MAX_UNREAD} messages not yet read; the seat is closed",
                 )
+
+
+async def _batch_or_end(outbox: Any, reader: asyncio.Task[None]) -> list[Any]:
+    """The outbox's next batch, or ``[None]`` once ``reader`` (the stream's reader) has ended
+    and nothing is ready: the stream is over, but the seat's messages stay queued for the
+    bot's next connection."""
+    getter = asyncio.ensure_future(outbox.get_batch(EVENT_FLUSH_S))
+    try:
+        await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not getter.done():
+            getter.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await getter
+    if getter.cancelled():
+        return [None]
+    batch: list[Any] = getter.result()
+    return batch
 
 
 class _Health(HealthServicer):  # type: ignore[misc]  # grpc_health has no types

@@ -33,6 +33,7 @@ class SeatOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SEAT_OUTCOME_TIMEOUTS: _ClassVar[SeatOutcome]
     SEAT_OUTCOME_ILLEGAL_ACTIONS: _ClassVar[SeatOutcome]
     SEAT_OUTCOME_DISCONNECTED: _ClassVar[SeatOutcome]
+    SEAT_OUTCOME_FORFEITED: _ClassVar[SeatOutcome]
 
 class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -61,6 +62,7 @@ SEAT_OUTCOME_NORMAL: SeatOutcome
 SEAT_OUTCOME_TIMEOUTS: SeatOutcome
 SEAT_OUTCOME_ILLEGAL_ACTIONS: SeatOutcome
 SEAT_OUTCOME_DISCONNECTED: SeatOutcome
+SEAT_OUTCOME_FORFEITED: SeatOutcome
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_HELLO_EXPECTED: ErrorReason
 ERROR_REASON_TOKEN_UNKNOWN: ErrorReason
@@ -109,7 +111,7 @@ class Hello(_message.Message):
     def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("match_id", "seat", "num_seats", "game", "rules_version", "params", "protocol_version", "clock_rules", "deal_commitment")
+    __slots__ = ("match_id", "seat", "num_seats", "game", "rules_version", "params", "protocol_version", "clock_rules", "deal_commitment", "reconnect_grace_ms")
     class ParamsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -126,6 +128,7 @@ class Welcome(_message.Message):
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     CLOCK_RULES_FIELD_NUMBER: _ClassVar[int]
     DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    RECONNECT_GRACE_MS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     num_seats: int
@@ -135,7 +138,8 @@ class Welcome(_message.Message):
     protocol_version: int
     clock_rules: ClockRules
     deal_commitment: str
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., game: _Optional[str] = ..., rules_version: _Optional[int] = ..., params: _Optional[_Mapping[str, int]] = ..., protocol_version: _Optional[int] = ..., clock_rules: _Optional[_Union[ClockRules, _Mapping]] = ..., deal_commitment: _Optional[str] = ...) -> None: ...
+    reconnect_grace_ms: int
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., game: _Optional[str] = ..., rules_version: _Optional[int] = ..., params: _Optional[_Mapping[str, int]] = ..., protocol_version: _Optional[int] = ..., clock_rules: _Optional[_Union[ClockRules, _Mapping]] = ..., deal_commitment: _Optional[str] = ..., reconnect_grace_ms: _Optional[int] = ...) -> None: ...
 
 class ClockRules(_message.Message):
     __slots__ = ("move_time_ms", "time_bank_ms", "kind", "margin_ms", "seat_cap_ms", "match_cap_ms", "cpu_wall_guard_ms")
@@ -276,7 +280,7 @@ class ActionRejected(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., reason: _Optional[_Union[RejectReason, str]] = ..., message: _Optional[str] = ..., default_played: _Optional[bool] = ...) -> None: ...
 
 class SeatResult(_message.Message):
-    __slots__ = ("seat", "bot_name", "score", "place", "outcome", "timeouts", "rejected")
+    __slots__ = ("seat", "bot_name", "score", "place", "outcome", "timeouts", "rejected", "forfeits")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
@@ -284,6 +288,7 @@ class SeatResult(_message.Message):
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     TIMEOUTS_FIELD_NUMBER: _ClassVar[int]
     REJECTED_FIELD_NUMBER: _ClassVar[int]
+    FORFEITS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     bot_name: str
     score: _score_pb2.Score
@@ -291,7 +296,8 @@ class SeatResult(_message.Message):
     outcome: SeatOutcome
     timeouts: int
     rejected: int
-    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., score: _Optional[_Union[_score_pb2.Score, _Mapping]] = ..., place: _Optional[int] = ..., outcome: _Optional[_Union[SeatOutcome, str]] = ..., timeouts: _Optional[int] = ..., rejected: _Optional[int] = ...) -> None: ...
+    forfeits: int
+    def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., score: _Optional[_Union[_score_pb2.Score, _Mapping]] = ..., place: _Optional[int] = ..., outcome: _Optional[_Union[SeatOutcome, str]] = ..., timeouts: _Optional[int] = ..., rejected: _Optional[int] = ..., forfeits: _Optional[int] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
     __slots__ = ("results", "cancelled", "seed", "salt", "chance_script_sha256")

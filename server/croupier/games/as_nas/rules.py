@@ -14,7 +14,8 @@ Decisions where the rules are silent (also in the rules doc):
   Copies only name physical cards in the omniscient replay; observations show ranks.
 * Scores are exact: pots split into halves, thirds or quarters, so the state keeps totals in
   twelfths and ``returns`` gives :class:`~fractions.Fraction` values.
-* Timeout/fault default action: ``HOLD`` when legal, otherwise ``FOLD``.
+* Timeout/fault default action: ``HOLD`` when legal, otherwise ``FOLD``. A seat that forfeits
+  the deal (fault policy) concedes with ``FOLD`` (``concede_action``).
 * "The full public action history" is given as ``history`` (this deal's actions, in order) and
   ``past_deals`` (each finished deal's actions and result: shown hands, winners, settlement);
   ``last_deal`` is the latest result.
@@ -445,6 +446,9 @@ class AsNas(Rules[AsNasState]):
     def default_choice(self, state: AsNasState, legal: tuple[int, ...]) -> int:
         stake = state.stakes[state.to_act]
         return int(Action.HOLD if stake == state.high else Action.FOLD)
+
+    def concede_action(self, state: AsNasState) -> int:
+        return _FOLD  # always legal: the stake stays in the pot, the hand is never shown
 
     def round_index(self, state: AsNasState) -> int:
         return state.round_index

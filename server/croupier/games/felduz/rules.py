@@ -35,7 +35,8 @@ Readings where the rules are silent (also in the rules doc):
   field's values sorted ascending, the lower list wins) and ``SPLIT`` (the pot is shared). Events
   stop as soon as one seat is left.
 * **Default action** (timeouts, faults): the first split, ``STAND``, ``NO_BET``, ``OUT`` when
-  answering a bet, the lowest card to reveal, ``STAND`` at step 4, the empty reserve.
+  answering a bet, the lowest card to reveal, ``STAND`` at step 4, the empty reserve. A seat that
+  forfeits the round (fault policy) plays these same moves (no fold outside a bet).
 * **Scores** are chips (stack plus chips committed in the round in progress); ranking by
   ``chips.ranking``. ``round_index`` is the table's round (0 before the first).
 

@@ -32,6 +32,8 @@ Readings chosen where the rules are silent (also in the rules doc):
   as the result is decided. Cards not played when a deal stops stay hidden.
 * Timeout/fault default action: ``PASS`` in bidding, ``DECLINE_FIPS``, ``PLAY_HAND``, the lowest
   legal discard / trump (♣) / card, ``STOP``.
+* Forfeit (fault policy): a declarer that forfeits loses its contract at once
+  (``forfeit_round``: -2 x value, -40 for Kieker); a bidder or defender plays the defaults.
 * ``DISCARD`` and ``DECLINE_FIPS`` are not public (``is_public`` is False); every other action is.
 
 Action ids (ascending in every legal list; bids in rank order, equal ranks side by side):
@@ -848,6 +850,12 @@ def _score(state: FipsenState, history: tuple[tuple[int, int], ...], *, won: boo
     return _end_deal(state, history, DealOutcome.LOST, -2 * value)
 
 
+#: The phases in which the seat to act may be a declarer with a contract (forfeit_round).
+_DECLARER_PHASES = frozenset(
+    {Phase.SIEBENER_FIPS, Phase.SKAT, Phase.DISCARD, Phase.TRUMP, Phase.PLAY, Phase.STOP_OR_DURCH}
+)
+
+
 class Fipsen(Rules[FipsenState]):
     """The Fipsen game module (see the module docstring); stateless: use :data:`GAME`."""
 
@@ -941,6 +949,13 @@ class Fipsen(Rules[FipsenState]):
         if phase is Phase.SKAT:
             return _PLAY_HAND
         return legal[0]  # PASS, the lowest discard / trump / card, STOP
+
+    def forfeit_round(self, state: FipsenState) -> FipsenState | None:
+        """A declarer that forfeits loses its contract at once (-2 x value, -40 for Kieker);
+        a bidder or a defender plays the default moves (it scores 0 whatever happens)."""
+        if state.phase in _DECLARER_PHASES and state.to_act == state.declarer >= 0:
+            return _score(state, state.history, won=False)
+        return None
 
     def round_index(self, state: FipsenState) -> int:
         return state.round_index

@@ -35,6 +35,8 @@ Decisions where the rules are silent (also in the rules doc):
   (:class:`Criterion`).
 * **Defaults** (timeouts, faults): ``PROCEED`` at the betting step, ``NO_BET`` at the final bet,
   ``OUT`` when answering a bet, the first legal id for the opening and the placements.
+  A seat that forfeits the round (fault policy) concedes with ``FOLD`` at the betting step and
+  ``OUT`` when answering a bet (``concede_action``), the defaults elsewhere.
 
 Action ids (ascending in every legal list; the chip ids come from :mod:`~croupier.games.chips`):
 
@@ -818,6 +820,13 @@ class Scauver(Rules[ScauverState]):
         if state.phase is Phase.FINAL_BET:
             return NO_BET
         return legal[0]  # the opening and the placements
+
+    def concede_action(self, state: ScauverState) -> int:
+        if state.table.bet is not None:
+            return chips.OUT
+        if state.phase is Phase.BET:
+            return FOLD
+        return self.default_action(state)  # the opening and the placements: no fold there
 
     def round_index(self, state: ScauverState) -> int:
         return max(state.table.round, 0)
