@@ -4,4 +4,4 @@ Bots and SDKs import this package alone: it imports nothing from the rest of ``c
 """
 
 #: Version of the bot protocol (``croupier.v1``): what ``Hello`` and ``Welcome`` carry.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2

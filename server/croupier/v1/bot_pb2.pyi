@@ -479,20 +479,32 @@ class Observation(_message.Message):
     def __init__(self, as_nas: _Optional[_Union[AsNasObservation, _Mapping]] = ..., felduz: _Optional[_Union[FelduzObservation, _Mapping]] = ..., fipsen: _Optional[_Union[FipsenObservation, _Mapping]] = ..., scauver: _Optional[_Union[ScauverObservation, _Mapping]] = ...) -> None: ...
 
 class LegalAction(_message.Message):
-    __slots__ = ("id", "label", "as_nas", "felduz", "fipsen", "scauver")
+    __slots__ = ("id", "label", "amounts", "as_nas", "felduz", "fipsen", "scauver")
     ID_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
+    AMOUNTS_FIELD_NUMBER: _ClassVar[int]
     AS_NAS_FIELD_NUMBER: _ClassVar[int]
     FELDUZ_FIELD_NUMBER: _ClassVar[int]
     FIPSEN_FIELD_NUMBER: _ClassVar[int]
     SCAUVER_FIELD_NUMBER: _ClassVar[int]
     id: int
     label: str
+    amounts: AmountRange
     as_nas: AsNasAction
     felduz: FelduzAction
     fipsen: FipsenAction
     scauver: ScauverAction
-    def __init__(self, id: _Optional[int] = ..., label: _Optional[str] = ..., as_nas: _Optional[_Union[AsNasAction, _Mapping]] = ..., felduz: _Optional[_Union[FelduzAction, _Mapping]] = ..., fipsen: _Optional[_Union[FipsenAction, _Mapping]] = ..., scauver: _Optional[_Union[ScauverAction, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[int] = ..., label: _Optional[str] = ..., amounts: _Optional[_Union[AmountRange, _Mapping]] = ..., as_nas: _Optional[_Union[AsNasAction, _Mapping]] = ..., felduz: _Optional[_Union[FelduzAction, _Mapping]] = ..., fipsen: _Optional[_Union[FipsenAction, _Mapping]] = ..., scauver: _Optional[_Union[ScauverAction, _Mapping]] = ...) -> None: ...
+
+class AmountRange(_message.Message):
+    __slots__ = ("lowest", "highest", "step")
+    LOWEST_FIELD_NUMBER: _ClassVar[int]
+    HIGHEST_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    lowest: int
+    highest: int
+    step: int
+    def __init__(self, lowest: _Optional[int] = ..., highest: _Optional[int] = ..., step: _Optional[int] = ...) -> None: ...
 
 class Score(_message.Message):
     __slots__ = ("numerator", "denominator")
@@ -535,7 +547,7 @@ class DealStarted(_message.Message):
     def __init__(self, deal_index: _Optional[int] = ..., dealer: _Optional[int] = ...) -> None: ...
 
 class DealEnded(_message.Message):
-    __slots__ = ("deal_index", "deltas", "totals", "as_nas", "felduz", "fipsen", "scauver")
+    __slots__ = ("deal_index", "deltas", "totals", "as_nas", "felduz", "fipsen", "scauver", "as_nas_past", "felduz_past", "fipsen_past", "scauver_past")
     DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
     DELTAS_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
@@ -543,6 +555,10 @@ class DealEnded(_message.Message):
     FELDUZ_FIELD_NUMBER: _ClassVar[int]
     FIPSEN_FIELD_NUMBER: _ClassVar[int]
     SCAUVER_FIELD_NUMBER: _ClassVar[int]
+    AS_NAS_PAST_FIELD_NUMBER: _ClassVar[int]
+    FELDUZ_PAST_FIELD_NUMBER: _ClassVar[int]
+    FIPSEN_PAST_FIELD_NUMBER: _ClassVar[int]
+    SCAUVER_PAST_FIELD_NUMBER: _ClassVar[int]
     deal_index: int
     deltas: _containers.RepeatedCompositeFieldContainer[Score]
     totals: _containers.RepeatedCompositeFieldContainer[Score]
@@ -550,7 +566,11 @@ class DealEnded(_message.Message):
     felduz: FelduzRoundResult
     fipsen: FipsenDealResult
     scauver: ScauverRoundResult
-    def __init__(self, deal_index: _Optional[int] = ..., deltas: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., totals: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., as_nas: _Optional[_Union[AsNasDealResult, _Mapping]] = ..., felduz: _Optional[_Union[FelduzRoundResult, _Mapping]] = ..., fipsen: _Optional[_Union[FipsenDealResult, _Mapping]] = ..., scauver: _Optional[_Union[ScauverRoundResult, _Mapping]] = ...) -> None: ...
+    as_nas_past: AsNasPastDeal
+    felduz_past: FelduzPastRound
+    fipsen_past: FipsenPastDeal
+    scauver_past: ScauverPastRound
+    def __init__(self, deal_index: _Optional[int] = ..., deltas: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., totals: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., as_nas: _Optional[_Union[AsNasDealResult, _Mapping]] = ..., felduz: _Optional[_Union[FelduzRoundResult, _Mapping]] = ..., fipsen: _Optional[_Union[FipsenDealResult, _Mapping]] = ..., scauver: _Optional[_Union[ScauverRoundResult, _Mapping]] = ..., as_nas_past: _Optional[_Union[AsNasPastDeal, _Mapping]] = ..., felduz_past: _Optional[_Union[FelduzPastRound, _Mapping]] = ..., fipsen_past: _Optional[_Union[FipsenPastDeal, _Mapping]] = ..., scauver_past: _Optional[_Union[ScauverPastRound, _Mapping]] = ...) -> None: ...
 
 class ActionRejected(_message.Message):
     __slots__ = ("request_id", "reason", "message", "default_played")
@@ -701,7 +721,7 @@ class AsNasDealResult(_message.Message):
     def __init__(self, deal_index: _Optional[int] = ..., dealer: _Optional[int] = ..., shown: _Optional[_Iterable[_Union[AsNasShownHand, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., pot: _Optional[int] = ..., deltas: _Optional[_Iterable[_Union[Score, _Mapping]]] = ...) -> None: ...
 
 class AsNasObservation(_message.Message):
-    __slots__ = ("deal_index", "num_deals", "dealer", "to_act", "hand", "seats", "high_bet", "pot", "history", "past_deals")
+    __slots__ = ("deal_index", "num_deals", "dealer", "to_act", "hand", "seats", "high_bet", "pot", "history")
     DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
     NUM_DEALS_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
@@ -711,7 +731,6 @@ class AsNasObservation(_message.Message):
     HIGH_BET_FIELD_NUMBER: _ClassVar[int]
     POT_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
-    PAST_DEALS_FIELD_NUMBER: _ClassVar[int]
     deal_index: int
     num_deals: int
     dealer: int
@@ -721,8 +740,7 @@ class AsNasObservation(_message.Message):
     high_bet: int
     pot: int
     history: _containers.RepeatedCompositeFieldContainer[AsNasHistoryEntry]
-    past_deals: _containers.RepeatedCompositeFieldContainer[AsNasPastDeal]
-    def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[AsNasRank, str]]] = ..., seats: _Optional[_Iterable[_Union[AsNasSeat, _Mapping]]] = ..., high_bet: _Optional[int] = ..., pot: _Optional[int] = ..., history: _Optional[_Iterable[_Union[AsNasHistoryEntry, _Mapping]]] = ..., past_deals: _Optional[_Iterable[_Union[AsNasPastDeal, _Mapping]]] = ...) -> None: ...
+    def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[AsNasRank, str]]] = ..., seats: _Optional[_Iterable[_Union[AsNasSeat, _Mapping]]] = ..., high_bet: _Optional[int] = ..., pot: _Optional[int] = ..., history: _Optional[_Iterable[_Union[AsNasHistoryEntry, _Mapping]]] = ...) -> None: ...
 
 class AsNasPastDeal(_message.Message):
     __slots__ = ("history", "result")
@@ -883,7 +901,7 @@ class FelduzSeat(_message.Message):
     def __init__(self, open: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., closed_count: _Optional[int] = ..., reserve_count: _Optional[int] = ..., stood: _Optional[bool] = ..., chosen: _Optional[bool] = ...) -> None: ...
 
 class FelduzObservation(_message.Message):
-    __slots__ = ("round", "round_cap", "phase", "to_act", "turn", "turn_start", "table", "seats", "stock", "closed", "reserve", "history", "past_rounds")
+    __slots__ = ("round", "round_cap", "phase", "to_act", "turn", "turn_start", "table", "seats", "stock", "closed", "reserve", "history")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     ROUND_CAP_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -896,7 +914,6 @@ class FelduzObservation(_message.Message):
     CLOSED_FIELD_NUMBER: _ClassVar[int]
     RESERVE_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
-    PAST_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     round: int
     round_cap: int
     phase: FelduzPhase
@@ -909,8 +926,7 @@ class FelduzObservation(_message.Message):
     closed: _containers.RepeatedCompositeFieldContainer[Card40]
     reserve: _containers.RepeatedCompositeFieldContainer[Card40]
     history: _containers.RepeatedCompositeFieldContainer[FelduzHistoryEntry]
-    past_rounds: _containers.RepeatedCompositeFieldContainer[FelduzPastRound]
-    def __init__(self, round: _Optional[int] = ..., round_cap: _Optional[int] = ..., phase: _Optional[_Union[FelduzPhase, str]] = ..., to_act: _Optional[int] = ..., turn: _Optional[int] = ..., turn_start: _Optional[_Union[FelduzTurnStart, str]] = ..., table: _Optional[_Union[ChipTable, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[FelduzSeat, _Mapping]]] = ..., stock: _Optional[int] = ..., closed: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., reserve: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[FelduzHistoryEntry, _Mapping]]] = ..., past_rounds: _Optional[_Iterable[_Union[FelduzPastRound, _Mapping]]] = ...) -> None: ...
+    def __init__(self, round: _Optional[int] = ..., round_cap: _Optional[int] = ..., phase: _Optional[_Union[FelduzPhase, str]] = ..., to_act: _Optional[int] = ..., turn: _Optional[int] = ..., turn_start: _Optional[_Union[FelduzTurnStart, str]] = ..., table: _Optional[_Union[ChipTable, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[FelduzSeat, _Mapping]]] = ..., stock: _Optional[int] = ..., closed: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., reserve: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[FelduzHistoryEntry, _Mapping]]] = ...) -> None: ...
 
 class FipsenCard(_message.Message):
     __slots__ = ("id", "suit", "rank")
@@ -1007,7 +1023,7 @@ class FipsenPastDeal(_message.Message):
     def __init__(self, history: _Optional[_Iterable[_Union[FipsenHistoryEntry, _Mapping]]] = ..., result: _Optional[_Union[FipsenDealResult, _Mapping]] = ...) -> None: ...
 
 class FipsenObservation(_message.Message):
-    __slots__ = ("deal_index", "num_deals", "dealer", "phase", "to_act", "hand", "history", "standing_bid", "passed", "declarer", "contract", "trump", "hand_applied", "ruten_applied", "durch_applied", "skat_taken", "skat", "discards", "tricks", "trick_leader", "trick_cards", "declarer_tricks", "defender_tricks", "totals", "past_deals")
+    __slots__ = ("deal_index", "num_deals", "dealer", "phase", "to_act", "hand", "history", "standing_bid", "passed", "declarer", "contract", "trump", "hand_applied", "ruten_applied", "durch_applied", "skat_taken", "skat", "discards", "tricks", "trick_leader", "trick_cards", "declarer_tricks", "defender_tricks", "totals")
     DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
     NUM_DEALS_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
@@ -1032,7 +1048,6 @@ class FipsenObservation(_message.Message):
     DECLARER_TRICKS_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_TRICKS_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
-    PAST_DEALS_FIELD_NUMBER: _ClassVar[int]
     deal_index: int
     num_deals: int
     dealer: int
@@ -1057,8 +1072,7 @@ class FipsenObservation(_message.Message):
     declarer_tricks: int
     defender_tricks: int
     totals: _containers.RepeatedCompositeFieldContainer[Score]
-    past_deals: _containers.RepeatedCompositeFieldContainer[FipsenPastDeal]
-    def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., phase: _Optional[_Union[FipsenPhase, str]] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[FipsenHistoryEntry, _Mapping]]] = ..., standing_bid: _Optional[_Union[FipsenBid, _Mapping]] = ..., passed: _Optional[_Iterable[bool]] = ..., declarer: _Optional[int] = ..., contract: _Optional[_Union[FipsenBid, _Mapping]] = ..., trump: _Optional[_Union[FipsenSuit, str]] = ..., hand_applied: _Optional[bool] = ..., ruten_applied: _Optional[bool] = ..., durch_applied: _Optional[bool] = ..., skat_taken: _Optional[bool] = ..., skat: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[FipsenTrick, _Mapping]]] = ..., trick_leader: _Optional[int] = ..., trick_cards: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., declarer_tricks: _Optional[int] = ..., defender_tricks: _Optional[int] = ..., totals: _Optional[_Iterable[_Union[Score, _Mapping]]] = ..., past_deals: _Optional[_Iterable[_Union[FipsenPastDeal, _Mapping]]] = ...) -> None: ...
+    def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., phase: _Optional[_Union[FipsenPhase, str]] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[FipsenHistoryEntry, _Mapping]]] = ..., standing_bid: _Optional[_Union[FipsenBid, _Mapping]] = ..., passed: _Optional[_Iterable[bool]] = ..., declarer: _Optional[int] = ..., contract: _Optional[_Union[FipsenBid, _Mapping]] = ..., trump: _Optional[_Union[FipsenSuit, str]] = ..., hand_applied: _Optional[bool] = ..., ruten_applied: _Optional[bool] = ..., durch_applied: _Optional[bool] = ..., skat_taken: _Optional[bool] = ..., skat: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[FipsenTrick, _Mapping]]] = ..., trick_leader: _Optional[int] = ..., trick_cards: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., declarer_tricks: _Optional[int] = ..., defender_tricks: _Optional[int] = ..., totals: _Optional[_Iterable[_Union[Score, _Mapping]]] = ...) -> None: ...
 
 class ScauverPlacement(_message.Message):
     __slots__ = ("card", "flank")
@@ -1161,7 +1175,7 @@ class ScauverPastRound(_message.Message):
     def __init__(self, history: _Optional[_Iterable[_Union[ScauverHistoryEntry, _Mapping]]] = ..., result: _Optional[_Union[ScauverRoundResult, _Mapping]] = ...) -> None: ...
 
 class ScauverObservation(_message.Message):
-    __slots__ = ("table", "phase", "to_act", "turn_seat", "turn", "hand", "seats", "stock_size", "history", "past_rounds")
+    __slots__ = ("table", "phase", "to_act", "turn_seat", "turn", "hand", "seats", "stock_size", "history")
     TABLE_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
@@ -1171,7 +1185,6 @@ class ScauverObservation(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     STOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
-    PAST_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     table: ChipTable
     phase: ScauverPhase
     to_act: int
@@ -1181,5 +1194,4 @@ class ScauverObservation(_message.Message):
     seats: _containers.RepeatedCompositeFieldContainer[ScauverSeat]
     stock_size: int
     history: _containers.RepeatedCompositeFieldContainer[ScauverHistoryEntry]
-    past_rounds: _containers.RepeatedCompositeFieldContainer[ScauverPastRound]
-    def __init__(self, table: _Optional[_Union[ChipTable, _Mapping]] = ..., phase: _Optional[_Union[ScauverPhase, str]] = ..., to_act: _Optional[int] = ..., turn_seat: _Optional[int] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[ScauverSeat, _Mapping]]] = ..., stock_size: _Optional[int] = ..., history: _Optional[_Iterable[_Union[ScauverHistoryEntry, _Mapping]]] = ..., past_rounds: _Optional[_Iterable[_Union[ScauverPastRound, _Mapping]]] = ...) -> None: ...
+    def __init__(self, table: _Optional[_Union[ChipTable, _Mapping]] = ..., phase: _Optional[_Union[ScauverPhase, str]] = ..., to_act: _Optional[int] = ..., turn_seat: _Optional[int] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Card40, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[ScauverSeat, _Mapping]]] = ..., stock_size: _Optional[int] = ..., history: _Optional[_Iterable[_Union[ScauverHistoryEntry, _Mapping]]] = ...) -> None: ...

@@ -7,13 +7,14 @@ from functools import cache
 from typing import cast
 
 from croupier.games._chips_codec import (
+    amount_runs,
     card_msg,
     card_msgs,
     chip_action,
     chip_settlement,
     chip_table,
 )
-from croupier.games._codec_kit import GameCodec, history_encoder, merge_past
+from croupier.games._codec_kit import GameCodec, history_encoder, finished_round
 from croupier.games.scauver import rules as sc
 from croupier.v1 import bot_pb2 as pb
 
@@ -88,7 +89,6 @@ def _phase(obs: sc.ScauverObservation) -> pb.ScauverPhase:
 
 def _observation(obs: sc.ScauverObservation, out: pb.Observation) -> None:
     msg = out.scauver
-    merge_past(msg, "past_rounds", obs.past_rounds, _history, _result)
     chip_table(obs.table, obs.round_cap, msg.table)
     msg.phase = _phase(obs)
     if obs.to_act is not None:
@@ -112,9 +112,8 @@ def _action(obs: sc.ScauverObservation, action: int, out: pb.LegalAction) -> Non
 
 
 def _round(obs: sc.ScauverObservation, out: pb.DealEnded) -> None:
-    if obs.last_round is not None:
-        _result(obs.last_round, out.scauver)
+    finished_round(obs.past_rounds, _history, _result, out.scauver, out.scauver_past)
 
 
 #: The Scauver codec registered in the game's spec.
-CODEC = GameCodec(_observation, _action, _round)
+CODEC = GameCodec(_observation, _action, _round, amount_runs)
