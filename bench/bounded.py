@@ -43,7 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 #: The bench bot: a passive Python SDK bot, importing the code under test (argv[1]).
-BOT = r'''
+BOT = r"""
 import sys
 code = sys.argv[1]
 sys.path[:0] = [code + "/server", code + "/clients/python"]
@@ -63,7 +63,7 @@ def act(decision):
     return min(calm) if calm else ids[0]
 
 run(act, name="passive")
-'''
+"""
 
 
 def _match(code: Path, game: str, params: dict[str, int], out: Path) -> tuple[Path, float]:
@@ -93,9 +93,7 @@ def _match(code: Path, game: str, params: dict[str, int], out: Path) -> tuple[Pa
     return run.replay, wall
 
 
-def _decisions(
-    replay: Path, want: Any
-) -> list[tuple[int, int, int | None, bool]]:
+def _decisions(replay: Path, want: Any) -> list[tuple[int, int, int | None, bool]]:
     """(round, latency µs, request bytes or None, a betting step) for every decision of the
     replay; the request is re-encoded only where ``want(round)``."""
     from croupier.arbiter import Clocks, decision_request
@@ -145,9 +143,7 @@ def measure(args: argparse.Namespace) -> None:
             marks = [int(m) for m in args.marks.split(",")]
             windows = {m + k for m in marks for k in range(5)}
             rows = _decisions(replay, lambda rnd, betting: rnd in windows)
-            result = {
-                str(m): _figures([r for r in rows if m <= r[0] < m + 5]) for m in marks
-            }
+            result = {str(m): _figures([r for r in rows if m <= r[0] < m + 5]) for m in marks}
         elif args.kind == "stack":
             rows = [r for r in _decisions(replay, lambda rnd, betting: betting) if r[3]]
             result = {"betting": _figures(rows)}

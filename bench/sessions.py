@@ -147,7 +147,8 @@ async def main():
         session = stub.Session()
         await session.write(pb.SessionRequest(hello=pb.SessionHello(
             token=os.environ["CROUPIER_SESSION_TOKEN"], bot_name="light", bot_version="1",
-            protocol_version=PROTOCOL_VERSION, capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]))))
+            protocol_version=PROTOCOL_VERSION,
+            capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]))))
         seats = set()
         while (r := await session.read()) is not grpc.aio.EOF:
             if r.WhichOneof("kind") == "seat":

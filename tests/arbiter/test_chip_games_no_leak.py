@@ -73,7 +73,9 @@ def _compare(
         for e in pb.PlayResponse.FromString(raw).events
         if e.WhichOneof("kind") == "deal_ended"
     ]
-    assert len(records) == 1 and records[0].history and records[0].HasField("result")
+    assert len(records) == 1
+    assert records[0].history
+    assert records[0].HasField("result")
     one, two = read_replay(replay_a), read_replay(replay_b)
     for viewer in (WATCHER, 1, None):
         assert list(render(one, viewer)) == list(render(two, viewer)), viewer

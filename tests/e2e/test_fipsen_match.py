@@ -149,7 +149,8 @@ def test_a_changed_skat_and_stock_nobody_saw_leave_every_stream_byte_identical(
         for e in pb.PlayResponse.FromString(raw).events
         if e.WhichOneof("kind") == "deal_ended"
     ]
-    assert len(records) == 6 and all(r.HasField("result") for r in records)
+    assert len(records) == 6
+    assert all(r.HasField("result") for r in records)
     for seat in (None, 0, 1, 2, 3):
         assert list(render(one, seat)) == list(render(two, seat))
     assert list(render(one, OMNISCIENT)) != list(render(two, OMNISCIENT))

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from croupier.arbiter import Clocks, decision_request
 from croupier.games import CHANCE, chips, get_spec
 from croupier.transport._codec import encode

@@ -75,6 +75,7 @@ def test_the_sdk_shows_bot_code_every_finished_round_and_every_legal_action(game
     pending: list[list[RoundEnded]] = [[] for _ in range(n)]
     start = rules.returns(rules.initial_state(params))
     checked = ranged = 0
+
     def choose(state: Any, legal: Any, rng: np.random.Generator) -> int:
         """Now and then a bet (so runs go out), mostly passive (so the match lasts)."""
         calm = [a for a in legal if rules.action_label(state, a) in ("In", "Proceed", "NoBet")]
@@ -101,8 +102,10 @@ def test_the_sdk_shows_bot_code_every_finished_round_and_every_legal_action(game
         for kept, record in zip(past, expected, strict=True):
             assert _history_ids(game, kept) == record.history
         # the current round's fields are the wire's
-        assert getattr(seen.observation, oneof).history == getattr(wire.decision.observation,
-                                                                    oneof).history
+        assert (
+            getattr(seen.observation, oneof).history
+            == getattr(wire.decision.observation, oneof).history
+        )
         checked += 1
         if rules.current_player(after) == TERMINAL or (
             rules.round_index(after) != rules.round_index(state)
@@ -150,12 +153,13 @@ def _first_betting_request(stack: int) -> tuple[Any, pb.DecisionRequest]:
 
 
 def test_a_run_of_bets_is_one_entry_of_a_few_bytes_and_expands_to_every_amount() -> None:
-    small_request, small = _first_betting_request(10)
+    _, small = _first_betting_request(10)
     big_request, big = _first_betting_request(1000)
     assert len(big_request.legal_actions) > 900
     (run,) = [a for a in big.legal_actions if a.HasField("amounts")]
     assert (run.amounts.lowest, run.amounts.step) == (1, 1)
-    assert run.label == "Bet:1" and run.scauver.chip.amount == 1
+    assert run.label == "Bet:1"
+    assert run.scauver.chip.amount == 1
     assert run.amounts.highest == big_request.legal_actions[-3] - big_request.legal_actions[0] + 1
     assert len(big.legal_actions) == len(small.legal_actions)  # one entry however many amounts
     assert big.ByteSize() < small.ByteSize() + 16  # a few bytes more for larger numbers

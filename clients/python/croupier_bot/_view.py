@@ -154,7 +154,7 @@ def _count(entry: Any) -> int:
     if not entry.HasField("amounts"):
         return 1
     r = entry.amounts
-    return max(0, (r.highest - r.lowest) // max(r.step, 1) + 1)
+    return max(0, int(r.highest - r.lowest) // max(int(r.step), 1) + 1)
 
 
 def _expanded(entry: Any, k: int) -> Any:

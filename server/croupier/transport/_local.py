@@ -3,8 +3,9 @@
 For evaluating bots quickly (thousands of deals a minute). Each seat is handed exactly the wire
 messages the arbiter would send it (same observations, same codec): its Welcome, then its
 decisions, and each round's end (``DealEnded``, which carries the finished round: a decision
-carries the current round only). A seat is any callable from a ``croupier.v1.PlayResponse`` to the action id it answers
-(``None`` for a message that asks nothing): the Python SDK's ``croupier_bot.Seat(bot)`` is one.
+carries the current round only). A seat is any callable from a ``croupier.v1.PlayResponse`` to
+the action id it answers (``None`` for a message that asks nothing): the Python SDK's
+``croupier_bot.Seat(bot)`` is one.
 The server does not import the SDK.
 """
 

@@ -36,7 +36,6 @@ def main() -> None:
                     return calm[0]
             return rng.choice([a.id for a in d.legal_actions])
 
-
         play_raw("recorder", handle)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import cast
 
-from croupier.games._codec_kit import GameCodec, deal_header, history_encoder, finished_round, score
+from croupier.games._codec_kit import GameCodec, deal_header, finished_round, history_encoder, score
 from croupier.games.fipsen import rules as fipsen
 from croupier.v1 import bot_pb2 as pb
 

@@ -14,7 +14,7 @@ from croupier.games._chips_codec import (
     chip_settlement,
     chip_table,
 )
-from croupier.games._codec_kit import GameCodec, history_encoder, finished_round
+from croupier.games._codec_kit import GameCodec, finished_round, history_encoder
 from croupier.games.scauver import rules as sc
 from croupier.v1 import bot_pb2 as pb
 
