@@ -12,9 +12,12 @@ before protocol 2 (``--base``, by default the parent of the commit that set PROT
 checked out into a temporary git worktree and imported instead of this checkout's code.
 
 * ``rounds``: a long two-player Felduz and Scauver match (``stack`` 1000, ``double_every`` 0,
-  ``round_cap`` just past the last mark): per mark (rounds 10, 100, 1,000 by default; five rounds
-  from each), the median and largest request in bytes and the median latency the arbiter
-  measured (request written to reply read: the bot's parse, its SDK and its choice included).
+  ``round_cap`` just past the last mark): per mark (rounds 10, 100, 1,000 by default; ten rounds
+  from each), the median and largest request in bytes, the median latency the arbiter
+  measured (request written to reply read: the bot's parse, its SDK and its choice included),
+  and the median CPU time of one request's trip measured in one process (encode, serialize,
+  parse, hand to a Python SDK bot): wall-clock latency on a shared machine is noisy, CPU time
+  much less so.
 * ``stack``: 30 rounds of each game at ``stack`` 10 and 1,000: the same figures over the betting
   steps only (where every allowed bet is a legal action).
 * ``long``: one two-player Scauver match at ``round_cap`` 10000 over gRPC on this code only (the
@@ -41,6 +44,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Rounds measured from each mark on.
+WINDOW = 10
 
 #: The bench bot: a passive Python SDK bot, importing the code under test (argv[1]).
 BOT = r"""
@@ -93,42 +98,72 @@ def _match(code: Path, game: str, params: dict[str, int], out: Path) -> tuple[Pa
     return run.replay, wall
 
 
-def _decisions(replay: Path, want: Any) -> list[tuple[int, int, int | None, bool]]:
-    """(round, latency µs, request bytes or None, a betting step) for every decision of the
-    replay; the request is re-encoded only where ``want(round)``."""
-    from croupier.arbiter import Clocks, decision_request
+Row = tuple[int, int, int | None, bool, float | None]
+
+
+def _decisions(replay: Path, want: Any) -> list[Row]:
+    """(round, latency µs, request bytes, a betting step, CPU µs) for every decision of the
+    replay. Where ``want(round, betting)``, the request is re-encoded, and the CPU time of its
+    trip is measured in this process: encode and serialize (the arbiter), parse and hand to a
+    Python SDK bot (the bot); elsewhere bytes and CPU are None."""
+    from croupier.arbiter import ClockRules, Clocks, Welcome, decision_request
     from croupier.games import chips, get_spec
     from croupier.transport._codec import encode
+    from croupier.v1 import bot_pb2 as pb
+    from croupier_bot import Seat
 
     lines = [json.loads(line) for line in replay.read_text().splitlines()]
     header = lines[0]
     spec = get_spec(header["game"])
     game, codec = spec.game, spec.codec
     state = game.initial_state(header["params"])
-    out = []
+    seats = [Seat(_First()) for _ in range(2)]
+    for i, seat in enumerate(seats):
+        seat(encode(Welcome("b", i, 2, header["game"], 1, dict(header["params"]),
+                            ClockRules(0, 0)), codec))  # fmt: skip
+    out: list[Row] = []
     for rec in lines[1:]:
         if rec["type"] == "chance":
             state = game.apply_chance(state, tuple(rec["outcome"]))
         elif rec["type"] == "action":
             rnd = game.round_index(state)
-            size = None
+            size = cpu = None
             legal = game.legal_actions(state)
             betting = any(chips.BET <= a < chips.RAISE for a in legal)
             if want(rnd, betting):
+                started = time.thread_time_ns()
                 request = decision_request(game, state, rec["seat"], 1, Clocks(0, 0, 0))
-                size = len(encode(request, codec).decision.SerializeToString())
-            out.append((rnd, rec["time_us"], size, betting))
+                data = encode(request, codec).SerializeToString()
+                seats[rec["seat"]](pb.PlayResponse.FromString(data))
+                cpu = (time.thread_time_ns() - started) / 1000
+                size = len(pb.PlayResponse.FromString(data).decision.SerializeToString())
+            out.append((rnd, rec["time_us"], size, betting, cpu))
             state = game.apply(state, rec["action"])
     return out
 
 
-def _figures(rows: list[tuple[int, int, int | None, bool]]) -> dict[str, float]:
+class _First:
+    """The bot the CPU figure hands each request to: it reads the ids and takes the first."""
+
+    def on_event(self, event: Any) -> None:
+        pass
+
+    def on_welcome(self, match: Any) -> None:
+        pass
+
+    def act(self, decision: Any) -> int:
+        return int(decision.legal_ids[0])
+
+
+def _figures(rows: list[Row]) -> dict[str, float]:
     sizes = [r[2] for r in rows if r[2] is not None]
+    cpu = [r[4] for r in rows if r[4] is not None]
     return {
         "decisions": len(rows),
         "median_bytes": statistics.median(sizes),
         "max_bytes": max(sizes),
         "median_latency_us": statistics.median(r[1] for r in rows),
+        "median_cpu_us": round(statistics.median(cpu), 1),
     }
 
 
@@ -141,9 +176,9 @@ def measure(args: argparse.Namespace) -> None:
         replay, wall = _match(code, args.game, params, out)
         if args.kind == "rounds":
             marks = [int(m) for m in args.marks.split(",")]
-            windows = {m + k for m in marks for k in range(5)}
+            windows = {m + k for m in marks for k in range(WINDOW)}
             rows = _decisions(replay, lambda rnd, betting: rnd in windows)
-            result = {str(m): _figures([r for r in rows if m <= r[0] < m + 5]) for m in marks}
+            result = {str(m): _figures([r for r in rows if m <= r[0] < m + WINDOW]) for m in marks}
         elif args.kind == "stack":
             rows = [r for r in _decisions(replay, lambda rnd, betting: betting) if r[3]]
             result = {"betting": _figures(rows)}
@@ -206,7 +241,7 @@ def main() -> None:
         marks = sorted({10, min(100, args.rounds), args.rounds})
         if "rounds" in args.what:
             for game in ("felduz", "scauver"):
-                params = {"stack": 1000, "double_every": 0, "round_cap": marks[-1] + 5}
+                params = {"stack": 1000, "double_every": 0, "round_cap": marks[-1] + WINDOW}
                 got = {c: _run(d, "rounds", game, params, ",".join(map(str, marks)))
                        for c, d in codes.items()}  # fmt: skip
                 for m in map(str, marks):
@@ -217,6 +252,11 @@ def main() -> None:
                         "bytes_ratio": _ratio(new["median_bytes"], old["median_bytes"]),
                         "latency_ratio": _ratio(new["median_latency_us"],
                                                 old["median_latency_us"]),
+                        "cpu_ratio": _ratio(new["median_cpu_us"], old["median_cpu_us"]),
+                        "new_cpu_vs_round_10": _ratio(new["median_cpu_us"],
+                                                      got["new"]["10"]["median_cpu_us"]),
+                        "base_cpu_vs_round_10": _ratio(old["median_cpu_us"],
+                                                       got["base"]["10"]["median_cpu_us"]),
                         "new_latency_vs_round_10": _ratio(new["median_latency_us"],
                                                           got["new"]["10"]["median_latency_us"]),
                         "base_latency_vs_round_10": _ratio(old["median_latency_us"],
@@ -236,6 +276,11 @@ def main() -> None:
                         "bytes_ratio": _ratio(new["median_bytes"], old["median_bytes"]),
                         "latency_ratio": _ratio(new["median_latency_us"],
                                                 old["median_latency_us"]),
+                        "cpu_ratio": _ratio(new["median_cpu_us"], old["median_cpu_us"]),
+                        "new_cpu_vs_stack_10": _ratio(new["median_cpu_us"],
+                                                      got[10]["new"]["median_cpu_us"]),
+                        "base_cpu_vs_stack_10": _ratio(old["median_cpu_us"],
+                                                       got[10]["base"]["median_cpu_us"]),
                         "new_latency_vs_stack_10": _ratio(new["median_latency_us"],
                                                           got[10]["new"]["median_latency_us"]),
                         "base_latency_vs_stack_10": _ratio(old["median_latency_us"],

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from _common import play_raw, reply
 
 from croupier.v1 import bot_pb2 as pb
+from croupier_bot import LegalActions
 
 
 def main() -> None:
@@ -34,7 +35,7 @@ def main() -> None:
                 calm = [a.id for a in d.legal_actions if a.label in ("In", "Proceed", "NoBet")]
                 if calm:
                     return calm[0]
-            return rng.choice([a.id for a in d.legal_actions])
+            return rng.choice(LegalActions(d.legal_actions).ids)  # every amount of a run
 
         play_raw("recorder", handle)
 
