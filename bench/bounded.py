@@ -16,8 +16,8 @@ checked out into a temporary git worktree and imported instead of this checkout'
   from each), the median and largest request in bytes, the median latency the arbiter
   measured (request written to reply read: the bot's parse, its SDK and its choice included),
   and the median CPU time of one request's trip measured in one process (encode, serialize,
-  parse, hand to a Python SDK bot): wall-clock latency on a shared machine is noisy, CPU time
-  much less so.
+  parse, hand to a Python SDK bot; not the rules' work): wall-clock latency on a shared machine
+  is noisy, CPU time much less so.
 * ``stack``: 30 rounds of each game at ``stack`` 10 and 1,000: the same figures over the betting
   steps only (where every allowed bet is a legal action).
 * ``long``: one two-player Scauver match at ``round_cap`` 10000 over gRPC on this code only (the
@@ -105,7 +105,8 @@ def _decisions(replay: Path, want: Any) -> list[Row]:
     """(round, latency µs, request bytes, a betting step, CPU µs) for every decision of the
     replay. Where ``want(round, betting)``, the request is re-encoded, and the CPU time of its
     trip is measured in this process: encode and serialize (the arbiter), parse and hand to a
-    Python SDK bot (the bot); elsewhere bytes and CPU are None."""
+    Python SDK bot (the bot), the rules' legal actions and labels excluded; elsewhere bytes and
+    CPU are None."""
     from croupier.arbiter import ClockRules, Clocks, Welcome, decision_request
     from croupier.games import chips, get_spec
     from croupier.transport._codec import encode
@@ -131,8 +132,8 @@ def _decisions(replay: Path, want: Any) -> list[Row]:
             legal = game.legal_actions(state)
             betting = any(chips.BET <= a < chips.RAISE for a in legal)
             if want(rnd, betting):
-                started = time.thread_time_ns()
                 request = decision_request(game, state, rec["seat"], 1, Clocks(0, 0, 0))
+                started = time.thread_time_ns()  # the message's trip, not the rules' work
                 data = encode(request, codec).SerializeToString()
                 seats[rec["seat"]](pb.PlayResponse.FromString(data))
                 cpu = (time.thread_time_ns() - started) / 1000
