@@ -15,8 +15,8 @@ import pytest
 from croupier.arbiter import Clocks, decision_request
 from croupier.games import CHANCE, chips, get_spec
 from croupier.transport._codec import encode
-from croupier.v1 import bot_pb2 as pb
 from croupier_bot import LegalActions
+from croupier_bot import proto as pb
 
 pytestmark = pytest.mark.e2e
 

@@ -20,8 +20,8 @@ from croupier.games import TERMINAL, chips, get_spec
 from croupier.games._drive import play, with_chance
 from croupier.transport import play_local
 from croupier.transport._codec import encode
-from croupier.v1 import bot_pb2 as pb
 from croupier_bot import Bot, Decision, LegalActions, Seat
+from croupier_bot import proto as pb
 
 #: Long enough for several rounds; chip games with stacks big enough for long bet runs.
 PARAMS: dict[str, dict[str, int]] = {

@@ -9,13 +9,13 @@ from wire_kit import decisions, round_end, round_trip
 
 from croupier.games import get_game, get_spec
 from croupier.games.as_nas.rules import AsNasObservation, DealResult
-from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import as_nas_pb2
 
 GAME = get_game("as-nas")
 CODEC = get_spec("as-nas").codec
 
 
-def _result(msg: pb.AsNasDealResult) -> tuple[object, ...]:
+def _result(msg: as_nas_pb2.AsNasDealResult) -> tuple[object, ...]:
     shown = {h.seat: tuple(r - 1 for r in h.ranks) for h in msg.shown}
     return (
         msg.deal_index,
@@ -32,7 +32,7 @@ def _expected_result(result: DealResult) -> tuple[object, ...]:
             result.deltas)  # fmt: skip
 
 
-def _check(obs: AsNasObservation, msg: pb.AsNasObservation) -> None:
+def _check(obs: AsNasObservation, msg: as_nas_pb2.AsNasObservation) -> None:
     assert msg.deal_index == obs.deal_index
     assert msg.dealer == obs.dealer
     assert msg.to_act == obs.to_act
@@ -43,7 +43,7 @@ def _check(obs: AsNasObservation, msg: pb.AsNasObservation) -> None:
     assert tuple(Fraction(s.total.numerator, s.total.denominator) for s in msg.seats) == obs.totals
     assert (msg.high_bet, msg.pot) == (obs.high, obs.pot)
     assert tuple((h.seat, h.move - 1) for h in msg.history) == obs.history
-    assert "past_deals" not in pb.AsNasObservation.DESCRIPTOR.fields_by_name  # bounded
+    assert "past_deals" not in as_nas_pb2.AsNasObservation.DESCRIPTOR.fields_by_name  # bounded
 
 
 def _check_round_end(after: object) -> None:

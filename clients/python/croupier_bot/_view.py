@@ -19,7 +19,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
-from croupier.v1 import bot_pb2 as pb
+from croupier_proto.v1 import bot_pb2 as pb
 
 #: The observation field that held the finished rounds, per game (``Observation.game``).
 PAST_FIELD = {
