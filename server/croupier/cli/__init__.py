@@ -34,6 +34,7 @@ import structlog
 from croupier import __version__
 from croupier.arbiter import ClockKind, ClockRules, Match, MatchConfig, MatchResult
 from croupier.cli import _tournament
+from croupier.cli._tls import add_tls_arguments, tls_config
 from croupier.compliance import Status, check_bot
 from croupier.errors import ConfigError, CroupierError, ReplayError, ReplayMismatchError
 from croupier.games import GAMES, Game, get_game, get_spec
@@ -448,6 +449,7 @@ def build_parser() -> argparse.ArgumentParser:
             "bots dial in from elsewhere using the seat tokens printed at the start"
         ),
     )
+    add_tls_arguments(m)
 
     _add_replay_parsers(sub)
 
@@ -542,6 +544,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     )
 
     sandbox = _sandbox(args)
+    tls = tls_config(args)
 
     async def main() -> MatchRun:
         cancel = asyncio.Event()
@@ -557,6 +560,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
             progress=progress,
             on_ready=announce,
             sandbox=sandbox,
+            tls=tls,
         )
         if progress is not None:
             print(file=sys.stderr)
@@ -565,7 +569,11 @@ def _cmd_match(args: argparse.Namespace) -> int:
     def announce(address: str, match: Match) -> None:
         remote = [seat for seat, argv in enumerate(bots) if argv is None]
         if remote:
-            print(f"arbiter listening on {address}; remote seats may join now:", file=sys.stderr)
+            over = " (TLS)" if tls is not None else ""
+            print(
+                f"arbiter listening on {address}{over}; remote seats may join now:",
+                file=sys.stderr,
+            )
             for seat in remote:
                 print(f"  seat {seat}: CROUPIER_TOKEN={match.tokens[seat]}", file=sys.stderr)
 

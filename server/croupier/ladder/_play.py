@@ -36,6 +36,7 @@ from croupier.transport import (
     BotStats,
     Restart,
     SeatAssigner,
+    TlsConfig,
     parse_bot_command,
 )
 
@@ -275,8 +276,10 @@ class LocalPlayer:
         concurrency: int,
         listen: str = "127.0.0.1:0",
         restart: Restart = "session",
+        tls: TlsConfig | None = None,
     ) -> None:
         self._bots = {b.name: b for b in bots}
+        self._tls = tls
         self._log_dir = log_dir
         self._concurrency = max(1, concurrency)
         self._listen = listen
@@ -294,7 +297,7 @@ class LocalPlayer:
         left to play starts neither)."""
         if self._server is not None:
             return self._server
-        server = ArbiterServer(self._listen)
+        server = ArbiterServer(self._listen, tls=self._tls)
         await server.start()
         self._server = server
         try:

@@ -37,6 +37,7 @@ from croupier.games import get_spec
 from croupier.games._codec_kit import GameCodec
 from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode
 from croupier.transport._sessions import BotSession
+from croupier.transport._tls import TlsConfig, server_credentials
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
 
@@ -528,7 +529,8 @@ class ArbiterServer:
     With ``unix_socket`` (the default) it also listens on a unix socket in a private directory
     of its own (:attr:`unix_socket`), the one way into a sandboxed bot's network namespace.
     The per-address limits on unauthenticated streams apply to network peers; with
-    ``limit_loopback`` to loopback ones too.
+    ``limit_loopback`` to loopback ones too. With ``tls`` the network listener speaks TLS only
+    (a plaintext client cannot connect); the unix socket stays plaintext (see :mod:`._tls`).
     """
 
     def __init__(
@@ -537,8 +539,11 @@ class ArbiterServer:
         *,
         unix_socket: bool = True,
         limit_loopback: bool = False,
+        tls: TlsConfig | None = None,
     ) -> None:
         self._requested = address
+        #: The TLS files of the network listener, or ``None`` for plaintext.
+        self.tls = tls
         self._want_socket = unix_socket
         self._socket_dir: Path | None = None
         #: The unix socket the server also listens on (after :meth:`start`), or ``None``.
@@ -568,8 +573,12 @@ class ArbiterServer:
     async def start(self) -> str:
         """Bind and start; return the address bots should dial."""
         host, _ = split_address(self._requested)
+        credentials = None if self.tls is None else server_credentials(self.tls)
         try:
-            port = self.server.add_insecure_port(self._requested)
+            if credentials is None:
+                port = self.server.add_insecure_port(self._requested)
+            else:
+                port = self.server.add_secure_port(self._requested, credentials)
         except RuntimeError:
             port = 0
         if not port:
