@@ -45,6 +45,7 @@ async def _attacker(address: str, budget: int, seed: int) -> dict[str, int]:
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+    from croupier.v1 import PROTOCOL_VERSION
     from croupier.v1 import bot_pb2 as pb
 
     rng = random.Random(seed)
@@ -68,7 +69,9 @@ async def _attacker(address: str, budget: int, seed: int) -> dict[str, int]:
                         raw = rng.randbytes(rng.randrange(1, 200))
                     elif kind == 1:
                         hello = pb.Hello(
-                            token=rng.randbytes(18).hex(), bot_name="x", protocol_version=1
+                            token=rng.randbytes(18).hex(),
+                            bot_name="x",
+                            protocol_version=PROTOCOL_VERSION,
                         )
                         raw = pb.PlayRequest(hello=hello).SerializeToString()
                     elif kind == 2:

@@ -123,13 +123,13 @@ def bench_matches(repeats: int) -> dict[str, float]:
 
 _LIGHT_BOT = r"""
 import asyncio, os, random, grpc
-from croupier.v1 import bot_pb2 as pb, bot_pb2_grpc
+from croupier.v1 import PROTOCOL_VERSION, bot_pb2 as pb, bot_pb2_grpc
 
 async def seat(stub, token, seed):
     rng = random.Random(seed)
     call = stub.Play()
     await call.write(pb.PlayRequest(hello=pb.Hello(
-        token=token, bot_name="light", bot_version="1", protocol_version=1)))
+        token=token, bot_name="light", bot_version="1", protocol_version=PROTOCOL_VERSION)))
     while (r := await call.read()) is not grpc.aio.EOF:
         kind = r.WhichOneof("kind")
         if kind == "decision":
@@ -147,7 +147,8 @@ async def main():
         session = stub.Session()
         await session.write(pb.SessionRequest(hello=pb.SessionHello(
             token=os.environ["CROUPIER_SESSION_TOKEN"], bot_name="light", bot_version="1",
-            protocol_version=1, capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]))))
+            protocol_version=PROTOCOL_VERSION,
+            capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]))))
         seats = set()
         while (r := await session.read()) is not grpc.aio.EOF:
             if r.WhichOneof("kind") == "seat":

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from croupier_bot import Bot, Decision, main, proto
@@ -101,7 +102,7 @@ class FelduzHeuristic(Bot):
 
         return int(min(options, key=key).id)
 
-    def _bet(self, obs: Any, me: int, legal: list[Any]) -> int:
+    def _bet(self, obs: Any, me: int, legal: Sequence[Any]) -> int:
         p = outlook(obs, me)
         chips = [a for a in legal if a.felduz.move == proto.FELDUZ_MOVE_CHIPS]
         kinds = {a.felduz.chip.move: a for a in chips}

@@ -17,7 +17,7 @@ const path = require("path");
 const grpc = require("@grpc/grpc-js");
 const loader = require("@grpc/proto-loader");
 
-const PROTOCOL_VERSION = 1;
+const PROTOCOL_VERSION = 2;
 const REASON_KEY = "croupier-reason";
 
 const PROTO_PACKAGE = path.join("croupier", "v1");
@@ -68,6 +68,48 @@ const CHANNEL_OPTIONS = {
   "grpc.max_reconnect_backoff_ms": 1000,
 };
 
+// The observation field that holds the finished rounds, per game (Observation.game). A decision
+// carries the current round only (protocol 2); each finished round comes once, in its round-end
+// event (DealEnded.<game>_past), and the SDK puts them all back here for bot code.
+const PAST_FIELD = {
+  as_nas: "past_deals",
+  fipsen: "past_deals",
+  felduz: "past_rounds",
+  scauver: "past_rounds",
+};
+
+// The legal actions one per action, ascending by id: an entry with `amounts` (a run of bets or
+// raises) stands for the amounts lowest, lowest + step, ..., highest; the one of amount a has id
+// entry.id + a - lowest, label "<Bet|Raise>:<a>" and the entry's typed fields with chip.amount a.
+function expandLegalActions(entries) {
+  const out = [];
+  for (const entry of entries) {
+    const range = entry.amounts;
+    if (!range) {
+      out.push(entry);
+      continue;
+    }
+    const step = Math.max(range.step, 1);
+    const prefix = entry.label.slice(0, entry.label.lastIndexOf(":"));
+    const kind = entry.detail;
+    for (let amount = range.lowest; amount <= range.highest; amount += step) {
+      const action = { ...entry, id: entry.id + amount - range.lowest, label: `${prefix}:${amount}` };
+      action.amounts = null;
+      if (kind) action[kind] = { ...entry[kind], chip: { ...entry[kind].chip, amount } };
+      out.push(action);
+    }
+  }
+  return out;
+}
+
+// The observation as bot code reads it: the wire's, with every finished round in
+// past_deals / past_rounds (oldest first).
+function withPast(observation, past) {
+  const field = observation && PAST_FIELD[observation.game];
+  if (!field || !observation[observation.game]) return observation;
+  return { ...observation, [observation.game]: { ...observation[observation.game], [field]: past } };
+}
+
 // The channel's credentials: TLS when CROUPIER_TLS_CA names a PEM file to trust (or
 // CROUPIER_TLS=1: the system's roots), with CROUPIER_TLS_CERT and CROUPIER_TLS_KEY for mutual TLS
 // and CROUPIER_TLS_SERVER_NAME when the certificate names the arbiter differently; plaintext
@@ -110,7 +152,8 @@ class BotError extends Error {
 }
 
 // Play one match. `act(decision)` returns a legal action id; `decision` has requestId,
-// observation (a croupier.v1.Observation), legalActions (ascending by id), clocks and match
+// observation (a croupier.v1.Observation, with every finished round in past_deals/past_rounds),
+// legalActions (one per action, ascending by id, amount ranges expanded), clocks and match
 // (from the Welcome, plus `seed`: CROUPIER_SEED, or the seat assignment's seed in a session).
 // Optional hooks: onWelcome(match), onEvent(event), onRejected(rejected), onMatchEnd(end).
 function play(act, options = {}) {
@@ -153,6 +196,7 @@ function playSeat(client, act, options, token, seed) {
   return new Promise((resolve, reject) => {
     let match = null;
     let giveUp = 0;
+    let past = Object.freeze([]); // the finished rounds, a new frozen array per round
     const hello = {
       token,
       bot_name: options.name || "node-bot",
@@ -183,6 +227,8 @@ function playSeat(client, act, options, token, seed) {
       stream.write({ hello });
       stream.on("data", (message) => {
         for (const event of message.events || []) {
+          const dealEnded = event.deal_ended;
+          if (dealEnded && dealEnded.past) past = Object.freeze([...past, dealEnded[dealEnded.past]]);
           if (options.onEvent) options.onEvent(event);
         }
         switch (message.kind) {
@@ -197,8 +243,8 @@ function playSeat(client, act, options, token, seed) {
             const d = message.decision;
             const id = act({
               requestId: d.request_id,
-              observation: d.observation,
-              legalActions: d.legal_actions,
+              observation: withPast(d.observation, past),
+              legalActions: expandLegalActions(d.legal_actions),
               clocks: d.clocks,
               match,
             });
@@ -318,4 +364,4 @@ function run(act, options = {}) {
   });
 }
 
-module.exports = { run, play, serve, BotError, PROTOCOL_VERSION };
+module.exports = { run, play, serve, expandLegalActions, BotError, PROTOCOL_VERSION };

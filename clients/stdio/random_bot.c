@@ -3,8 +3,9 @@
  *   cc -O2 -o random-c random_bot.c && croupier check-bot "stdio:./random-c"
  *
  * Each stdin line is one arbiter message (a PlayResponse in protobuf's canonical JSON). For a
- * decision, the bot collects decision.legalActions[].id with a small JSON scanner and answers
- * with one of them on its own line. Seeded from CROUPIER_SEED. */
+ * decision, the bot collects decision.legalActions[].id with a small JSON scanner (an entry with
+ * "amounts" stands for a run of bets or raises: the ids id, id + step, ..., id + highest -
+ * lowest) and answers with one of them on its own line. Seeded from CROUPIER_SEED. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,12 +92,23 @@ int main(void) {
     size_t n = 0;
     for (p = ws(p + 1); *p == '{'; p = ws(p + 1)) {
       const char *id = member(p, "id");
-      if (n == ids_cap) {
-        ids_cap = ids_cap ? 2 * ids_cap : 64;
-        ids = realloc(ids, ids_cap * sizeof *ids);
-        if (!ids) return 1;
+      const char *range = member(p, "amounts");
+      long first = id ? strtol(id, NULL, 10) : 0, count = 1, step = 1;
+      if (range) {
+        const char *lo = member(range, "lowest"), *hi = member(range, "highest");
+        const char *st = member(range, "step");
+        step = st ? strtol(st, NULL, 10) : 1;
+        if (step < 1) step = 1;
+        count = ((hi ? strtol(hi, NULL, 10) : 0) - (lo ? strtol(lo, NULL, 10) : 0)) / step + 1;
       }
-      ids[n++] = id ? strtol(id, NULL, 10) : 0;
+      for (long k = 0; k < count; k++) {
+        if (n == ids_cap) {
+          ids_cap = ids_cap ? 2 * ids_cap : 64;
+          ids = realloc(ids, ids_cap * sizeof *ids);
+          if (!ids) return 1;
+        }
+        ids[n++] = first + k * step;
+      }
       if (!(p = skip_value(p))) break;
       p = ws(p);
       if (*p != ',') break;

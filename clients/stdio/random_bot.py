@@ -16,7 +16,14 @@ rng = random.Random(int(os.environ.get("CROUPIER_SEED", "0")))
 for line in sys.stdin:
     message = json.loads(line)
     if "decision" in message:
-        ids = [action["id"] for action in message["decision"]["legalActions"]]
+        ids = []
+        for action in message["decision"]["legalActions"]:
+            run = action.get("amounts")  # a run of bets or raises: one entry, many ids
+            if run:
+                top = action["id"] + run["highest"] - run["lowest"]
+                ids.extend(range(action["id"], top + 1, max(run["step"], 1)))
+            else:
+                ids.append(action["id"])
         print(rng.choice(ids), flush=True)
     elif "matchEnd" in message:
         seat = int(os.environ.get("CROUPIER_SEAT", "0"))

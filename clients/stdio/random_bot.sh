@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # A random Croupier bot in bash + jq, for the stdio bridge: croupier check-bot "stdio:bash random_bot.sh"
 # Each stdin line is one arbiter message in canonical JSON; one jq process (for the whole match)
-# turns each decision into the list of its legal action ids, and the loop answers each with one of
-# them, one line per decision. Seeded from CROUPIER_SEED, so a match with --seed replays the same.
+# turns each decision into the list of its legal action ids (an entry with "amounts", a run of bets
+# or raises, into every id of the run), and the loop answers each with one of them, one line per
+# decision. Seeded from CROUPIER_SEED, so a match with --seed replays the same.
 set -euo pipefail
-jq --unbuffered -r 'select(.decision) | [.decision.legalActions[].id] | map(tostring) | join(" ")' |
+jq --unbuffered -r 'select(.decision) | [.decision.legalActions[]
+  | if .amounts then (.id as $id | .amounts as $r
+      | range($id; $id + $r.highest - $r.lowest + 1; [$r.step, 1] | max))
+    else .id end] | map(tostring) | join(" ")' |
   {
     RANDOM=$((${CROUPIER_SEED:-0} % 32768)) # seeded here: bash reseeds RANDOM in a subshell
     while read -r -a ids; do

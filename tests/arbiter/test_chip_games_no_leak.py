@@ -21,6 +21,7 @@ from croupier.arbiter import ClockRules, MatchConfig
 from croupier.games import get_spec
 from croupier.replay import OMNISCIENT, read_replay, render
 from croupier.transport._codec import encode
+from croupier.v1 import bot_pb2 as pb
 
 WATCHER, FOLDER = 0, 2
 DEALER = 2  # so the opening is asked, and the turns go, 0, 1, 2
@@ -64,6 +65,17 @@ def _compare(
     assert [x for x in labels[0] if x[0] != FOLDER] == [x for x in labels[1] if x[0] != FOLDER]
     assert seen_a[WATCHER] == seen_b[WATCHER]
     assert seen_a[FOLDER] != seen_b[FOLDER]
+    # the bytes compared hold the finished round's record (its history and result), which a
+    # decision request no longer carries: the one place a finished round goes on the wire
+    records = [
+        getattr(e.deal_ended, f"{game}_past")
+        for raw in seen_a[WATCHER]
+        for e in pb.PlayResponse.FromString(raw).events
+        if e.WhichOneof("kind") == "deal_ended"
+    ]
+    assert len(records) == 1
+    assert records[0].history
+    assert records[0].HasField("result")
     one, two = read_replay(replay_a), read_replay(replay_b)
     for viewer in (WATCHER, 1, None):
         assert list(render(one, viewer)) == list(render(two, viewer)), viewer

@@ -14,6 +14,7 @@ from e2e_kit import Kit, Played, croupier, flattened, play_match, read_stream
 from croupier.games import get_game
 from croupier.games.fipsen.rules import card_name
 from croupier.replay import OMNISCIENT, read_replay, render
+from croupier.v1 import bot_pb2 as pb
 
 pytestmark = pytest.mark.e2e
 
@@ -142,6 +143,14 @@ def test_a_changed_skat_and_stock_nobody_saw_leave_every_stream_byte_identical(
     ]
     for a, b in zip(streams_a, streams_b, strict=True):
         assert flattened(read_stream(a)) == flattened(read_stream(b))
+    records = [  # the compared bytes hold each finished deal's record (DealEnded.fipsen_past)
+        e.deal_ended.fipsen_past
+        for raw in read_stream(streams_a[0])
+        for e in pb.PlayResponse.FromString(raw).events
+        if e.WhichOneof("kind") == "deal_ended"
+    ]
+    assert len(records) == 6
+    assert all(r.HasField("result") for r in records)
     for seat in (None, 0, 1, 2, 3):
         assert list(render(one, seat)) == list(render(two, seat))
     assert list(render(one, OMNISCIENT)) != list(render(two, OMNISCIENT))

@@ -101,14 +101,15 @@ def test_a_bot_that_leaves_a_child_behind_neither_hangs_the_match_nor_outlives_i
 
 FLOODER = """
 import asyncio, os, sys, grpc
-from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import PROTOCOL_VERSION, bot_pb2 as pb
 
 GARBAGE = sys.argv[1] == "garbage"  # else: well-formed replies nobody asked for
 
 async def main():
     async with grpc.aio.insecure_channel(os.environ["CROUPIER_ADDRESS"]) as channel:
         call = channel.stream_stream("/croupier.v1.BotService/Play")()  # raw bytes both ways
-        hello = pb.Hello(token=os.environ["CROUPIER_TOKEN"], bot_name="flooder", protocol_version=1)
+        hello = pb.Hello(token=os.environ["CROUPIER_TOKEN"], bot_name="flooder",
+                         protocol_version=PROTOCOL_VERSION)
         await call.write(pb.PlayRequest(hello=hello).SerializeToString())
         try:
             while (raw := await call.read()) is not grpc.aio.EOF:

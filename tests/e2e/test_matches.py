@@ -27,6 +27,7 @@ from croupier.games.as_nas.rules import Action
 from croupier.replay import ReplayWriter, read_replay, verify
 from croupier.runner import MatchRun, run_match
 from croupier.transport import REASON_KEY, ArbiterServer
+from croupier.v1 import PROTOCOL_VERSION
 from croupier.v1 import bot_pb2 as pb
 
 pytestmark = pytest.mark.e2e
@@ -487,14 +488,14 @@ def test_a_seat_sees_exactly_its_observation_and_no_hidden_card(
         if shown and folded:
             showdown_with_fold += 1
     assert showdown_with_fold, "pick a seed with a showdown after a fold"
-    # the finished deals carried in later observations obey the same rule
-    for d in decisions:
-        past_deals = d.observation.as_nas.past_deals
-        assert len(past_deals) == d.observation.as_nas.deal_index
-        for past in past_deals:
-            folded = {h.seat for h in past.history if h.move - 1 == Action.FOLD}
-            assert folded == folded_in_deal.get(past.result.deal_index, set())
-            assert not {h.seat for h in past.result.shown} & folded
+    # each finished deal's record (sent once, in its deal_ended: protocol 2) obeys the same rule
+    for i, end in enumerate(ended):
+        past = end.as_nas_past
+        assert past.result == end.as_nas
+        assert past.result.deal_index == i
+        folded = {h.seat for h in past.history if h.move - 1 == Action.FOLD}
+        assert folded == folded_in_deal.get(past.result.deal_index, set())
+        assert not {h.seat for h in past.result.shown} & folded
 
 
 def test_a_seat_stream_is_reproducible(recorded: list[RecordedRun]) -> None:
@@ -615,7 +616,7 @@ def test_concurrent_matches_share_one_arbiter(e2e: Kit) -> None:
 PLAY = "/croupier.v1.BotService/Play"
 
 
-def hello_bytes(token: str, version: int = 1) -> bytes:
+def hello_bytes(token: str, version: int = PROTOCOL_VERSION) -> bytes:
     return pb.PlayRequest(
         hello=pb.Hello(token=token, bot_name="probe", bot_version="0", protocol_version=version)
     ).SerializeToString()
@@ -656,7 +657,12 @@ HANDSHAKE_ERRORS = {
         "TOKEN_UNKNOWN",
     ),
     "protocol-version": (
-        lambda tokens: [hello_bytes(tokens[0], version=2)],
+        lambda tokens: [hello_bytes(tokens[0], version=PROTOCOL_VERSION + 1)],
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "PROTOCOL_VERSION",
+    ),
+    "protocol-version-1": (  # a bot of protocol 1 expects every finished round in each request
+        lambda tokens: [hello_bytes(tokens[0], version=1)],
         grpc.StatusCode.FAILED_PRECONDITION,
         "PROTOCOL_VERSION",
     ),
@@ -749,7 +755,7 @@ def test_a_token_admits_one_connection(hosted: tuple[Match, Path]) -> None:
         "as-nas-handshake",
     )
     assert dict(welcome.params) == {"players": 4, "deals": 2}
-    assert welcome.protocol_version == 1
+    assert welcome.protocol_version == PROTOCOL_VERSION
     assert taken == (grpc.StatusCode.ALREADY_EXISTS, "SEAT_TAKEN")
     assert closed == (grpc.StatusCode.FAILED_PRECONDITION, "SEAT_CLOSED")
     assert over == (grpc.StatusCode.FAILED_PRECONDITION, "MATCH_OVER")

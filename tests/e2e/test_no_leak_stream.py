@@ -17,6 +17,7 @@ from e2e_kit import Kit, flattened, read_stream
 
 from croupier.games import CHANCE, get_game
 from croupier.replay import OMNISCIENT, read_replay, render
+from croupier.v1 import bot_pb2 as pb
 
 pytestmark = pytest.mark.e2e
 
@@ -92,6 +93,16 @@ def test_changing_cards_a_seat_cannot_see_leaves_its_stream_byte_identical(tmp_p
         r.data["outcome"] for r in read_replay(second.replay).records if r.type == "chance"
     ] == [list(o) for o in script]
     assert flattened(read_stream(streams["a0"])) == flattened(read_stream(streams["b0"]))
+    # what was compared holds every finished deal's record (history and result): the one place
+    # a finished deal goes on the wire, as a decision request carries the current deal only
+    records = [
+        e.deal_ended.as_nas_past
+        for raw in read_stream(streams["a0"])
+        for e in pb.PlayResponse.FromString(raw).events
+        if e.WhichOneof("kind") == "deal_ended"
+    ]
+    assert len(records) == 6
+    assert all(r.history and r.HasField("result") for r in records)
     assert flattened(read_stream(streams["a1"])) != flattened(read_stream(streams["b1"]))
     # the seat's view of the replay (`croupier replay show --seat 0`) and the public view too
     one, two = read_replay(first.replay), read_replay(second.replay)

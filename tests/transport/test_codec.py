@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from wire_kit import decisions, round_trip
+from wire_kit import decisions, round_end, round_trip
 
 from croupier.games import get_game, get_spec
 from croupier.games.as_nas.rules import AsNasObservation, DealResult
@@ -43,21 +43,31 @@ def _check(obs: AsNasObservation, msg: as_nas_pb2.AsNasObservation) -> None:
     assert tuple(Fraction(s.total.numerator, s.total.denominator) for s in msg.seats) == obs.totals
     assert (msg.high_bet, msg.pot) == (obs.high, obs.pot)
     assert tuple((h.seat, h.move - 1) for h in msg.history) == obs.history
-    assert len(msg.past_deals) == len(obs.past_deals)
-    for wire, past in zip(msg.past_deals, obs.past_deals, strict=True):
-        assert tuple((h.seat, h.move - 1) for h in wire.history) == past.history
-        assert _result(wire.result) == _expected_result(past.result)
+    assert "past_deals" not in as_nas_pb2.AsNasObservation.DESCRIPTOR.fields_by_name  # bounded
+
+
+def _check_round_end(after: object) -> None:
+    """A deal's end carries the finished deal once: its history and result."""
+    seat_obs, event = round_end(GAME, CODEC, after, 0)
+    past = seat_obs.past_deals[-1]
+    wire = event.deal_ended.as_nas_past
+    assert tuple((h.seat, h.move - 1) for h in wire.history) == past.history
+    assert _result(wire.result) == _expected_result(past.result)
+    assert wire.result == event.deal_ended.as_nas
 
 
 def test_every_decision_of_several_matches_decodes_to_its_observation() -> None:
-    """Several interleaved matches also exercise the codec's cache of finished deals."""
     matches = [decisions(GAME, {"deals": 6}, seed) for seed in range(3)]
-    checked = 0
+    checked = ended = 0
     for steps in itertools.zip_longest(*matches):
-        for state, _ in filter(None, steps):
+        for state, after in filter(None, steps):
+            if GAME.round_index(after) != GAME.round_index(state):
+                _check_round_end(after)
+                ended += 1
             request, decision = round_trip(GAME, CODEC, state)
             _check(request.observation, decision.observation.as_nas)
             moves = [a.as_nas.move - 1 for a in decision.legal_actions]
             assert moves == list(request.legal_actions)
             checked += 1
     assert checked > 100
+    assert ended > 10

@@ -14,7 +14,7 @@ import croupier
 import croupier.v1
 import croupier_proto.v1
 from croupier.games import GAMES
-from croupier_proto.v1 import as_nas_pb2, bot_pb2, scauver_pb2
+from croupier_proto.v1 import as_nas_pb2, bot_pb2, felduz_pb2, fipsen_pb2, scauver_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 STUBS = ROOT / "proto" / "python"
@@ -37,7 +37,7 @@ def test_the_servers_croupier_v1_is_the_stubs_package_under_another_name() -> No
     assert "bot_pb2" in generated
     for name in generated:  # a new .proto's module must be named in server/croupier/v1
         assert getattr(croupier.v1, name, None) is getattr(croupier_proto.v1, name), name
-    assert croupier.PROTOCOL_VERSION == croupier.v1.PROTOCOL_VERSION == 1
+    assert croupier.PROTOCOL_VERSION == croupier.v1.PROTOCOL_VERSION == 2
 
 
 def _imports(path: Path) -> set[str]:
@@ -86,3 +86,8 @@ def test_names_removed_within_v1_stay_reserved() -> None:
     assert "last_deal" in _reserved(as_nas_pb2.AsNasObservation)
     assert "chips" in _reserved(scauver_pb2.ScauverAction)
     assert "has_link" in _reserved(scauver_pb2.ScauverShowing)
+    # protocol 2 (bounded decisions): the finished rounds left the observations
+    assert "past_deals" in _reserved(as_nas_pb2.AsNasObservation)
+    assert "past_deals" in _reserved(fipsen_pb2.FipsenObservation)
+    assert "past_rounds" in _reserved(felduz_pb2.FelduzObservation)
+    assert "past_rounds" in _reserved(scauver_pb2.ScauverObservation)

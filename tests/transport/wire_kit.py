@@ -20,6 +20,7 @@ from croupier.games import CHANCE
 from croupier.games._drive import play, with_chance
 from croupier.transport._codec import GameCodec, encode
 from croupier.v1 import bot_pb2 as pb
+from croupier_bot import LegalActions
 
 #: ``choose(state, legal, rng)``: the action a random match takes.
 Choose = Callable[[Any, Sequence[int], np.random.Generator], int]
@@ -49,12 +50,18 @@ def round_trip(
     game: Any, codec: GameCodec, state: Any
 ) -> tuple[DecisionRequest, pb.DecisionRequest]:
     """The request the seat to act in ``state`` is sent, and that request encoded, serialized and
-    parsed back, whose legal actions are checked to carry the request's ids and labels."""
+    parsed back, its legal actions expanded as the SDK expands them (amount ranges: one entry
+    per action); they are checked to carry the request's ids and labels."""
     request = decision_request(game, state, game.current_player(state), 9, Clocks(1, 2, 3))
     data = encode(request, codec).SerializeToString()
     decision = pb.PlayResponse.FromString(data).decision
+    expanded = LegalActions(decision.legal_actions)
+    assert expanded.ids == list(request.legal_actions)
+    decision.ClearField("legal_actions")
+    decision.legal_actions.extend(expanded)
     assert [a.id for a in decision.legal_actions] == list(request.legal_actions)
     assert [a.label for a in decision.legal_actions] == list(request.labels)
+    assert not any(a.HasField("amounts") for a in decision.legal_actions)
     return request, decision
 
 

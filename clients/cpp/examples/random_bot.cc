@@ -25,8 +25,10 @@ class RandomBot : public croupier::Bot {
 
   uint32_t act(const v1::DecisionRequest& decision) override {
     observe(decision.observation());
-    std::uniform_int_distribution<int> pick(0, decision.legal_actions_size() - 1);
-    return decision.legal_actions(pick(rng_)).id();
+    // every legal action alike: a run of bets is one entry on the wire, many actions here
+    const std::vector<uint32_t> ids = croupier::legal_ids(decision);
+    std::uniform_int_distribution<size_t> pick(0, ids.size() - 1);
+    return ids[pick(rng_)];
   }
 
   void on_event(const v1::Event& event) override {

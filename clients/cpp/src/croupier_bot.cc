@@ -80,13 +80,53 @@ std::shared_ptr<grpc::ChannelCredentials> credentials(const std::string& address
 
 }  // namespace
 
+std::vector<v1::LegalAction> expand_legal_actions(const v1::DecisionRequest& decision) {
+  std::vector<v1::LegalAction> out;
+  for (const auto& entry : decision.legal_actions()) {
+    if (!entry.has_amounts()) {
+      out.push_back(entry);
+      continue;
+    }
+    const auto& range = entry.amounts();
+    const uint32_t step = range.step() > 0 ? range.step() : 1;
+    const std::string label = entry.label();
+    const std::string prefix = label.substr(0, label.rfind(':'));
+    for (uint32_t amount = range.lowest(); amount <= range.highest(); amount += step) {
+      v1::LegalAction action = entry;
+      action.clear_amounts();
+      action.set_id(entry.id() + amount - range.lowest());
+      action.set_label(prefix + ":" + std::to_string(amount));
+      if (action.has_felduz()) action.mutable_felduz()->mutable_chip()->set_amount(amount);
+      if (action.has_scauver()) action.mutable_scauver()->mutable_chip()->set_amount(amount);
+      out.push_back(std::move(action));
+    }
+  }
+  return out;
+}
+
+std::vector<uint32_t> legal_ids(const v1::DecisionRequest& decision) {
+  std::vector<uint32_t> ids;
+  for (const auto& entry : decision.legal_actions()) {
+    if (!entry.has_amounts()) {
+      ids.push_back(entry.id());
+      continue;
+    }
+    const auto& range = entry.amounts();
+    const uint32_t step = range.step() > 0 ? range.step() : 1;
+    for (uint32_t amount = range.lowest(); amount <= range.highest(); amount += step) {
+      ids.push_back(entry.id() + amount - range.lowest());
+    }
+  }
+  return ids;
+}
+
 int play(Bot& bot, const Options& options) {
   const std::string address = env_or(options.address, "CROUPIER_ADDRESS");
   const std::string token = env_or(options.token, "CROUPIER_TOKEN");
   if (address.empty()) return fail(options, "no arbiter address: set CROUPIER_ADDRESS");
 
   grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(64 << 20);  // decision messages grow with the match
+  args.SetMaxReceiveMessageSize(64 << 20);  // roomy: decisions are bounded (protocol 2)
   std::string error;
   auto creds = credentials(address, &args, &error);
   if (!creds) return fail(options, error);

@@ -32,12 +32,16 @@ from croupier_bot._client import (
     serve,
     serve_async,
 )
+from croupier_bot._view import GameObservationView, LegalActions, ObservationView
 
 __all__ = [
     "Bot",
     "BotError",
     "Decision",
+    "GameObservationView",
+    "LegalActions",
     "MatchInfo",
+    "ObservationView",
     "Seat",
     "SessionSummary",
     "Tls",

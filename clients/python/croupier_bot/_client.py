@@ -10,12 +10,13 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
+from croupier_bot._view import History, LegalActions, ObservationView
 from croupier_proto.v1 import PROTOCOL_VERSION, bot_pb2_grpc
 from croupier_proto.v1 import bot_pb2 as pb
 
@@ -60,18 +61,23 @@ class MatchInfo:
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision: the seat's observation (a ``croupier.v1.Observation``), the legal actions
-    (``croupier.v1.LegalAction``, ascending by id), the clocks, and the match info."""
+    """One decision: the seat's observation (a ``croupier.v1.Observation`` with the match's
+    finished rounds in ``past_deals`` / ``past_rounds``: an :class:`ObservationView`), the legal
+    actions (``croupier.v1.LegalAction``, one per action, ascending by id, amount ranges
+    expanded: :class:`LegalActions`), the clocks, and the match info."""
 
     request_id: int
     observation: Any
-    legal_actions: list[Any]
+    legal_actions: Sequence[Any]
     clocks: Any
     match: MatchInfo
 
     @property
     def legal_ids(self) -> list[int]:
-        return [a.id for a in self.legal_actions]
+        actions = self.legal_actions
+        if isinstance(actions, LegalActions):
+            return actions.ids
+        return [a.id for a in actions]
 
 
 class Bot:
@@ -111,10 +117,13 @@ class Seat:
         self.seed = seed  # MatchInfo.seed
         self.match: MatchInfo | None = None
         self.end: Any = None
+        self.history = History()  # the finished rounds, from the round-end events
 
     def __call__(self, response: Any) -> int | None:
         bot = self.bot
         for event in response.events:
+            if event.WhichOneof("kind") == "deal_ended":
+                self.history.add(event.deal_ended)
             bot.on_event(event)
         kind = response.WhichOneof("kind")
         if kind == "decision":
@@ -122,7 +131,13 @@ class Seat:
                 raise BotError("a decision arrived before the Welcome")
             d = response.decision
             return bot.act(
-                Decision(d.request_id, d.observation, list(d.legal_actions), d.clocks, self.match)
+                Decision(
+                    d.request_id,
+                    ObservationView(d.observation, self.history.rounds),
+                    LegalActions(d.legal_actions),
+                    d.clocks,
+                    self.match,
+                )
             )
         if kind == "welcome":
             if self.match is not None:  # back after a dropped stream: the same seat

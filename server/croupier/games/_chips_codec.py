@@ -1,11 +1,14 @@
 """Wire encoding of what Felduz and Scauver share: the 40-card deck
-(:mod:`croupier.games.cards40`) and the chips (:mod:`croupier.games.chips`)."""
+(:mod:`croupier.games.cards40`) and the chips (:mod:`croupier.games.chips`), whose bets and
+raises go on the wire as amount ranges (:func:`amount_runs`)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 
 from croupier.games import cards40, chips
+from croupier.games._codec_kit import AmountRun
 from croupier.v1 import chips_pb2
 
 #: Every card's message (id, value, label), made once.
@@ -68,3 +71,25 @@ def chip_settlement(settlement: chips.Settlement, out: chips_pb2.ChipSettlement)
     out.shares.extend(settlement.shares)
     out.eliminated.extend(settlement.eliminated)
     out.showdown = settlement.showdown
+
+
+def _block_runs(legal: tuple[int, ...], lo: int, hi: int, first: int) -> AmountRun | None:
+    """The run of ``legal``'s ids in ``[lo, hi)`` (one kind of betting action, amount ``id -
+    first``) when there are two or more of them and they are evenly spaced."""
+    start, stop = bisect_left(legal, lo), bisect_left(legal, hi)
+    if stop - start < 2:
+        return None
+    step = legal[start + 1] - legal[start]
+    if legal[start:stop] != tuple(range(legal[start], legal[stop - 1] + 1, step)):
+        return None  # the chip rules never make an uneven run: send the ids one by one
+    return (start, stop, legal[start] - first, step)
+
+
+def amount_runs(legal: tuple[int, ...]) -> tuple[AmountRun, ...]:
+    """The runs of bets (``BET + x``) and raises (``RAISE + y``) in a legal list of a chip game,
+    each to be sent as one entry with its amount range (``GameCodec.amount_runs``)."""
+    runs = (
+        _block_runs(legal, chips.BET, chips.RAISE, chips.BET),
+        _block_runs(legal, chips.RAISE, chips.CHIP_ACTIONS, chips.RAISE),
+    )
+    return tuple(run for run in runs if run is not None)

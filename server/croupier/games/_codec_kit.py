@@ -1,12 +1,13 @@
 """Wire-encoding helpers every game's codec uses (``croupier/games/<game>/codec.py``): exact
-scores, the per-game codec record, history encoders, and serializing each finished round once."""
+scores, the per-game codec record, history encoders, the round-end record of a finished round,
+and the runs of betting amounts sent as ranges."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
 from croupier.v1 import bot_pb2 as pb
@@ -18,6 +19,16 @@ def score(value: Fraction) -> score_pb2.Score:
     return score_pb2.Score(numerator=value.numerator, denominator=value.denominator)
 
 
+#: A run of betting actions in a legal list: ``(start, stop, lowest, step)``, the slice
+#: ``legal[start:stop]`` (at least two ids) being the amounts ``lowest, lowest + step, ...``.
+AmountRun = tuple[int, int, int, int]
+
+
+def no_runs(legal: tuple[int, ...]) -> tuple[AmountRun, ...]:
+    """The amount runs of a game without betting amounts: none."""
+    return ()
+
+
 @dataclass(frozen=True, slots=True)
 class GameCodec:
     """How one game's observations, action details and round results go on the wire."""
@@ -25,6 +36,9 @@ class GameCodec:
     observation: Callable[[Any, pb.Observation], None]
     action_detail: Callable[[Any, int, pb.LegalAction], None]
     round_detail: Callable[[Any, pb.DealEnded], None]
+    #: The runs of betting actions in a legal list, each sent as one entry with an amount range
+    #: (:data:`AmountRun`); a game without amounts has none.
+    amount_runs: Callable[[tuple[int, ...]], tuple[AmountRun, ...]] = no_runs
 
 
 def history_encoder(
@@ -66,51 +80,24 @@ class SerializedOnce:
         return data
 
 
-def _finished_bytes(
-    msg_type: type[Any],
-    field: str,
-    finished: Any,
-    history: Callable[[tuple[tuple[int, int], ...]], list[Any]],
-    result: Callable[[Any, Any], None],
-) -> bytes:
-    """An observation message holding one finished deal or round in ``field`` (its public
-    ``history`` and ``result``), serialized. Serialized messages concatenate: the bytes of
-    several such messages are the message holding all of them, in order."""
-    msg = msg_type()
-    entry = getattr(msg, field).add(history=history(finished.history))
-    result(finished.result, entry.result)
-    data: bytes = msg.SerializeToString()
-    return data
-
-
-#: Each finished deal or round is serialized once (a match's observations share the objects)...
-_FINISHED = SerializedOnce(4096)
-
-
-#: ...and the joined bytes of a whole ``past`` tuple once, as every later observation repeats it.
-_PAST_DEALS = SerializedOnce(256)
-
-
-def merge_past(
-    msg: Any,
-    field: str,
+def finished_round(
     past: tuple[Any, ...],
     history: Callable[[tuple[tuple[int, int], ...]], list[Any]],
     result: Callable[[Any, Any], None],
+    out_result: Any,
+    out_past: Any,
 ) -> None:
-    """Merge the finished deals or rounds ``past`` into the observation message ``msg``. A new
-    ``past`` (one deal longer) costs one new deal's encoding, not all of them again."""
+    """Fill a round-end event with the round that just finished, the last of ``past`` (the
+    observation's finished deals or rounds): its result in ``out_result`` (``DealEnded.<game>``)
+    and the whole record, public history and result, in ``out_past``
+    (``DealEnded.<game>_past``). A decision request carries the current round only; this is the
+    one time a finished round goes on the wire."""
     if not past:
         return
-    msg_type = type(msg)
-
-    def build() -> bytes:
-        return b"".join(
-            _FINISHED.get(f, partial(_finished_bytes, msg_type, field, f, history, result))
-            for f in past
-        )
-
-    msg.MergeFromString(_PAST_DEALS.get(past, build))
+    finished = past[-1]
+    result(finished.result, out_result)
+    out_past.history.extend(history(finished.history))
+    out_past.result.CopyFrom(out_result)
 
 
 def deal_header(msg: Any, obs: Any) -> None:

@@ -4,6 +4,10 @@ Everything a seat receives is encoded from the arbiter message addressed to it, 
 was built by ``game.observe(state, seat)``; the game's own fields are filled by its codec
 (``croupier/games/<game>/codec.py``, found through the game's spec): the codec adds nothing
 from any other source.
+
+The codec decides what goes on the wire, and keeps a decision request bounded (protocol 2): the
+observation's current round only (a finished round goes out once, in its ``DealEnded``), and a
+run of betting amounts as one legal action with an amount range.
 """
 
 from __future__ import annotations
@@ -115,9 +119,7 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
         clocks.move_time_ms = message.clocks.move_time_ms
         clocks.time_bank_ms = message.clocks.time_bank_ms
         clocks.last_latency_us = message.clocks.last_latency_us
-        for action, label in zip(message.legal_actions, message.labels, strict=True):
-            legal = decision.legal_actions.add(id=action, label=label)
-            codec.action_detail(message.observation, action, legal)
+        _legal_actions(message, codec, decision)
         return response
     if isinstance(message, Rejection):
         return pb.PlayResponse(
@@ -178,6 +180,29 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
 
 
 _CLOCK_KINDS = {ClockKind.WALL: pb.CLOCK_KIND_WALL, ClockKind.CPU: pb.CLOCK_KIND_CPU}
+
+
+def _legal_actions(message: DecisionRequest, codec: GameCodec, out: pb.DecisionRequest) -> None:
+    """The legal actions on the wire, ascending by id: one entry per action, except that each
+    run of betting actions (every allowed bet or raise) is one entry for its lowest amount with
+    the run's amount range, which the SDKs expand back into one action per amount."""
+    actions, labels, observation = message.legal_actions, message.labels, message.observation
+    runs = {start: (stop, lowest, step) for start, stop, lowest, step in codec.amount_runs(actions)}
+    i, n = 0, len(actions)
+    while i < n:
+        action = actions[i]
+        legal = out.legal_actions.add(id=action, label=labels[i])
+        codec.action_detail(observation, action, legal)
+        run = runs.get(i)
+        if run is None:
+            i += 1
+            continue
+        stop, lowest, step = run
+        amounts = legal.amounts
+        amounts.lowest = lowest
+        amounts.highest = lowest + actions[stop - 1] - action
+        amounts.step = step
+        i = stop
 
 
 # ---- bot -> arbiter ----------------------------------------------------------------------------

@@ -22,11 +22,11 @@ from collections.abc import Callable, Iterable, Iterator
 import grpc
 
 from croupier_bot import Bot, Decision, MatchInfo
+from croupier_proto.v1 import PROTOCOL_VERSION
 from croupier_proto.v1 import bot_pb2 as pb
 
 LOOK, FOLD, CALL, HOLD, RAISE = range(5)
 PLAY_METHOD = "/croupier.v1.BotService/Play"
-PROTOCOL_VERSION = 1
 
 
 def say(*parts: object) -> None:

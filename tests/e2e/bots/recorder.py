@@ -1,7 +1,8 @@
 """Recorder: a well-behaved raw-stream bot that plays a seeded random legal action (seed from
 ``CROUPIER_SEED``, like the bundled random bot) and appends every PlayResponse it receives, exactly
 as the bytes came off the wire, to the file given as its one argument: each message as a 4-byte
-big-endian length followed by the message.
+big-endian length followed by the message. With a second argument ``passive`` it answers
+``In``, ``Proceed`` or ``NoBet`` whenever one is legal (a chip match then runs to its cap).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from collections.abc import Iterator
 
 from _common import play_raw, reply
 
+from croupier_bot import LegalActions
 from croupier_proto.v1 import bot_pb2 as pb
 
 
 def main() -> None:
     rng = random.Random(int(os.environ["CROUPIER_SEED"]))
+    passive = sys.argv[2:] == ["passive"]
     with open(sys.argv[1], "wb") as out:
 
         def handle(raw: bytes, response: pb.PlayResponse) -> Iterator[bytes]:
@@ -25,7 +28,14 @@ def main() -> None:
             out.flush()
             if response.WhichOneof("kind") == "decision":
                 d = response.decision
-                yield reply(d.request_id, rng.choice([a.id for a in d.legal_actions]))
+                yield reply(d.request_id, choose(d))
+
+        def choose(d: pb.DecisionRequest) -> int:
+            if passive:  # never bet nor fold, so a chip match runs to its round cap
+                calm = [a.id for a in d.legal_actions if a.label in ("In", "Proceed", "NoBet")]
+                if calm:
+                    return calm[0]
+            return rng.choice(LegalActions(d.legal_actions).ids)  # every amount of a run
 
         play_raw("recorder", handle)
 

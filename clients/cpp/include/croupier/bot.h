@@ -2,7 +2,7 @@
 //
 //   struct MyBot : croupier::Bot {
 //     uint32_t act(const croupier::v1::DecisionRequest& d) override {
-//       return d.legal_actions(0).id();  // any legal id
+//       return croupier::legal_ids(d).front();  // any legal id
 //     }
 //   };
 //   int main() { MyBot bot; return croupier::play(bot, "my-bot", "1"); }
@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "croupier/v1/bot.pb.h"
 
@@ -24,14 +25,15 @@ namespace croupier {
 namespace v1 = ::croupier::v1;
 
 //: The protocol version this kit speaks (Hello.protocol_version).
-inline constexpr uint32_t kProtocolVersion = 1;
+inline constexpr uint32_t kProtocolVersion = 2;
 
 class Bot {
  public:
   virtual ~Bot() = default;
   // The bot was admitted to a seat (match id, seat, game, parameters, clock rules).
   virtual void on_welcome(const v1::Welcome& welcome) { (void)welcome; }
-  // Return one of decision.legal_actions(i).id(). Called for every decision, in order.
+  // Return a legal id: one of legal_ids(decision) (an entry of decision.legal_actions() may
+  // stand for a run of amounts: see expand_legal_actions). Called for every decision, in order.
   virtual uint32_t act(const v1::DecisionRequest& decision) = 0;
   // A public event; events come before the message they ride with, in table order.
   virtual void on_event(const v1::Event& event) { (void)event; }
@@ -49,6 +51,15 @@ struct Options {
   std::string token;
   int connect_timeout_s = 30;
 };
+
+// The legal actions of a decision one per action, ascending by id. On the wire a run of bets or
+// raises is one entry with `amounts` (lowest, highest, step): the action of amount a has id
+// entry.id() + a - lowest, label "<Bet|Raise>:<a>" and the entry's typed fields with
+// chip.amount = a. Entries without `amounts` are copied as they are.
+std::vector<v1::LegalAction> expand_legal_actions(const v1::DecisionRequest& decision);
+
+// The legal action ids of a decision, ascending, ranges expanded (no message built).
+std::vector<uint32_t> legal_ids(const v1::DecisionRequest& decision);
 
 // Play one match; 0 after MatchEnd, 2 (after one line on stderr) on refusal or a broken stream.
 int play(Bot& bot, const Options& options);

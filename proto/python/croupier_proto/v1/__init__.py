@@ -7,4 +7,4 @@ package works under its own name.
 
 #: Version of the bot protocol (``croupier.v1``): what ``Hello`` and ``Welcome`` carry. Bumped
 #: only for a change in what a bot receives or must send (CHANGELOG.md, "Protocol versions").
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2

@@ -25,17 +25,17 @@ _sym_db = _symbol_database.Default()
 from . import score_pb2 as croupier_dot_v1_dot_score__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x63roupier/v1/as_nas.proto\x12\x0b\x63roupier.v1\x1a\x17\x63roupier/v1/score.proto\"H\n\x0b\x41sNasAction\x12$\n\x04move\x18\x01 \x01(\x0e\x32\x16.croupier.v1.AsNasMove\x12\x13\n\x0bstake_after\x18\x02 \x01(\r\"]\n\tAsNasSeat\x12\r\n\x05stake\x18\x01 \x01(\r\x12\x0e\n\x06\x66olded\x18\x02 \x01(\x08\x12\x0e\n\x06looked\x18\x03 \x01(\x08\x12!\n\x05total\x18\x04 \x01(\x0b\x32\x12.croupier.v1.Score\"G\n\x11\x41sNasHistoryEntry\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12$\n\x04move\x18\x02 \x01(\x0e\x32\x16.croupier.v1.AsNasMove\"E\n\x0e\x41sNasShownHand\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12%\n\x05ranks\x18\x02 \x03(\x0e\x32\x16.croupier.v1.AsNasRank\"\xa3\x01\n\x0f\x41sNasDealResult\x12\x12\n\ndeal_index\x18\x01 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\r\x12*\n\x05shown\x18\x03 \x03(\x0b\x32\x1b.croupier.v1.AsNasShownHand\x12\x0f\n\x07winners\x18\x04 \x03(\r\x12\x0b\n\x03pot\x18\x05 \x01(\r\x12\"\n\x06\x64\x65ltas\x18\x06 \x03(\x0b\x32\x12.croupier.v1.Score\"\xb1\x02\n\x10\x41sNasObservation\x12\x12\n\ndeal_index\x18\x01 \x01(\r\x12\x11\n\tnum_deals\x18\x02 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x03 \x01(\r\x12\x0e\n\x06to_act\x18\x04 \x01(\r\x12$\n\x04hand\x18\x05 \x03(\x0e\x32\x16.croupier.v1.AsNasRank\x12%\n\x05seats\x18\x06 \x03(\x0b\x32\x16.croupier.v1.AsNasSeat\x12\x10\n\x08high_bet\x18\x07 \x01(\r\x12\x0b\n\x03pot\x18\x08 \x01(\r\x12/\n\x07history\x18\t \x03(\x0b\x32\x1e.croupier.v1.AsNasHistoryEntry\x12.\n\npast_deals\x18\n \x03(\x0b\x32\x1a.croupier.v1.AsNasPastDealR\tlast_deal\"n\n\rAsNasPastDeal\x12/\n\x07history\x18\x01 \x03(\x0b\x32\x1e.croupier.v1.AsNasHistoryEntry\x12,\n\x06result\x18\x02 \x01(\x0b\x32\x1c.croupier.v1.AsNasDealResult*\x97\x01\n\tAsNasRank\x12\x1b\n\x17\x41S_NAS_RANK_UNSPECIFIED\x10\x00\x12\x15\n\x11\x41S_NAS_RANK_COULI\x10\x01\x12\x16\n\x12\x41S_NAS_RANK_SARBAZ\x10\x02\x12\x14\n\x10\x41S_NAS_RANK_BIBI\x10\x03\x12\x14\n\x10\x41S_NAS_RANK_SHAH\x10\x04\x12\x12\n\x0e\x41S_NAS_RANK_AS\x10\x05*\x97\x01\n\tAsNasMove\x12\x1b\n\x17\x41S_NAS_MOVE_UNSPECIFIED\x10\x00\x12\x14\n\x10\x41S_NAS_MOVE_LOOK\x10\x01\x12\x14\n\x10\x41S_NAS_MOVE_FOLD\x10\x02\x12\x14\n\x10\x41S_NAS_MOVE_CALL\x10\x03\x12\x14\n\x10\x41S_NAS_MOVE_HOLD\x10\x04\x12\x15\n\x11\x41S_NAS_MOVE_RAISE\x10\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x63roupier/v1/as_nas.proto\x12\x0b\x63roupier.v1\x1a\x17\x63roupier/v1/score.proto\"H\n\x0b\x41sNasAction\x12$\n\x04move\x18\x01 \x01(\x0e\x32\x16.croupier.v1.AsNasMove\x12\x13\n\x0bstake_after\x18\x02 \x01(\r\"]\n\tAsNasSeat\x12\r\n\x05stake\x18\x01 \x01(\r\x12\x0e\n\x06\x66olded\x18\x02 \x01(\x08\x12\x0e\n\x06looked\x18\x03 \x01(\x08\x12!\n\x05total\x18\x04 \x01(\x0b\x32\x12.croupier.v1.Score\"G\n\x11\x41sNasHistoryEntry\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12$\n\x04move\x18\x02 \x01(\x0e\x32\x16.croupier.v1.AsNasMove\"E\n\x0e\x41sNasShownHand\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12%\n\x05ranks\x18\x02 \x03(\x0e\x32\x16.croupier.v1.AsNasRank\"\xa3\x01\n\x0f\x41sNasDealResult\x12\x12\n\ndeal_index\x18\x01 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\r\x12*\n\x05shown\x18\x03 \x03(\x0b\x32\x1b.croupier.v1.AsNasShownHand\x12\x0f\n\x07winners\x18\x04 \x03(\r\x12\x0b\n\x03pot\x18\x05 \x01(\r\x12\"\n\x06\x64\x65ltas\x18\x06 \x03(\x0b\x32\x12.croupier.v1.Score\"\x93\x02\n\x10\x41sNasObservation\x12\x12\n\ndeal_index\x18\x01 \x01(\r\x12\x11\n\tnum_deals\x18\x02 \x01(\r\x12\x0e\n\x06\x64\x65\x61ler\x18\x03 \x01(\r\x12\x0e\n\x06to_act\x18\x04 \x01(\r\x12$\n\x04hand\x18\x05 \x03(\x0e\x32\x16.croupier.v1.AsNasRank\x12%\n\x05seats\x18\x06 \x03(\x0b\x32\x16.croupier.v1.AsNasSeat\x12\x10\n\x08high_bet\x18\x07 \x01(\r\x12\x0b\n\x03pot\x18\x08 \x01(\r\x12/\n\x07history\x18\t \x03(\x0b\x32\x1e.croupier.v1.AsNasHistoryEntryJ\x04\x08\n\x10\x0bR\tlast_dealR\npast_deals\"n\n\rAsNasPastDeal\x12/\n\x07history\x18\x01 \x03(\x0b\x32\x1e.croupier.v1.AsNasHistoryEntry\x12,\n\x06result\x18\x02 \x01(\x0b\x32\x1c.croupier.v1.AsNasDealResult*\x97\x01\n\tAsNasRank\x12\x1b\n\x17\x41S_NAS_RANK_UNSPECIFIED\x10\x00\x12\x15\n\x11\x41S_NAS_RANK_COULI\x10\x01\x12\x16\n\x12\x41S_NAS_RANK_SARBAZ\x10\x02\x12\x14\n\x10\x41S_NAS_RANK_BIBI\x10\x03\x12\x14\n\x10\x41S_NAS_RANK_SHAH\x10\x04\x12\x12\n\x0e\x41S_NAS_RANK_AS\x10\x05*\x97\x01\n\tAsNasMove\x12\x1b\n\x17\x41S_NAS_MOVE_UNSPECIFIED\x10\x00\x12\x14\n\x10\x41S_NAS_MOVE_LOOK\x10\x01\x12\x14\n\x10\x41S_NAS_MOVE_FOLD\x10\x02\x12\x14\n\x10\x41S_NAS_MOVE_CALL\x10\x03\x12\x14\n\x10\x41S_NAS_MOVE_HOLD\x10\x04\x12\x15\n\x11\x41S_NAS_MOVE_RAISE\x10\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'croupier_proto.v1.as_nas_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ASNASRANK']._serialized_start=966
-  _globals['_ASNASRANK']._serialized_end=1117
-  _globals['_ASNASMOVE']._serialized_start=1120
-  _globals['_ASNASMOVE']._serialized_end=1271
+  _globals['_ASNASRANK']._serialized_start=936
+  _globals['_ASNASRANK']._serialized_end=1087
+  _globals['_ASNASMOVE']._serialized_start=1090
+  _globals['_ASNASMOVE']._serialized_end=1241
   _globals['_ASNASACTION']._serialized_start=66
   _globals['_ASNASACTION']._serialized_end=138
   _globals['_ASNASSEAT']._serialized_start=140
@@ -47,7 +47,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ASNASDEALRESULT']._serialized_start=380
   _globals['_ASNASDEALRESULT']._serialized_end=543
   _globals['_ASNASOBSERVATION']._serialized_start=546
-  _globals['_ASNASOBSERVATION']._serialized_end=851
-  _globals['_ASNASPASTDEAL']._serialized_start=853
-  _globals['_ASNASPASTDEAL']._serialized_end=963
+  _globals['_ASNASOBSERVATION']._serialized_end=821
+  _globals['_ASNASPASTDEAL']._serialized_start=823
+  _globals['_ASNASPASTDEAL']._serialized_end=933
 # @@protoc_insertion_point(module_scope)

@@ -91,7 +91,7 @@ class AsNasDealResult(_message.Message):
     def __init__(self, deal_index: _Optional[int] = ..., dealer: _Optional[int] = ..., shown: _Optional[_Iterable[_Union[AsNasShownHand, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., pot: _Optional[int] = ..., deltas: _Optional[_Iterable[_Union[_score_pb2.Score, _Mapping]]] = ...) -> None: ...
 
 class AsNasObservation(_message.Message):
-    __slots__ = ("deal_index", "num_deals", "dealer", "to_act", "hand", "seats", "high_bet", "pot", "history", "past_deals")
+    __slots__ = ("deal_index", "num_deals", "dealer", "to_act", "hand", "seats", "high_bet", "pot", "history")
     DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
     NUM_DEALS_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
@@ -101,7 +101,6 @@ class AsNasObservation(_message.Message):
     HIGH_BET_FIELD_NUMBER: _ClassVar[int]
     POT_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
-    PAST_DEALS_FIELD_NUMBER: _ClassVar[int]
     deal_index: int
     num_deals: int
     dealer: int
@@ -111,8 +110,7 @@ class AsNasObservation(_message.Message):
     high_bet: int
     pot: int
     history: _containers.RepeatedCompositeFieldContainer[AsNasHistoryEntry]
-    past_deals: _containers.RepeatedCompositeFieldContainer[AsNasPastDeal]
-    def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[AsNasRank, str]]] = ..., seats: _Optional[_Iterable[_Union[AsNasSeat, _Mapping]]] = ..., high_bet: _Optional[int] = ..., pot: _Optional[int] = ..., history: _Optional[_Iterable[_Union[AsNasHistoryEntry, _Mapping]]] = ..., past_deals: _Optional[_Iterable[_Union[AsNasPastDeal, _Mapping]]] = ...) -> None: ...
+    def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[AsNasRank, str]]] = ..., seats: _Optional[_Iterable[_Union[AsNasSeat, _Mapping]]] = ..., high_bet: _Optional[int] = ..., pot: _Optional[int] = ..., history: _Optional[_Iterable[_Union[AsNasHistoryEntry, _Mapping]]] = ...) -> None: ...
 
 class AsNasPastDeal(_message.Message):
     __slots__ = ("history", "result")

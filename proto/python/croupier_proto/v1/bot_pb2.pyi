@@ -202,20 +202,32 @@ class Observation(_message.Message):
     def __init__(self, as_nas: _Optional[_Union[_as_nas_pb2.AsNasObservation, _Mapping]] = ..., felduz: _Optional[_Union[_felduz_pb2.FelduzObservation, _Mapping]] = ..., fipsen: _Optional[_Union[_fipsen_pb2.FipsenObservation, _Mapping]] = ..., scauver: _Optional[_Union[_scauver_pb2.ScauverObservation, _Mapping]] = ...) -> None: ...
 
 class LegalAction(_message.Message):
-    __slots__ = ("id", "label", "as_nas", "felduz", "fipsen", "scauver")
+    __slots__ = ("id", "label", "amounts", "as_nas", "felduz", "fipsen", "scauver")
     ID_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
+    AMOUNTS_FIELD_NUMBER: _ClassVar[int]
     AS_NAS_FIELD_NUMBER: _ClassVar[int]
     FELDUZ_FIELD_NUMBER: _ClassVar[int]
     FIPSEN_FIELD_NUMBER: _ClassVar[int]
     SCAUVER_FIELD_NUMBER: _ClassVar[int]
     id: int
     label: str
+    amounts: AmountRange
     as_nas: _as_nas_pb2.AsNasAction
     felduz: _felduz_pb2.FelduzAction
     fipsen: _fipsen_pb2.FipsenAction
     scauver: _scauver_pb2.ScauverAction
-    def __init__(self, id: _Optional[int] = ..., label: _Optional[str] = ..., as_nas: _Optional[_Union[_as_nas_pb2.AsNasAction, _Mapping]] = ..., felduz: _Optional[_Union[_felduz_pb2.FelduzAction, _Mapping]] = ..., fipsen: _Optional[_Union[_fipsen_pb2.FipsenAction, _Mapping]] = ..., scauver: _Optional[_Union[_scauver_pb2.ScauverAction, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[int] = ..., label: _Optional[str] = ..., amounts: _Optional[_Union[AmountRange, _Mapping]] = ..., as_nas: _Optional[_Union[_as_nas_pb2.AsNasAction, _Mapping]] = ..., felduz: _Optional[_Union[_felduz_pb2.FelduzAction, _Mapping]] = ..., fipsen: _Optional[_Union[_fipsen_pb2.FipsenAction, _Mapping]] = ..., scauver: _Optional[_Union[_scauver_pb2.ScauverAction, _Mapping]] = ...) -> None: ...
+
+class AmountRange(_message.Message):
+    __slots__ = ("lowest", "highest", "step")
+    LOWEST_FIELD_NUMBER: _ClassVar[int]
+    HIGHEST_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    lowest: int
+    highest: int
+    step: int
+    def __init__(self, lowest: _Optional[int] = ..., highest: _Optional[int] = ..., step: _Optional[int] = ...) -> None: ...
 
 class Event(_message.Message):
     __slots__ = ("step", "action_taken", "deal_started", "deal_ended")
@@ -250,7 +262,7 @@ class DealStarted(_message.Message):
     def __init__(self, deal_index: _Optional[int] = ..., dealer: _Optional[int] = ...) -> None: ...
 
 class DealEnded(_message.Message):
-    __slots__ = ("deal_index", "deltas", "totals", "as_nas", "felduz", "fipsen", "scauver")
+    __slots__ = ("deal_index", "deltas", "totals", "as_nas", "felduz", "fipsen", "scauver", "as_nas_past", "felduz_past", "fipsen_past", "scauver_past")
     DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
     DELTAS_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
@@ -258,6 +270,10 @@ class DealEnded(_message.Message):
     FELDUZ_FIELD_NUMBER: _ClassVar[int]
     FIPSEN_FIELD_NUMBER: _ClassVar[int]
     SCAUVER_FIELD_NUMBER: _ClassVar[int]
+    AS_NAS_PAST_FIELD_NUMBER: _ClassVar[int]
+    FELDUZ_PAST_FIELD_NUMBER: _ClassVar[int]
+    FIPSEN_PAST_FIELD_NUMBER: _ClassVar[int]
+    SCAUVER_PAST_FIELD_NUMBER: _ClassVar[int]
     deal_index: int
     deltas: _containers.RepeatedCompositeFieldContainer[_score_pb2.Score]
     totals: _containers.RepeatedCompositeFieldContainer[_score_pb2.Score]
@@ -265,7 +281,11 @@ class DealEnded(_message.Message):
     felduz: _felduz_pb2.FelduzRoundResult
     fipsen: _fipsen_pb2.FipsenDealResult
     scauver: _scauver_pb2.ScauverRoundResult
-    def __init__(self, deal_index: _Optional[int] = ..., deltas: _Optional[_Iterable[_Union[_score_pb2.Score, _Mapping]]] = ..., totals: _Optional[_Iterable[_Union[_score_pb2.Score, _Mapping]]] = ..., as_nas: _Optional[_Union[_as_nas_pb2.AsNasDealResult, _Mapping]] = ..., felduz: _Optional[_Union[_felduz_pb2.FelduzRoundResult, _Mapping]] = ..., fipsen: _Optional[_Union[_fipsen_pb2.FipsenDealResult, _Mapping]] = ..., scauver: _Optional[_Union[_scauver_pb2.ScauverRoundResult, _Mapping]] = ...) -> None: ...
+    as_nas_past: _as_nas_pb2.AsNasPastDeal
+    felduz_past: _felduz_pb2.FelduzPastRound
+    fipsen_past: _fipsen_pb2.FipsenPastDeal
+    scauver_past: _scauver_pb2.ScauverPastRound
+    def __init__(self, deal_index: _Optional[int] = ..., deltas: _Optional[_Iterable[_Union[_score_pb2.Score, _Mapping]]] = ..., totals: _Optional[_Iterable[_Union[_score_pb2.Score, _Mapping]]] = ..., as_nas: _Optional[_Union[_as_nas_pb2.AsNasDealResult, _Mapping]] = ..., felduz: _Optional[_Union[_felduz_pb2.FelduzRoundResult, _Mapping]] = ..., fipsen: _Optional[_Union[_fipsen_pb2.FipsenDealResult, _Mapping]] = ..., scauver: _Optional[_Union[_scauver_pb2.ScauverRoundResult, _Mapping]] = ..., as_nas_past: _Optional[_Union[_as_nas_pb2.AsNasPastDeal, _Mapping]] = ..., felduz_past: _Optional[_Union[_felduz_pb2.FelduzPastRound, _Mapping]] = ..., fipsen_past: _Optional[_Union[_fipsen_pb2.FipsenPastDeal, _Mapping]] = ..., scauver_past: _Optional[_Union[_scauver_pb2.ScauverPastRound, _Mapping]] = ...) -> None: ...
 
 class ActionRejected(_message.Message):
     __slots__ = ("request_id", "reason", "message", "default_played")

@@ -159,7 +159,7 @@ class FelduzSeat(_message.Message):
     def __init__(self, open: _Optional[_Iterable[_Union[_chips_pb2.Card40, _Mapping]]] = ..., closed_count: _Optional[int] = ..., reserve_count: _Optional[int] = ..., stood: _Optional[bool] = ..., chosen: _Optional[bool] = ...) -> None: ...
 
 class FelduzObservation(_message.Message):
-    __slots__ = ("round", "round_cap", "phase", "to_act", "turn", "turn_start", "table", "seats", "stock", "closed", "reserve", "history", "past_rounds")
+    __slots__ = ("round", "round_cap", "phase", "to_act", "turn", "turn_start", "table", "seats", "stock", "closed", "reserve", "history")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     ROUND_CAP_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -172,7 +172,6 @@ class FelduzObservation(_message.Message):
     CLOSED_FIELD_NUMBER: _ClassVar[int]
     RESERVE_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
-    PAST_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     round: int
     round_cap: int
     phase: FelduzPhase
@@ -185,5 +184,4 @@ class FelduzObservation(_message.Message):
     closed: _containers.RepeatedCompositeFieldContainer[_chips_pb2.Card40]
     reserve: _containers.RepeatedCompositeFieldContainer[_chips_pb2.Card40]
     history: _containers.RepeatedCompositeFieldContainer[FelduzHistoryEntry]
-    past_rounds: _containers.RepeatedCompositeFieldContainer[FelduzPastRound]
-    def __init__(self, round: _Optional[int] = ..., round_cap: _Optional[int] = ..., phase: _Optional[_Union[FelduzPhase, str]] = ..., to_act: _Optional[int] = ..., turn: _Optional[int] = ..., turn_start: _Optional[_Union[FelduzTurnStart, str]] = ..., table: _Optional[_Union[_chips_pb2.ChipTable, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[FelduzSeat, _Mapping]]] = ..., stock: _Optional[int] = ..., closed: _Optional[_Iterable[_Union[_chips_pb2.Card40, _Mapping]]] = ..., reserve: _Optional[_Iterable[_Union[_chips_pb2.Card40, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[FelduzHistoryEntry, _Mapping]]] = ..., past_rounds: _Optional[_Iterable[_Union[FelduzPastRound, _Mapping]]] = ...) -> None: ...
+    def __init__(self, round: _Optional[int] = ..., round_cap: _Optional[int] = ..., phase: _Optional[_Union[FelduzPhase, str]] = ..., to_act: _Optional[int] = ..., turn: _Optional[int] = ..., turn_start: _Optional[_Union[FelduzTurnStart, str]] = ..., table: _Optional[_Union[_chips_pb2.ChipTable, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[FelduzSeat, _Mapping]]] = ..., stock: _Optional[int] = ..., closed: _Optional[_Iterable[_Union[_chips_pb2.Card40, _Mapping]]] = ..., reserve: _Optional[_Iterable[_Union[_chips_pb2.Card40, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[FelduzHistoryEntry, _Mapping]]] = ...) -> None: ...

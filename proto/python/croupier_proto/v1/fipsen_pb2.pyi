@@ -204,7 +204,7 @@ class FipsenPastDeal(_message.Message):
     def __init__(self, history: _Optional[_Iterable[_Union[FipsenHistoryEntry, _Mapping]]] = ..., result: _Optional[_Union[FipsenDealResult, _Mapping]] = ...) -> None: ...
 
 class FipsenObservation(_message.Message):
-    __slots__ = ("deal_index", "num_deals", "dealer", "phase", "to_act", "hand", "history", "standing_bid", "passed", "declarer", "contract", "trump", "hand_applied", "ruten_applied", "durch_applied", "skat_taken", "skat", "discards", "tricks", "trick_leader", "trick_cards", "declarer_tricks", "defender_tricks", "totals", "past_deals")
+    __slots__ = ("deal_index", "num_deals", "dealer", "phase", "to_act", "hand", "history", "standing_bid", "passed", "declarer", "contract", "trump", "hand_applied", "ruten_applied", "durch_applied", "skat_taken", "skat", "discards", "tricks", "trick_leader", "trick_cards", "declarer_tricks", "defender_tricks", "totals")
     DEAL_INDEX_FIELD_NUMBER: _ClassVar[int]
     NUM_DEALS_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
@@ -229,7 +229,6 @@ class FipsenObservation(_message.Message):
     DECLARER_TRICKS_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_TRICKS_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
-    PAST_DEALS_FIELD_NUMBER: _ClassVar[int]
     deal_index: int
     num_deals: int
     dealer: int
@@ -254,5 +253,4 @@ class FipsenObservation(_message.Message):
     declarer_tricks: int
     defender_tricks: int
     totals: _containers.RepeatedCompositeFieldContainer[_score_pb2.Score]
-    past_deals: _containers.RepeatedCompositeFieldContainer[FipsenPastDeal]
-    def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., phase: _Optional[_Union[FipsenPhase, str]] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[FipsenHistoryEntry, _Mapping]]] = ..., standing_bid: _Optional[_Union[FipsenBid, _Mapping]] = ..., passed: _Optional[_Iterable[bool]] = ..., declarer: _Optional[int] = ..., contract: _Optional[_Union[FipsenBid, _Mapping]] = ..., trump: _Optional[_Union[FipsenSuit, str]] = ..., hand_applied: _Optional[bool] = ..., ruten_applied: _Optional[bool] = ..., durch_applied: _Optional[bool] = ..., skat_taken: _Optional[bool] = ..., skat: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[FipsenTrick, _Mapping]]] = ..., trick_leader: _Optional[int] = ..., trick_cards: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., declarer_tricks: _Optional[int] = ..., defender_tricks: _Optional[int] = ..., totals: _Optional[_Iterable[_Union[_score_pb2.Score, _Mapping]]] = ..., past_deals: _Optional[_Iterable[_Union[FipsenPastDeal, _Mapping]]] = ...) -> None: ...
+    def __init__(self, deal_index: _Optional[int] = ..., num_deals: _Optional[int] = ..., dealer: _Optional[int] = ..., phase: _Optional[_Union[FipsenPhase, str]] = ..., to_act: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[FipsenHistoryEntry, _Mapping]]] = ..., standing_bid: _Optional[_Union[FipsenBid, _Mapping]] = ..., passed: _Optional[_Iterable[bool]] = ..., declarer: _Optional[int] = ..., contract: _Optional[_Union[FipsenBid, _Mapping]] = ..., trump: _Optional[_Union[FipsenSuit, str]] = ..., hand_applied: _Optional[bool] = ..., ruten_applied: _Optional[bool] = ..., durch_applied: _Optional[bool] = ..., skat_taken: _Optional[bool] = ..., skat: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., discards: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[FipsenTrick, _Mapping]]] = ..., trick_leader: _Optional[int] = ..., trick_cards: _Optional[_Iterable[_Union[FipsenCard, _Mapping]]] = ..., declarer_tricks: _Optional[int] = ..., defender_tricks: _Optional[int] = ..., totals: _Optional[_Iterable[_Union[_score_pb2.Score, _Mapping]]] = ...) -> None: ...

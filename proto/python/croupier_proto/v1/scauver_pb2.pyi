@@ -179,7 +179,7 @@ class ScauverPastRound(_message.Message):
     def __init__(self, history: _Optional[_Iterable[_Union[ScauverHistoryEntry, _Mapping]]] = ..., result: _Optional[_Union[ScauverRoundResult, _Mapping]] = ...) -> None: ...
 
 class ScauverObservation(_message.Message):
-    __slots__ = ("table", "phase", "to_act", "turn_seat", "turn", "hand", "seats", "stock_size", "history", "past_rounds")
+    __slots__ = ("table", "phase", "to_act", "turn_seat", "turn", "hand", "seats", "stock_size", "history")
     TABLE_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
@@ -189,7 +189,6 @@ class ScauverObservation(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     STOCK_SIZE_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
-    PAST_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     table: _chips_pb2.ChipTable
     phase: ScauverPhase
     to_act: int
@@ -199,5 +198,4 @@ class ScauverObservation(_message.Message):
     seats: _containers.RepeatedCompositeFieldContainer[ScauverSeat]
     stock_size: int
     history: _containers.RepeatedCompositeFieldContainer[ScauverHistoryEntry]
-    past_rounds: _containers.RepeatedCompositeFieldContainer[ScauverPastRound]
-    def __init__(self, table: _Optional[_Union[_chips_pb2.ChipTable, _Mapping]] = ..., phase: _Optional[_Union[ScauverPhase, str]] = ..., to_act: _Optional[int] = ..., turn_seat: _Optional[int] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_chips_pb2.Card40, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[ScauverSeat, _Mapping]]] = ..., stock_size: _Optional[int] = ..., history: _Optional[_Iterable[_Union[ScauverHistoryEntry, _Mapping]]] = ..., past_rounds: _Optional[_Iterable[_Union[ScauverPastRound, _Mapping]]] = ...) -> None: ...
+    def __init__(self, table: _Optional[_Union[_chips_pb2.ChipTable, _Mapping]] = ..., phase: _Optional[_Union[ScauverPhase, str]] = ..., to_act: _Optional[int] = ..., turn_seat: _Optional[int] = ..., turn: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_chips_pb2.Card40, _Mapping]]] = ..., seats: _Optional[_Iterable[_Union[ScauverSeat, _Mapping]]] = ..., stock_size: _Optional[int] = ..., history: _Optional[_Iterable[_Union[ScauverHistoryEntry, _Mapping]]] = ...) -> None: ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from croupier.games._codec_kit import GameCodec, deal_header, merge_past, score
+from croupier.games._codec_kit import GameCodec, deal_header, finished_round, score
 from croupier.games.as_nas import rules as as_nas
 from croupier.v1 import as_nas_pb2
 from croupier.v1 import bot_pb2 as pb
@@ -35,7 +35,6 @@ def _history(history: tuple[tuple[int, int], ...]) -> list[as_nas_pb2.AsNasHisto
 
 def _observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> None:
     msg = out.as_nas
-    merge_past(msg, "past_deals", obs.past_deals, _history, _result)
     deal_header(msg, obs)
     msg.to_act = obs.to_act if obs.to_act is not None else 0
     msg.hand.extend(_rank(r) for r in obs.hand)
@@ -63,8 +62,7 @@ def _action(obs: as_nas.AsNasObservation, action: int, out: pb.LegalAction) -> N
 
 
 def _round(obs: as_nas.AsNasObservation, out: pb.DealEnded) -> None:
-    if obs.last_deal is not None:
-        _result(obs.last_deal, out.as_nas)
+    finished_round(obs.past_deals, _history, _result, out.as_nas, out.as_nas_past)
 
 
 #: The As-Nas codec registered in the game's spec.

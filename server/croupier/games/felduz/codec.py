@@ -7,12 +7,13 @@ from functools import cache
 from typing import cast
 
 from croupier.games._chips_codec import (
+    amount_runs,
     card_msgs,
     chip_action,
     chip_settlement,
     chip_table,
 )
-from croupier.games._codec_kit import GameCodec, history_encoder, merge_past
+from croupier.games._codec_kit import GameCodec, finished_round, history_encoder
 from croupier.games.felduz import rules as felduz
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import felduz_pb2
@@ -70,7 +71,6 @@ def _result(result: felduz.RoundResult, out: felduz_pb2.FelduzRoundResult) -> No
 
 def _observation(obs: felduz.FelduzObservation, out: pb.Observation) -> None:
     msg = out.felduz
-    merge_past(msg, "past_rounds", obs.past_rounds, _history, _result)
     msg.round = obs.round
     msg.round_cap = obs.round_cap
     msg.phase = cast(felduz_pb2.FelduzPhase, obs.phase + 1)
@@ -102,9 +102,8 @@ def _action(obs: felduz.FelduzObservation, action: int, out: pb.LegalAction) -> 
 
 
 def _round(obs: felduz.FelduzObservation, out: pb.DealEnded) -> None:
-    if obs.last_round is not None:
-        _result(obs.last_round, out.felduz)
+    finished_round(obs.past_rounds, _history, _result, out.felduz, out.felduz_past)
 
 
 #: The Felduz codec registered in the game's spec.
-CODEC = GameCodec(_observation, _action, _round)
+CODEC = GameCodec(_observation, _action, _round, amount_runs)

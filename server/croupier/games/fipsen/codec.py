@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import cast
 
-from croupier.games._codec_kit import GameCodec, deal_header, history_encoder, merge_past, score
+from croupier.games._codec_kit import GameCodec, deal_header, finished_round, history_encoder, score
 from croupier.games.fipsen import rules as fipsen
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import fipsen_pb2
@@ -111,7 +111,6 @@ _FIPSEN_PHASES = {
 
 def _observation(obs: fipsen.FipsenObservation, out: pb.Observation) -> None:
     msg = out.fipsen
-    merge_past(msg, "past_deals", obs.past_deals, _history, _result)
     deal_header(msg, obs)
     msg.phase = _FIPSEN_PHASES[obs.phase]
     if obs.to_act is not None:
@@ -149,8 +148,7 @@ def _action(obs: fipsen.FipsenObservation, action: int, out: pb.LegalAction) -> 
 
 
 def _round(obs: fipsen.FipsenObservation, out: pb.DealEnded) -> None:
-    if obs.last_deal is not None:
-        _result(obs.last_deal, out.fipsen)
+    finished_round(obs.past_deals, _history, _result, out.fipsen, out.fipsen_past)
 
 
 #: The Fipsen codec registered in the game's spec.

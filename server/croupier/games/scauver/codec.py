@@ -7,13 +7,14 @@ from functools import cache
 from typing import cast
 
 from croupier.games._chips_codec import (
+    amount_runs,
     card_msg,
     card_msgs,
     chip_action,
     chip_settlement,
     chip_table,
 )
-from croupier.games._codec_kit import GameCodec, history_encoder, merge_past
+from croupier.games._codec_kit import GameCodec, finished_round, history_encoder
 from croupier.games.scauver import rules as sc
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import scauver_pb2
@@ -89,7 +90,6 @@ def _phase(obs: sc.ScauverObservation) -> scauver_pb2.ScauverPhase:
 
 def _observation(obs: sc.ScauverObservation, out: pb.Observation) -> None:
     msg = out.scauver
-    merge_past(msg, "past_rounds", obs.past_rounds, _history, _result)
     chip_table(obs.table, obs.round_cap, msg.table)
     msg.phase = _phase(obs)
     if obs.to_act is not None:
@@ -113,9 +113,8 @@ def _action(obs: sc.ScauverObservation, action: int, out: pb.LegalAction) -> Non
 
 
 def _round(obs: sc.ScauverObservation, out: pb.DealEnded) -> None:
-    if obs.last_round is not None:
-        _result(obs.last_round, out.scauver)
+    finished_round(obs.past_rounds, _history, _result, out.scauver, out.scauver_past)
 
 
 #: The Scauver codec registered in the game's spec.
-CODEC = GameCodec(_observation, _action, _round)
+CODEC = GameCodec(_observation, _action, _round, amount_runs)
