@@ -1,0 +1,253 @@
+"""``croupier ctl watch ADDRESS MATCH``: a match's WatchMatch stream rendered live in a terminal.
+
+Each frame becomes its events as lines (a deal starts, a seat acts, a deal ends with its score
+changes) followed by a compact board of the view (the chips, the fields, the trick...), all
+from the stream alone: the public view, or a seat's own view for its bot's key. Everything
+that came from a bot (its name) is escaped, so no byte of it can drive the terminal.
+
+:func:`render` renders any stream of ``WatchMatchResponse`` (the tests feed it directly);
+:func:`watch` dials a server and renders its stream; ``python -m croupier.cli._watch`` is the
+same as a standalone command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
+
+from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import control_pb2 as cpb
+
+#: Exit statuses: the match finished; a user error (bad address, unknown match, not allowed);
+#: the match was cancelled or cut off before its end.
+EXIT_FINISHED, EXIT_ERROR, EXIT_CANCELLED = 0, 2, 3
+_NAME_MAX = 40
+
+_FIPSEN_RANK = {1: "7", 2: "8", 3: "9", 4: "10", 5: "J", 6: "Q", 7: "K", 8: "A"}
+_FIPSEN_SUIT = {1: "♣", 2: "♠", 3: "♥", 4: "♦"}
+
+
+def _safe(text: str) -> str:
+    from croupier.cli import printable  # (croupier.cli imports this module)
+
+    text = printable(text)
+    return text if len(text) <= _NAME_MAX else text[: _NAME_MAX - 1] + "…"
+
+
+def _score(value: pb.Score) -> str:
+    return (
+        str(value.numerator)
+        if value.denominator in (0, 1)
+        else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def _signed(value: pb.Score) -> str:
+    text = _score(value)
+    return text if text.startswith("-") or text == "0" else f"+{text}"
+
+
+def _cards(cards: Iterable[Any]) -> str:
+    out = []
+    for card in cards:
+        if isinstance(card, pb.FipsenCard):
+            out.append(_FIPSEN_RANK.get(card.rank, "?") + _FIPSEN_SUIT.get(card.suit, "?"))
+        else:
+            out.append(card.label)
+    return " ".join(out) or "-"
+
+
+def _slash(values: Iterable[Any]) -> str:
+    return "/".join(str(v) for v in values)
+
+
+def board(view: pb.Observation) -> str:
+    """The view as one compact line (what a glance at the table shows)."""
+    kind = view.WhichOneof("game")
+    if kind == "scauver":
+        o = view.scauver
+        fields = " ".join(
+            f"{i}[{_cards(s.field.left)} | {_cards(s.field.right)}]" for i, s in enumerate(o.seats)
+        )
+        hand = f" · hand {_cards(o.hand)}" if o.hand else ""
+        return (
+            f"pot {o.table.pot} · stacks {_slash(o.table.stacks)} · "
+            f"stock {o.stock_size} · {fields}{hand}"
+        )
+    if kind == "felduz":
+        o = view.felduz
+        fields = " ".join(f"{i}[{_cards(s.open)} +{s.closed_count}]" for i, s in enumerate(o.seats))
+        own = f" · closed {_cards(o.closed)}" if o.closed else ""
+        return (
+            f"pot {o.table.pot} · stacks {_slash(o.table.stacks)} · stock {o.stock} · {fields}{own}"
+        )
+    if kind == "as_nas":
+        o = view.as_nas
+        stakes = _slash(f"{s.stake}{'f' if s.folded else ''}" for s in o.seats)
+        ranks = _slash(pb.AsNasRank.Name(r).removeprefix("AS_NAS_RANK_") for r in o.hand)
+        hand = f" · hand {ranks}" if o.hand else ""
+        return f"pot {o.pot} · high {o.high_bet} · stakes {stakes}{hand}"
+    if kind == "fipsen":
+        o = view.fipsen
+        phase = pb.FipsenPhase.Name(o.phase).removeprefix("FIPSEN_PHASE_").lower()
+        trick = f" · trick {_cards(o.trick_cards)}" if o.trick_cards else ""
+        hand = f" · hand {_cards(o.hand)}" if o.hand else ""
+        return (
+            f"{phase} · tricks {o.declarer_tricks}:{o.defender_tricks} · "
+            f"totals {_slash(_score(t) for t in o.totals)}{trick}{hand}"
+        )
+    return ""
+
+
+class Renderer:
+    """Turns WatchMatch messages into terminal lines."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.noun = "deal"
+        self.status: int | None = None
+
+    def lines(self, message: cpb.WatchMatchResponse) -> list[str]:
+        kind = message.WhichOneof("kind")
+        if kind == "started":
+            return self._started(message.started)
+        if kind == "frame":
+            return self._frame(message.frame)
+        if kind == "end":
+            return self._end(message.end)
+        return []
+
+    def _who(self, seat: int) -> str:
+        name = self.names[seat] if seat < len(self.names) else ""
+        return f"seat {seat} {name}".rstrip()
+
+    def _started(self, started: cpb.WatchStarted) -> list[str]:
+        match = started.match
+        self.names = [_safe(s.bot_name) for s in match.seats]
+        self.noun = "deal" if "deals" in match.params else "round"
+        view = f"seat {started.seat}'s view" if started.HasField("seat") else "public view"
+        head = f"{match.game} · match {_safe(match.match_id)} · {view}"
+        return [head, *(f"   {self._who(s.seat)}" for s in match.seats)]
+
+    def _frame(self, frame: cpb.WatchFrame) -> list[str]:
+        out = []
+        for event in frame.events:
+            which = event.WhichOneof("kind")
+            if which == "deal_started":
+                started = event.deal_started
+                out.append(
+                    f"── {self.noun} {started.deal_index + 1} · dealer "
+                    f"{self._who(started.dealer)} ──"
+                )
+            elif which == "action_taken":
+                taken = event.action_taken
+                by = "  (played by the arbiter)" if taken.by_arbiter else ""
+                out.append(f"  {event.step:>4}  {self._who(taken.seat)}: {taken.label}{by}")
+            elif which == "deal_ended":
+                ended = event.deal_ended
+                deltas = " ".join(_signed(d) for d in ended.deltas)
+                totals = " ".join(_score(t) for t in ended.totals)
+                out.append(
+                    f"── {self.noun} {ended.deal_index + 1} ended: {deltas} · totals {totals} ──"
+                )
+        if frame.HasField("view") and frame.events:
+            to_act = f" · to act: {self._who(frame.to_act)}" if frame.HasField("to_act") else ""
+            out.append(f"        {board(frame.view)}{to_act}")
+        return out
+
+    def _end(self, end: pb.MatchEnd) -> list[str]:
+        self.status = EXIT_CANCELLED if end.cancelled else EXIT_FINISHED
+        title = "Final standings (cancelled)" if end.cancelled else "Final standings"
+        out = [f"── {title} ──"]
+        for row in sorted(end.results, key=lambda r: (r.place, r.seat)):
+            name = _safe(row.bot_name) or "(no bot)"
+            out.append(f"   {row.place}. seat {row.seat} {name}: {_score(row.score)}")
+        return out
+
+
+def render(messages: Iterable[cpb.WatchMatchResponse], out: TextIO) -> int:
+    """Write each message's lines to ``out`` as it comes (flushed); the exit status: 0 when the
+    match finished, 3 when it was cancelled or the stream ended before the match did."""
+    renderer = Renderer()
+    for message in messages:
+        for line in renderer.lines(message):
+            out.write(line + "\n")
+        out.flush()
+    if renderer.status is None:
+        out.write("   (the stream ended before the match did: the match was cut off)\n")
+        return EXIT_CANCELLED
+    return renderer.status
+
+
+def watch(
+    address: str,
+    match_id: str,
+    out: TextIO,
+    *,
+    key: str | None = None,
+    seat: int | None = None,
+    delay_decisions: int = 0,
+    delay_rounds: int = 0,
+    root_certificates: bytes | None = None,
+) -> int:
+    """Dial the server's control API at ``address`` and render ``match_id`` live. A gRPC error
+    is raised as :class:`~croupier.errors.ConfigError` (one line: its code and message)."""
+    import grpc
+
+    from croupier.errors import ConfigError
+    from croupier.v1 import control_pb2_grpc
+
+    request = cpb.WatchMatchRequest(
+        match_id=match_id, delay_decisions=delay_decisions, delay_rounds=delay_rounds
+    )
+    if seat is not None:
+        request.seat = seat
+    metadata = [("authorization", f"Bearer {key}")] if key else []
+    channel = (
+        grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates))
+        if root_certificates is not None
+        else grpc.insecure_channel(address)
+    )
+    with channel:
+        stub = control_pb2_grpc.ControlServiceStub(channel)
+        try:
+            return render(stub.WatchMatch(request, metadata=metadata), out)
+        except grpc.RpcError as exc:
+            code = exc.code().name if exc.code() is not None else "UNKNOWN"
+            raise ConfigError(f"watch {match_id}: {code}: {exc.details()}") from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The standalone command (``python -m croupier.cli._watch ADDRESS MATCH``)."""
+    from croupier.errors import CroupierError
+
+    parser = argparse.ArgumentParser(prog="croupier ctl watch", description=__doc__)
+    parser.add_argument("address", help="the server's control address, HOST:PORT")
+    parser.add_argument("match", help="the match identifier")
+    parser.add_argument("--key", help="a bot's or operator's key (default: a spectator)")
+    parser.add_argument("--seat", type=int, help="watch this seat's own view (its bot's key)")
+    parser.add_argument("--delay-decisions", type=int, default=0, metavar="N")
+    parser.add_argument("--delay-rounds", type=int, default=0, metavar="N")
+    args = parser.parse_args(argv)
+    try:
+        return watch(
+            args.address,
+            args.match,
+            sys.stdout,
+            key=args.key,
+            seat=args.seat,
+            delay_decisions=args.delay_decisions,
+            delay_rounds=args.delay_rounds,
+        )
+    except CroupierError as exc:
+        print(f"croupier: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("croupier: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
