@@ -33,7 +33,7 @@ import structlog
 
 from croupier import __version__
 from croupier.arbiter import ClockKind, ClockRules, Match, MatchConfig, MatchResult
-from croupier.cli import _tournament
+from croupier.cli import _ctl, _serve, _tournament
 from croupier.compliance import Status, check_bot
 from croupier.errors import ConfigError, CroupierError, ReplayError, ReplayMismatchError
 from croupier.games import GAMES, Game, get_game, get_spec
@@ -489,6 +489,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("games", help="list the games and their parameters")
     _tournament.add_parser(sub)
+    _serve.add_parser(sub)
+    _ctl.add_parser(sub)
     return parser
 
 
@@ -898,6 +900,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "verify": _cmd_replay_verify,
         "summary": _cmd_replay_summary,
         "tournament": _tournament.run,
+        "serve": _serve.run,
+        "ctl": _ctl.run,
         "export": _cmd_replay_export,
         "step": _cmd_replay_step,
         "diff": _cmd_replay_diff,
@@ -907,7 +911,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handlers[key](args)
     except CroupierError as exc:
         print(f"croupier: error: {printable(str(exc))}", file=sys.stderr)
-        return exc.status if isinstance(exc, _ReplayFailed) else EXIT_USER_ERROR
+        status = getattr(exc, "status", None)  # _ReplayFailed, ctl's errors: their own status
+        return status if isinstance(status, int) else EXIT_USER_ERROR
     except BrokenPipeError:  # `croupier replay show … | head`
         return 0
 

@@ -1,6 +1,53 @@
-"""The long-running competition server (``croupier serve``, docs/server.md): the control API,
-live spectating and the web page."""
+"""The competition server (``croupier serve``): a long-running arbiter with a control API,
+registered bots, roles and keys, a store that survives restarts, live spectating and the web
+page (``docs/server.md``)."""
 
-from croupier.serve._watch import MatchFeed, SeatPolicy, match_info, watch_match
+from croupier.serve._config import (
+    DEFAULT_STATE_DIR,
+    ServeConfig,
+    TlsFiles,
+    is_loopback,
+    load_serve_config,
+    parse_serve_config,
+)
+from croupier.serve._server import (
+    BUNDLED_PREFIX,
+    ENV_OPERATOR_KEY,
+    AuthError,
+    BotStatus,
+    Caller,
+    CompetitionServer,
+    MatchOrder,
+    NotFoundError,
+    Role,
+    StateError,
+    key_hash,
+)
+from croupier.serve._watch import MatchFeed, SeatPolicy, watch_match
+from croupier.serve._web import ControlSpectator, Spectator, WebServer
 
-__all__ = ["MatchFeed", "SeatPolicy", "match_info", "watch_match"]
+__all__ = [
+    "BUNDLED_PREFIX",
+    "DEFAULT_STATE_DIR",
+    "ENV_OPERATOR_KEY",
+    "AuthError",
+    "BotStatus",
+    "Caller",
+    "CompetitionServer",
+    "ControlSpectator",
+    "MatchFeed",
+    "MatchOrder",
+    "NotFoundError",
+    "Role",
+    "SeatPolicy",
+    "ServeConfig",
+    "Spectator",
+    "StateError",
+    "TlsFiles",
+    "WebServer",
+    "is_loopback",
+    "key_hash",
+    "load_serve_config",
+    "parse_serve_config",
+    "watch_match",
+]

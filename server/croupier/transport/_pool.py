@@ -197,6 +197,11 @@ class BotPool:
             raise KeyError(name)
         return _Assigner(self, name)
 
+    def remote_session(self, name: str) -> BotSession:
+        """The remote bot ``name``'s current session: connected while
+        ``connected.is_set() and not ended.is_set()`` (a fresh one is opened after each drop)."""
+        return self._remotes[name].session
+
     def stats(self, name: str) -> BotStats:
         if name in self._remotes:
             return self._remotes[name].stats

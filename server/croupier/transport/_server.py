@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -18,7 +19,6 @@ import structlog
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection
 
 from croupier import PROTOCOL_VERSION
 from croupier.arbiter import (
@@ -36,6 +36,7 @@ from croupier.errors import ConfigError
 from croupier.games import get_spec
 from croupier.games._codec_kit import GameCodec
 from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode
+from croupier.transport._reflection import enable_reflection
 from croupier.transport._sessions import BotSession
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
@@ -119,11 +120,21 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         self._pending: collections.Counter[str] = collections.Counter()
         self._failures: dict[str, collections.deque[float]] = {}
         self._closing: asyncio.Event | None = None
+        #: Finds the session a token opens when no session is registered under the token itself:
+        #: a competition server's registered bots present their key, which it keeps only hashed.
+        self.session_lookup: Callable[[str], BotSession | None] | None = None
 
     def _closing_event(self) -> asyncio.Event:
         if self._closing is None:
             self._closing = asyncio.Event()
         return self._closing
+
+    def find_session(self, token: str) -> BotSession | None:
+        """The session ``token`` opens (registered under it, or found by :attr:`session_lookup`)."""
+        session = self._sessions.get(token)
+        if session is None and self.session_lookup is not None:
+            session = self.session_lookup(token)
+        return session
 
     async def close(self) -> None:
         """Make every stream handler end now (the server is about to stop)."""
@@ -253,7 +264,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         if await self._refuse_version(context, hello.protocol_version):
             return False
         entry = self._seats.get(hello.token)
-        if entry is None and (session := self._sessions.get(hello.token)) is not None:
+        if entry is None and (session := self.find_session(hello.token)) is not None:
             session.per_match.set()
             await self._abort(
                 context,
@@ -301,7 +312,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         hello = first.hello
         if await self._refuse_version(context, hello.protocol_version):
             return
-        session = self._sessions.get(hello.token)
+        session = self.find_session(hello.token)
         if session is None:
             await self._abort(
                 context,
@@ -556,13 +567,12 @@ class ArbiterServer:
         self.address = ""
         bot_pb2_grpc.add_BotServiceServicer_to_server(self.bots, self.server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
-        reflection.enable_server_reflection(
+        enable_reflection(
+            self.server,
             (
                 pb.DESCRIPTOR.services_by_name["BotService"].full_name,
                 health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-                reflection.SERVICE_NAME,
             ),
-            self.server,
         )
 
     async def start(self) -> str:
