@@ -5,7 +5,7 @@ changes) followed by a compact board of the view (the chips, the fields, the tri
 from the stream alone: the public view, or a seat's own view for its bot's key. Everything
 that came from a bot (its name) is escaped, so no byte of it can drive the terminal.
 
-:func:`render` renders any stream of ``WatchMatchResponse`` (the tests feed it directly);
+:func:`render_watch` renders any stream of ``WatchMatchResponse`` (the tests feed it directly);
 :func:`watch` dials a server and renders its stream; ``python -m croupier.cli._watch`` is the
 same as a standalone command.
 """
@@ -167,7 +167,7 @@ class Renderer:
         return out
 
 
-def render(messages: Iterable[cpb.WatchMatchResponse], out: TextIO) -> int:
+def render_watch(messages: Iterable[cpb.WatchMatchResponse], out: TextIO) -> int:
     """Write each message's lines to ``out`` as it comes (flushed); the exit status: 0 when the
     match finished, 3 when it was cancelled or the stream ended before the match did."""
     renderer = Renderer()
@@ -213,7 +213,7 @@ def watch(
     with channel:
         stub = control_pb2_grpc.ControlServiceStub(channel)
         try:
-            return render(stub.WatchMatch(request, metadata=metadata), out)
+            return render_watch(stub.WatchMatch(request, metadata=metadata), out)
         except grpc.RpcError as exc:
             code = exc.code().name if exc.code() is not None else "UNKNOWN"
             raise ConfigError(f"watch {match_id}: {code}: {exc.details()}") from None

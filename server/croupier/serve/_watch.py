@@ -227,7 +227,7 @@ class _Viewer:
         return cpb.WatchMatchResponse(end=end)
 
 
-def match_info(header: dict[str, Any], state: int = cpb.MATCH_STATE_RUNNING) -> cpb.MatchInfo:
+def match_info(header: dict[str, Any], state: int) -> cpb.MatchInfo:
     """A match as the control API shows it, from its replay header's public part (the names of
     its bots, not their addresses or the seed)."""
     return cpb.MatchInfo(
@@ -264,6 +264,9 @@ class _FeedSource:
         self.index += 1
         return item
 
+    def state(self) -> int:
+        return cpb.MATCH_STATE_RUNNING
+
     def round_end_next(self) -> bool:
         """Whether the next record is already there and is a round's end. The arbiter records
         the action that ends a round and the round's end in one go (no await between them), so
@@ -283,6 +286,13 @@ class _FileSource:
     async def header(self) -> dict[str, Any] | None:
         self.replay = await asyncio.to_thread(read_replay, self.path, tolerate_truncated_tail=True)
         return self.replay.header
+
+    def state(self) -> int:
+        status = "unfinished" if self.replay is None else self.replay.status
+        return {
+            "finished": cpb.MATCH_STATE_FINISHED,
+            "cancelled": cpb.MATCH_STATE_CANCELLED,
+        }.get(status, cpb.MATCH_STATE_ABORTED)
 
     async def next(self) -> tuple[Record, Any, Any] | None:
         replay, i = self.replay, self.index
@@ -327,10 +337,9 @@ async def watch_match(
         if not may_see_seat(seat):
             raise PermissionDeniedError(f"seat {seat}'s view is for its own bot and operators")
     viewer = _Viewer(header, seat)
-    started = cpb.WatchStarted(
-        match=match if match is not None else match_info(header),
-        rules_version=header["rules_version"],
-    )
+    if match is None:
+        match = match_info(header, records.state())
+    started = cpb.WatchStarted(match=match, rules_version=header["rules_version"])
     if seat is not None:
         started.seat = seat
     yield cpb.WatchMatchResponse(started=started)

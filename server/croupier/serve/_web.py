@@ -152,9 +152,7 @@ class WebServer:
         self._streams: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(
-            self._serve, self.host, self.port, limit=HEAD_MAX
-        )
+        self._server = await asyncio.start_server(self._serve, self.host, self.port, limit=HEAD_MAX)
         self.port = self._server.sockets[0].getsockname()[1]
         _log.info("web_started", host=self.host, port=self.port)
 
@@ -192,8 +190,10 @@ class WebServer:
         try:
             async with asyncio.timeout(HEAD_TIMEOUT_S):
                 head = await reader.readuntil(b"\r\n\r\n")
-        except asyncio.LimitOverrunError:
-            raise _HttpError(431, "Request Header Fields Too Large", "request head too large")
+        except (asyncio.LimitOverrunError, ValueError):
+            raise _HttpError(
+                431, "Request Header Fields Too Large", "request head too large"
+            ) from None
         if len(head) > HEAD_MAX:
             raise _HttpError(431, "Request Header Fields Too Large", "request head too large")
         line = head.split(b"\r\n", 1)[0].decode("latin-1")
@@ -221,9 +221,14 @@ class WebServer:
             await self._json(writer, await handlers[path]())
             return
         parts = path.split("/")
-        if len(parts) == 5 and parts[:3] == ["", "api", "matches"] and parts[4] in (
-            "watch",
-            "replay",
+        if (
+            len(parts) == 5
+            and parts[:3] == ["", "api", "matches"]
+            and parts[4]
+            in (
+                "watch",
+                "replay",
+            )
         ):
             match_id = parts[3]
             if not _MATCH_ID.fullmatch(match_id):
