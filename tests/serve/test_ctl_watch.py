@@ -146,7 +146,9 @@ def test_the_renderer_escapes_whatever_a_server_sends_as_a_name() -> None:
     match.seats.add(seat=0, bot_name=EVIL)
     match.seats.add(seat=1, bot_name="x" * 500)
     out = io.StringIO()
-    status = _watch.render_watch([cpb.WatchMatchResponse(started=cpb.WatchStarted(match=match))], out)
+    status = _watch.render_watch(
+        [cpb.WatchMatchResponse(started=cpb.WatchStarted(match=match))], out
+    )
     text = out.getvalue()
     assert status == _watch.EXIT_CANCELLED  # the stream ended before the match did
     assert "\x1b" not in text

@@ -281,7 +281,10 @@ function drawBoard(watch, upto, showEnd) {
   }
   const log = clear($("log"));
   for (const f of watch.frames.slice(0, upto + 1)) {
-    for (const line of logLines(watch, f)) log.append(el("li", { class: line.cls, text: line.text }));
+    for (const line of logLines(watch, f)) {
+      const step = line.cls === "round" ? null : el("span", { class: "step", text: String(f.step || 0) });
+      log.append(el("li", { class: line.cls }, step, line.text));
+    }
   }
   log.scrollTop = log.scrollHeight;
   $("board").dataset.step = frame ? String(frame.step || 0) : "0";
