@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import os
 import signal
 import sys
 from pathlib import Path
 from typing import Any
 
-from croupier.serve import CompetitionServer, ServeConfig, TlsFiles, load_serve_config
-from croupier.serve._config import check
+from croupier.errors import ConfigError
 
 
 def add_parser(sub: Any) -> None:
@@ -54,8 +54,13 @@ def add_parser(sub: Any) -> None:
     )
 
 
-def config_from(args: argparse.Namespace) -> ServeConfig:
-    """The configuration: the file (if any), then the flags over it."""
+def config_from(args: argparse.Namespace) -> Any:
+    """The configuration (a :class:`croupier.serve.ServeConfig`): the file (if any), then the
+    flags over it."""
+    # imported here: `croupier ctl` and the other commands do not pay for the server's imports
+    from croupier.serve import ServeConfig, TlsFiles, load_serve_config
+    from croupier.serve._config import check
+
     config = load_serve_config(args.config) if args.config else ServeConfig(source="flags")
     changes: dict[str, Any] = {}
     for flag, key in (
@@ -73,14 +78,14 @@ def config_from(args: argparse.Namespace) -> ServeConfig:
         changes["anonymous_spectators"] = False
     if args.tls_cert or args.tls_key:
         if not (args.tls_cert and args.tls_key):
-            from croupier.errors import ConfigError
-
             raise ConfigError("--tls-cert and --tls-key go together")
         changes["tls"] = TlsFiles(args.tls_cert, args.tls_key, args.tls_client_ca)
     return check(dataclasses.replace(config, **changes))
 
 
 def run(args: argparse.Namespace) -> int:
+    from croupier.serve import ENV_OPERATOR_KEY, CompetitionServer
+
     config = config_from(args)
 
     async def main() -> None:
@@ -95,7 +100,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"control: {server.control_address}", flush=True)
             if server.web_url:
                 print(f"web: {server.web_url}", flush=True)
-            print(f"operator key: {config.operator_key_path}", flush=True)
+            where = (
+                ENV_OPERATOR_KEY if os.environ.get(ENV_OPERATOR_KEY) else config.operator_key_path
+            )
+            print(f"operator key: {where}", flush=True)
             await stop.wait()
         finally:
             await server.stop()
