@@ -1,143 +1,101 @@
-"""``croupier ctl watch``'s renderer over real gRPC: a ControlService that answers WatchMatch
-with croupier.serve.watch_match (a running match's feed, or a finished match's file) on a real
-socket, and the command's client rendering it live."""
+"""``croupier ctl watch`` on a real ``croupier serve`` with registered bots playing: the public
+view rendered live and again from the finished match's file; a seat's own view for its bot's
+key only; the renderer escapes whatever a server sends."""
 
 from __future__ import annotations
 
-import asyncio
 import io
-import threading
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import grpc
-import numpy as np
 import pytest
+from serve_kit import (
+    RANDOM_SLOW_BOT,
+    Control,
+    ServeProcess,
+    ctl,
+    register,
+    start_bot,
+    wait_connected,
+)
 
-from croupier.arbiter import DecisionRequest, Match, MatchConfig, MatchOver, Reply
 from croupier.cli import _watch
-from croupier.replay import ReplayWriter
-from croupier.serve import MatchFeed, watch_match
+from croupier.cli._ctl import EXIT_REFUSED
 from croupier.v1 import control_pb2 as cpb
-from croupier.v1 import control_pb2_grpc
 
 EVIL = "evil\x1b]0;owned\x07\x1b[2J\r\nforged line"
+BOTS = ("alice", "bob", "carol")
 
 
-class _Control(control_pb2_grpc.ControlServiceServicer):  # type: ignore[misc]
-    """Only WatchMatch: the matches it knows, each a feed or a replay file."""
-
-    def __init__(self) -> None:
-        self.sources: dict[str, MatchFeed | Path] = {}
-
-    async def WatchMatch(
-        self, request: cpb.WatchMatchRequest, context: Any
-    ) -> AsyncIterator[cpb.WatchMatchResponse]:
-        source = self.sources.get(request.match_id)
-        if source is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id}")
-        async for message in watch_match(source, request, may_see_seat=lambda s: False):
-            yield message
-
-
-class _Server:
-    """The service on its own event loop in a thread (the command under test blocks)."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.control = _Control()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.port = self.run(self._start())
-
-    def run(self, coro: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=60)
-
-    async def _start(self) -> int:
-        self.server = grpc.aio.server()
-        control_pb2_grpc.add_ControlServiceServicer_to_server(self.control, self.server)
-        port = self.server.add_insecure_port("127.0.0.1:0")
-        await self.server.start()
-        return port
-
-    def stop(self) -> None:
-        self.run(self.server.stop(None))
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-        self.loop.close()
-
-
-@pytest.fixture
-def server() -> Iterator[_Server]:
-    s = _Server()
-    yield s
-    s.stop()
-
-
-async def _play(path: Path, feed: MatchFeed, names: list[str], pause_s: float) -> None:
-    match = Match(
-        MatchConfig("scauver", {"players": 3, "round_cap": 2}, seed=5),
-        "live",
-        ReplayWriter(path, feed),
+def _served_match(tmp_path: Path, server: ServeProcess) -> tuple[str, dict[str, str], list[Any]]:
+    """Three registered random bots playing a two-round Scauver match (alice in seat 0)."""
+    control = Control(server.control_address, server.operator_key)
+    keys = register(control, *BOTS)
+    bots = [
+        start_bot(
+            server.bot_address,
+            keys[name],
+            RANDOM_SLOW_BOT,
+            tmp_path / f"{name}.log",
+            CROUPIER_SEED=str(seed),
+            SLOW_BOT_DELAY_S="0.02",
+            SLOW_BOT_FIRST_S="0.5",
+        )
+        for seed, name in enumerate(BOTS, start=1)
+    ]
+    wait_connected(control, BOTS)
+    request = cpb.CreateMatchRequest(
+        game="scauver", params={"players": 3, "round_cap": 2}, bots=list(BOTS), seed=3
     )
-    rng = np.random.default_rng(5)
-
-    async def drive(link: Any) -> None:
-        link.claim(names[link.seat], "1")
-        while True:
-            message = await link.outbox.get()
-            if message is None or isinstance(message, MatchOver):
-                return
-            if isinstance(message, DecisionRequest):
-                await asyncio.sleep(pause_s)
-                legal = message.legal_actions
-                link.inbox.put_nowait(
-                    Reply(message.request_id, int(legal[rng.integers(len(legal))]))
-                )
-
-    seats = [asyncio.create_task(drive(link)) for link in match.seats]
-    await match.run()
-    await asyncio.gather(*seats)
+    match_id: str = control.CreateMatch(request).match.match_id
+    control.close()
+    return match_id, keys, bots
 
 
-def test_ctl_watch_renders_a_running_match_live_and_escapes_bot_names(
-    server: _Server, tmp_path: Path
+@pytest.mark.e2e
+def test_ctl_watch_renders_a_running_match_live_and_only_owners_see_a_seat(
+    tmp_path: Path,
 ) -> None:
-    feed = MatchFeed("live")
-    server.control.sources["live"] = feed
-    path = tmp_path / "live.jsonl"
-    played = asyncio.run_coroutine_threadsafe(
-        _play(path, feed, [EVIL, "bob", "carol"], 0.01), server.loop
-    )
-    out = io.StringIO()
-    status = _watch.watch(f"127.0.0.1:{server.port}", "live", out)
-    played.result(timeout=60)
-    text = out.getvalue()
-    assert status == _watch.EXIT_FINISHED
-    assert "scauver · match live · public view" in text
-    assert "── round 1 · dealer seat" in text
-    assert "Final standings" in text
-    assert "pot " in text
-    assert "\x1b" not in text
-    assert "\x07" not in text
-    assert "\r" not in text
-    assert "   seat 0 evil" in text
-    assert not any(line.startswith("forged line") for line in text.splitlines())
-    # a finished match, from its file: the same lines
-    server.control.sources["done"] = path
-    again = io.StringIO()
-    assert _watch.watch(f"127.0.0.1:{server.port}", "done", again) == _watch.EXIT_FINISHED
-    assert again.getvalue() == text
-
-
-def test_ctl_watch_of_an_unknown_match_is_one_error_line(
-    server: _Server, capsys: pytest.CaptureFixture[str]
-) -> None:
-    status = _watch.main([f"127.0.0.1:{server.port}", "nope"])
-    err = capsys.readouterr().err
-    assert status == 2
-    assert err == "croupier: error: watch nope: NOT_FOUND: no match nope\n"
+    with ServeProcess(tmp_path / "state") as server:
+        match_id, keys, bots = _served_match(tmp_path, server)
+        try:
+            live = ctl(server, "watch", match_id, key="")  # anonymous: a spectator
+            assert live.returncode == 0, live.stderr
+            text = live.stdout
+            assert f"scauver · match {match_id} · public view" in text
+            assert "── round 1 · dealer seat" in text
+            assert "── round 2 ended:" in text
+            assert "Final standings" in text
+            assert "pot " in text
+            assert "\x1b" not in text
+            # a finished match, from its replay file: the same lines
+            again = ctl(server, "watch", match_id, key="")
+            assert again.returncode == 0
+            assert again.stdout == text
+            # a seat's own view: its bot's key (and operators); nobody else
+            own = Control(server.control_address, keys["alice"])
+            mine = list(own.WatchMatch(cpb.WatchMatchRequest(match_id=match_id, seat=0)))
+            assert mine[0].started.seat == 0
+            assert any(m.frame.view.scauver.hand for m in mine if m.HasField("frame"))
+            own.close()
+            for key in (keys["bob"], server.spectator_key, None):
+                other = Control(server.control_address, key)
+                with pytest.raises(grpc.RpcError) as refused:
+                    list(other.WatchMatch(cpb.WatchMatchRequest(match_id=match_id, seat=0)))
+                assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+                other.close()
+            denied = ctl(server, "watch", match_id, "--seat", "0", key=keys["bob"])
+            assert denied.returncode == EXIT_REFUSED
+            assert denied.stderr.count("\n") == 1
+            assert denied.stderr.startswith("croupier: error: ")
+            unknown = ctl(server, "watch", "no-such-match", key="")
+            assert unknown.returncode == 2
+            assert unknown.stderr.count("\n") == 1
+        finally:
+            for bot in bots:
+                bot.terminate()
+                bot.wait(10)
 
 
 def test_the_renderer_escapes_whatever_a_server_sends_as_a_name() -> None:
