@@ -297,7 +297,7 @@ def test_a_delayed_watcher_sees_each_frame_only_that_far_behind_play(
                 played["decisions"] += record["type"] == "action"
                 played["rounds"] += record["type"] == "round_end"
                 feed(record)
-            for _ in range(5):
+            for _ in range(30):  # every watcher takes in the batch
                 await asyncio.sleep(0)
         await asyncio.gather(*tasks)
         return seen["live"], seen["held"]

@@ -58,6 +58,8 @@ class MatchFeed:
         self._changed: asyncio.Event | None = None
         self._check: ReplayCheck | None = None
         self._states: list[Any] = []  # the state after records[i + 1] (records[0]: the header)
+        #: The public frames, made once for every public watcher (by :func:`watch_match`).
+        self.public: _Frames | None = None
 
     # -- the writer's side ----------------------------------------------------------------------
 
@@ -126,6 +128,14 @@ class _Pending:
     frame: cpb.WatchFrame
     decisions: int  # decisions played up to and including this frame
     round: int  # the round it belongs to
+    _response: cpb.WatchMatchResponse | None = None
+
+    def response(self) -> cpb.WatchMatchResponse:
+        """The frame as a stream message, built once: every watcher of a feed's public view is
+        handed the same (read-only) message."""
+        if self._response is None:
+            self._response = cpb.WatchMatchResponse(frame=self.frame)
+        return self._response
 
 
 @dataclass(slots=True)
@@ -310,6 +320,58 @@ class _FileSource:
         )
 
 
+class _Frames:
+    """The frames of one viewpoint, made once from a source as far as any consumer has asked;
+    consumers read them by position. A feed keeps its public one, so that however many watch a
+    match in public its frames are simulated, observed and encoded once."""
+
+    def __init__(self, records: _FeedSource | _FileSource, viewer: _Viewer) -> None:
+        self.records, self.viewer = records, viewer
+        self.items: list[_Pending] = []
+        self.rounds_done = 0
+        self.taken = 0  # records taken in
+        self.end: cpb.WatchMatchResponse | None = None
+        self.done = False
+        self._lock = asyncio.Lock()
+
+    async def wait(self, index: int, taken: int) -> None:
+        """Until there are more than ``index`` frames or more than ``taken`` records taken in
+        (play went on, so a delayed frame may be due), or the frames are complete."""
+        while len(self.items) <= index and self.taken <= taken and not self.done:
+            async with self._lock:
+                if len(self.items) <= index and self.taken <= taken and not self.done:
+                    await self._step()
+
+    async def _step(self) -> None:
+        """Take in one record (two for an action and the round's end it caused)."""
+        records, viewer = self.records, self.viewer
+        item = await records.next()
+        if item is None:  # cut off (aborted): what was played is shown
+            self.done = True
+            return
+        self.taken += 1
+        rec, before, after = item
+        if rec.type == "result":
+            self.end = viewer.end(rec.data)
+            self.done = True
+            return
+        made = viewer.feed(rec, before, after)
+        if rec.type == "round_end":
+            self.rounds_done += 1
+        elif made is not None and records.round_end_next():  # the round's end joins this frame
+            end_item = await records.next()
+            assert end_item is not None
+            self.taken += 1
+            ended = viewer.feed(*end_item)
+            self.rounds_done += 1
+            if ended is not None:
+                made.frame.events.extend(ended.frame.events)
+                made.frame.view.CopyFrom(ended.frame.view)
+                made.round = ended.round
+        if made is not None:
+            self.items.append(made)
+
+
 async def watch_match(
     source: MatchFeed | Path,
     request: cpb.WatchMatchRequest,
@@ -336,48 +398,41 @@ async def watch_match(
             raise ConfigError(f"seat {seat}: the match has seats 0..{seats - 1}")
         if not may_see_seat(seat):
             raise PermissionDeniedError(f"seat {seat}'s view is for its own bot and operators")
-    viewer = _Viewer(header, seat)
     if match is None:
         match = match_info(header, records.state())
     started = cpb.WatchStarted(match=match, rules_version=header["rules_version"])
     if seat is not None:
         started.seat = seat
     yield cpb.WatchMatchResponse(started=started)
+    if isinstance(source, MatchFeed) and seat is None:
+        if source.public is None:
+            source.public = _Frames(records, _Viewer(header, None))
+        frames = source.public
+    else:
+        frames = _Frames(records, _Viewer(header, seat))
     held: deque[_Pending] = deque()
-    rounds_done = 0
 
     def ready(over: bool) -> Iterator[cpb.WatchMatchResponse]:
         while held and (
             over
             or (
-                viewer.decisions >= held[0].decisions + request.delay_decisions
-                and rounds_done >= held[0].round + request.delay_rounds
+                frames.viewer.decisions >= held[0].decisions + request.delay_decisions
+                and frames.rounds_done >= held[0].round + request.delay_rounds
             )
         ):
-            yield cpb.WatchMatchResponse(frame=held.popleft().frame)
+            yield held.popleft().response()
 
-    while (item := await records.next()) is not None:
-        rec, before, after = item
-        if rec.type == "result":
-            for message in ready(True):
-                yield message
-            yield viewer.end(rec.data)
-            return
-        made = viewer.feed(rec, before, after)
-        if rec.type == "round_end":
-            rounds_done += 1
-        elif made is not None and records.round_end_next():  # the round's end joins this frame
-            end_item = await records.next()
-            assert end_item is not None
-            ended = viewer.feed(*end_item)
-            rounds_done += 1
-            if ended is not None:
-                made.frame.events.extend(ended.frame.events)
-                made.frame.view.CopyFrom(ended.frame.view)
-                made.round = ended.round
-        if made is not None:
-            held.append(made)
+    index = taken = 0
+    while True:
+        await frames.wait(index, taken)
+        taken = frames.taken
+        held.extend(frames.items[index:])
+        index = len(frames.items)
+        if frames.done:
+            break
         for message in ready(False):
             yield message
-    for message in ready(True):  # cut off (aborted): what was played is shown
+    for message in ready(True):
         yield message
+    if frames.end is not None:
+        yield frames.end
