@@ -4,12 +4,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +190,26 @@ def wait_state(control: Control, match_id: str, states: Sequence[int], timeout: 
 def register(control: Control, *names: str) -> dict[str, str]:
     """Register ``names`` (an operator's ``control``); their keys by name."""
     return {n: control.RegisterBot(cpb.RegisterBotRequest(bot_name=n)).key for n in names}
+
+
+@dataclass
+class Done:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def ctl_here(server: ServeProcess, *args: object, key: str | None = None) -> Done:
+    """``croupier ctl`` run in this process (``croupier.cli.main``: the same code, without the
+    seconds a fresh interpreter takes to import it); ``key`` default: the operator's."""
+    from croupier.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["ctl", "--address", server.control_address]
+    argv += ["--key", server.operator_key if key is None else key]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([*argv, *(str(a) for a in args)])
+        except SystemExit as exc:  # argparse
+            code = int(exc.code or 0)
+    return Done(code, out.getvalue(), err.getvalue())

@@ -14,7 +14,7 @@ import pytest
 from serve_kit import (
     Control,
     ServeProcess,
-    ctl,
+    ctl_here,
     register,
     start_bot,
     wait_connected,
@@ -166,7 +166,7 @@ def test_an_unknown_or_malformed_key_is_unauthenticated(world: World) -> None:
 
 
 def test_ctl_says_a_refusal_in_one_line_with_status_4(world: World) -> None:
-    done = ctl(world.server, "replay", "fetch", world.match.match_id, key=world.keys["carol"])
+    done = ctl_here(world.server, "replay", "fetch", world.match.match_id, key=world.keys["carol"])
     assert done.returncode == 4
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("croupier: error: permission_denied:")

@@ -28,6 +28,7 @@ _SERVE_KEYS = {
     "bank_ms",
     "connect_timeout_s",
     "bot_capacity",
+    "bot_streams",
     "sandbox",
 }
 _TLS_KEYS = {"cert", "key", "client_ca"}
@@ -66,6 +67,9 @@ class ServeConfig:
     connect_timeout_s: float = 15.0
     #: Seats one bundled bot process plays at once (its session capacity).
     bot_capacity: int = 16
+    #: Streams the bot port serves at once (0: enough for ``max_matches`` of four seats and
+    #: their sessions, at least 1024).
+    bot_streams: int = 0
     #: How bundled bots are isolated: auto, bwrap or none ("": ``CROUPIER_SANDBOX``, else auto).
     sandbox: str = ""
     tls: TlsFiles | None = None
@@ -80,6 +84,10 @@ class ServeConfig:
     ladder: Mapping[str, Any] = field(default_factory=dict)
     #: Where the configuration came from (for error messages).
     source: str = "defaults"
+
+    @property
+    def max_bot_streams(self) -> int:
+        return self.bot_streams or max(1024, 5 * self.max_matches + 64)
 
     @property
     def store_path(self) -> Path:
@@ -158,7 +166,7 @@ def parse_serve_config(data: Mapping[str, Any], source: str, *, base: Path) -> S
         changes["state_dir"] = base / _get(source, serve, "serve.state_dir", str)
     if "allow_insecure_remote" in serve:
         changes["allow_insecure_remote"] = _get(source, serve, "serve.allow_insecure_remote", bool)
-    for key in ("max_matches", "move_ms", "bank_ms", "bot_capacity"):
+    for key in ("max_matches", "move_ms", "bank_ms", "bot_capacity", "bot_streams"):
         if key in serve:
             changes[key] = _get(source, serve, f"serve.{key}", int)
     if "connect_timeout_s" in serve:
@@ -222,6 +230,7 @@ def check(config: ServeConfig) -> ServeConfig:
         ("move_ms", 1, 86_400_000),
         ("bank_ms", 0, 86_400_000),
         ("bot_capacity", 1, 4096),
+        ("bot_streams", 0, 1_000_000),
     ):
         value = getattr(config, key)
         if not low <= value <= high:

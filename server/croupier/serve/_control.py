@@ -23,6 +23,7 @@ ListBots       yes      yes                            yes
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import json
@@ -178,7 +179,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
             seed=request.seed or None,
         )
         try:
-            record = self._server.submit(order)
+            record = await self._server.submit(order)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -205,7 +206,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
         except ConfigError as exc:
             await self._fail(context, exc)
             raise
-        rows = self._server.store.list_matches(state, limit + 1, after)
+        rows = await self._server.list_matches(state, limit + 1, after)
         more = len(rows) > limit
         rows = rows[:limit]
         return control_pb2.ListMatchesResponse(
@@ -218,7 +219,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.GetMatchResponse:
         await self._caller(context, "GetMatch")
         try:
-            record = self._server.get_match(request.match_id)
+            record = await self._server.get_match(request.match_id)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -229,7 +230,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.CancelMatchResponse:
         await self._caller(context, "CancelMatch", Role.OPERATOR)
         try:
-            self._server.cancel(request.match_id)
+            await self._server.cancel(request.match_id)
             record = await self._server.wait_ended(request.match_id)
         except CroupierError as exc:
             await self._fail(context, exc)
@@ -241,7 +242,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> AsyncIterator[control_pb2.WatchMatchResponse]:
         caller = await self._caller(context, "WatchMatch")
         try:
-            record = self._server.get_match(request.match_id)
+            record = await self._server.get_match(request.match_id)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -264,7 +265,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
                 return True
             return caller.role is Role.BOT and record.bots[seat] == caller.bot_name
 
-        source = self._server.watch_source(record.match_id)
+        source = await self._server.watch_source(record.match_id)
         try:
             async for response in watch_match(
                 source, request, may_see_seat=may_see_seat, match=match_info(record)
@@ -279,8 +280,8 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> AsyncIterator[control_pb2.FetchReplayResponse]:
         await self._caller(context, "FetchReplay", Role.OPERATOR)
         try:
-            path = self._server.replay_file(request.match_id)
-            data = path.read_bytes()
+            path, record = await self._server.replay_file(request.match_id)
+            data = await asyncio.to_thread(path.read_bytes)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -290,7 +291,6 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
             )
             raise
         sha = hashlib.sha256(data).hexdigest()
-        record = self._server.get_match(request.match_id)
         if record.replay_sha256 and sha != record.replay_sha256:
             await context.abort(
                 grpc.StatusCode.DATA_LOSS,
@@ -307,7 +307,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.GetStandingsResponse:
         await self._caller(context, "GetStandings")
         try:
-            game, table = self._server.standings(request.tournament)
+            game, table = await self._server.standings(request.tournament)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -331,7 +331,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.CreateTournamentResponse:
         await self._caller(context, "CreateTournament", Role.OPERATOR)
         try:
-            name, total = self._server.create_tournament(request.config_toml)
+            name, total = await self._server.create_tournament(request.config_toml)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -344,7 +344,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.RegisterBotResponse:
         await self._caller(context, "RegisterBot", Role.OPERATOR)
         try:
-            key = self._server.register_bot(request.bot_name, request.owner)
+            key = await self._server.register_bot(request.bot_name, request.owner)
         except ConfigError as exc:
             code = grpc.StatusCode.INVALID_ARGUMENT
             if "already registered" in str(exc):

@@ -27,15 +27,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import functools
 import hashlib
 import hmac
 import os
 import secrets
 import tomllib
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import structlog
@@ -46,6 +48,7 @@ from croupier.arbiter import ClockRules, MatchConfig
 from croupier.errors import ConfigError, CroupierError
 from croupier.games import get_game
 from croupier.ladder import (
+    MatchRecord,
     Progress,
     Schedule,
     SeatRecord,
@@ -85,6 +88,8 @@ from croupier.transport import (
 )
 from croupier.transport._reflection import enable_reflection
 from croupier.v1 import control_pb2, control_pb2_grpc
+
+T = TypeVar("T")
 
 #: The environment variable that holds the operator key (instead of the key file).
 ENV_OPERATOR_KEY = "CROUPIER_OPERATOR_KEY"
@@ -262,6 +267,12 @@ class CompetitionServer:
         self.config = config
         self._log = structlog.get_logger("croupier.serve")
         self._store: ServerStore | None = None
+        self._reads: ServerStore | None = None  # a second connection, for the reader thread
+        # the store is used off the event loop: every write (each an fsync) in one thread, in
+        # order; reads in another, on their own connection (WAL: readers never wait on writers)
+        self._writer: ThreadPoolExecutor | None = None
+        self._reader: ThreadPoolExecutor | None = None
+        self._registered: dict[str, RegisteredBot] = {}
         self._arbiter: ArbiterServer | None = None
         self._pool: BotPool | None = None
         self._control: grpc.aio.Server | None = None
@@ -323,6 +334,9 @@ class CompetitionServer:
         aborted = self._store.abort_unfinished("the server stopped before the match ended")
         if aborted:
             self._log.warning("matches_aborted_at_start", count=len(aborted), match_ids=aborted)
+        self._reads = open_server_store(config.store_path)
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="croupier-store-write")
+        self._reader = ThreadPoolExecutor(1, thread_name_prefix="croupier-store-read")
         self._slots = asyncio.Semaphore(config.max_matches)
         try:
             await self._start_ports(creds)
@@ -348,7 +362,7 @@ class CompetitionServer:
 
     async def _start_ports(self, creds: grpc.ServerCredentials | None) -> None:
         config = self.config
-        arbiter = ArbiterServer(config.bot_listen)
+        arbiter = ArbiterServer(config.bot_listen, max_streams=config.max_bot_streams)
         self._arbiter = arbiter
         self.bot_address = await arbiter.start()
         mode = default_sandbox_mode() if not config.sandbox else SandboxMode(config.sandbox)
@@ -454,10 +468,28 @@ class CompetitionServer:
             finally:
                 if self._arbiter is not None:
                     await self._arbiter.stop(grace)
-                if self._store is not None:
-                    self._store.close()
-                    self._store = None
+                for pool in (self._writer, self._reader):
+                    if pool is not None:
+                        pool.shutdown(wait=True)
+                self._writer = self._reader = None
+                for store in (self._store, self._reads):
+                    if store is not None:
+                        store.close()
+                self._store = self._reads = None
         self._log.info("server_stopped")
+
+    async def _write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``fn`` (a write of the store) in the writer thread, after the writes before it."""
+        assert self._writer is not None
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, functools.partial(fn, *args, **kwargs))
+
+    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(reads, *args)`` in the reader thread on the reading connection."""
+        assert self._reader is not None
+        assert self._reads is not None
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reader, functools.partial(fn, self._reads, *args))
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.create_task(coro)
@@ -489,6 +521,7 @@ class CompetitionServer:
 
     def _add_registered(self, bot: RegisteredBot) -> None:
         self._bot_keys[bot.key_sha256] = bot.name
+        self._registered[bot.name] = bot
         # the pool's session token is internal and random: a bot presents its key, which
         # _session_for_key turns into the session (the key itself is never held)
         self.pool.add_remote(bot.name, secrets.token_urlsafe(32))
@@ -499,7 +532,7 @@ class CompetitionServer:
             return None
         return self.pool.remote_session(name)
 
-    def register_bot(self, name: str, owner: str) -> str:
+    async def register_bot(self, name: str, owner: str) -> str:
         """Register a bot; return its key (shown once: only its hash is kept)."""
         if not name or len(name) > 64 or not set(name) <= _NAME_CHARS:
             raise ConfigError(f"bot name {name!r}: use 1 to 64 letters, digits, '-', '_' or '.'")
@@ -508,7 +541,9 @@ class CompetitionServer:
         if len(owner) > 200:
             raise ConfigError("owner: at most 200 characters")
         key = new_key("bot")
-        bot = self.store.register_bot(name, owner, key_hash(key))
+        if name in self._registered:
+            raise ConfigError(f"a bot named {name!r} is already registered")
+        bot = await self._write(self.store.register_bot, name, owner, key_hash(key))
         self._add_registered(bot)
         self._log.info("bot_registered", bot=name, owner=owner)
         return key
@@ -516,7 +551,7 @@ class CompetitionServer:
     def bots(self) -> list[BotStatus]:
         """The registered bots, by name, with whether each is connected now."""
         out = []
-        for bot in self.store.registered_bots():
+        for bot in sorted(self._registered.values(), key=lambda b: b.name):
             session = self.pool.remote_session(bot.name)
             live = session.connected.is_set() and not session.ended.is_set()
             out.append(BotStatus(bot, live, session.bot_version if live else bot.bot_version))
@@ -568,7 +603,7 @@ class CompetitionServer:
         seed = random_seed() if order.seed is None else order.seed
         return params, seed
 
-    def submit(self, order: MatchOrder) -> ServerMatch:
+    async def submit(self, order: MatchOrder) -> ServerMatch:
         """Record a new match (pending) and start it; return its record. :class:`ConfigError`
         for a bad order, :class:`StateError` for a match id already used."""
         if self._stopping:
@@ -586,7 +621,7 @@ class CompetitionServer:
             created_ms=now_ms(),
             deal_set=order.deal_set,
         )
-        if not self.store.create_match(record):
+        if match_id in self._running or not await self._write(self.store.create_match, record):
             raise StateError(f"match {match_id} exists already")
         running = _Running(record)
         self._running[match_id] = running
@@ -596,33 +631,32 @@ class CompetitionServer:
 
     async def play(self, order: MatchOrder) -> ServerMatch:
         """Play a match to its end and return it as stored (finished, cancelled or aborted)."""
-        record = self.submit(order)
+        record = await self.submit(order)
         task = self._running[record.match_id].task
         assert task is not None
         return await asyncio.shield(task)
 
-    def cancel(self, match_id: str, reason: str = "cancelled by the operator") -> ServerMatch:
+    async def cancel(self, match_id: str, reason: str = "cancelled by the operator") -> None:
         """Cancel a pending or running match (it ends as cancelled, unrated)."""
         running = self._running.get(match_id)
         if running is None:
-            record = self.store.get_match(match_id)
+            record = await self._read(ServerStore.get_match, match_id)
             if record is None:
                 raise NotFoundError(f"no match {match_id!r}")
             raise StateError(f"match {match_id} has ended ({record.state})")
         running.reason = reason
         running.cancel.set()
         self._log.info("match_cancel_requested", match_id=match_id, reason=reason)
-        return self.get_match(match_id)
 
     async def wait_ended(self, match_id: str) -> ServerMatch:
         """Wait until the match has ended and return its stored record."""
         running = self._running.get(match_id)
         if running is not None and running.task is not None:
             return await asyncio.shield(running.task)
-        return self.get_match(match_id)
+        return await self.get_match(match_id)
 
-    def get_match(self, match_id: str) -> ServerMatch:
-        record = self.store.get_match(match_id)
+    async def get_match(self, match_id: str) -> ServerMatch:
+        record = await self._read(ServerStore.get_match, match_id)
         if record is None:
             raise NotFoundError(f"no match {match_id!r}")
         return record
@@ -630,26 +664,34 @@ class CompetitionServer:
     def is_running(self, match_id: str) -> bool:
         return match_id in self._running
 
-    def replay_file(self, match_id: str) -> Path:
-        """The replay of a match that has ended (its file, as stored)."""
-        record = self.get_match(match_id)
+    async def list_matches(
+        self, state: str | None, limit: int, after: tuple[int, str] | None
+    ) -> list[ServerMatch]:
+        """A page of matches, newest first (see :meth:`ServerStore.list_matches`)."""
+        return await self._read(ServerStore.list_matches, state, limit, after)
+
+    async def replay_file(self, match_id: str) -> tuple[Path, ServerMatch]:
+        """The replay of a match that has ended (its file, as stored) and the match."""
+        record = await self.get_match(match_id)
         if record.state in (PENDING, RUNNING) or match_id in self._running:
             raise StateError(f"match {match_id} has not ended: its replay is still being written")
         if not record.replay_path:
             raise NotFoundError(f"match {match_id} has no replay")
-        return self.config.state_dir / record.replay_path
+        return self.config.state_dir / record.replay_path, record
 
-    def finished_matches(self, tournament: str = "", game: str | None = None) -> list[ServerMatch]:
+    async def finished_matches(
+        self, tournament: str = "", game: str | None = None
+    ) -> list[ServerMatch]:
         """The finished matches of ``tournament`` in the order they finished (ratings order)."""
-        return self.store.finished(tournament, game)
+        return await self._read(ServerStore.finished, tournament, game)
 
-    def watch_source(self, match_id: str) -> MatchFeed | Path:
+    async def watch_source(self, match_id: str) -> MatchFeed | Path:
         """What WatchMatch streams a match from: its live feed while this process has it
         pending or playing, else its replay file."""
         feed = self.feeds.get(match_id)
         if feed is not None:
             return feed
-        record = self.get_match(match_id)
+        record = await self.get_match(match_id)
         return (
             self.config.state_dir / record.replay_path
             if record.replay_path
@@ -658,7 +700,7 @@ class CompetitionServer:
 
     # -- standings and tournaments ----------------------------------------------------------------
 
-    def standings(self, tournament: str = "") -> tuple[str, Standings]:
+    async def standings(self, tournament: str = "") -> tuple[str, Standings]:
         """The game and the standings of ``tournament`` (``""``: the server's own matches of
         the continuous ladder's game, or of the latest finished match's game if no ladder is
         configured), recomputed from the stored results."""
@@ -666,17 +708,9 @@ class CompetitionServer:
             path = self._tournament_dir(tournament) / "store.sqlite"
             if not path.is_file():
                 raise NotFoundError(f"no tournament {tournament!r}")
-            info, table = store_standings(path)
+            info, table = await asyncio.to_thread(store_standings, path)
             return str(info["game"]), table
-        game = self.config.ladder_game
-        if not game:
-            latest = self.store.list_matches(FINISHED, 1)
-            latest_own = [m for m in latest if not m.tournament]
-            game = latest_own[0].game if latest_own else ""
-        matches = self.store.finished("", game) if game else []
-        names = sorted({s.bot for m in matches for s in m.seats})
-        seats = int(matches[0].params.get("players", 2)) if matches else 2
-        return game, standings([m.record() for m in matches], names, seats)
+        return await self._read(_own_standings, self.config.ladder_game)
 
     def _tournament_dir(self, name: str) -> Path:
         if not name or len(name) > 64 or not set(name) <= _NAME_CHARS or name.startswith("."):
@@ -685,7 +719,7 @@ class CompetitionServer:
             )
         return self.config.state_dir / "tournaments" / name
 
-    def create_tournament(self, config_toml: str) -> tuple[str, int]:
+    async def create_tournament(self, config_toml: str) -> tuple[str, int]:
         """Start a tournament from its TOML text (``docs/ladder.md``) in the server's state
         folder; return its name and how many matches it schedules. Its finished matches are
         listed with the server's (tournament = its name)."""
@@ -735,18 +769,8 @@ class CompetitionServer:
                 created_ms=now_ms(),
                 deal_set=record.deal_set,
             )
-            if not self.store.create_match(mine):
-                return
             replay = config.store.parent / record.replay_path
-            self.store.finish_match(
-                record.match_id,
-                ended_ms=now_ms(),
-                rounds=record.rounds_played,
-                decisions=_decisions(replay) if replay.is_file() else 0,
-                replay_path=os.path.relpath(replay, self.config.state_dir),
-                replay_sha256=record.replay_sha256,
-                seats=ordered,
-            )
+            self._spawn(self._mirror(mine, record, replay))
 
         try:
             summary = await run_tournament(config, on_progress=mirror, cancel=cancel)
@@ -756,6 +780,24 @@ class CompetitionServer:
             raise
         except CroupierError as exc:
             log.warning("tournament_failed", error=str(exc))
+
+    async def _mirror(self, mine: ServerMatch, record: MatchRecord, replay: Path) -> None:
+        """Record a tournament's finished match among the server's matches."""
+
+        def write(store: ServerStore) -> None:
+            if not store.create_match(mine):
+                return
+            store.finish_match(
+                record.match_id,
+                ended_ms=now_ms(),
+                rounds=record.rounds_played,
+                decisions=_decisions(replay) if replay.is_file() else 0,
+                replay_path=os.path.relpath(replay, self.config.state_dir),
+                replay_sha256=record.replay_sha256,
+                seats=tuple(sorted(record.seats, key=lambda s: s.seat)),
+            )
+
+        await self._write(write, self.store)
 
     async def _play(self, running: _Running, order: MatchOrder) -> ServerMatch:
         record = running.record
@@ -768,15 +810,17 @@ class CompetitionServer:
         try:
             async with self._slots:
                 if running.cancel.is_set():
-                    return self._end_unplayed(running)
-                self.store.mark_running(match_id, now_ms())
+                    return await self._end_unplayed(running)
+                await self._write(self.store.mark_running, match_id, now_ms())
                 return await self._run(running, order, log)
         finally:
             self._running.pop(match_id, None)
             feed = self.feeds.pop(match_id, None)
             if feed is not None:
                 feed.close()
-            final = self.store.get_match(match_id) if self._store is not None else None
+            final = None
+            with contextlib.suppress(Exception):  # (the server is being torn down)
+                final = await self._read(ServerStore.get_match, match_id)
             if final is not None:
                 for hook in self.on_match_end:
                     try:
@@ -784,12 +828,16 @@ class CompetitionServer:
                     except Exception:  # a hook's failure is its own; the match is stored
                         log.exception("match_end_hook_failed")
 
-    def _end_unplayed(self, running: _Running) -> ServerMatch:
+    async def _end_unplayed(self, running: _Running) -> ServerMatch:
         state = ABORTED if self._stopping else CANCELLED
-        self.store.end_match(
-            running.record.match_id, state, ended_ms=now_ms(), detail=running.reason
+        await self._write(
+            self.store.end_match,
+            running.record.match_id,
+            state,
+            ended_ms=now_ms(),
+            detail=running.reason,
         )
-        return self.get_match(running.record.match_id)
+        return await self.get_match(running.record.match_id)
 
     async def _run(self, running: _Running, order: MatchOrder, log: Any) -> ServerMatch:
         record = running.record
@@ -821,15 +869,17 @@ class CompetitionServer:
             )
         except (CroupierError, OSError) as exc:
             log.warning("match_failed", error=str(exc))
-            self.store.end_match(match_id, ABORTED, ended_ms=now_ms(), detail=str(exc))
-            return self.get_match(match_id)
+            await self._write(
+                self.store.end_match, match_id, ABORTED, ended_ms=now_ms(), detail=str(exc)
+            )
+            return await self.get_match(match_id)
         replay = run.replay
         rel = os.path.relpath(replay, config.state_dir)
-        sha = _sha256(replay) if replay.is_file() else ""
-        decisions = _decisions(replay) if replay.is_file() else 0
+        sha, decisions = await self._write(_digest, replay)
         if run.result.cancelled:
             state = ABORTED if self._stopping else CANCELLED
-            self.store.end_match(
+            await self._write(
+                self.store.end_match,
                 match_id,
                 state,
                 ended_ms=now_ms(),
@@ -840,7 +890,7 @@ class CompetitionServer:
                 replay_sha256=sha,
             )
             log.info("match_ended", state=state)
-            return self.get_match(match_id)
+            return await self.get_match(match_id)
         seats = tuple(
             SeatRecord(
                 r.seat,
@@ -853,7 +903,8 @@ class CompetitionServer:
             )
             for r in run.result.seats
         )
-        committed = self.store.finish_match(
+        committed = await self._write(
+            self.store.finish_match,
             match_id,
             ended_ms=now_ms(),
             rounds=running.rounds,
@@ -868,7 +919,25 @@ class CompetitionServer:
             scores=[str(s.score) for s in seats],
             outcomes=[s.outcome for s in seats],
         )
-        return self.get_match(match_id)
+        return await self.get_match(match_id)
+
+
+def _own_standings(store: ServerStore, game: str) -> tuple[str, Standings]:
+    """The server's own standings (see :meth:`CompetitionServer.standings`), in the reader."""
+    if not game:
+        latest = [m for m in store.list_matches(FINISHED, 50) if not m.tournament]
+        game = latest[0].game if latest else ""
+    matches = store.finished("", game) if game else []
+    names = sorted({s.bot for m in matches for s in m.seats})
+    seats = int(matches[0].params.get("players", 2)) if matches else 2
+    return game, standings([m.record() for m in matches], names, seats)
+
+
+def _digest(path: Path) -> tuple[str, int]:
+    """A replay's SHA-256 and its decisions ("", 0 when there is no file)."""
+    if not path.is_file():
+        return "", 0
+    return _sha256(path), _decisions(path)
 
 
 def _sha256(path: Path) -> str:

@@ -539,7 +539,8 @@ class ArbiterServer:
     With ``unix_socket`` (the default) it also listens on a unix socket in a private directory
     of its own (:attr:`unix_socket`), the one way into a sandboxed bot's network namespace.
     The per-address limits on unauthenticated streams apply to network peers; with
-    ``limit_loopback`` to loopback ones too.
+    ``limit_loopback`` to loopback ones too. ``max_streams`` bounds the streams served at once
+    (more are refused with RESOURCE_EXHAUSTED), in all and on one connection.
     """
 
     def __init__(
@@ -548,6 +549,7 @@ class ArbiterServer:
         *,
         unix_socket: bool = True,
         limit_loopback: bool = False,
+        max_streams: int = MAX_CONCURRENT_STREAMS,
     ) -> None:
         self._requested = address
         self._want_socket = unix_socket
@@ -555,9 +557,11 @@ class ArbiterServer:
         #: The unix socket the server also listens on (after :meth:`start`), or ``None``.
         self.unix_socket: Path | None = None
         self.server = grpc.aio.server(
-            maximum_concurrent_rpcs=MAX_CONCURRENT_STREAMS,
+            maximum_concurrent_rpcs=max_streams,
             options=[
                 ("grpc.max_receive_message_length", MAX_BOT_MESSAGE_BYTES),
+                # one connection (a session bot's) may carry every seat it plays
+                ("grpc.max_concurrent_streams", max_streams),
                 # a port another server holds is an error, not a share (bots routed at random)
                 ("grpc.so_reuseport", 0),
             ],
