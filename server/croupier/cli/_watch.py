@@ -1,28 +1,24 @@
-"""``croupier ctl watch ADDRESS MATCH``: a match's WatchMatch stream rendered live in a terminal.
+"""``croupier ctl watch MATCH``: a match's WatchMatch stream rendered live in a terminal.
 
 Each frame becomes its events as lines (a deal starts, a seat acts, a deal ends with its score
 changes) followed by a compact board of the view (the chips, the fields, the trick...), all
 from the stream alone: the public view, or a seat's own view for its bot's key. Everything
 that came from a bot (its name) is escaped, so no byte of it can drive the terminal.
 
-:func:`render_watch` renders any stream of ``WatchMatchResponse`` (the tests feed it directly);
-:func:`watch` dials a server and renders its stream; ``python -m croupier.cli._watch`` is the
-same as a standalone command.
+:func:`render_watch` renders any stream of ``WatchMatchResponse`` as it comes (``croupier ctl
+watch`` hands it the server's stream; the tests feed it directly).
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import control_pb2 as cpb
 
-#: Exit statuses: the match finished; a user error (bad address, unknown match, not allowed);
-#: the match was cancelled or cut off before its end.
-EXIT_FINISHED, EXIT_ERROR, EXIT_CANCELLED = 0, 2, 3
+#: Exit statuses: the match finished; it was cancelled, or the stream ended before it did.
+EXIT_FINISHED, EXIT_CANCELLED = 0, 3
 _NAME_MAX = 40
 
 _FIPSEN_RANK = {1: "7", 2: "8", 3: "9", 4: "10", 5: "J", 6: "Q", 7: "K", 8: "A"}
@@ -179,75 +175,3 @@ def render_watch(messages: Iterable[cpb.WatchMatchResponse], out: TextIO) -> int
         out.write("   (the stream ended before the match did: the match was cut off)\n")
         return EXIT_CANCELLED
     return renderer.status
-
-
-def watch(
-    address: str,
-    match_id: str,
-    out: TextIO,
-    *,
-    key: str | None = None,
-    seat: int | None = None,
-    delay_decisions: int = 0,
-    delay_rounds: int = 0,
-    root_certificates: bytes | None = None,
-) -> int:
-    """Dial the server's control API at ``address`` and render ``match_id`` live. A gRPC error
-    is raised as :class:`~croupier.errors.ConfigError` (one line: its code and message)."""
-    import grpc
-
-    from croupier.errors import ConfigError
-    from croupier.v1 import control_pb2_grpc
-
-    request = cpb.WatchMatchRequest(
-        match_id=match_id, delay_decisions=delay_decisions, delay_rounds=delay_rounds
-    )
-    if seat is not None:
-        request.seat = seat
-    metadata = [("authorization", f"Bearer {key}")] if key else []
-    channel = (
-        grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates))
-        if root_certificates is not None
-        else grpc.insecure_channel(address)
-    )
-    with channel:
-        stub = control_pb2_grpc.ControlServiceStub(channel)
-        try:
-            return render_watch(stub.WatchMatch(request, metadata=metadata), out)
-        except grpc.RpcError as exc:
-            code = exc.code().name if exc.code() is not None else "UNKNOWN"
-            raise ConfigError(f"watch {match_id}: {code}: {exc.details()}") from None
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """The standalone command (``python -m croupier.cli._watch ADDRESS MATCH``)."""
-    from croupier.errors import CroupierError
-
-    parser = argparse.ArgumentParser(prog="croupier ctl watch", description=__doc__)
-    parser.add_argument("address", help="the server's control address, HOST:PORT")
-    parser.add_argument("match", help="the match identifier")
-    parser.add_argument("--key", help="a bot's or operator's key (default: a spectator)")
-    parser.add_argument("--seat", type=int, help="watch this seat's own view (its bot's key)")
-    parser.add_argument("--delay-decisions", type=int, default=0, metavar="N")
-    parser.add_argument("--delay-rounds", type=int, default=0, metavar="N")
-    args = parser.parse_args(argv)
-    try:
-        return watch(
-            args.address,
-            args.match,
-            sys.stdout,
-            key=args.key,
-            seat=args.seat,
-            delay_decisions=args.delay_decisions,
-            delay_rounds=args.delay_rounds,
-        )
-    except CroupierError as exc:
-        print(f"croupier: error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
-    except KeyboardInterrupt:
-        print("croupier: interrupted", file=sys.stderr)
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

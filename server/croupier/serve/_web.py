@@ -144,9 +144,17 @@ class _Request:
 class WebServer:
     """The page's HTTP server on ``host:port`` (port 0: any free one, see :attr:`port`)."""
 
-    def __init__(self, spectator: Spectator, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        spectator: Spectator,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        head_timeout_s: float = HEAD_TIMEOUT_S,
+    ) -> None:
         self.spectator = spectator
         self.host, self.port = host, port
+        self.head_timeout_s = head_timeout_s
         self._server: asyncio.Server | None = None
         self._static = {path: (_static(name), kind) for path, (name, kind) in _STATIC.items()}
         self._streams: set[asyncio.Task[Any]] = set()
@@ -188,7 +196,7 @@ class WebServer:
 
     async def _read(self, reader: asyncio.StreamReader) -> _Request:
         try:
-            async with asyncio.timeout(HEAD_TIMEOUT_S):
+            async with asyncio.timeout(self.head_timeout_s):
                 head = await reader.readuntil(b"\r\n\r\n")
         except (asyncio.LimitOverrunError, ValueError):
             raise _HttpError(
