@@ -22,6 +22,10 @@ between 4 of the registered bots), and measures while they play:
 * RSS: of the server alone and of everything (server + bot processes), idle and at the peak;
   per concurrent match = (peak - idle) / peak running.
 
+At 1,000 matches the bots wait ``--delay-ms`` (default 1 s) before each reply, so that the first
+matches are still playing when the last one is admitted: the question there is whether 4,000
+seats are admitted and play at once within 1 GiB, not how fast.
+
 Prints one JSON line per size.
 """
 
@@ -35,6 +39,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +55,8 @@ _LIGHT_BOT = r"""
 import asyncio, os, random, grpc
 from croupier.v1 import bot_pb2 as pb, bot_pb2_grpc
 
+DELAY = int(os.environ.get("LIGHT_DELAY_MS", "0")) / 1000
+
 async def seat(stub, token, seed):
     rng = random.Random(seed)
     call = stub.Play()
@@ -59,6 +66,8 @@ async def seat(stub, token, seed):
         kind = r.WhichOneof("kind")
         if kind == "decision":
             d = r.decision
+            if DELAY:
+                await asyncio.sleep(DELAY)
             await call.write(pb.PlayRequest(action=pb.ActionReply(
                 request_id=d.request_id, action_id=rng.choice(d.legal_actions).id)))
         elif kind == "match_end":
@@ -98,7 +107,9 @@ def _rss_kb(pid: int) -> int:
 class Shard:
     """One ``croupier serve`` with its registered light bots."""
 
-    def __init__(self, root: Path, index: int, bots: int, capacity: int, matches: int) -> None:
+    def __init__(
+        self, root: Path, index: int, bots: int, capacity: int, matches: int, delay_ms: int
+    ) -> None:
         state = root / f"shard{index}"
         state.mkdir(parents=True)
         config = state / "serve.toml"
@@ -147,6 +158,7 @@ class Shard:
                         "CROUPIER_ADDRESS": self.bot_address,
                         "CROUPIER_SESSION_TOKEN": bot_key,
                         "CROUPIER_SESSION_CAPACITY": str(capacity),
+                        "LIGHT_DELAY_MS": str(delay_ms),
                     },
                 )
             )
@@ -230,13 +242,16 @@ def _play(shards: list[Shard], matches: int, deals: int, first_seed: int) -> dic
             done.wait(0.05)
 
     started = time.perf_counter()
-    ids: list[tuple[Shard, str]] = []
     threads = [threading.Thread(target=sample), threading.Thread(target=probe)]
     for t in threads:
         t.start()
-    for i in range(matches):
+
+    def create(i: int) -> tuple[Shard, str]:
         shard = shards[i % len(shards)]
-        ids.append((shard, shard.create(i // len(shards), deals, first_seed + i)))
+        return shard, shard.create(i // len(shards), deals, first_seed + i)
+
+    with ThreadPoolExecutor(8) as creators:  # CreateMatch calls in parallel, as many clients
+        ids = list(creators.map(create, range(matches)))
     created = time.perf_counter() - started
     open_states = (cpb.MATCH_STATE_PENDING, cpb.MATCH_STATE_RUNNING)
     while True:
@@ -275,11 +290,11 @@ def _play(shards: list[Shard], matches: int, deals: int, first_seed: int) -> dic
     }
 
 
-def bench(matches: int, shards_n: int, bots: int, deals: int) -> dict[str, Any]:
+def bench(matches: int, shards_n: int, bots: int, deals: int, delay_ms: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="serve-scale-") as tmp:
         per_shard = -(-matches // shards_n)
         capacity = -(-per_shard * SEATS // bots) + 1
-        shards = [Shard(Path(tmp), i, bots, capacity, per_shard) for i in range(shards_n)]
+        shards = [Shard(Path(tmp), i, bots, capacity, per_shard, delay_ms) for i in range(shards_n)]
         try:
             idle_list = _list_latency(shards[0], 50)
             idle_server = sum(_rss_kb(s.proc.pid) for s in shards)
@@ -297,6 +312,7 @@ def bench(matches: int, shards_n: int, bots: int, deals: int) -> dict[str, Any]:
         "bot_processes": bots * shards_n,
         "seats": matches * SEATS,
         "game": f"{GAME}, {deals} deals",
+        "bot_delay_ms": delay_ms,
         **loaded,
         "baseline_one_match_decisions_per_s": baseline["decisions_per_s"],
         "decisions_per_s_ratio_to_one_match": round(
@@ -304,9 +320,7 @@ def bench(matches: int, shards_n: int, bots: int, deals: int) -> dict[str, Any]:
         ),
         "idle_list_p50_ms": round(_pct(idle_list, 0.5), 2),
         "idle_list_p99_ms": round(_pct(idle_list, 0.99), 2),
-        "list_p50_ratio_to_idle": round(
-            loaded["list_p50_ms"] / max(_pct(idle_list, 0.5), 1e-9), 1
-        ),
+        "list_p50_ratio_to_idle": round(loaded["list_p50_ms"] / max(_pct(idle_list, 0.5), 1e-9), 1),
         "idle_rss_server_mb": round(idle_server / 1024, 1),
         "idle_rss_all_mb": round(idle_all / 1024, 1),
         "rss_per_running_match_kb": round(
@@ -326,9 +340,17 @@ def main() -> None:
     parser.add_argument("--shards", type=int, default=1, help="croupier serve processes")
     parser.add_argument("--bots", type=int, default=8, help="bot processes per shard")
     parser.add_argument("--deals", type=int, default=12)
+    parser.add_argument(
+        "--delay-ms",
+        type=int,
+        default=None,
+        help="each bot waits this long before a reply (default: 0 at 200 matches or fewer, "
+        "else 1000, so that every match is still playing when the last is admitted)",
+    )
     args = parser.parse_args()
     for matches in args.matches or [200, 1000]:
-        print(json.dumps(bench(matches, args.shards, args.bots, args.deals)), flush=True)
+        delay = args.delay_ms if args.delay_ms is not None else (0 if matches <= 200 else 1000)
+        print(json.dumps(bench(matches, args.shards, args.bots, args.deals, delay)), flush=True)
 
 
 if __name__ == "__main__":
