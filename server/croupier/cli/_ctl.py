@@ -2,9 +2,10 @@
 (``docs/server.md``, "croupier ctl"). Parsing and printing only; every call is one gRPC call.
 
 Exit statuses: 0 success; 1 a check failed (``replay fetch``: the bytes do not match the
-SHA-256 the server sent); 3 ``watch``: the match was cancelled or cut off; 2 an error you can cause (bad arguments, no such match or bot, a
-request the server refuses as invalid or out of state); 4 refused (the key is unknown, or not
-allowed to do that); 5 the server cannot be reached (or did not answer in time).
+SHA-256 the server sent); 3 ``watch``: the match was cancelled or cut off; 2 an error you can
+cause (bad arguments, no such match or bot, a request the server refuses as invalid or out of
+state); 4 refused (the key is unknown, or not allowed to do that); 5 the server cannot be
+reached (or did not answer in time).
 """
 
 from __future__ import annotations
