@@ -36,6 +36,7 @@ from croupier.replay import ReplayWriter, read_replay
 from croupier.serve import MatchFeed, watch_match
 from croupier.transport._codec import encode_event
 from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import chips_pb2
 from croupier.v1 import control_pb2 as cpb
 
 FOLDER = 2  # the seat whose hidden cards change
@@ -112,7 +113,7 @@ def _card_ids(message: Any) -> set[int]:
             continue
         items = value if descriptor.is_repeated else [value]
         for item in items:
-            if isinstance(item, pb.Card40):
+            if isinstance(item, chips_pb2.Card40):
                 found.add(item.id)
             elif hasattr(item, "ListFields"):
                 found |= _card_ids(item)

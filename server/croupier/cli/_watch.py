@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from croupier.v1 import as_nas_pb2, fipsen_pb2, score_pb2
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import control_pb2 as cpb
 
@@ -32,7 +33,7 @@ def _safe(text: str) -> str:
     return text if len(text) <= _NAME_MAX else text[: _NAME_MAX - 1] + "…"
 
 
-def _score(value: pb.Score) -> str:
+def _score(value: score_pb2.Score) -> str:
     return (
         str(value.numerator)
         if value.denominator in (0, 1)
@@ -40,7 +41,7 @@ def _score(value: pb.Score) -> str:
     )
 
 
-def _signed(value: pb.Score) -> str:
+def _signed(value: score_pb2.Score) -> str:
     text = _score(value)
     return text if text.startswith("-") or text == "0" else f"+{text}"
 
@@ -48,7 +49,7 @@ def _signed(value: pb.Score) -> str:
 def _cards(cards: Iterable[Any]) -> str:
     out = []
     for card in cards:
-        if isinstance(card, pb.FipsenCard):
+        if isinstance(card, fipsen_pb2.FipsenCard):
             out.append(_FIPSEN_RANK.get(card.rank, "?") + _FIPSEN_SUIT.get(card.suit, "?"))
         else:
             out.append(card.label)
@@ -82,12 +83,12 @@ def board(view: pb.Observation) -> str:
     if kind == "as_nas":
         o = view.as_nas
         stakes = _slash(f"{s.stake}{'f' if s.folded else ''}" for s in o.seats)
-        ranks = _slash(pb.AsNasRank.Name(r).removeprefix("AS_NAS_RANK_") for r in o.hand)
+        ranks = _slash(as_nas_pb2.AsNasRank.Name(r).removeprefix("AS_NAS_RANK_") for r in o.hand)
         hand = f" · hand {ranks}" if o.hand else ""
         return f"pot {o.pot} · high {o.high_bet} · stakes {stakes}{hand}"
     if kind == "fipsen":
         o = view.fipsen
-        phase = pb.FipsenPhase.Name(o.phase).removeprefix("FIPSEN_PHASE_").lower()
+        phase = fipsen_pb2.FipsenPhase.Name(o.phase).removeprefix("FIPSEN_PHASE_").lower()
         trick = f" · trick {_cards(o.trick_cards)}" if o.trick_cards else ""
         hand = f" · hand {_cards(o.hand)}" if o.hand else ""
         return (

@@ -52,7 +52,7 @@ from croupier.serve._server import (
     StateError,
 )
 from croupier.serve._watch import watch_match
-from croupier.v1 import bot_pb2, control_pb2, control_pb2_grpc
+from croupier.v1 import bot_pb2, control_pb2, control_pb2_grpc, score_pb2
 
 #: ListMatches' page size when the request names none, and the largest it may ask for.
 DEFAULT_PAGE = 100
@@ -76,8 +76,8 @@ _OUTCOME_TO_PB = {
 }
 
 
-def _score(value: Fraction) -> bot_pb2.Score:
-    return bot_pb2.Score(numerator=value.numerator, denominator=value.denominator)
+def _score(value: Fraction) -> score_pb2.Score:
+    return score_pb2.Score(numerator=value.numerator, denominator=value.denominator)
 
 
 def match_info(record: ServerMatch) -> control_pb2.MatchInfo:
