@@ -9,6 +9,7 @@
     ├── BotLaunchError            a bot process could not be started
     ├── ClaimError                a connection may not take a seat (taken, closed, match over)
     ├── ExecutorError             a tournament's executor could not play a match (Ray gave up)
+    ├── PermissionDeniedError     the caller's role does not allow this (another seat's view)
     └── ReplayError               anything about a replay file
         ├── ReplayFormatError     the file is not a readable replay (corrupt line, missing header)
         ├── ReplayMismatchError   re-simulation disagrees with what the file records
@@ -59,6 +60,11 @@ class ClaimError(CroupierError):
 
 class ExecutorError(CroupierError):
     """A tournament executor could not play a match (a Ray task failed on every retry)."""
+
+
+class PermissionDeniedError(CroupierError):
+    """The caller's credentials do not allow what it asked (e.g. a seat's view that is not its
+    own); the control API answers PERMISSION_DENIED."""
 
 
 class ReplayError(CroupierError):

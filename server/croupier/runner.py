@@ -16,7 +16,7 @@ import structlog
 
 from croupier.arbiter import Match, MatchConfig, MatchResult
 from croupier.errors import ConfigError
-from croupier.replay import ReplayWriter
+from croupier.replay import RecordListener, ReplayWriter
 from croupier.transport import (
     ArbiterServer,
     BotExit,
@@ -76,6 +76,7 @@ async def run_match(
     on_ready: Callable[[str, Match], None] | None = None,
     sandbox: SandboxOptions | None = None,
     tls: TlsConfig | None = None,
+    listener: RecordListener | None = None,
 ) -> MatchRun:
     """Play one match between ``bots`` and return its result and files.
 
@@ -90,14 +91,15 @@ async def run_match(
     the match at once (a pending decision is abandoned) with a result marked cancelled;
     ``progress`` is called with the number of deals finished. ``sandbox`` says how launched
     bots are isolated (default: bubblewrap where it can run); they never see ``out_dir``, which
-    is created mode 0700 (the replay and the logs are 0600 in any case).
+    is created mode 0700 (the replay and the logs are 0600 in any case). ``listener`` is
+    handed every replay record once written (a live spectator feed, ``croupier.serve``).
     """
     match_id = match_id or new_match_id(config.game)
     try:
         out_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"cannot create {out_dir}: {exc.strerror or exc}") from exc
-    writer = ReplayWriter(out_dir / f"{match_id}.jsonl")
+    writer = ReplayWriter(out_dir / f"{match_id}.jsonl", listener)
     try:
         match = Match(config, match_id, writer, progress)
         if len(bots) != match.num_seats:

@@ -25,6 +25,8 @@ CROUPIER = [sys.executable, "-m", "croupier"]
 BOTS = Path(__file__).parent / "bots"
 RANDOM_BOT = [sys.executable, "-m", "croupier_bots.random_bot"]
 SLOW_BOT = [sys.executable, str(BOTS / "slow_bot.py")]
+#: Random legal actions after SLOW_BOT_DELAY_S seconds (the spectating tests).
+RANDOM_SLOW_BOT = [sys.executable, str(BOTS / "random_slow_bot.py")]
 
 
 class ServeProcess:
@@ -68,6 +70,8 @@ class ServeProcess:
             raise AssertionError(f"croupier serve did not start: {self.log.read_text()[-2000:]}")
         self.bot_address = lines["bots"]
         self.control_address = lines["control"]
+        #: The web page's URL when started with --web-listen ("" otherwise).
+        self.web_url = lines.get("web", "")
 
     @property
     def operator_key(self) -> str:

@@ -30,6 +30,9 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--bot-listen", default=None, metavar="HOST:PORT", help="the bot port")
     s.add_argument("--control-listen", default=None, metavar="HOST:PORT", help="the control port")
     s.add_argument(
+        "--web-listen", default=None, metavar="HOST:PORT", help="serve the spectators' web page"
+    )
+    s.add_argument(
         "--state-dir", type=Path, default=None, metavar="DIR", help="store, replays, logs, keys"
     )
     s.add_argument("--tls-cert", type=Path, default=None, metavar="FILE", help="PEM chain")
@@ -63,6 +66,7 @@ def config_from(args: argparse.Namespace) -> Any:
     for flag, key in (
         ("bot_listen", "bot_listen"),
         ("control_listen", "control_listen"),
+        ("web_listen", "web_listen"),
         ("state_dir", "state_dir"),
         ("allow_insecure_remote", "allow_insecure_remote"),
         ("max_matches", "max_matches"),
@@ -94,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             print(f"bots: {server.bot_address}", flush=True)
             print(f"control: {server.control_address}", flush=True)
+            if server.web_url:
+                print(f"web: {server.web_url}", flush=True)
             where = (
                 ENV_OPERATOR_KEY if os.environ.get(ENV_OPERATOR_KEY) else config.operator_key_path
             )

@@ -38,6 +38,7 @@ from croupier.replay._writer import (
     FORMAT,
     FORMAT_VERSION,
     READABLE_VERSIONS,
+    RecordListener,
     ReplayWriter,
     score_text,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "Narration",
     "Policy",
     "Record",
+    "RecordListener",
     "Replay",
     "ReplayCheck",
     "ReplayWriter",

@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 import json
 import os
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
@@ -34,13 +35,20 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+#: Told every record right after it is written (a live spectator feed): a cheap callback that
+#: does no I/O, called in the writer's thread; it must not keep a reference to mutate the record.
+RecordListener = Callable[[dict[str, Any]], None]
+
+
 class ReplayWriter:
     """Writes one match's replay; implements :class:`croupier.arbiter.Recorder`.
 
-    The file is created mode 0600: it holds the seed and every hand while the match runs."""
+    The file is created mode 0600: it holds the seed and every hand while the match runs.
+    ``listener`` (optional) is handed each record once its line is written and flushed."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, listener: RecordListener | None = None) -> None:
         self.path = path
+        self._listener = listener
         self._round_record: Any = None  # the game's GameSpec.round_record, known at the header
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -62,6 +70,8 @@ class ReplayWriter:
             self._abandon()
             reason = exc.strerror or str(exc)
             raise ReplayWriteError(f"cannot write replay {self.path}: {reason}") from None
+        if self._listener is not None:
+            self._listener(record)
 
     def _abandon(self) -> None:
         """Close after a failed write, keeping whatever complete lines reached the disk."""

@@ -1,6 +1,6 @@
 """The competition server (``croupier serve``): a long-running arbiter with a control API,
-registered bots, roles and keys, a store that survives restarts, and the continuous ladder's
-scheduler (``docs/server.md``)."""
+registered bots, roles and keys, a store that survives restarts, the continuous ladder's
+scheduler, live spectating and the web page (``docs/server.md``)."""
 
 from croupier.serve._config import (
     DEFAULT_STATE_DIR,
@@ -32,6 +32,8 @@ from croupier.serve._server import (
     StateError,
     key_hash,
 )
+from croupier.serve._watch import MatchFeed, SeatPolicy, watch_match
+from croupier.serve._web import ControlSpectator, Spectator, WebServer
 
 __all__ = [
     "BUNDLED_PREFIX",
@@ -41,21 +43,27 @@ __all__ = [
     "BotStatus",
     "Caller",
     "CompetitionServer",
+    "ControlSpectator",
     "LadderBackend",
     "LadderConfig",
     "LadderListener",
     "LadderMatch",
     "LadderScheduler",
+    "MatchFeed",
     "MatchOrder",
     "NotFoundError",
     "PoolBackend",
     "Role",
+    "SeatPolicy",
     "ServeConfig",
+    "Spectator",
     "StateError",
     "TlsFiles",
+    "WebServer",
     "is_loopback",
     "key_hash",
     "load_serve_config",
     "parse_serve_config",
     "stored_ratings_agree",
+    "watch_match",
 ]

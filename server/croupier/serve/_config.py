@@ -20,6 +20,7 @@ DEFAULT_STATE_DIR = Path("croupier-server")
 _SERVE_KEYS = {
     "bot_listen",
     "control_listen",
+    "web_listen",
     "state_dir",
     "allow_insecure_remote",
     "max_matches",
@@ -53,6 +54,8 @@ class ServeConfig:
     bot_listen: str = "127.0.0.1:7070"
     #: Where operators, tools and spectators call the ControlService.
     control_listen: str = "127.0.0.1:7071"
+    #: Where the spectators' web page is served over HTTP ("": no page).
+    web_listen: str = ""
     #: The store (``croupier.sqlite``), ``replays/``, ``logs/`` and generated keys.
     state_dir: Path = DEFAULT_STATE_DIR
     #: Plaintext on a non-loopback address (refused unless this is set).
@@ -159,7 +162,7 @@ def parse_serve_config(data: Mapping[str, Any], source: str, *, base: Path) -> S
 
     parse_ladder_config(ladder, source)  # a mistake in [ladder] is found before the start
     changes: dict[str, Any] = {"source": source, "ladder": ladder}
-    for key in ("bot_listen", "control_listen"):
+    for key in ("bot_listen", "control_listen", "web_listen"):
         if key in serve:
             changes[key] = _get(source, serve, f"serve.{key}", str)
     if "state_dir" in serve:
@@ -215,6 +218,16 @@ def check(config: ServeConfig) -> ServeConfig:
             raise _fail(source, f"serve.{key}", str(exc)) from None
     if config.bot_listen == config.control_listen and not config.bot_listen.endswith(":0"):
         raise _fail(source, "serve.control_listen", "must differ from serve.bot_listen")
+    if config.web_listen:
+        if config.web_listen.startswith("unix:"):
+            raise _fail(source, "serve.web_listen", "must be HOST:PORT (the page is HTTP)")
+        try:
+            split_address(config.web_listen)
+        except ConfigError as exc:
+            raise _fail(source, "serve.web_listen", str(exc)) from None
+        taken = {config.bot_listen, config.control_listen}
+        if config.web_listen in taken and not config.web_listen.endswith(":0"):
+            raise _fail(source, "serve.web_listen", "must differ from the bot and control ports")
     for key, low, high in (
         ("max_matches", 1, 100_000),
         ("move_ms", 1, 86_400_000),

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
-import importlib
 import json
 from collections.abc import AsyncIterator
 from fractions import Fraction
@@ -34,7 +33,7 @@ from fractions import Fraction
 import grpc
 import structlog
 
-from croupier.errors import ConfigError, CroupierError
+from croupier.errors import ConfigError, CroupierError, PermissionDeniedError, ReplayError
 from croupier.ladder._server_store import (
     ABORTED,
     CANCELLED,
@@ -52,6 +51,7 @@ from croupier.serve._server import (
     Role,
     StateError,
 )
+from croupier.serve._watch import watch_match
 from croupier.v1 import bot_pb2, control_pb2, control_pb2_grpc, score_pb2
 
 #: ListMatches' page size when the request names none, and the largest it may ask for.
@@ -160,6 +160,10 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
             code = grpc.StatusCode.NOT_FOUND
         elif isinstance(exc, StateError):
             code = grpc.StatusCode.FAILED_PRECONDITION
+        elif isinstance(exc, PermissionDeniedError):
+            code = grpc.StatusCode.PERMISSION_DENIED
+        elif isinstance(exc, ReplayError):  # a stored replay that does not read
+            code = grpc.StatusCode.DATA_LOSS
         await context.abort(code, str(exc))
 
     # -- matches --------------------------------------------------------------------------------
@@ -261,17 +265,15 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
                 return True
             return caller.role is Role.BOT and record.bots[seat] == caller.bot_name
 
-        try:
-            watch = importlib.import_module("croupier.serve._watch")
-        except ImportError:
-            await context.abort(
-                grpc.StatusCode.UNIMPLEMENTED,
-                "live watching is not built into this server yet (croupier.serve._watch)",
-            )
-            return
         source = await self._server.watch_source(record.match_id)
-        async for response in watch.watch_match(source, request, may_see_seat=may_see_seat):
-            yield response
+        try:
+            async for response in watch_match(
+                source, request, may_see_seat=may_see_seat, match=match_info(record)
+            ):
+                yield response
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
 
     async def FetchReplay(
         self, request: control_pb2.FetchReplayRequest, context: grpc.aio.ServicerContext

@@ -75,6 +75,8 @@ from croupier.ladder._stats import standings
 from croupier.runner import new_match_id, random_seed, run_match
 from croupier.serve._config import ServeConfig, is_loopback
 from croupier.serve._scheduler import LadderScheduler
+from croupier.serve._watch import MatchFeed
+from croupier.serve._web import ControlSpectator, WebServer
 from croupier.transport import (
     ArbiterServer,
     BotPool,
@@ -85,6 +87,7 @@ from croupier.transport import (
     default_sandbox_mode,
     parse_bot_command,
     server_credentials,
+    split_address,
 )
 from croupier.transport._reflection import enable_reflection
 from croupier.transport._server import UNREQUESTED_WAIT_S
@@ -242,6 +245,8 @@ def _refuse_plaintext(config: ServeConfig) -> None:
     plain = []
     if config.tls is None:  # with TLS both ports speak it (launched bots use the unix socket)
         plain = [("bot_listen", config.bot_listen), ("control_listen", config.control_listen)]
+    if config.web_listen:  # the page is plain HTTP (put an HTTPS proxy in front of it)
+        plain.append(("web_listen", config.web_listen))
     for key, address in plain:
         if not is_loopback(address):
             raise ConfigError(
@@ -278,6 +283,9 @@ class CompetitionServer:
         self._health = HealthServicer()
         self._operator_hash = ""
         self._spectator_hash = ""
+        self._spectator_key = ""
+        self._web: WebServer | None = None
+        self._web_channel: grpc.aio.Channel | None = None
         self._bot_keys: dict[str, str] = {}  # key hash -> registered bot name
         self._bundled: set[str] = set()  # bundled bots added to the pool
         self._running: dict[str, _Running] = {}
@@ -285,14 +293,16 @@ class CompetitionServer:
         self._stopping = False
         self._tournaments: dict[str, Any] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        #: Live feeds of running matches by id, for WatchMatch (spectating fills it).
-        self.feeds: dict[str, Any] = {}
+        #: Live feeds of pending and running matches by id, for WatchMatch.
+        self.feeds: dict[str, MatchFeed] = {}
         #: Called with every match once it has ended (finished, cancelled or aborted).
         self.on_match_end: list[Callable[[ServerMatch], None]] = []
         self.bot_address = ""
         self.control_address = ""
         #: The continuous ladder (``[ladder]`` in the configuration), once started.
         self.ladder: LadderScheduler | None = None
+        #: The web page's URL (``http://HOST:PORT/``), when ``web_listen`` is set.
+        self.web_url = ""
 
     # -- life -----------------------------------------------------------------------------------
 
@@ -365,7 +375,8 @@ class CompetitionServer:
         if not operator:
             operator = _load_or_make_key(config.operator_key_path, "op")
         self._operator_hash = key_hash(operator)
-        self._spectator_hash = key_hash(_load_or_make_key(config.spectator_key_path, "sp"))
+        self._spectator_key = _load_or_make_key(config.spectator_key_path, "sp")
+        self._spectator_hash = key_hash(self._spectator_key)
 
     async def _start_ports(self, creds: grpc.ServerCredentials | None) -> None:
         config = self.config
@@ -415,6 +426,13 @@ class CompetitionServer:
                 f"cannot listen on {config.control_listen}: the address is taken or not this "
                 "machine's"
             )
+        # the web page's backend calls this service as a spectator, over a private socket in
+        # the state folder (0700): whatever TLS the public port has
+        web_socket = config.state_dir / "control.sock"
+        if config.web_listen:
+            web_socket.unlink(missing_ok=True)
+            if not server.add_insecure_port(f"unix:{web_socket}"):
+                raise ConfigError(f"cannot listen on unix:{web_socket}")
         self._control = server
         await server.start()
         host = config.control_listen.rpartition(":")[0]
@@ -422,6 +440,24 @@ class CompetitionServer:
         serving = health_pb2.HealthCheckResponse.SERVING
         await self._health.set("", serving)
         await self._health.set(control_name, serving)
+        if config.web_listen:
+            await self._start_web(web_socket)
+
+    async def _start_web(self, socket: Path) -> None:
+        """The spectators' page (``croupier.serve._web``), a spectator client of this server."""
+        host, port = split_address(self.config.web_listen)
+        self._web_channel = grpc.aio.insecure_channel(f"unix:{socket}")
+        self._web = WebServer(
+            ControlSpectator(self._web_channel, self._spectator_key), host.strip("[]"), int(port)
+        )
+        try:
+            await self._web.start()
+        except OSError as exc:
+            raise ConfigError(
+                f"cannot listen on {self.config.web_listen}: {exc.strerror or exc}"
+            ) from None
+        shown = f"[{host.strip('[]')}]" if ":" in host.strip("[]") else host
+        self.web_url = f"http://{shown}:{self._web.port}/"
 
     async def stop(self, grace: float = 1.0) -> None:
         """Stop: running matches are cut off and recorded as aborted, the bots the server
@@ -440,6 +476,12 @@ class CompetitionServer:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._web is not None:
+            await self._web.stop()
+            self._web = None
+        if self._web_channel is not None:
+            await self._web_channel.close()
+            self._web_channel = None
         with contextlib.suppress(Exception):
             await self._health.enter_graceful_shutdown()
         try:
@@ -669,9 +711,9 @@ class CompetitionServer:
         read on the caller's thread (the event loop's)."""
         return self.store.finished(tournament, game)
 
-    async def watch_source(self, match_id: str) -> Any:
-        """What WatchMatch streams a match from: its live feed while this process plays it
-        (once spectating provides one), else its replay file."""
+    async def watch_source(self, match_id: str) -> MatchFeed | Path:
+        """What WatchMatch streams a match from: its live feed while this process has it
+        pending or playing, else its replay file."""
         feed = self.feeds.get(match_id)
         if feed is not None:
             return feed
@@ -788,6 +830,9 @@ class CompetitionServer:
         match_id = record.match_id
         log = self._log.bind(match_id=match_id)
         assert self._slots is not None
+        # watchers wait on the feed from now on, pending or running; it is dropped once the
+        # store says where the replay is (WatchMatch then streams the file)
+        self.feeds[match_id] = MatchFeed(match_id)
         try:
             async with self._slots:
                 if running.cancel.is_set():
@@ -796,6 +841,9 @@ class CompetitionServer:
                 return await self._run(running, order, log)
         finally:
             self._running.pop(match_id, None)
+            feed = self.feeds.pop(match_id, None)
+            if feed is not None:
+                feed.close()
             final = None
             with contextlib.suppress(Exception):  # (the server is being torn down)
                 final = await self._read(ServerStore.get_match, match_id)
@@ -844,6 +892,7 @@ class CompetitionServer:
                 cancel=running.cancel,
                 progress=progress,
                 on_ready=_ready_hook(order.on_ready),
+                listener=self.feeds.get(match_id),
             )
         except (CroupierError, OSError) as exc:
             log.warning("match_failed", error=str(exc))

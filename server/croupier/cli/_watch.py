@@ -1,0 +1,178 @@
+"""``croupier ctl watch MATCH``: a match's WatchMatch stream rendered live in a terminal.
+
+Each frame becomes its events as lines (a deal starts, a seat acts, a deal ends with its score
+changes) followed by a compact board of the view (the chips, the fields, the trick...), all
+from the stream alone: the public view, or a seat's own view for its bot's key. Everything
+that came from a bot (its name) is escaped, so no byte of it can drive the terminal.
+
+:func:`render_watch` renders any stream of ``WatchMatchResponse`` as it comes (``croupier ctl
+watch`` hands it the server's stream; the tests feed it directly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from croupier.v1 import as_nas_pb2, fipsen_pb2, score_pb2
+from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import control_pb2 as cpb
+
+#: Exit statuses: the match finished; it was cancelled, or the stream ended before it did.
+EXIT_FINISHED, EXIT_CANCELLED = 0, 3
+_NAME_MAX = 40
+
+_FIPSEN_RANK = {1: "7", 2: "8", 3: "9", 4: "10", 5: "J", 6: "Q", 7: "K", 8: "A"}
+_FIPSEN_SUIT = {1: "♣", 2: "♠", 3: "♥", 4: "♦"}
+
+
+def _safe(text: str) -> str:
+    from croupier.cli import printable  # (croupier.cli imports this module)
+
+    text = printable(text)
+    return text if len(text) <= _NAME_MAX else text[: _NAME_MAX - 1] + "…"
+
+
+def _score(value: score_pb2.Score) -> str:
+    return (
+        str(value.numerator)
+        if value.denominator in (0, 1)
+        else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def _signed(value: score_pb2.Score) -> str:
+    text = _score(value)
+    return text if text.startswith("-") or text == "0" else f"+{text}"
+
+
+def _cards(cards: Iterable[Any]) -> str:
+    out = []
+    for card in cards:
+        if isinstance(card, fipsen_pb2.FipsenCard):
+            out.append(_FIPSEN_RANK.get(card.rank, "?") + _FIPSEN_SUIT.get(card.suit, "?"))
+        else:
+            out.append(card.label)
+    return " ".join(out) or "-"
+
+
+def _slash(values: Iterable[Any]) -> str:
+    return "/".join(str(v) for v in values)
+
+
+def board(view: pb.Observation) -> str:
+    """The view as one compact line (what a glance at the table shows)."""
+    kind = view.WhichOneof("game")
+    if kind == "scauver":
+        o = view.scauver
+        fields = " ".join(
+            f"{i}[{_cards(s.field.left)} | {_cards(s.field.right)}]" for i, s in enumerate(o.seats)
+        )
+        hand = f" · hand {_cards(o.hand)}" if o.hand else ""
+        return (
+            f"pot {o.table.pot} · stacks {_slash(o.table.stacks)} · "
+            f"stock {o.stock_size} · {fields}{hand}"
+        )
+    if kind == "felduz":
+        o = view.felduz
+        fields = " ".join(f"{i}[{_cards(s.open)} +{s.closed_count}]" for i, s in enumerate(o.seats))
+        own = f" · closed {_cards(o.closed)}" if o.closed else ""
+        return (
+            f"pot {o.table.pot} · stacks {_slash(o.table.stacks)} · stock {o.stock} · {fields}{own}"
+        )
+    if kind == "as_nas":
+        o = view.as_nas
+        stakes = _slash(f"{s.stake}{'f' if s.folded else ''}" for s in o.seats)
+        ranks = _slash(as_nas_pb2.AsNasRank.Name(r).removeprefix("AS_NAS_RANK_") for r in o.hand)
+        hand = f" · hand {ranks}" if o.hand else ""
+        return f"pot {o.pot} · high {o.high_bet} · stakes {stakes}{hand}"
+    if kind == "fipsen":
+        o = view.fipsen
+        phase = fipsen_pb2.FipsenPhase.Name(o.phase).removeprefix("FIPSEN_PHASE_").lower()
+        trick = f" · trick {_cards(o.trick_cards)}" if o.trick_cards else ""
+        hand = f" · hand {_cards(o.hand)}" if o.hand else ""
+        return (
+            f"{phase} · tricks {o.declarer_tricks}:{o.defender_tricks} · "
+            f"totals {_slash(_score(t) for t in o.totals)}{trick}{hand}"
+        )
+    return ""
+
+
+class Renderer:
+    """Turns WatchMatch messages into terminal lines."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.noun = "deal"
+        self.status: int | None = None
+
+    def lines(self, message: cpb.WatchMatchResponse) -> list[str]:
+        kind = message.WhichOneof("kind")
+        if kind == "started":
+            return self._started(message.started)
+        if kind == "frame":
+            return self._frame(message.frame)
+        if kind == "end":
+            return self._end(message.end)
+        return []
+
+    def _who(self, seat: int) -> str:
+        name = self.names[seat] if seat < len(self.names) else ""
+        return f"seat {seat} {name}".rstrip()
+
+    def _started(self, started: cpb.WatchStarted) -> list[str]:
+        match = started.match
+        self.names = [_safe(s.bot_name) for s in match.seats]
+        self.noun = "deal" if "deals" in match.params else "round"
+        view = f"seat {started.seat}'s view" if started.HasField("seat") else "public view"
+        head = f"{match.game} · match {_safe(match.match_id)} · {view}"
+        return [head, *(f"   {self._who(s.seat)}" for s in match.seats)]
+
+    def _frame(self, frame: cpb.WatchFrame) -> list[str]:
+        out = []
+        for event in frame.events:
+            which = event.WhichOneof("kind")
+            if which == "deal_started":
+                started = event.deal_started
+                out.append(
+                    f"── {self.noun} {started.deal_index + 1} · dealer "
+                    f"{self._who(started.dealer)} ──"
+                )
+            elif which == "action_taken":
+                taken = event.action_taken
+                by = "  (played by the arbiter)" if taken.by_arbiter else ""
+                out.append(f"  {event.step:>4}  {self._who(taken.seat)}: {taken.label}{by}")
+            elif which == "deal_ended":
+                ended = event.deal_ended
+                deltas = " ".join(_signed(d) for d in ended.deltas)
+                totals = " ".join(_score(t) for t in ended.totals)
+                out.append(
+                    f"── {self.noun} {ended.deal_index + 1} ended: {deltas} · totals {totals} ──"
+                )
+        if frame.HasField("view") and frame.events:
+            to_act = f" · to act: {self._who(frame.to_act)}" if frame.HasField("to_act") else ""
+            out.append(f"        {board(frame.view)}{to_act}")
+        return out
+
+    def _end(self, end: pb.MatchEnd) -> list[str]:
+        self.status = EXIT_CANCELLED if end.cancelled else EXIT_FINISHED
+        title = "Final standings (cancelled)" if end.cancelled else "Final standings"
+        out = [f"── {title} ──"]
+        for row in sorted(end.results, key=lambda r: (r.place, r.seat)):
+            name = _safe(row.bot_name) or "(no bot)"
+            out.append(f"   {row.place}. seat {row.seat} {name}: {_score(row.score)}")
+        return out
+
+
+def render_watch(messages: Iterable[cpb.WatchMatchResponse], out: TextIO) -> int:
+    """Write each message's lines to ``out`` as it comes (flushed); the exit status: 0 when the
+    match finished, 3 when it was cancelled or the stream ended before the match did."""
+    renderer = Renderer()
+    for message in messages:
+        for line in renderer.lines(message):
+            out.write(line + "\n")
+        out.flush()
+    if renderer.status is None:
+        out.write("   (the stream ended before the match did: the match was cut off)\n")
+        return EXIT_CANCELLED
+    return renderer.status
