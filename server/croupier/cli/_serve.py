@@ -48,6 +48,13 @@ def add_parser(sub: Any) -> None:
     )
     s.add_argument("--max-matches", type=int, default=None, metavar="N", help="at once")
     s.add_argument(
+        "--reconnect-grace",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds a registered bot whose connection drops may take to come back (0: off)",
+    )
+    s.add_argument(
         "--no-anonymous",
         action="store_true",
         help="refuse calls without a key (default: they are spectators)",
@@ -70,6 +77,7 @@ def config_from(args: argparse.Namespace) -> Any:
         ("state_dir", "state_dir"),
         ("allow_insecure_remote", "allow_insecure_remote"),
         ("max_matches", "max_matches"),
+        ("reconnect_grace", "reconnect_grace_s"),
     ):
         value = getattr(args, flag)
         if value is not None:

@@ -27,6 +27,7 @@ _SERVE_KEYS = {
     "move_ms",
     "bank_ms",
     "connect_timeout_s",
+    "reconnect_grace_s",
     "bot_capacity",
     "bot_streams",
     "sandbox",
@@ -65,6 +66,9 @@ class ServeConfig:
     move_ms: int = 2000
     bank_ms: int = 30000
     connect_timeout_s: float = 15.0
+    #: How long a registered bot whose connection drops may take to come back with its seat
+    #: tokens and get the pending decision again (0: no window; docs/server.md).
+    reconnect_grace_s: float = 10.0
     #: Seats one bundled bot process plays at once (its session capacity).
     bot_capacity: int = 16
     #: Streams the bot port serves at once (0: enough for ``max_matches`` of four seats and
@@ -176,6 +180,10 @@ def parse_serve_config(data: Mapping[str, Any], source: str, *, base: Path) -> S
         changes["connect_timeout_s"] = float(
             _get(source, serve, "serve.connect_timeout_s", (int, float))
         )
+    if "reconnect_grace_s" in serve:
+        changes["reconnect_grace_s"] = float(
+            _get(source, serve, "serve.reconnect_grace_s", (int, float))
+        )
     if "sandbox" in serve:
         changes["sandbox"] = _get(source, serve, "serve.sandbox", str)
     if tls:
@@ -240,6 +248,8 @@ def check(config: ServeConfig) -> ServeConfig:
             raise _fail(source, f"serve.{key}", f"must be from {low} to {high}, got {value}")
     if not 0 < config.connect_timeout_s <= 3600:
         raise _fail(source, "serve.connect_timeout_s", "must be more than 0 and at most 3600")
+    if not 0 <= config.reconnect_grace_s <= 3600:
+        raise _fail(source, "serve.reconnect_grace_s", "must be from 0 to 3600 seconds")
     if config.sandbox not in ("", "auto", "bwrap", "none"):
         raise _fail(source, "serve.sandbox", f"must be auto, bwrap or none, got {config.sandbox!r}")
     return config

@@ -391,6 +391,7 @@ class CompetitionServer:
             config.log_dir,
             capacity=config.bot_capacity,
             sandbox=SandboxOptions(mode=mode),
+            remote_grace_s=config.reconnect_grace_s,
         )
         for bot in self._wstore.registered_bots():
             self._add_registered(bot)
@@ -875,6 +876,7 @@ class CompetitionServer:
             seed=record.seed,
             clock=ClockRules(config.move_ms, config.bank_ms),
             connect_timeout_s=config.connect_timeout_s,
+            reconnect_grace_s=config.reconnect_grace_s,
             chance_script=order.chance_script,
         )
 

@@ -137,6 +137,9 @@ class BotPool:
     the pool asks a session bot to play (``CROUPIER_SESSION_CAPACITY``; the bot may say fewer).
     ``sandbox`` sets how its bots are isolated (the mode, limits, directories they may
     write); each reaches the server by its unix socket and never sees ``log_dir``.
+    ``remote_grace_s`` > 0: when a remote bot's session drops, the seats it holds are not taken
+    from it; each match gives its seat that long to come back on its own Play stream (the
+    matches' ``reconnect_grace_s``), and records the disconnect fault only after it.
     Use as ``async with BotPool(...) as pool``, or call :meth:`close` at the end.
     """
 
@@ -149,8 +152,10 @@ class BotPool:
         capacity: int | None = None,
         session_timeout_s: float = SESSION_TIMEOUT_S,
         sandbox: SandboxOptions | None = None,
+        remote_grace_s: float = 0.0,
     ) -> None:
         self._server = server
+        self._remote_grace_s = remote_grace_s
         self._base_sandbox = sandbox or SandboxOptions()
         self._log_dir = log_dir
         self._restart = restart
@@ -298,14 +303,18 @@ class BotPool:
                     waiter.cancel()
 
     async def _watch_remote(self, remote: _Remote) -> None:
-        """When the remote bot's session ends, its seats lose their bot, and its token admits
-        the next connection."""
+        """When the remote bot's session ends, its seats lose their bot (unless there is a
+        reconnect window: then each match waits for its seat's own stream to come back), and
+        its token admits the next connection."""
         while True:
             await remote.session.ended.wait()
             held = [link for link in remote.active if not link.done.is_set()]
-            for link in held:
-                link.leave("the bot's session ended")
-            remote.active.clear()
+            if self._remote_grace_s > 0:
+                remote.active = {link: remote.active[link] for link in held}
+            else:
+                for link in held:
+                    link.leave("the bot's session ended")
+                remote.active.clear()
             self._server.bots.close_session(remote.session)
             if self._closed.is_set():
                 return

@@ -1,0 +1,151 @@
+"""Reconnect with resync on the competition server (issue 13 item 4): a registered bot whose
+connection drops mid-decision (its session and its Play stream both break, as in a network
+failure) comes back within ``--reconnect-grace`` with its seat token and answers the pending
+decision itself: no default action is played, and the gap is in the replay.
+
+The bot is a real SDK process in session mode (``tests/e2e/bots/sleeper.py``, slow over its
+2nd decision) that dials the bot port through a TCP relay in the test; the test resets every
+relayed connection while that decision is pending.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import struct
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serve_kit import (
+    Control,
+    ServeProcess,
+    register,
+    start_bot,
+    wait_connected,
+    wait_for,
+    wait_state,
+)
+
+from croupier.replay import read_replay, verify
+from croupier.v1 import bot_pb2 as bpb
+from croupier.v1 import control_pb2 as cpb
+
+pytestmark = pytest.mark.e2e
+
+SLEEPER = [
+    sys.executable,
+    str(Path(__file__).resolve().parents[1] / "e2e" / "bots" / "sleeper.py"),
+    "--on",
+    "2",
+    "--sleep-ms",
+    "1500",
+]
+
+
+class Relay:
+    """A threaded TCP relay to ``target``: :meth:`cut` resets every connection through it;
+    while ``refusing``, new connections are reset at once (the bot's network is down)."""
+
+    def __init__(self, target: str) -> None:
+        host, _, port = target.rpartition(":")
+        self.target = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"127.0.0.1:{self.listener.getsockname()[1]}"
+        self.refusing = False
+        self.accepted = 0
+        self.sockets: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @staticmethod
+    def _reset(sock: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        with contextlib.suppress(OSError):  # wakes the pipe thread blocked in recv (a close
+            sock.shutdown(socket.SHUT_RDWR)  # alone would wait for it, and send nothing)
+        with contextlib.suppress(OSError):
+            sock.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                down, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.refusing:
+                self._reset(down)
+                continue
+            up = socket.create_connection(self.target)
+            with self.lock:
+                self.accepted += 1
+                self.sockets += [down, up]
+            for src, dst in ((down, up), (up, down)):
+                threading.Thread(target=self._pipe, args=(src, dst), daemon=True).start()
+
+    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := src.recv(65536):
+                dst.sendall(data)
+        self._reset(dst)
+
+    def cut(self) -> None:
+        with self.lock:
+            sockets, self.sockets = self.sockets, []
+        for sock in sockets:
+            self._reset(sock)
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut()
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    return [r.data | {"type": r.type} for r in read_replay(path).records]
+
+
+def test_a_registered_bot_that_drops_mid_decision_comes_back_and_answers(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    names = ("sleepy", "bob", "carol", "dan")
+    with ServeProcess(state, "--reconnect-grace", "8") as server:
+        op = Control(server.control_address, server.operator_key)
+        keys = register(op, *names)
+        relay = Relay(server.bot_address)
+        log = tmp_path / "sleepy.log"
+        bots = [start_bot(relay.address, keys["sleepy"], SLEEPER, log=log)]
+        bots += [start_bot(server.bot_address, keys[n]) for n in names[1:]]
+        try:
+            wait_connected(op, names)
+            created = op.CreateMatch(
+                cpb.CreateMatchRequest(game="as-nas", params={"deals": 2}, bots=names)
+            )
+            match_id = created.match.match_id
+            wait_for(lambda: "sleeping 1500 ms" in log.read_text(), 60, "the 2nd decision")
+            time.sleep(0.3)  # the bot is thinking about it
+            relay.refusing = True
+            relay.cut()
+            time.sleep(0.4)
+            relay.refusing = False
+            done = wait_state(op, match_id, [cpb.MATCH_STATE_FINISHED], timeout=90)
+        finally:
+            relay.close()
+            for bot in bots:
+                bot.kill()
+                bot.wait()
+        assert relay.accepted >= 2, "the bot dialled in again"
+        seat = next(s.seat for s in done.seats if s.bot_name == "sleepy")
+        assert done.seats[seat].result.outcome == bpb.SEAT_OUTCOME_NORMAL
+        assert (done.seats[seat].result.timeouts, done.seats[seat].result.rejected) == (0, 0)
+        replay = next((state / "replays").rglob(f"{match_id}*.jsonl"))
+        records = _records(replay)
+        kinds = [(r["type"], r.get("seat")) for r in records]
+        assert ("dropped", seat) in kinds, "the gap is recorded"
+        assert ("rejoined", seat) in kinds
+        assert kinds.index(("dropped", seat)) < kinds.index(("rejoined", seat))
+        mine = [r for r in records if r["type"] == "action" and r["seat"] == seat]
+        assert mine
+        assert all(r["fault"] is None and not r.get("conceded") for r in mine), "no default action"
+        verify(read_replay(replay))
