@@ -71,7 +71,9 @@ def test_the_cpu_clock_charges_cpu_time_not_waiting(e2e: Kit) -> None:
     burns = Kit.records(run.replay, "action", seat=1)
     assert sleeps
     assert burns
-    assert all(a["fault"] is None and a["wall_us"] >= 400_000 for a in sleeps)
+    # the bot slept 400 ms; the arbiter counts from when it saw the write finish and takes its
+    # own stalls off, so under load it records somewhat less; far past the 150 ms clock anyway
+    assert all(a["fault"] is None and a["wall_us"] >= 300_000 for a in sleeps)
     assert all(a["cpu_us"] < 150_000 for a in sleeps)
     assert all(a["fault"] == "timeout" for a in burns)
     assert run.result.seats[0].outcome is Outcome.NORMAL

@@ -26,8 +26,8 @@ from croupier.arbiter import ClockRules, FaultPolicy, Match, MatchConfig, Outcom
 from croupier.replay import read_replay, verify
 from croupier.runner import MatchRun, run_match
 from croupier.transport import REASON_KEY, ArbiterServer, SandboxMode, SandboxOptions
+from croupier.v1 import PROTOCOL_VERSION, bot_pb2_grpc
 from croupier.v1 import bot_pb2 as pb
-from croupier.v1 import bot_pb2_grpc
 
 pytestmark = pytest.mark.e2e
 
@@ -246,7 +246,9 @@ def test_a_second_client_with_the_token_is_refused_while_the_first_is_connected(
             await asyncio.sleep(0.01)
         async with grpc.aio.insecure_channel(address) as channel:
             call = bot_pb2_grpc.BotServiceStub(channel).Play()
-            hello = pb.Hello(token=match.tokens[0], bot_name="thief", protocol_version=1)
+            hello = pb.Hello(
+                token=match.tokens[0], bot_name="thief", protocol_version=PROTOCOL_VERSION
+            )
             await call.write(pb.PlayRequest(hello=hello))
             with contextlib.suppress(grpc.aio.AioRpcError):
                 async with asyncio.timeout(10):
