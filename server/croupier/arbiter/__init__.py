@@ -30,7 +30,6 @@ from croupier.arbiter._types import (
     SeatStats,
     Unexpected,
     Welcome,
-    Written,
 )
 from croupier.errors import ClaimError
 
@@ -62,7 +61,6 @@ __all__ = [
     "SeatStats",
     "Unexpected",
     "Welcome",
-    "Written",
     "deal_commitment",
     "decision_request",
     "script_digest",

@@ -37,7 +37,6 @@ from croupier.arbiter._types import (
     SeatStats,
     Unexpected,
     Welcome,
-    Written,
 )
 from croupier.errors import ConfigError, IllegalActionError
 from croupier.games import CHANCE, TERMINAL, get_game
@@ -351,15 +350,26 @@ class Match:
         clocks = Clocks(clock.move_time_ms, self._bank_ms[seat], self._last_latency_us[seat])
         request = decision_request(game, state, seat, request_id, clocks)
         legal = request.legal_actions
+        meter = link.cpu_meter if clock.kind is ClockKind.CPU else None
+        link.cpu_at_write = meter is not None
         link.send(request)
         loop = asyncio.get_running_loop()
-        meter = link.cpu_meter if clock.kind is ClockKind.CPU else None
-        # the clock starts when the transport reports the request written (Written), until
+        # the clock starts when the transport reports the request written (link.written), until
         # then from now; time the arbiter itself stalled is never charged
         start = loop.time()
         cpu_start = meter() if meter else 0.0
         limit_s = (budget_ms + clock.margin_ms) / 1000  # what may be charged
         wall_s = limit_s + (clock.cpu_wall_guard_ms / 1000 if meter else 0.0)  # hard limit
+        written = False
+
+        def started() -> None:
+            """Once the transport has written the request (``link.written``), its clock
+            starts at that moment."""
+            nonlocal start, cpu_start, written
+            if not written and link.written_id == request_id:
+                written = True
+                start = link.written_at
+                cpu_start = link.written_cpu if meter else 0.0
 
         def timing(end: float) -> tuple[int, DecisionTiming]:
             wall = max(0.0, end - start)
@@ -378,6 +388,7 @@ class Match:
             return self._fault(seat, state, Fault.TIMEOUT, detail, charged_us, times)
 
         while True:
+            started()
             now = loop.time()
             deadline = start + wall_s + self._lag.between(start, now)
             if meter is not None:  # look at the CPU used every so often
@@ -386,17 +397,14 @@ class Match:
                 async with asyncio.timeout_at(deadline):
                     message = await link.inbox.get()
             except TimeoutError:
+                started()
                 now = loop.time()
                 if meter is not None and meter() - cpu_start > limit_s:
                     return timed_out("CPU time used up before a reply")
                 if now < start + wall_s + self._lag.between(start, now):
                     continue  # the arbiter stalled meanwhile: the deadline moved on
                 return timed_out("no reply before the deadline")
-            if isinstance(message, Written):
-                if message.request_id == request_id:
-                    start = message.at
-                    cpu_start = meter() if meter else 0.0
-                continue
+            started()
             end = message.received_at if isinstance(message, Reply) and message.received_at else 0.0
             elapsed_us, times = timing(end or loop.time())
             if isinstance(message, Gone):

@@ -139,6 +139,13 @@ class SeatLink:
         self.cpu_meter: Callable[[], float] | None = None
         #: Set by the transport: where the bot connected from (``ipv4:127.0.0.1:5500``).
         self.peer = ""
+        #: The decision request last written to the connection (:meth:`written`): its id, the
+        #: event-loop time, and the bot's CPU seconds then (read only while ``cpu_at_write``).
+        self.written_id = 0
+        self.written_at = 0.0
+        self.written_cpu = 0.0
+        #: Set by the match while a decision is charged CPU time.
+        self.cpu_at_write = False
         self._claimed = False
 
     def claim(self, bot_name: str, bot_version: str) -> None:
@@ -158,6 +165,14 @@ class SeatLink:
         """Queue a message for the bot, unless the seat is closed."""
         if not self.closed:
             self.outbox.put_nowait(message)
+
+    def written(self, request_id: int, at: float) -> None:
+        """The transport wrote decision request ``request_id`` to the connection at ``at``
+        (event-loop time): the seat's clock starts then, not while the request was encoded or
+        queued. Noted on the link, not queued: the match reads it when it next looks."""
+        self.written_id, self.written_at = request_id, at
+        if self.cpu_at_write and self.cpu_meter is not None:
+            self.written_cpu = self.cpu_meter()
 
     def leave(self, reason: str) -> None:
         """The connection ended or the process died; tell the arbiter once."""
