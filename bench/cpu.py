@@ -51,7 +51,8 @@ from croupier.replay import read_replay
 from croupier.runner import run_match
 from croupier.transport import ArbiterServer, BotPool
 
-structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
+                    logger_factory=structlog.PrintLoggerFactory(sys.stderr))
 concurrency, matches, deals, out, light = (
     int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]), sys.argv[5])
 clock = ClockRules(60000, 600000)
@@ -59,6 +60,7 @@ clock = ClockRules(60000, 600000)
 async def main():
     server = ArbiterServer()
     await server.start()
+    (out / "logs").mkdir(parents=True)
     pool = BotPool(server, out / "logs", capacity=concurrency)
     names = ["l0", "l1", "l2", "l3"]
     for name in names:
@@ -97,14 +99,14 @@ import asyncio, logging, sys
 from pathlib import Path
 import numpy as np
 import structlog
-from croupier.arbiter import (
-    ClockRules, DecisionRequest, Match, MatchConfig, MatchOver, Reply, Written)
+from croupier.arbiter import ClockRules, DecisionRequest, Match, MatchConfig, MatchOver, Reply
 from croupier.games import get_spec
 from croupier.replay import ReplayWriter
 from croupier.transport._codec import decode, encode
 from croupier.v1 import bot_pb2 as pb
 
-structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
+                    logger_factory=structlog.PrintLoggerFactory(sys.stderr))
 concurrency, matches, deals = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 out = Path(sys.argv[4])
 clock = ClockRules(60000, 600000)
@@ -128,7 +130,8 @@ async def seat(link, rng):
             written = getattr(link, "written", None)
             if written is not None:
                 written(message.request_id, loop.time())
-            else:
+            else:  # before link.written: the inbox carried it
+                from croupier.arbiter import Written
                 link.inbox.put_nowait(Written(message.request_id, loop.time()))
             legal = message.legal_actions
             action = int(legal[rng.integers(len(legal))])
@@ -212,7 +215,8 @@ from croupier.runner import run_match
 from croupier.transport import ArbiterServer, BotPool
 from croupier.transport._sandbox import Limits, SandboxMode, SandboxOptions
 
-structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
+                    logger_factory=structlog.PrintLoggerFactory(sys.stderr))
 concurrency, matches, deals, out, light = (
     int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]), sys.argv[5])
 valgrind = sys.argv[6:]
@@ -224,6 +228,7 @@ async def main():
     # the measured bot runs unsandboxed and unlimited: valgrind needs a large address space and
     # callgrind_control reaches it through /tmp
     sandbox = SandboxOptions(mode=SandboxMode.NONE, limits=Limits(memory_mb=0, cpu_s=0))
+    (out / "logs").mkdir(parents=True)
     pool = BotPool(server, out / "logs", capacity=concurrency, sandbox=sandbox)
     pool.add("sdk", [*valgrind, sys.executable, "-m", "croupier_bots.random_bot"])
     names = ["sdk", "l1", "l2", "l3"]
