@@ -28,6 +28,7 @@ alternating with this checkout's, and prints each figure with the ratio this/REV
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -35,7 +36,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -258,7 +260,8 @@ async def main():
         for path in replays:
             replay = read_replay(path)
             sdk = {s["seat"] for s in replay.header["seats"] if s["bot_name"] == "random"}
-            decisions += sum(1 for r in replay.records if r.type == "action" and r.seat in sdk)
+            acts = (r for r in replay.records if r.type == "action")
+            decisions += sum(1 for r in acts if r.data["seat"] in sdk)
         print("done", decisions, flush=True)
         await asyncio.to_thread(sys.stdin.readline)
         await pool.close()
@@ -268,7 +271,13 @@ asyncio.run(main())
 """
 
 
+#: ``--native``: no valgrind; CPU seconds (``/proc``) and wall time instead of instructions.
+NATIVE = False
+
+
 def _valgrind(out: Path) -> list[str]:
+    if NATIVE:
+        return []
     return [
         "valgrind",
         "--tool=callgrind",
@@ -276,6 +285,16 @@ def _valgrind(out: Path) -> list[str]:
         f"--log-file={out}/vg.%p",
         "--dump-instr=no",
     ]
+
+
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system, all threads) ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _control(command: str, pid: int) -> None:
@@ -309,17 +328,29 @@ def _go(proc: subprocess.Popen[str]) -> None:
         pass
 
 
-def _measure(measured: subprocess.Popen[str], driver: subprocess.Popen[str], pid: int,
-             folder: Path) -> float:  # fmt: skip
-    """Zero ``pid``'s counters once ``driver`` is warm, let it run, dump: instructions per unit
-    of work (``driver`` says ``done N``)."""
+def _measure(
+    driver: subprocess.Popen[str], which: Callable[[], int], folder: Path
+) -> tuple[float, float]:
+    """Zero ``pid``'s counters once ``driver`` is warm, let it run, dump: instructions (with
+    ``--native``: CPU microseconds) per unit of work (``driver`` says ``done N``), and units per
+    second of wall time. ``which`` names the measured process once the driver is warm."""
     _expect(driver, "ready")
-    _control("-z", pid)
+    pid = which()
+    if NATIVE:
+        cpu = _cpu_s(pid)
+    else:
+        _control("-z", pid)
+    start = time.perf_counter()
     _go(driver)
-    units = int(_expect(driver, "done")[0])
-    _control("-d", pid)
+    units = max(1, int(_expect(driver, "done")[0]))
+    wall = time.perf_counter() - start
+    if NATIVE:
+        used = (_cpu_s(pid) - cpu) * 1e6
+    else:
+        _control("-d", pid)
+        used = _totals(folder, pid)
     _go(driver)
-    return _totals(folder, pid) / max(1, units)
+    return used / units, units / wall
 
 
 def _popen(argv: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
@@ -327,19 +358,19 @@ def _popen(argv: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
                             env=env)  # fmt: skip
 
 
-def arbiter(env: dict[str, str], concurrency: int, matches: int, deals: int) -> float:
+def arbiter(env: dict[str, str], concurrency: int, matches: int, deals: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         argv = [*_valgrind(folder), sys.executable, "-c", _ARBITER, str(concurrency),
                 str(matches), str(deals), str(folder / "out"), str(LIGHT_BOT)]  # fmt: skip
         proc = _popen(argv, env)
         try:
-            return _measure(proc, proc, proc.pid, folder)
+            return _measure(proc, lambda: proc.pid, folder)
         finally:
             proc.wait()
 
 
-def inproc(env: dict[str, str], concurrency: int, matches: int, deals: int) -> float:
+def inproc(env: dict[str, str], concurrency: int, matches: int, deals: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "out").mkdir()
@@ -347,12 +378,12 @@ def inproc(env: dict[str, str], concurrency: int, matches: int, deals: int) -> f
                 str(matches), str(deals), str(folder / "out")]  # fmt: skip
         proc = _popen(argv, env)
         try:
-            return _measure(proc, proc, proc.pid, folder)
+            return _measure(proc, lambda: proc.pid, folder)
         finally:
             proc.wait()
 
 
-def bare(env: dict[str, str], streams: int, total: int) -> float:
+def bare(env: dict[str, str], streams: int, total: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         server = _popen([*_valgrind(folder), sys.executable, "-c", _ECHO_SERVER], env)
@@ -363,7 +394,7 @@ def bare(env: dict[str, str], streams: int, total: int) -> float:
             client = _popen([sys.executable, "-c", _ECHO_CLIENT, port, str(streams), str(each)],
                             env)  # fmt: skip
             try:
-                return _measure(server, client, server.pid, folder)
+                return _measure(client, lambda: server.pid, folder)
             finally:
                 client.wait()
         finally:
@@ -371,22 +402,29 @@ def bare(env: dict[str, str], streams: int, total: int) -> float:
             server.wait()
 
 
-def bot(env: dict[str, str], concurrency: int, matches: int, deals: int) -> float:
+def bot(env: dict[str, str], concurrency: int, matches: int, deals: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         argv = [sys.executable, "-c", _BOT_HOST, str(concurrency), str(matches), str(deals),
                 str(folder / "out"), str(LIGHT_BOT), *_valgrind(folder)]  # fmt: skip
         host = _popen(argv, env)
+
+        def sdk_bot() -> int:  # the one process under valgrind, or the SDK bot's
+            if not NATIVE:
+                (log,) = folder.glob("vg.*")
+                return int(log.name.split(".")[1])
+            for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+                with contextlib.suppress(OSError, ValueError):
+                    pid = int(cmdline.parent.name)
+                    if (
+                        b"croupier_bots.random_bot" in cmdline.read_bytes()
+                        and _parent(pid) == host.pid
+                    ):
+                        return pid
+            raise SystemExit("the SDK bot's process was not found")
+
         try:
-            _expect(host, "ready")
-            (log,) = folder.glob("vg.*")  # the one process under valgrind: the SDK bot
-            pid = int(log.name.split(".")[1])
-            _control("-z", pid)
-            _go(host)
-            units = int(_expect(host, "done")[0])
-            _control("-d", pid)
-            _go(host)
-            return _totals(folder, pid) / max(1, units)
+            return _measure(host, sdk_bot, folder)
         finally:
             host.wait()
 
@@ -437,6 +475,11 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 64])
     parser.add_argument("--matches", type=int, default=16, help="measured matches (at least C)")
     parser.add_argument("--deals", type=int, default=12, help="deals per match (C <= 8)")
+    parser.add_argument(
+        "--native",
+        action="store_true",
+        help="no valgrind: CPU microseconds per unit (/proc) and units per second of wall time",
+    )
     args = parser.parse_args()
     args.which = args.which or list(WHICH)
     unknown = [w for w in args.which if w not in WHICH]
@@ -444,15 +487,23 @@ def main() -> None:
         parser.error(f"unknown benchmark {', '.join(unknown)} (known: {', '.join(WHICH)})")
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         raise SystemExit("bench/cpu.py needs valgrind (apt-get install valgrind)")
+    global NATIVE
+    NATIVE = args.native
+    unit = "cpu_us" if NATIVE else "instr"
     here = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     with _checkout(args.compare) if args.compare else _nothing() as old:
         for name, (fn, *params) in _runs(args):  # type: ignore[misc]
-            new_value = fn(here, *params)
-            result: dict[str, object] = {"figure": name, "this": round(new_value)}
+            result: dict[str, object] = {"figure": name.replace("instr", unit)}
+            value, rate = fn(here, *params)
+            result["this"] = round(value, 1)
+            if NATIVE:
+                result["this_per_s"] = round(rate, 1)
             if old is not None:
-                old_value = fn(old, *params)
-                result[args.compare] = round(old_value)
-                result["ratio_this_to_rev"] = round(new_value / old_value, 3)
+                old_value, old_rate = fn(old, *params)
+                result[args.compare] = round(old_value, 1)
+                result["ratio_this_to_rev"] = round(value / old_value, 3)
+                if NATIVE:
+                    result[f"{args.compare}_per_s"] = round(old_rate, 1)
             print(json.dumps(result), flush=True)
 
 
