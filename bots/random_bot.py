@@ -26,7 +26,9 @@ class RandomBot(Bot):
             self.rng.seed(match.seed)
 
     def act(self, decision: Decision) -> int:
-        return self.rng.choice(decision.legal_ids)
+        # the same draw as choosing among decision.legal_ids, without building that list
+        action: int = self.rng.choice(decision.legal_actions).id
+        return action
 
 
 if __name__ == "__main__":
