@@ -231,7 +231,8 @@ async def main():
     # callgrind_control reaches it through /tmp
     sandbox = SandboxOptions(mode=SandboxMode.NONE, limits=Limits(memory_mb=0, cpu_s=0))
     (out / "logs").mkdir(parents=True)
-    pool = BotPool(server, out / "logs", capacity=concurrency, sandbox=sandbox)
+    pool = BotPool(server, out / "logs", capacity=concurrency, sandbox=sandbox,
+                   session_timeout_s=600)  # a bot under valgrind starts slowly
     pool.add("sdk", [*valgrind, sys.executable, "-m", "croupier_bots.random_bot"])
     names = ["sdk", "l1", "l2", "l3"]
     for name in names[1:]:
@@ -240,7 +241,8 @@ async def main():
     try:
         async def one(i, d):
             seats = [pool.assigner(n) for n in names[i % 4:] + names[:i % 4]]
-            config = MatchConfig("as-nas", {"deals": d}, seed=i, clock=clock)
+            config = MatchConfig("as-nas", {"deals": d}, seed=i, clock=clock,
+                                 connect_timeout_s=600)
             run = await run_match(config, seats, out, server=server, match_id=f"m{i}")
             replays.append(run.replay)
 
