@@ -1,15 +1,19 @@
 """The light session bot of ``bench/sessions.py decisions``: raw ``grpc.aio``, parses each
 message and answers a random legal id (no SDK). A file, not ``python -c``: a launched bot runs in
-its sandbox, which resolves its program's path."""
+its sandbox, which resolves its program's path. Its Hello names it ``light``, or its first
+argument (``bench/cpu.py bot`` tells the measured one apart)."""
 
 import asyncio
 import os
 import random
+import sys
 
 import grpc
 
+from croupier.v1 import PROTOCOL_VERSION, bot_pb2_grpc
 from croupier.v1 import bot_pb2 as pb
-from croupier.v1 import bot_pb2_grpc
+
+NAME = sys.argv[1] if len(sys.argv) > 1 else "light"
 
 
 async def seat(stub, token, seed):
@@ -17,7 +21,9 @@ async def seat(stub, token, seed):
     call = stub.Play()
     await call.write(
         pb.PlayRequest(
-            hello=pb.Hello(token=token, bot_name="light", bot_version="1", protocol_version=1)
+            hello=pb.Hello(
+                token=token, bot_name=NAME, bot_version="1", protocol_version=PROTOCOL_VERSION
+            )
         )
     )
     while (r := await call.read()) is not grpc.aio.EOF:
@@ -41,9 +47,9 @@ async def main():
             pb.SessionRequest(
                 hello=pb.SessionHello(
                     token=os.environ["CROUPIER_SESSION_TOKEN"],
-                    bot_name="light",
+                    bot_name=NAME,
                     bot_version="1",
-                    protocol_version=1,
+                    protocol_version=PROTOCOL_VERSION,
                     capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]),
                 )
             )

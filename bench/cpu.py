@@ -221,7 +221,7 @@ structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.
                     logger_factory=structlog.PrintLoggerFactory(sys.stderr))
 concurrency, matches, deals, out, light = (
     int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]), sys.argv[5])
-valgrind = sys.argv[6:]
+measured, valgrind = sys.argv[6], sys.argv[7:]
 clock = ClockRules(60000, 600000)
 
 async def main():
@@ -233,7 +233,10 @@ async def main():
     (out / "logs").mkdir(parents=True)
     pool = BotPool(server, out / "logs", capacity=concurrency, sandbox=sandbox,
                    session_timeout_s=600)  # a bot under valgrind starts slowly
-    pool.add("sdk", [*valgrind, sys.executable, "-m", "croupier_bots.random_bot"])
+    if measured == "sdk":
+        pool.add("sdk", [*valgrind, sys.executable, "-m", "croupier_bots.random_bot"])
+    else:  # the light bot, named apart from the three others
+        pool.add("sdk", [*valgrind, sys.executable, light, "measured"])
     names = ["sdk", "l1", "l2", "l3"]
     for name in names[1:]:
         pool.add(name, [sys.executable, light])
@@ -261,7 +264,8 @@ async def main():
         decisions = 0
         for path in replays:
             replay = read_replay(path)
-            sdk = {s["seat"] for s in replay.header["seats"] if s["bot_name"] == "random"}
+            named = "random" if measured == "sdk" else "measured"
+            sdk = {s["seat"] for s in replay.header["seats"] if s["bot_name"] == named}
             acts = (r for r in replay.records if r.type == "action")
             decisions += sum(1 for r in acts if r.data["seat"] in sdk)
         print("done", decisions, flush=True)
@@ -404,11 +408,13 @@ def bare(env: dict[str, str], streams: int, total: int) -> tuple[float, float]:
             server.wait()
 
 
-def bot(env: dict[str, str], concurrency: int, matches: int, deals: int) -> tuple[float, float]:
+def bot(
+    env: dict[str, str], concurrency: int, matches: int, deals: int, measured: str = "sdk"
+) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         argv = [sys.executable, "-c", _BOT_HOST, str(concurrency), str(matches), str(deals),
-                str(folder / "out"), str(LIGHT_BOT), *_valgrind(folder)]  # fmt: skip
+                str(folder / "out"), str(LIGHT_BOT), measured, *_valgrind(folder)]  # fmt: skip
         host = _popen(argv, env)
 
         def sdk_bot() -> int:  # the one process under valgrind, or the SDK bot's
@@ -418,10 +424,8 @@ def bot(env: dict[str, str], concurrency: int, matches: int, deals: int) -> tupl
             for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
                 with contextlib.suppress(OSError, ValueError):
                     pid = int(cmdline.parent.name)
-                    if (
-                        b"croupier_bots.random_bot" in cmdline.read_bytes()
-                        and _parent(pid) == host.pid
-                    ):
+                    mark = b"croupier_bots.random_bot" if measured == "sdk" else b"measured"
+                    if mark in cmdline.read_bytes() and _parent(pid) == host.pid:
                         return pid
             raise SystemExit("the SDK bot's process was not found")
 
@@ -464,6 +468,7 @@ def _runs(args: argparse.Namespace) -> list[tuple[str, object]]:
             runs.append((f"inproc_arbiter_instr_per_decision_c{c}", (inproc, c, matches, deals)))
     if "bot" in args.which:
         runs.append(("sdk_random_bot_instr_per_decision", (bot, 4, 8, args.deals)))
+        runs.append(("light_bot_instr_per_decision", (bot, 4, 8, args.deals, "light")))
     return runs
 
 
