@@ -360,15 +360,14 @@ class Match:
         cpu_start = meter() if meter else 0.0
         limit_s = (budget_ms + clock.margin_ms) / 1000  # what may be charged
         wall_s = limit_s + (clock.cpu_wall_guard_ms / 1000 if meter else 0.0)  # hard limit
-        written = False
+        seen = 0.0  # the write of this request last taken into account
 
         def started() -> None:
             """Once the transport has written the request (``link.written``), its clock
-            starts at that moment."""
-            nonlocal start, cpu_start, written
-            if not written and link.written_id == request_id:
-                written = True
-                start = link.written_at
+            starts at that moment (at the latest write, if it was written again)."""
+            nonlocal start, cpu_start, seen
+            if link.written_id == request_id and link.written_at != seen:
+                seen = start = link.written_at
                 cpu_start = link.written_cpu if meter else 0.0
 
         def timing(end: float) -> tuple[int, DecisionTiming]:
