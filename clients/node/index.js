@@ -7,8 +7,9 @@
 // answers every DecisionRequest with the id your function returns, and resolves with the
 // MatchEnd message; launched in session mode (CROUPIER_SESSION_TOKEN), it plays every seat the
 // arbiter hands it instead. The protocol is documented in docs/protocol.md; the messages are
-// those of proto/croupier/v1/bot.proto, loaded at run time (field names as in the .proto, enums
-// as strings, 64-bit integers as strings). `npm pack` bundles the .proto into the package.
+// those of proto/croupier/v1/*.proto (the core bot.proto, one file per game, chips.proto,
+// score.proto, control.proto), all loaded at run time (field names as in the .proto, enums as
+// strings, 64-bit integers as strings). `npm pack` bundles the folder into the package.
 "use strict";
 
 const fs = require("fs");
@@ -19,7 +20,8 @@ const loader = require("@grpc/proto-loader");
 const PROTOCOL_VERSION = 1;
 const REASON_KEY = "croupier-reason";
 
-const PROTO_FILE = path.join("croupier", "v1", "bot.proto");
+const PROTO_PACKAGE = path.join("croupier", "v1");
+const PROTO_FILE = path.join(PROTO_PACKAGE, "bot.proto");
 
 // The folder holding croupier/v1/bot.proto: CROUPIER_PROTO_DIR if set; else, running from a
 // checkout (this file in clients/node), the repository's proto/; else the copy that npm pack
@@ -39,9 +41,17 @@ function protoDir() {
   );
 }
 
+// Every .proto of the package, so no file of the contract is missed (the core imports the
+// games' files, but the control API's is imported by none).
 function loadService() {
-  const definition = loader.loadSync(PROTO_FILE, {
-    includeDirs: [protoDir()],
+  const dir = protoDir();
+  const files = fs
+    .readdirSync(path.join(dir, PROTO_PACKAGE))
+    .filter((name) => name.endsWith(".proto"))
+    .sort()
+    .map((name) => path.join(PROTO_PACKAGE, name));
+  const definition = loader.loadSync(files, {
+    includeDirs: [dir],
     keepCase: true,
     longs: String,
     enums: String,

@@ -20,6 +20,7 @@ from croupier.replay import Replay, read_replay, verify
 from croupier.runner import run_match
 from croupier.transport import SandboxOptions
 from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import chips_pb2
 
 pytestmark = pytest.mark.e2e
 
@@ -82,7 +83,7 @@ def test_a_seat_is_sent_no_card_its_observation_does_not_show(e2e: Kit) -> None:
 
 def _card_ids(message: Message) -> set[int]:
     """The ids of every ``Card40`` anywhere inside ``message``."""
-    if isinstance(message, pb.Card40):
+    if isinstance(message, chips_pb2.Card40):
         return {message.id}
     out: set[int] = set()
     for field, value in message.ListFields():

@@ -9,13 +9,13 @@ from wire_kit import decisions, round_trip
 
 from croupier.games import get_game, get_spec
 from croupier.games.as_nas.rules import AsNasObservation, DealResult
-from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import as_nas_pb2
 
 GAME = get_game("as-nas")
 CODEC = get_spec("as-nas").codec
 
 
-def _result(msg: pb.AsNasDealResult) -> tuple[object, ...]:
+def _result(msg: as_nas_pb2.AsNasDealResult) -> tuple[object, ...]:
     shown = {h.seat: tuple(r - 1 for r in h.ranks) for h in msg.shown}
     return (
         msg.deal_index,
@@ -32,7 +32,7 @@ def _expected_result(result: DealResult) -> tuple[object, ...]:
             result.deltas)  # fmt: skip
 
 
-def _check(obs: AsNasObservation, msg: pb.AsNasObservation) -> None:
+def _check(obs: AsNasObservation, msg: as_nas_pb2.AsNasObservation) -> None:
     assert msg.deal_index == obs.deal_index
     assert msg.dealer == obs.dealer
     assert msg.to_act == obs.to_act

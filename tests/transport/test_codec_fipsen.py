@@ -22,43 +22,43 @@ from croupier.games.fipsen.rules import (
     move,
     trick_winner,
 )
-from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import fipsen_pb2, score_pb2
 
 GAME = get_game("fipsen")
 CODEC = get_spec("fipsen").codec
 PHASES = {
-    pb.FIPSEN_PHASE_SIEBENER_FIPS: Phase.SIEBENER_FIPS,
-    pb.FIPSEN_PHASE_BIDDING: Phase.BIDDING,
-    pb.FIPSEN_PHASE_SKAT: Phase.SKAT,
-    pb.FIPSEN_PHASE_DISCARD: Phase.DISCARD,
-    pb.FIPSEN_PHASE_TRUMP: Phase.TRUMP,
-    pb.FIPSEN_PHASE_PLAY: Phase.PLAY,
-    pb.FIPSEN_PHASE_STOP_OR_DURCH: Phase.STOP_OR_DURCH,
-    pb.FIPSEN_PHASE_BETWEEN_DEALS: Phase.DEAL,
-    pb.FIPSEN_PHASE_OVER: Phase.OVER,
+    fipsen_pb2.FIPSEN_PHASE_SIEBENER_FIPS: Phase.SIEBENER_FIPS,
+    fipsen_pb2.FIPSEN_PHASE_BIDDING: Phase.BIDDING,
+    fipsen_pb2.FIPSEN_PHASE_SKAT: Phase.SKAT,
+    fipsen_pb2.FIPSEN_PHASE_DISCARD: Phase.DISCARD,
+    fipsen_pb2.FIPSEN_PHASE_TRUMP: Phase.TRUMP,
+    fipsen_pb2.FIPSEN_PHASE_PLAY: Phase.PLAY,
+    fipsen_pb2.FIPSEN_PHASE_STOP_OR_DURCH: Phase.STOP_OR_DURCH,
+    fipsen_pb2.FIPSEN_PHASE_BETWEEN_DEALS: Phase.DEAL,
+    fipsen_pb2.FIPSEN_PHASE_OVER: Phase.OVER,
 }
 
 
-def _cards(cards: list[pb.FipsenCard]) -> tuple[int, ...]:
+def _cards(cards: list[fipsen_pb2.FipsenCard]) -> tuple[int, ...]:
     for c in cards:
         assert (c.suit - 1, c.rank - 1) == (card_suit(c.id), card_rank(c.id))
     return tuple(c.id for c in cards)
 
 
-def _bid(msg: pb.FipsenBid) -> int | None:
+def _bid(msg: fipsen_pb2.FipsenBid) -> int | None:
     if msg.tricks == 0:
         return None
     bid = (msg.tricks, msg.hand, msg.ruten, msg.durch, msg.kieker)
     return int(Action.BID_BASE) + [tuple(b) for b in BIDS].index(bid)
 
 
-def _history(entries: list[pb.FipsenHistoryEntry]) -> tuple[tuple[int, int], ...]:
+def _history(entries: list[fipsen_pb2.FipsenHistoryEntry]) -> tuple[tuple[int, int], ...]:
     for e in entries:
         _check_detail(e.action_id, e.action)
     return tuple((e.seat, e.action_id) for e in entries)
 
 
-def _scores(scores: list[pb.Score]) -> tuple[Fraction, ...]:
+def _scores(scores: list[score_pb2.Score]) -> tuple[Fraction, ...]:
     return tuple(Fraction(s.numerator, s.denominator) for s in scores)
 
 
@@ -79,7 +79,7 @@ def _tricks(
     return tuple(tricks)
 
 
-def _result(msg: pb.FipsenDealResult, history: tuple[tuple[int, int], ...]) -> DealResult:
+def _result(msg: fipsen_pb2.FipsenDealResult, history: tuple[tuple[int, int], ...]) -> DealResult:
     trump = msg.trump - 1 if msg.trump else None
     return DealResult(
         deal_index=msg.deal_index,
@@ -99,7 +99,7 @@ def _result(msg: pb.FipsenDealResult, history: tuple[tuple[int, int], ...]) -> D
     )
 
 
-def decode(msg: pb.FipsenObservation, seat: int | None, phase: Phase) -> FipsenObservation:
+def decode(msg: fipsen_pb2.FipsenObservation, seat: int | None, phase: Phase) -> FipsenObservation:
     """The observation the message describes (``phase`` only disambiguates between deals)."""
     wire_phase = PHASES[msg.phase]
     assert wire_phase == phase or (wire_phase is Phase.DEAL and phase is Phase.DRAW_DEALER)
@@ -133,30 +133,30 @@ def decode(msg: pb.FipsenObservation, seat: int | None, phase: Phase) -> FipsenO
     )
 
 
-def _past(msg: pb.FipsenPastDeal) -> PastRound[DealResult]:
+def _past(msg: fipsen_pb2.FipsenPastDeal) -> PastRound[DealResult]:
     history = _history(list(msg.history))
     return PastRound(history, _result(msg.result, history))
 
 
-def _check_detail(action: int, detail: pb.FipsenAction) -> None:
+def _check_detail(action: int, detail: fipsen_pb2.FipsenAction) -> None:
     bid = move(action).bid
     if bid is not None:
-        kind = pb.FIPSEN_MOVE_KIEKER if bid.kieker else pb.FIPSEN_MOVE_BID
+        kind = fipsen_pb2.FIPSEN_MOVE_KIEKER if bid.kieker else fipsen_pb2.FIPSEN_MOVE_BID
         assert detail.move == kind
         assert _bid(detail.bid) == action
     elif Action.DISCARD_BASE <= action < Action.TRUMP_BASE:
-        assert detail.move == pb.FIPSEN_MOVE_DISCARD
+        assert detail.move == fipsen_pb2.FIPSEN_MOVE_DISCARD
         assert detail.card.id == action - Action.DISCARD_BASE
     elif Action.PLAY_BASE <= action < Action.STOP:
-        assert detail.move == pb.FIPSEN_MOVE_PLAY
+        assert detail.move == fipsen_pb2.FIPSEN_MOVE_PLAY
         assert detail.card.id == action - Action.PLAY_BASE
     elif Action.TRUMP_BASE <= action < Action.PLAY_BASE:
-        assert detail.move == pb.FIPSEN_MOVE_TRUMP
+        assert detail.move == fipsen_pb2.FIPSEN_MOVE_TRUMP
         assert detail.trump - 1 == action - Action.TRUMP_BASE
     else:
         names = {0: "PASS", 1: "HOLD", 31: "SIEBENER_FIPS", 32: "DECLINE_FIPS", 33: "TAKE_SKAT",
                  34: "PLAY_HAND", 89: "STOP", 90: "DURCH"}  # fmt: skip
-        assert pb.FipsenMove.Name(detail.move) == f"FIPSEN_MOVE_{names[action]}"
+        assert fipsen_pb2.FipsenMove.Name(detail.move) == f"FIPSEN_MOVE_{names[action]}"
 
 
 def test_every_decision_and_deal_end_decodes_to_its_observation() -> None:

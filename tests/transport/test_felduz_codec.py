@@ -12,7 +12,7 @@ from wire_kit import decisions, round_end, round_trip
 
 from croupier.games import TERMINAL, cards40, chips, get_game, get_spec
 from croupier.games.felduz.rules import FelduzObservation, RoundResult, field_sum
-from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import chips_pb2, felduz_pb2
 
 GAME = get_game("felduz")
 CODEC = get_spec("felduz").codec
@@ -27,7 +27,7 @@ def _cards(msg: object) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _result(msg: pb.FelduzRoundResult, result: RoundResult) -> None:
+def _result(msg: felduz_pb2.FelduzRoundResult, result: RoundResult) -> None:
     assert (msg.round, msg.dealer) == (result.round, result.dealer)
     s = msg.settlement
     assert tuple(s.winners) == result.settlement.winners
@@ -46,7 +46,7 @@ def _result(msg: pb.FelduzRoundResult, result: RoundResult) -> None:
     ]
 
 
-def _check(obs: FelduzObservation, msg: pb.FelduzObservation) -> None:
+def _check(obs: FelduzObservation, msg: felduz_pb2.FelduzObservation) -> None:
     assert (msg.round, msg.round_cap, msg.phase - 1) == (obs.round, obs.round_cap, obs.phase)
     assert (msg.to_act if msg.HasField("to_act") else None) == obs.to_act
     assert (msg.turn if msg.HasField("turn") else None) == obs.turn
@@ -72,27 +72,27 @@ def _check(obs: FelduzObservation, msg: pb.FelduzObservation) -> None:
         _result(wire.result, past.result)
 
 
-def _label_of(detail: pb.FelduzAction) -> str:
+def _label_of(detail: felduz_pb2.FelduzAction) -> str:
     """The label an action's typed fields describe (the engine's labels, rebuilt)."""
     cards = "[" + " ".join(c.label for c in detail.cards) + "]"
     move = detail.move
-    if move == pb.FELDUZ_MOVE_CHIPS:
-        names = {pb.CHIP_MOVE_IN: "In", pb.CHIP_MOVE_OUT: "Out"}
+    if move == felduz_pb2.FELDUZ_MOVE_CHIPS:
+        names = {chips_pb2.CHIP_MOVE_IN: "In", chips_pb2.CHIP_MOVE_OUT: "Out"}
         if detail.chip.move in names:
             return names[detail.chip.move]
-        kind = "Bet" if detail.chip.move == pb.CHIP_MOVE_BET else "Raise"
+        kind = "Bet" if detail.chip.move == chips_pb2.CHIP_MOVE_BET else "Raise"
         return f"{kind}:{detail.chip.amount}"
-    if move == pb.FELDUZ_MOVE_OPEN:
+    if move == felduz_pb2.FELDUZ_MOVE_OPEN:
         return f"Open:{cards}"
-    if move == pb.FELDUZ_MOVE_REVEAL:
+    if move == felduz_pb2.FELDUZ_MOVE_REVEAL:
         return f"Reveal:{detail.cards[0].label}"
-    if move == pb.FELDUZ_MOVE_RESERVE:
+    if move == felduz_pb2.FELDUZ_MOVE_RESERVE:
         return f"Reserve:{cards}"
     words = {
-        pb.FELDUZ_MOVE_NO_BET: "NoBet",
-        pb.FELDUZ_MOVE_DRAW: "Draw",
-        pb.FELDUZ_MOVE_STAND: "Stand",
-        pb.FELDUZ_MOVE_CONTINUE: "Continue",
+        felduz_pb2.FELDUZ_MOVE_NO_BET: "NoBet",
+        felduz_pb2.FELDUZ_MOVE_DRAW: "Draw",
+        felduz_pb2.FELDUZ_MOVE_STAND: "Stand",
+        felduz_pb2.FELDUZ_MOVE_CONTINUE: "Continue",
     }
     return words[move]
 

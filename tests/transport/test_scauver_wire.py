@@ -16,6 +16,7 @@ from wire_kit import decisions, round_trip, seat_bytes
 from croupier.games import cards40, chips, get_game, get_spec
 from croupier.games.scauver import rules as sc
 from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import scauver_pb2
 
 G = get_game("scauver")
 CODEC = get_spec("scauver").codec
@@ -26,11 +27,11 @@ def _ids(cards: Any) -> tuple[int, ...]:
     return tuple(c.id for c in cards)
 
 
-def _field(msg: pb.ScauverField) -> sc.Field:
+def _field(msg: scauver_pb2.ScauverField) -> sc.Field:
     return (_ids(msg.left), _ids(msg.right))
 
 
-def _check_result(result: sc.RoundResult, msg: pb.ScauverRoundResult) -> None:
+def _check_result(result: sc.RoundResult, msg: scauver_pb2.ScauverRoundResult) -> None:
     assert (msg.round, msg.dealer) == (result.round_index, result.dealer)
     assert tuple(_field(f) for f in msg.fields) == result.fields
     assert msg.decided_by == int(result.decided_by) + 1
@@ -51,7 +52,7 @@ def _check_result(result: sc.RoundResult, msg: pb.ScauverRoundResult) -> None:
             assert wire.score == showing.score
 
 
-def _check(obs: sc.ScauverObservation, msg: pb.ScauverObservation) -> None:
+def _check(obs: sc.ScauverObservation, msg: scauver_pb2.ScauverObservation) -> None:
     table = obs.table
     assert tuple(msg.table.stacks) == table.stacks
     assert tuple(msg.table.committed) == table.committed
@@ -60,7 +61,11 @@ def _check(obs: sc.ScauverObservation, msg: pb.ScauverObservation) -> None:
     assert msg.table.HasField("bet") == (table.bet is not None)
     # while the turn seat's bet is answered, the wire says BET (the rules have moved on to PLACE)
     answering = obs.phase is sc.Phase.PLACE and table.bet is not None
-    expected = pb.SCAUVER_PHASE_BET if answering else max(int(obs.phase), pb.SCAUVER_PHASE_DEAL)
+    expected = (
+        scauver_pb2.SCAUVER_PHASE_BET
+        if answering
+        else max(int(obs.phase), scauver_pb2.SCAUVER_PHASE_DEAL)
+    )
     assert msg.phase == expected
     assert msg.HasField("to_act") == (obs.to_act is not None)
     assert msg.to_act == (obs.to_act or 0)
@@ -82,25 +87,25 @@ def _check(obs: sc.ScauverObservation, msg: pb.ScauverObservation) -> None:
         _check_result(past.result, wire.result)
 
 
-def _check_detail(state: Any, action: int, detail: pb.ScauverAction) -> None:
+def _check_detail(state: Any, action: int, detail: scauver_pb2.ScauverAction) -> None:
     """The typed detail says what the label says."""
     label = G.action_label(state, action)
-    if detail.move == pb.SCAUVER_MOVE_CHIPS:
+    if detail.move == scauver_pb2.SCAUVER_MOVE_CHIPS:
         assert label == chips.chip_label(action)
         return
-    names = {pb.SCAUVER_MOVE_FOLD: "Fold", pb.SCAUVER_MOVE_PROCEED: "Proceed"}
-    names[pb.SCAUVER_MOVE_NO_BET] = "NoBet"
+    names = {scauver_pb2.SCAUVER_MOVE_FOLD: "Fold", scauver_pb2.SCAUVER_MOVE_PROCEED: "Proceed"}
+    names[scauver_pb2.SCAUVER_MOVE_NO_BET] = "NoBet"
     if detail.move in names:
         assert label == names[detail.move]
         return
-    flank = {pb.SCAUVER_FLANK_LEFT: "L", pb.SCAUVER_FLANK_RIGHT: "R"}
+    flank = {scauver_pb2.SCAUVER_FLANK_LEFT: "L", scauver_pb2.SCAUVER_FLANK_RIGHT: "R"}
     shown = [f"{p.card.label}→{flank[p.flank]}" for p in detail.placements]
-    if detail.move == pb.SCAUVER_MOVE_OPEN:
+    if detail.move == scauver_pb2.SCAUVER_MOVE_OPEN:
         assert label == "Open:[" + " ".join(shown) + "]"
-    elif detail.move == pb.SCAUVER_MOVE_PLACE_PAIR:
+    elif detail.move == scauver_pb2.SCAUVER_MOVE_PLACE_PAIR:
         assert label == "Place:" + ",".join(shown)
     else:
-        assert detail.move == pb.SCAUVER_MOVE_PLACE
+        assert detail.move == scauver_pb2.SCAUVER_MOVE_PLACE
         assert label == "Place:" + shown[0]
 
 

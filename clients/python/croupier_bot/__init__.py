@@ -16,7 +16,7 @@ same ``run`` serves the session instead: each seat the arbiter hands the process
 own stream with a fresh copy of the bot. The protocol itself is documented in ``docs/protocol.md``.
 """
 
-from croupier.v1 import bot_pb2 as proto
+from croupier_bot import proto
 from croupier_bot._client import (
     Bot,
     BotError,

@@ -16,8 +16,8 @@ from typing import Any
 
 import grpc
 
-from croupier.v1 import PROTOCOL_VERSION, bot_pb2_grpc
-from croupier.v1 import bot_pb2 as pb
+from croupier_proto.v1 import PROTOCOL_VERSION, bot_pb2_grpc
+from croupier_proto.v1 import bot_pb2 as pb
 
 _REASON_KEY = "croupier-reason"  # croupier.transport.REASON_KEY (not imported: server-side)
 

@@ -6,26 +6,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from croupier.games import cards40, chips
-from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import chips_pb2
 
 #: Every card's message (id, value, label), made once.
 _CARDS40 = tuple(
-    pb.Card40(id=c, value=cards40.VALUES[c], label=cards40.CARD_LABELS[c])
+    chips_pb2.Card40(id=c, value=cards40.VALUES[c], label=cards40.CARD_LABELS[c])
     for c in range(cards40.DECK_SIZE)
 )
 
 
-def card_msg(card: int) -> pb.Card40:
+def card_msg(card: int) -> chips_pb2.Card40:
     """A 40-card deck id as a typed card (a shared message: the wire fields copy it)."""
     return _CARDS40[card]
 
 
-def card_msgs(cards: Iterable[int]) -> list[pb.Card40]:
+def card_msgs(cards: Iterable[int]) -> list[chips_pb2.Card40]:
     """40-card deck ids as typed cards (shared messages, as :func:`card40`)."""
     return [_CARDS40[c] for c in cards]
 
 
-def chip_table(table: chips.Table, round_cap: int, out: pb.ChipTable) -> None:
+def chip_table(table: chips.Table, round_cap: int, out: chips_pb2.ChipTable) -> None:
     """Fill ``out`` with the (entirely public) chip state."""
     out.stacks.extend(table.stacks)
     out.committed.extend(table.committed)
@@ -47,21 +47,21 @@ def chip_table(table: chips.Table, round_cap: int, out: pb.ChipTable) -> None:
 
 
 _CHIP_MOVES = {
-    chips.ChipKind.IN: pb.CHIP_MOVE_IN,
-    chips.ChipKind.OUT: pb.CHIP_MOVE_OUT,
-    chips.ChipKind.BET: pb.CHIP_MOVE_BET,
-    chips.ChipKind.RAISE: pb.CHIP_MOVE_RAISE,
+    chips.ChipKind.IN: chips_pb2.CHIP_MOVE_IN,
+    chips.ChipKind.OUT: chips_pb2.CHIP_MOVE_OUT,
+    chips.ChipKind.BET: chips_pb2.CHIP_MOVE_BET,
+    chips.ChipKind.RAISE: chips_pb2.CHIP_MOVE_RAISE,
 }
 
 
-def chip_action(move: chips.ChipMove, out: pb.ChipAction) -> None:
+def chip_action(move: chips.ChipMove, out: chips_pb2.ChipAction) -> None:
     """Fill ``out`` with a betting move's kind and amount."""
     out.move = _CHIP_MOVES[move.kind]
     if move.kind is chips.ChipKind.BET or move.kind is chips.ChipKind.RAISE:
         out.amount = move.amount
 
 
-def chip_settlement(settlement: chips.Settlement, out: pb.ChipSettlement) -> None:
+def chip_settlement(settlement: chips.Settlement, out: chips_pb2.ChipSettlement) -> None:
     """Fill ``out`` with how a round's pot was paid out."""
     out.winners.extend(settlement.winners)
     out.pot = settlement.pot

@@ -10,11 +10,12 @@ from functools import cache, partial
 from typing import Any
 
 from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import score_pb2
 
 
-def score(value: Fraction) -> pb.Score:
+def score(value: Fraction) -> score_pb2.Score:
     """An exact score on the wire."""
-    return pb.Score(numerator=value.numerator, denominator=value.denominator)
+    return score_pb2.Score(numerator=value.numerator, denominator=value.denominator)
 
 
 @dataclass(frozen=True, slots=True)

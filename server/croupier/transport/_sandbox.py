@@ -3,9 +3,9 @@
 With bubblewrap (``bwrap``, Debian package ``bubblewrap``) each bot gets its own PID, IPC, UTS,
 network and mount namespaces. Its file system is built from nothing: read-only binds of the system
 (``/usr``, the ``/bin``/``/lib`` links, a few files of ``/etc``), of the Python that runs the
-arbiter (its prefix and the venv), of the ``croupier``, ``croupier_bot`` and ``croupier_bots``
-packages' directories and of the wire contract (``proto/``, which the Node SDK loads), and of the
-bot's own directory; a private ``/tmp`` (tmpfs), fresh
+arbiter (its prefix and the venv), of the ``croupier``, ``croupier_bot``, ``croupier_bots`` and
+``croupier_proto`` packages' directories and of the wire contract (``proto/``, which the Node SDK
+loads), and of the bot's own directory; a private ``/tmp`` (tmpfs), fresh
 ``/proc`` and ``/dev``; and the arbiter's unix socket at :data:`SANDBOX_SOCKET`. The match
 directory (replay, logs) is never bound, and is covered by an empty tmpfs should it lie inside a
 bound directory. The network namespace has only its own loopback, so the bot reaches the arbiter
@@ -65,7 +65,7 @@ ETC_FILES = (
 #: Top-level system directories (bound read-only, or recreated as the links they are).
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
 _CONFINE = Path(__file__).with_name("_confine.py")
-_PACKAGES = ("croupier", "croupier_bot", "croupier_bots")
+_PACKAGES = ("croupier", "croupier_bot", "croupier_bots", "croupier_proto")
 
 
 class SandboxMode(enum.Enum):

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 import grpc
 
-from croupier.v1 import bot_pb2 as pb
 from croupier_bot import Bot, Decision, MatchInfo
+from croupier_proto.v1 import bot_pb2 as pb
 
 LOOK, FOLD, CALL, HOLD, RAISE = range(5)
 PLAY_METHOD = "/croupier.v1.BotService/Play"

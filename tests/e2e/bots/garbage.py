@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from _common import hello, passive, play_raw, reply, say
 
-from croupier.v1 import bot_pb2 as pb
+from croupier_proto.v1 import bot_pb2 as pb
 
 #: Field 1, wire type 2 (length-delimited), length 255 - and then nothing: a truncated message.
 UNDECODABLE = b"\x0a\xff"

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from _common import play_raw, reply
 
-from croupier.v1 import bot_pb2 as pb
+from croupier_proto.v1 import bot_pb2 as pb
 
 
 def main() -> None:

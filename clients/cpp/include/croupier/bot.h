@@ -11,7 +11,7 @@
 // answers every DecisionRequest with act(), calls the hooks for everything else, and returns 0
 // after MatchEnd. If the arbiter refuses the bot or the stream breaks, it prints one line on
 // stderr (with the stable croupier-reason) and returns 2. The messages are those of
-// proto/croupier/v1/bot.proto (docs/protocol.md).
+// proto/croupier/v1/*.proto (docs/protocol.md).
 #pragma once
 
 #include <cstdint>

@@ -6,18 +6,19 @@ from typing import cast
 
 from croupier.games._codec_kit import GameCodec, deal_header, merge_past, score
 from croupier.games.as_nas import rules as as_nas
+from croupier.v1 import as_nas_pb2
 from croupier.v1 import bot_pb2 as pb
 
 
-def _rank(rank: int) -> pb.AsNasRank:
-    return cast(pb.AsNasRank, rank + 1)
+def _rank(rank: int) -> as_nas_pb2.AsNasRank:
+    return cast(as_nas_pb2.AsNasRank, rank + 1)
 
 
-def _move(action: int) -> pb.AsNasMove:
-    return cast(pb.AsNasMove, action + 1)
+def _move(action: int) -> as_nas_pb2.AsNasMove:
+    return cast(as_nas_pb2.AsNasMove, action + 1)
 
 
-def _result(result: as_nas.DealResult, out: pb.AsNasDealResult) -> None:
+def _result(result: as_nas.DealResult, out: as_nas_pb2.AsNasDealResult) -> None:
     out.deal_index = result.deal_index
     out.dealer = result.dealer
     for seat, ranks in enumerate(result.revealed):
@@ -28,8 +29,8 @@ def _result(result: as_nas.DealResult, out: pb.AsNasDealResult) -> None:
     out.deltas.extend(score(d) for d in result.deltas)
 
 
-def _history(history: tuple[tuple[int, int], ...]) -> list[pb.AsNasHistoryEntry]:
-    return [pb.AsNasHistoryEntry(seat=s, move=_move(a)) for s, a in history]
+def _history(history: tuple[tuple[int, int], ...]) -> list[as_nas_pb2.AsNasHistoryEntry]:
+    return [as_nas_pb2.AsNasHistoryEntry(seat=s, move=_move(a)) for s, a in history]
 
 
 def _observation(obs: as_nas.AsNasObservation, out: pb.Observation) -> None:

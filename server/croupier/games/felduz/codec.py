@@ -15,20 +15,21 @@ from croupier.games._chips_codec import (
 from croupier.games._codec_kit import GameCodec, history_encoder, merge_past
 from croupier.games.felduz import rules as felduz
 from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import felduz_pb2
 
 _KINDS = {
-    felduz.MoveKind.CHIPS: pb.FELDUZ_MOVE_CHIPS,
-    felduz.MoveKind.NO_BET: pb.FELDUZ_MOVE_NO_BET,
-    felduz.MoveKind.DRAW: pb.FELDUZ_MOVE_DRAW,
-    felduz.MoveKind.STAND: pb.FELDUZ_MOVE_STAND,
-    felduz.MoveKind.CONTINUE: pb.FELDUZ_MOVE_CONTINUE,
-    felduz.MoveKind.OPEN: pb.FELDUZ_MOVE_OPEN,
-    felduz.MoveKind.REVEAL: pb.FELDUZ_MOVE_REVEAL,
-    felduz.MoveKind.RESERVE: pb.FELDUZ_MOVE_RESERVE,
+    felduz.MoveKind.CHIPS: felduz_pb2.FELDUZ_MOVE_CHIPS,
+    felduz.MoveKind.NO_BET: felduz_pb2.FELDUZ_MOVE_NO_BET,
+    felduz.MoveKind.DRAW: felduz_pb2.FELDUZ_MOVE_DRAW,
+    felduz.MoveKind.STAND: felduz_pb2.FELDUZ_MOVE_STAND,
+    felduz.MoveKind.CONTINUE: felduz_pb2.FELDUZ_MOVE_CONTINUE,
+    felduz.MoveKind.OPEN: felduz_pb2.FELDUZ_MOVE_OPEN,
+    felduz.MoveKind.REVEAL: felduz_pb2.FELDUZ_MOVE_REVEAL,
+    felduz.MoveKind.RESERVE: felduz_pb2.FELDUZ_MOVE_RESERVE,
 }
 
 
-def _detail(move: felduz.Move, out: pb.FelduzAction) -> None:
+def _detail(move: felduz.Move, out: felduz_pb2.FelduzAction) -> None:
     """Fill ``out`` with a Felduz move's typed fields."""
     out.move = _KINDS[move.kind]
     if move.chip is not None:
@@ -37,18 +38,18 @@ def _detail(move: felduz.Move, out: pb.FelduzAction) -> None:
 
 
 @cache
-def _public(action: int) -> pb.FelduzAction:
+def _public(action: int) -> felduz_pb2.FelduzAction:
     """A Felduz action's typed fields when its id names everything (any id but a split's, so
     every public one): made once per id, a shared message copied, never modified."""
-    out = pb.FelduzAction()
+    out = felduz_pb2.FelduzAction()
     _detail(felduz.move(action), out)
     return out
 
 
-_history = history_encoder(pb.FelduzHistoryEntry, _public)
+_history = history_encoder(felduz_pb2.FelduzHistoryEntry, _public)
 
 
-def _result(result: felduz.RoundResult, out: pb.FelduzRoundResult) -> None:
+def _result(result: felduz.RoundResult, out: felduz_pb2.FelduzRoundResult) -> None:
     out.round = result.round
     out.dealer = result.dealer
     chip_settlement(result.settlement, out.settlement)
@@ -63,7 +64,7 @@ def _result(result: felduz.RoundResult, out: pb.FelduzRoundResult) -> None:
                 reserve_sum=felduz.field_sum(reserve),
             )
     for event in result.events:
-        criterion = cast(pb.FelduzCriterion, event.criterion + 1)
+        criterion = cast(felduz_pb2.FelduzCriterion, event.criterion + 1)
         out.events.add(criterion=criterion, seats=event.seats)
 
 
@@ -72,12 +73,12 @@ def _observation(obs: felduz.FelduzObservation, out: pb.Observation) -> None:
     merge_past(msg, "past_rounds", obs.past_rounds, _history, _result)
     msg.round = obs.round
     msg.round_cap = obs.round_cap
-    msg.phase = cast(pb.FelduzPhase, obs.phase + 1)
+    msg.phase = cast(felduz_pb2.FelduzPhase, obs.phase + 1)
     if obs.to_act is not None:
         msg.to_act = obs.to_act
     if obs.turn is not None:
         msg.turn = obs.turn
-    msg.turn_start = cast(pb.FelduzTurnStart, obs.first + 1)
+    msg.turn_start = cast(felduz_pb2.FelduzTurnStart, obs.first + 1)
     chip_table(obs.table, obs.round_cap, msg.table)
     for s, opened in enumerate(obs.open_fields):
         msg.seats.add(

@@ -8,13 +8,14 @@ from typing import cast
 from croupier.games._codec_kit import GameCodec, deal_header, history_encoder, merge_past, score
 from croupier.games.fipsen import rules as fipsen
 from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import fipsen_pb2
 
 
-def _card(card: int) -> pb.FipsenCard:
-    return pb.FipsenCard(
+def _card(card: int) -> fipsen_pb2.FipsenCard:
+    return fipsen_pb2.FipsenCard(
         id=card,
-        suit=cast(pb.FipsenSuit, fipsen.card_suit(card) + 1),
-        rank=cast(pb.FipsenRank, fipsen.card_rank(card) + 1),
+        suit=cast(fipsen_pb2.FipsenSuit, fipsen.card_suit(card) + 1),
+        rank=cast(fipsen_pb2.FipsenRank, fipsen.card_rank(card) + 1),
     )
 
 
@@ -22,20 +23,20 @@ def _card(card: int) -> pb.FipsenCard:
 _FIPSEN_CARDS = tuple(_card(c) for c in range(fipsen.DECK_SIZE))
 
 
-def _cards(cards: tuple[int, ...]) -> list[pb.FipsenCard]:
+def _cards(cards: tuple[int, ...]) -> list[fipsen_pb2.FipsenCard]:
     return [_FIPSEN_CARDS[c] for c in cards]
 
 
-def _suit(suit: int | None) -> pb.FipsenSuit:
-    return cast(pb.FipsenSuit, 0 if suit is None else suit + 1)
+def _suit(suit: int | None) -> fipsen_pb2.FipsenSuit:
+    return cast(fipsen_pb2.FipsenSuit, 0 if suit is None else suit + 1)
 
 
-def _bid(bid: fipsen.Bid, out: pb.FipsenBid) -> None:
+def _bid(bid: fipsen.Bid, out: fipsen_pb2.FipsenBid) -> None:
     out.tricks = bid.tricks
     out.hand, out.ruten, out.durch, out.kieker = bid.hand, bid.ruten, bid.durch, bid.kieker
 
 
-def _bid_of(action: int, out: pb.FipsenBid) -> None:
+def _bid_of(action: int, out: fipsen_pb2.FipsenBid) -> None:
     """The bid a bid id names (a standing bid, a contract)."""
     bid = fipsen.move(action).bid
     if bid is not None:
@@ -43,30 +44,30 @@ def _bid_of(action: int, out: pb.FipsenBid) -> None:
 
 
 _FIPSEN_MOVES = {
-    fipsen.MoveKind.PASS: pb.FIPSEN_MOVE_PASS,
-    fipsen.MoveKind.HOLD: pb.FIPSEN_MOVE_HOLD,
-    fipsen.MoveKind.BID: pb.FIPSEN_MOVE_BID,
-    fipsen.MoveKind.SIEBENER_FIPS: pb.FIPSEN_MOVE_SIEBENER_FIPS,
-    fipsen.MoveKind.DECLINE_FIPS: pb.FIPSEN_MOVE_DECLINE_FIPS,
-    fipsen.MoveKind.TAKE_SKAT: pb.FIPSEN_MOVE_TAKE_SKAT,
-    fipsen.MoveKind.PLAY_HAND: pb.FIPSEN_MOVE_PLAY_HAND,
-    fipsen.MoveKind.DISCARD: pb.FIPSEN_MOVE_DISCARD,
-    fipsen.MoveKind.TRUMP: pb.FIPSEN_MOVE_TRUMP,
-    fipsen.MoveKind.PLAY: pb.FIPSEN_MOVE_PLAY,
-    fipsen.MoveKind.STOP: pb.FIPSEN_MOVE_STOP,
-    fipsen.MoveKind.DURCH: pb.FIPSEN_MOVE_DURCH,
+    fipsen.MoveKind.PASS: fipsen_pb2.FIPSEN_MOVE_PASS,
+    fipsen.MoveKind.HOLD: fipsen_pb2.FIPSEN_MOVE_HOLD,
+    fipsen.MoveKind.BID: fipsen_pb2.FIPSEN_MOVE_BID,
+    fipsen.MoveKind.SIEBENER_FIPS: fipsen_pb2.FIPSEN_MOVE_SIEBENER_FIPS,
+    fipsen.MoveKind.DECLINE_FIPS: fipsen_pb2.FIPSEN_MOVE_DECLINE_FIPS,
+    fipsen.MoveKind.TAKE_SKAT: fipsen_pb2.FIPSEN_MOVE_TAKE_SKAT,
+    fipsen.MoveKind.PLAY_HAND: fipsen_pb2.FIPSEN_MOVE_PLAY_HAND,
+    fipsen.MoveKind.DISCARD: fipsen_pb2.FIPSEN_MOVE_DISCARD,
+    fipsen.MoveKind.TRUMP: fipsen_pb2.FIPSEN_MOVE_TRUMP,
+    fipsen.MoveKind.PLAY: fipsen_pb2.FIPSEN_MOVE_PLAY,
+    fipsen.MoveKind.STOP: fipsen_pb2.FIPSEN_MOVE_STOP,
+    fipsen.MoveKind.DURCH: fipsen_pb2.FIPSEN_MOVE_DURCH,
 }
 
 
 @cache
-def _detail(action: int) -> pb.FipsenAction:
+def _detail(action: int) -> fipsen_pb2.FipsenAction:
     """The typed fields of an action id's move (the bid a HOLD takes over is added by the
     caller): made once per id, a shared message that callers copy and never modify."""
     move = fipsen.move(action)
-    out = pb.FipsenAction(move=_FIPSEN_MOVES[move.kind])
+    out = fipsen_pb2.FipsenAction(move=_FIPSEN_MOVES[move.kind])
     if move.bid is not None:
         if move.bid.kieker:
-            out.move = pb.FIPSEN_MOVE_KIEKER
+            out.move = fipsen_pb2.FIPSEN_MOVE_KIEKER
         _bid(move.bid, out.bid)
     if move.card is not None:
         out.card.CopyFrom(_FIPSEN_CARDS[move.card])
@@ -75,13 +76,13 @@ def _detail(action: int) -> pb.FipsenAction:
     return out
 
 
-_history = history_encoder(pb.FipsenHistoryEntry, _detail)
+_history = history_encoder(fipsen_pb2.FipsenHistoryEntry, _detail)
 
 
-def _result(result: fipsen.DealResult, out: pb.FipsenDealResult) -> None:
+def _result(result: fipsen.DealResult, out: fipsen_pb2.FipsenDealResult) -> None:
     out.deal_index = result.deal_index
     out.dealer = result.dealer
-    out.outcome = cast(pb.FipsenDealOutcome, result.outcome + 1)
+    out.outcome = cast(fipsen_pb2.FipsenDealOutcome, result.outcome + 1)
     if result.declarer is not None:
         out.declarer = result.declarer
     if result.contract is not None:
@@ -95,16 +96,16 @@ def _result(result: fipsen.DealResult, out: pb.FipsenDealResult) -> None:
 
 
 _FIPSEN_PHASES = {
-    fipsen.Phase.DRAW_DEALER: pb.FIPSEN_PHASE_BETWEEN_DEALS,
-    fipsen.Phase.DEAL: pb.FIPSEN_PHASE_BETWEEN_DEALS,
-    fipsen.Phase.SIEBENER_FIPS: pb.FIPSEN_PHASE_SIEBENER_FIPS,
-    fipsen.Phase.BIDDING: pb.FIPSEN_PHASE_BIDDING,
-    fipsen.Phase.SKAT: pb.FIPSEN_PHASE_SKAT,
-    fipsen.Phase.DISCARD: pb.FIPSEN_PHASE_DISCARD,
-    fipsen.Phase.TRUMP: pb.FIPSEN_PHASE_TRUMP,
-    fipsen.Phase.PLAY: pb.FIPSEN_PHASE_PLAY,
-    fipsen.Phase.STOP_OR_DURCH: pb.FIPSEN_PHASE_STOP_OR_DURCH,
-    fipsen.Phase.OVER: pb.FIPSEN_PHASE_OVER,
+    fipsen.Phase.DRAW_DEALER: fipsen_pb2.FIPSEN_PHASE_BETWEEN_DEALS,
+    fipsen.Phase.DEAL: fipsen_pb2.FIPSEN_PHASE_BETWEEN_DEALS,
+    fipsen.Phase.SIEBENER_FIPS: fipsen_pb2.FIPSEN_PHASE_SIEBENER_FIPS,
+    fipsen.Phase.BIDDING: fipsen_pb2.FIPSEN_PHASE_BIDDING,
+    fipsen.Phase.SKAT: fipsen_pb2.FIPSEN_PHASE_SKAT,
+    fipsen.Phase.DISCARD: fipsen_pb2.FIPSEN_PHASE_DISCARD,
+    fipsen.Phase.TRUMP: fipsen_pb2.FIPSEN_PHASE_TRUMP,
+    fipsen.Phase.PLAY: fipsen_pb2.FIPSEN_PHASE_PLAY,
+    fipsen.Phase.STOP_OR_DURCH: fipsen_pb2.FIPSEN_PHASE_STOP_OR_DURCH,
+    fipsen.Phase.OVER: fipsen_pb2.FIPSEN_PHASE_OVER,
 }
 
 

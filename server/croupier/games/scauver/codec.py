@@ -16,20 +16,21 @@ from croupier.games._chips_codec import (
 from croupier.games._codec_kit import GameCodec, history_encoder, merge_past
 from croupier.games.scauver import rules as sc
 from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import scauver_pb2
 
-_FLANK = (pb.SCAUVER_FLANK_LEFT, pb.SCAUVER_FLANK_RIGHT)
+_FLANK = (scauver_pb2.SCAUVER_FLANK_LEFT, scauver_pb2.SCAUVER_FLANK_RIGHT)
 _KINDS = {
-    sc.MoveKind.CHIPS: pb.SCAUVER_MOVE_CHIPS,
-    sc.MoveKind.FOLD: pb.SCAUVER_MOVE_FOLD,
-    sc.MoveKind.PROCEED: pb.SCAUVER_MOVE_PROCEED,
-    sc.MoveKind.NO_BET: pb.SCAUVER_MOVE_NO_BET,
-    sc.MoveKind.PLACE: pb.SCAUVER_MOVE_PLACE,
-    sc.MoveKind.PLACE_PAIR: pb.SCAUVER_MOVE_PLACE_PAIR,
-    sc.MoveKind.OPEN: pb.SCAUVER_MOVE_OPEN,
+    sc.MoveKind.CHIPS: scauver_pb2.SCAUVER_MOVE_CHIPS,
+    sc.MoveKind.FOLD: scauver_pb2.SCAUVER_MOVE_FOLD,
+    sc.MoveKind.PROCEED: scauver_pb2.SCAUVER_MOVE_PROCEED,
+    sc.MoveKind.NO_BET: scauver_pb2.SCAUVER_MOVE_NO_BET,
+    sc.MoveKind.PLACE: scauver_pb2.SCAUVER_MOVE_PLACE,
+    sc.MoveKind.PLACE_PAIR: scauver_pb2.SCAUVER_MOVE_PLACE_PAIR,
+    sc.MoveKind.OPEN: scauver_pb2.SCAUVER_MOVE_OPEN,
 }
 
 
-def _move(move: sc.Move, out: pb.ScauverAction) -> None:
+def _move(move: sc.Move, out: scauver_pb2.ScauverAction) -> None:
     """Fill ``out`` with the typed fields of a Scauver move."""
     out.move = _KINDS[move.kind]
     if move.chip is not None:
@@ -38,24 +39,24 @@ def _move(move: sc.Move, out: pb.ScauverAction) -> None:
         out.placements.add(card=card_msg(card), flank=_FLANK[flank])
 
 
-def _field(field: sc.Field, out: pb.ScauverField) -> None:
+def _field(field: sc.Field, out: scauver_pb2.ScauverField) -> None:
     out.left.extend(card_msgs(field[sc.LEFT]))
     out.right.extend(card_msgs(field[sc.RIGHT]))
 
 
 @cache
-def _detail(action: int) -> pb.ScauverAction:
+def _detail(action: int) -> scauver_pb2.ScauverAction:
     """A Scauver action's typed fields when its id names everything (any id but an opening's,
     so every public one): made once per id, a shared message copied, never modified."""
-    out = pb.ScauverAction()
+    out = scauver_pb2.ScauverAction()
     _move(sc.move(action), out)
     return out
 
 
-_history = history_encoder(pb.ScauverHistoryEntry, _detail)
+_history = history_encoder(scauver_pb2.ScauverHistoryEntry, _detail)
 
 
-def _result(result: sc.RoundResult, out: pb.ScauverRoundResult) -> None:
+def _result(result: sc.RoundResult, out: scauver_pb2.ScauverRoundResult) -> None:
     out.round = result.round_index
     out.dealer = result.dealer
     for field in result.fields:
@@ -71,19 +72,19 @@ def _result(result: sc.RoundResult, out: pb.ScauverRoundResult) -> None:
             msg.link.right.extend(card_msgs(link.right))
             msg.link.value = link.value
             msg.link.greater_cards, msg.link.lesser_cards = link.shape
-    out.decided_by = cast(pb.ScauverCriterion, int(result.decided_by) + 1)
+    out.decided_by = cast(scauver_pb2.ScauverCriterion, int(result.decided_by) + 1)
     chip_settlement(result.settlement, out.settlement)
 
 
-def _phase(obs: sc.ScauverObservation) -> pb.ScauverPhase:
+def _phase(obs: sc.ScauverObservation) -> scauver_pb2.ScauverPhase:
     """The wire phase: the rules move on to PLACE as soon as the turn seat bets, but while that
     bet is being answered (IN, OUT, RAISE) the wire still says BET, where the answers belong."""
     phase = obs.phase
     if phase is sc.Phase.DRAW_DEALER:
-        return pb.SCAUVER_PHASE_DEAL
+        return scauver_pb2.SCAUVER_PHASE_DEAL
     if phase is sc.Phase.PLACE and obs.table.bet is not None:
-        return pb.SCAUVER_PHASE_BET
-    return cast(pb.ScauverPhase, int(phase))
+        return scauver_pb2.SCAUVER_PHASE_BET
+    return cast(scauver_pb2.ScauverPhase, int(phase))
 
 
 def _observation(obs: sc.ScauverObservation, out: pb.Observation) -> None:

@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from croupier.v1 import control_pb2 as croupier_dot_v1_dot_control__pb2
+from . import control_pb2 as croupier_dot_v1_dot_control__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
