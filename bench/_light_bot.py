@@ -10,8 +10,12 @@ import sys
 
 import grpc
 
-from croupier.v1 import PROTOCOL_VERSION, bot_pb2_grpc
-from croupier.v1 import bot_pb2 as pb
+try:  # the contract's own stubs package; a checkout from before it has them in the server
+    from croupier_proto.v1 import PROTOCOL_VERSION, bot_pb2_grpc
+    from croupier_proto.v1 import bot_pb2 as pb
+except ImportError:
+    from croupier.v1 import PROTOCOL_VERSION, bot_pb2_grpc  # type: ignore[no-redef]
+    from croupier.v1 import bot_pb2 as pb  # type: ignore[no-redef]
 
 NAME = sys.argv[1] if len(sys.argv) > 1 else "light"
 

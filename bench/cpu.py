@@ -21,7 +21,8 @@ part (``callgrind_control``), so start-up is left out. The other processes run n
   of every match (four at once) against three light bots: instructions per decision it answered.
 
 ``--compare REV`` checks REV out in a temporary git worktree and runs every measurement there
-too (its ``croupier``, ``croupier_bot`` and ``croupier_bots`` first on ``PYTHONPATH``),
+too (its ``croupier``, ``croupier_bot``, ``croupier_bots`` and ``croupier_proto`` first on
+``PYTHONPATH``),
 alternating with this checkout's, and prints each figure with the ratio this/REV.
 """
 
@@ -448,6 +449,9 @@ def _checkout(rev: str) -> Iterator[dict[str, str]]:
             (path / "croupier").symlink_to(tree / "server" / "croupier")
             (path / "croupier_bot").symlink_to(tree / "clients" / "python" / "croupier_bot")
             (path / "croupier_bots").symlink_to(tree / "bots")
+            stubs = tree / "proto" / "python" / "croupier_proto"
+            if stubs.is_dir():  # the wire contract's own package (since issue 11)
+                (path / "croupier_proto").symlink_to(stubs)
             yield {**os.environ, "PYTHONPATH": str(path)}
         finally:
             subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force", str(tree)],
