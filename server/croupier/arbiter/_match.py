@@ -362,11 +362,16 @@ class Match:
         wall_s = limit_s + (clock.cpu_wall_guard_ms / 1000 if meter else 0.0)  # hard limit
         seen = 0.0  # the write of this request last taken into account
 
-        def started() -> None:
+        def started(read_at: float = 0.0) -> None:
             """Once the transport has written the request (``link.written``), its clock
-            starts at that moment (at the latest write, if it was written again)."""
+            starts at that moment (at the latest write, if it was written again); but not
+            from a write noted after the reply being handled was read (``read_at``): the
+            transport may resume from the write after the reply came in."""
             nonlocal start, cpu_start, seen
-            if link.written_id == request_id and link.written_at != seen:
+            written_at = link.written_at
+            if read_at and written_at > read_at:
+                return
+            if link.written_id == request_id and written_at != seen:
                 seen = start = link.written_at
                 cpu_start = link.written_cpu if meter else 0.0
 
@@ -403,8 +408,8 @@ class Match:
                 if now < start + wall_s + self._lag.between(start, now):
                     continue  # the arbiter stalled meanwhile: the deadline moved on
                 return timed_out("no reply before the deadline")
-            started()
             end = message.received_at if isinstance(message, Reply) and message.received_at else 0.0
+            started(end)
             elapsed_us, times = timing(end or loop.time())
             if isinstance(message, Gone):
                 self._mark_gone(seat)
