@@ -61,6 +61,37 @@ function loadService() {
   return grpc.loadPackageDefinition(definition).croupier.v1.BotService;
 }
 
+// The channel's credentials: TLS when CROUPIER_TLS_CA names a PEM file to trust (or
+// CROUPIER_TLS=1: the system's roots), with CROUPIER_TLS_CERT and CROUPIER_TLS_KEY for mutual TLS
+// and CROUPIER_TLS_SERVER_NAME when the certificate names the arbiter differently; plaintext
+// otherwise, and always to a unix: address (the arbiter's local socket). docs/protocol.md,
+// "Remote bots over TLS".
+function channel(address) {
+  const env = process.env;
+  const on = env.CROUPIER_TLS_CA || ["1", "true", "yes"].includes(env.CROUPIER_TLS || "");
+  if (!on || address.startsWith("unix:")) {
+    return { credentials: grpc.credentials.createInsecure(), options: {} };
+  }
+  const read = (file, what) => {
+    if (!file) return null;
+    try {
+      return fs.readFileSync(file);
+    } catch (err) {
+      throw new BotError(`cannot read the TLS ${what} ${file}: ${err.message}`);
+    }
+  };
+  if (!env.CROUPIER_TLS_CERT !== !env.CROUPIER_TLS_KEY) {
+    throw new BotError("mutual TLS needs both CROUPIER_TLS_CERT and CROUPIER_TLS_KEY");
+  }
+  const credentials = grpc.credentials.createSsl(
+    read(env.CROUPIER_TLS_CA, "CA"),
+    read(env.CROUPIER_TLS_KEY, "key"),
+    read(env.CROUPIER_TLS_CERT, "certificate")
+  );
+  const name = env.CROUPIER_TLS_SERVER_NAME;
+  return { credentials, options: name ? { "grpc.ssl_target_name_override": name } : {} };
+}
+
 class BotError extends Error {
   constructor(message, reason = "", code = "") {
     super(message);
@@ -79,13 +110,14 @@ function play(act, options = {}) {
   if (!address) {
     return Promise.reject(new BotError("no arbiter address: set CROUPIER_ADDRESS"));
   }
-  let BotService;
+  let client;
   try {
-    BotService = loadService();
+    const BotService = loadService();
+    const dial = channel(address);
+    client = new BotService(address, dial.credentials, dial.options);
   } catch (err) {
     return Promise.reject(err instanceof BotError ? err : new BotError(String(err.message)));
   }
-  const client = new BotService(address, grpc.credentials.createInsecure());
   const seed = process.env.CROUPIER_SEED;
   return playSeat(client, act, options, token, seed === undefined ? null : Number(seed)).finally(
     () => client.close(),
@@ -174,13 +206,14 @@ function serve(act, options = {}) {
   if (!address) {
     return Promise.reject(new BotError("no arbiter address: set CROUPIER_ADDRESS"));
   }
-  let BotService;
+  let client;
   try {
-    BotService = loadService();
+    const BotService = loadService();
+    const dial = channel(address);
+    client = new BotService(address, dial.credentials, dial.options);
   } catch (err) {
     return Promise.reject(err instanceof BotError ? err : new BotError(String(err.message)));
   }
-  const client = new BotService(address, grpc.credentials.createInsecure());
   return new Promise((resolve, reject) => {
     const seats = [];
     let sessionId = "";

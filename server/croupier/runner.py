@@ -24,6 +24,7 @@ from croupier.transport import (
     Isolation,
     SandboxOptions,
     SeatAssigner,
+    TlsConfig,
     launch_bot,
 )
 
@@ -74,6 +75,7 @@ async def run_match(
     progress: Callable[[int], None] | None = None,
     on_ready: Callable[[str, Match], None] | None = None,
     sandbox: SandboxOptions | None = None,
+    tls: TlsConfig | None = None,
 ) -> MatchRun:
     """Play one match between ``bots`` and return its result and files.
 
@@ -83,7 +85,8 @@ async def run_match(
     :class:`SeatAssigner` (a :class:`~croupier.transport.BotPool`'s bot that stays up across
     matches; its process and log are the pool's, not in the returned run).
     With ``server`` the match is hosted on that running server (many matches can share one);
-    otherwise a server is started on ``listen`` and stopped afterwards. Setting ``cancel`` ends
+    otherwise a server is started on ``listen`` (speaking TLS with ``tls``) and stopped
+    afterwards. Setting ``cancel`` ends
     the match at once (a pending decision is abandoned) with a result marked cancelled;
     ``progress`` is called with the number of deals finished. ``sandbox`` says how launched
     bots are isolated (default: bubblewrap where it can run); they never see ``out_dir``, which
@@ -108,7 +111,7 @@ async def run_match(
     started = False
     try:
         if server is None:
-            server = ArbiterServer(listen)
+            server = ArbiterServer(listen, tls=tls)
             await server.start()
         started = True
         server.bots.add_match(match)

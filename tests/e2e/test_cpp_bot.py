@@ -62,3 +62,30 @@ def test_the_kit_reports_a_refusal_with_its_reason_in_one_line() -> None:
     assert err.strip().splitlines() == [
         "cpp-random: UNAUTHENTICATED: the token admits no seat [TOKEN_UNKNOWN]"
     ]
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "none"])
+def test_the_kit_dials_the_unix_socket_a_launched_bot_is_given(mode: str, tmp_path: Path) -> None:
+    """A launched bot's ``CROUPIER_ADDRESS`` is the arbiter's unix socket: in its sandbox
+    (``unix:/run/croupier/arbiter.sock``, its only way out) and without one (the socket's own
+    path); the kit's gRPC channel takes ``unix:`` targets as they are."""
+    from croupier.arbiter import MatchConfig, Outcome
+    from croupier.replay import read_replay, verify
+    from croupier.runner import run_match
+    from croupier.transport import Isolation, SandboxMode, SandboxOptions, bwrap_problem
+
+    if mode == "bwrap" and (problem := bwrap_problem()):
+        pytest.skip(f"bubblewrap cannot run here: {problem}")
+    bot = _bot()
+    sandbox = SandboxOptions(mode=SandboxMode(mode))
+    config = MatchConfig("scauver", {"players": 2, "round_cap": 3}, seed=4)
+    random_bot = [sys.executable, "-m", "croupier_bots.random_bot"]
+    run = asyncio.run(
+        run_match(config, [[str(bot)], random_bot], tmp_path / "out", sandbox=sandbox)
+    )
+    assert run.isolation[0] is (Isolation.BWRAP if mode == "bwrap" else Isolation.NONE)
+    assert run.result.seats[0].outcome is Outcome.NORMAL
+    replay = read_replay(run.replay)
+    assert replay.header["seats"][0]["bot_name"] == "cpp-random"
+    assert replay.header["seats"][0]["peer"].startswith("unix:")
+    verify(replay)

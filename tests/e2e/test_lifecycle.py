@@ -236,20 +236,54 @@ def test_a_bot_whose_reply_comes_after_the_match_still_exits_cleanly(tmp_path: P
     ] * 4
 
 
+#: The arbiter stand-in: launches one bot (a never-dialling one: nothing would stop it but
+#: the arbiter's death) with the sandbox mode of argv[2], prints its pid, then waits forever.
 _LAUNCHER = """
 import asyncio, sys
 from pathlib import Path
-from croupier.transport._launcher import launch_bot
+from croupier.transport import SandboxMode, SandboxOptions, launch_bot
 
 async def main() -> None:
     bot = await launch_bot(
-        ["sleep", "600"], link=None, address="127.0.0.1:1", seed=0, match_id="",
-        log_path=Path(sys.argv[1]),
+        [sys.executable, sys.argv[3]], link=None, address="127.0.0.1:1", seed=0, match_id="",
+        log_path=Path(sys.argv[1]), sandbox=SandboxOptions(mode=SandboxMode(sys.argv[2])),
     )
     print(bot.process.pid, flush=True)
     await asyncio.sleep(600)
 
 asyncio.run(main())
+"""
+
+#: A bot that leaves a whole tree behind before it says "ready": a child that calls setsid()
+#: and forks again (the grandchild, reparented, sleeps), and itself exec'ing ``sleep 600``.
+#: With ``plain`` as argv[1] (no PID namespace to catch it) the child stays in the group.
+_TREE_BOT = """
+import os, sys, time
+child = os.fork()
+if child == 0:
+    if sys.argv[1:] != ["plain"]:
+        os.setsid()
+    if os.fork() == 0:
+        time.sleep(600)
+    os._exit(0)
+os.waitpid(child, 0)  # the grandchild exists now
+print("ready", flush=True)
+os.execvp("sleep", ["sleep", "600"])
+"""
+
+#: Makes itself a child subreaper, then runs the launcher: every process the launcher leaves
+#: behind (the sandbox's init, a setsid escaper) is re-parented to this one, so the test sees
+#: the launcher's whole tree, orphans included. Reaps what exits; prints the launcher's pid.
+_HARNESS = """
+import ctypes, os, subprocess, sys, time
+ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+launcher = subprocess.Popen([sys.executable, "-c", *sys.argv[1:]], stdout=subprocess.PIPE)
+print(launcher.pid, launcher.stdout.readline().decode().strip(), flush=True)
+while True:
+    try:
+        os.wait()
+    except ChildProcessError:
+        time.sleep(0.02)
 """
 
 
@@ -261,26 +295,167 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_a_launched_bot_dies_with_the_process_that_launched_it(tmp_path: Path) -> None:
-    """A SIGKILLed arbiter cannot stop its bots; the kernel does (PR_SET_PDEATHSIG), even for a
-    bot that never dials and would otherwise wait forever (here ``sleep 600``)."""
-    parent = subprocess.Popen(
-        [sys.executable, "-c", _LAUNCHER, str(tmp_path / "bot.log")],
-        stdout=subprocess.PIPE, text=True,
+def _tree(root: int) -> dict[int, str]:
+    """Every live descendant of ``root`` (host pids), with its command line. Zombies are
+    walked through, not listed: the child of a process that just died may not have been
+    re-parented yet when its line of /proc is read."""
+    parents: dict[int, int] = {}
+    zombies: set[int] = set()
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(proc.name)] = int(fields[1])
+            if fields[0] in ("Z", "X"):
+                zombies.add(int(proc.name))
+    found: dict[int, str] = {}
+    seen = {root}
+    todo = [root]
+    while todo:
+        parent = todo.pop()
+        for pid, ppid in parents.items():
+            if ppid == parent and pid not in seen:
+                seen.add(pid)
+                todo.append(pid)
+                if pid in zombies:
+                    continue
+                try:
+                    found[pid] = (
+                        Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+                    )
+                except OSError:
+                    continue
+    return found
+
+
+def _kill_the_launcher(
+    tmp_path: Path, mode: str, *, wait_ready: bool, delay_s: float = 0.0, plain: bool = False
+) -> tuple[dict[int, str], dict[int, str]]:
+    """Run the harness; SIGKILL the launcher once its bot's tree is up (``wait_ready``) or
+    ``delay_s`` after the launch returned; return the launcher's tree just before the kill and
+    what is left of it 2 s after."""
+    bot = tmp_path / "tree_bot.py"
+    bot.write_text(_TREE_BOT.replace("sys.argv[1:]", "['plain']" if plain else "[]"))
+    log = tmp_path / "bot.log"
+    harness = subprocess.Popen(
+        [sys.executable, "-c", _HARNESS, _LAUNCHER, str(log), mode, str(bot)],
+        stdout=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
-    bot = 0
     try:
-        assert parent.stdout is not None
-        bot = int(parent.stdout.readline())
-        assert _alive(bot)
-        parent.kill()
-        parent.wait(timeout=10)
+        assert harness.stdout is not None
+        launcher, _ = map(int, harness.stdout.readline().split())
+        if wait_ready:
+            deadline = time.monotonic() + 30
+            while "ready" not in log.read_text() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert "ready" in log.read_text(), log.read_text()
+        else:
+            time.sleep(delay_s)
+        before = _tree(harness.pid)
+        os.kill(launcher, signal.SIGKILL)
         deadline = time.monotonic() + 2.0
-        while _alive(bot) and time.monotonic() < deadline:
+        while (left := _tree(harness.pid)) and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert not _alive(bot), "the bot outlived the SIGKILLed process that launched it"
+        return before, left
     finally:
-        parent.kill()
-        if bot > 0:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(harness.pid, signal.SIGKILL)  # the harness (what is left: by hand below)
+        for pid in _tree(harness.pid):
             with contextlib.suppress(ProcessLookupError):
-                os.kill(bot, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
+        harness.wait(timeout=10)
+
+
+def _needs_bwrap() -> None:
+    from croupier.transport import bwrap_problem
+
+    if problem := bwrap_problem():
+        pytest.skip(f"bubblewrap cannot run here: {problem}")
+
+
+def test_a_sandboxed_bot_tree_dies_with_the_arbiter_that_launched_it(tmp_path: Path) -> None:
+    """A SIGKILLed arbiter cannot stop its bots; the bots' supervisors see the lifeline close
+    and kill everything in the sandbox: the bot (``sleep 600``, which never dials) and a
+    ``setsid`` + double-fork escaper, within 2 s (issue 9, item 7)."""
+    _needs_bwrap()
+    before, left = _kill_the_launcher(tmp_path, "bwrap", wait_ready=True)
+    commands = list(before.values())
+    assert any(c.startswith("sleep 600") for c in commands), before
+    assert sum("tree_bot.py" in c and "bwrap" not in c and "_confine" not in c
+               for c in commands) == 1, before  # the escaper  # fmt: skip
+    assert left == {}, f"outlived the SIGKILLed arbiter: {left}"
+
+
+def test_a_bot_without_a_sandbox_dies_with_its_process_group(tmp_path: Path) -> None:
+    """Without bubblewrap the bot and the children in its process group die with the arbiter
+    (a setsid child can escape: see the trust model)."""
+    before, left = _kill_the_launcher(tmp_path, "none", wait_ready=True, plain=True)
+    assert sum(c.startswith("sleep 600") for c in before.values()) == 1, before
+    assert left == {}, f"outlived the SIGKILLed arbiter: {left}"
+
+
+@pytest.mark.parametrize("delay_s", [0.0, 0.05])
+def test_a_bot_still_starting_dies_with_the_arbiter(tmp_path: Path, delay_s: float) -> None:
+    """The arbiter killed while its bot's sandbox is still being set up (the moments in which
+    ``PR_SET_PDEATHSIG`` was not yet armed, in the launch and inside bubblewrap): nothing of
+    the bot outlives it by more than 2 s, whenever the kill lands."""
+    mode = "bwrap" if not _bwrap_problem() else "none"
+    _, left = _kill_the_launcher(tmp_path, mode, wait_ready=False, delay_s=delay_s)
+    assert left == {}, f"outlived the SIGKILLed arbiter: {left}"
+
+
+def _bwrap_problem() -> str:
+    from croupier.transport import bwrap_problem
+
+    return bwrap_problem()
+
+
+def test_the_supervisor_alone_kills_the_whole_sandbox_when_the_lifeline_closes(
+    tmp_path: Path,
+) -> None:
+    """What covers the moments before bubblewrap's init has armed its parent-death signal: a
+    sandbox run *without* ``--die-with-parent`` (so nothing else would ever stop its setsid
+    escaper) still dies entirely once its lifeline closes, by its supervisor's hand."""
+    _needs_bwrap()
+    from croupier.transport import SandboxOptions
+    from croupier.transport._sandbox import bwrap_argv, bwrap_path, next_seat_uid
+
+    bot = tmp_path / "tree_bot.py"
+    bot.write_text(_TREE_BOT.replace("sys.argv[1:]", "[]"))
+    bwrap = bwrap_path()
+    assert bwrap is not None
+    as_root = os.geteuid() == 0
+    read, write = os.pipe()
+    argv = bwrap_argv(
+        bwrap, [sys.executable, str(bot)], SandboxOptions(),
+        next_seat_uid() if as_root else -1, as_root=as_root, lifeline=read,
+    )  # fmt: skip
+    argv.remove("--die-with-parent")
+    log = (tmp_path / "bot.log").open("wb")
+    proc = subprocess.Popen(argv, stdout=log, stderr=log, pass_fds=(read,), start_new_session=True)
+    os.close(read)
+    try:
+        deadline = time.monotonic() + 30
+        while "ready" not in (tmp_path / "bot.log").read_text() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        tree = _tree(proc.pid)
+        assert any(c.startswith("sleep 600") for c in tree.values()), tree
+        os.close(write)  # the arbiter is gone, as far as the sandbox can tell
+        write = -1
+        deadline = time.monotonic() + 2.0
+        while (left := [p for p in tree if _alive(p)]) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert left == [], {p: tree[p] for p in left}
+        assert proc.wait(timeout=5) == 137  # the supervisor's status, passed on by bwrap
+    finally:
+        if write >= 0:
+            os.close(write)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        for pid in _tree(proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait(timeout=5)
+        log.close()

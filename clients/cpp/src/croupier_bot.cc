@@ -5,8 +5,10 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "croupier/v1/bot.grpc.pb.h"
 
@@ -35,6 +37,47 @@ int fail(const Options& options, const std::string& message) {
   return 2;
 }
 
+bool read_pem(const char* variable, std::string* out, std::string* error) {
+  const char* file = std::getenv(variable);
+  if (file == nullptr || *file == '\0') return true;
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    *error = std::string("cannot read the TLS file ") + file + " (" + variable + ")";
+    return false;
+  }
+  *out = text.str();
+  return true;
+}
+
+// TLS when CROUPIER_TLS_CA names a PEM file to trust (or CROUPIER_TLS=1: the system's roots),
+// with CROUPIER_TLS_CERT/CROUPIER_TLS_KEY for mutual TLS and CROUPIER_TLS_SERVER_NAME when the
+// certificate names the arbiter differently; plaintext otherwise, and always to a unix: address.
+std::shared_ptr<grpc::ChannelCredentials> credentials(const std::string& address,
+                                                      grpc::ChannelArguments* args,
+                                                      std::string* error) {
+  const std::string ca = env_or("", "CROUPIER_TLS_CA");
+  const std::string on = env_or("", "CROUPIER_TLS");
+  if ((ca.empty() && on != "1" && on != "true" && on != "yes") ||
+      address.rfind("unix:", 0) == 0) {
+    return grpc::InsecureChannelCredentials();
+  }
+  grpc::SslCredentialsOptions ssl;
+  if (!read_pem("CROUPIER_TLS_CA", &ssl.pem_root_certs, error) ||
+      !read_pem("CROUPIER_TLS_CERT", &ssl.pem_cert_chain, error) ||
+      !read_pem("CROUPIER_TLS_KEY", &ssl.pem_private_key, error)) {
+    return nullptr;
+  }
+  if (ssl.pem_cert_chain.empty() != ssl.pem_private_key.empty()) {
+    *error = "mutual TLS needs both CROUPIER_TLS_CERT and CROUPIER_TLS_KEY";
+    return nullptr;
+  }
+  const std::string name = env_or("", "CROUPIER_TLS_SERVER_NAME");
+  if (!name.empty()) args->SetSslTargetNameOverride(name);
+  return grpc::SslCredentials(ssl);
+}
+
 }  // namespace
 
 int play(Bot& bot, const Options& options) {
@@ -44,7 +87,10 @@ int play(Bot& bot, const Options& options) {
 
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(64 << 20);  // decision messages grow with the match
-  auto channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  std::string error;
+  auto creds = credentials(address, &args, &error);
+  if (!creds) return fail(options, error);
+  auto channel = grpc::CreateCustomChannel(address, creds, args);
   auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(options.connect_timeout_s);
   if (!channel->WaitForConnected(deadline)) {
     return fail(options, "cannot reach the arbiter at " + address);

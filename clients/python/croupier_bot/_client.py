@@ -21,6 +21,13 @@ from croupier_proto.v1 import bot_pb2 as pb
 
 _REASON_KEY = "croupier-reason"  # croupier.transport.REASON_KEY (not imported: server-side)
 
+#: TLS settings of a bot dialling a remote arbiter (docs/protocol.md, "Remote bots over TLS").
+ENV_TLS = "CROUPIER_TLS"  # "1": TLS, verified against the system's root certificates
+ENV_TLS_CA = "CROUPIER_TLS_CA"  # PEM file of the CA (or self-signed certificate) to trust: TLS
+ENV_TLS_CERT = "CROUPIER_TLS_CERT"  # the bot's own certificate chain, for mutual TLS
+ENV_TLS_KEY = "CROUPIER_TLS_KEY"  # and its private key
+ENV_TLS_SERVER_NAME = "CROUPIER_TLS_SERVER_NAME"  # the name to check the certificate for
+
 
 class BotError(Exception):
     """The arbiter refused the bot or the stream broke; ``reason``: the stable ErrorReason name."""
@@ -136,6 +143,62 @@ class Seat:
         return None
 
 
+@dataclass(frozen=True)
+class Tls:
+    """How to dial the arbiter over TLS: ``ca``, the PEM file to trust (``None``: the system's
+    roots); for mutual TLS the bot's own ``cert`` and ``key``; ``server_name`` when the
+    certificate names the arbiter differently from the address dialled."""
+
+    ca: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    server_name: str | None = None
+
+    @classmethod
+    def from_env(cls) -> Tls | None:
+        """From ``CROUPIER_TLS_CA`` (or ``CROUPIER_TLS=1``), ``CROUPIER_TLS_CERT``,
+        ``CROUPIER_TLS_KEY``, ``CROUPIER_TLS_SERVER_NAME``; ``None`` (plaintext) when neither
+        of the first two is set."""
+        env = os.environ
+        if not env.get(ENV_TLS_CA) and env.get(ENV_TLS, "") not in ("1", "true", "yes"):
+            return None
+        return cls(
+            env.get(ENV_TLS_CA) or None,
+            env.get(ENV_TLS_CERT) or None,
+            env.get(ENV_TLS_KEY) or None,
+            env.get(ENV_TLS_SERVER_NAME) or None,
+        )
+
+
+def _pem(path: str | None, what: str) -> bytes | None:
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as file:
+            return file.read()
+    except OSError as exc:
+        raise BotError(f"cannot read the TLS {what} {path}: {exc.strerror or exc}") from None
+
+
+def _channel(address: str, tls: Tls | None) -> grpc.aio.Channel:
+    """A channel to ``address``: TLS with ``tls`` (default: :meth:`Tls.from_env`), except to a
+    ``unix:`` address (the arbiter's local socket is plaintext; a launched bot dials it)."""
+    tls = tls if tls is not None else Tls.from_env()
+    if tls is None or address.startswith("unix:"):
+        return grpc.aio.insecure_channel(address)
+    if (tls.cert is None) != (tls.key is None):
+        raise BotError("mutual TLS needs both a certificate and its key (CROUPIER_TLS_CERT/KEY)")
+    credentials = grpc.ssl_channel_credentials(
+        root_certificates=_pem(tls.ca, "CA"),
+        private_key=_pem(tls.key, "key"),
+        certificate_chain=_pem(tls.cert, "certificate"),
+    )
+    options = []
+    if tls.server_name:
+        options.append(("grpc.ssl_target_name_override", tls.server_name))
+    return grpc.aio.secure_channel(address, credentials, options=options)
+
+
 class _FunctionBot(Bot):
     def __init__(self, fn: Callable[[Decision], int], name: str, version: str) -> None:
         self._fn, self.name, self.version = fn, name, version
@@ -150,15 +213,17 @@ def play(
     address: str | None = None,
     token: str | None = None,
     connect_timeout_s: float = 30.0,
+    tls: Tls | None = None,
 ) -> Any:
     """Play one match and return the ``MatchEnd`` message; :class:`BotError` on refusal/failure.
 
-    ``address`` and ``token`` default to ``CROUPIER_ADDRESS`` and ``CROUPIER_TOKEN``. Runs its
-    own asyncio loop (grpc.aio streams are faster than the threaded sync API); the bot's hooks
-    are plain functions called on that loop.
+    ``address`` and ``token`` default to ``CROUPIER_ADDRESS`` and ``CROUPIER_TOKEN``, ``tls``
+    to :meth:`Tls.from_env` (plaintext unless ``CROUPIER_TLS_CA`` or ``CROUPIER_TLS`` is set).
+    Runs its own asyncio loop (grpc.aio streams are faster than the threaded sync API); the
+    bot's hooks are plain functions called on that loop.
     """
     return asyncio.run(
-        play_async(bot, address=address, token=token, connect_timeout_s=connect_timeout_s)
+        play_async(bot, address=address, token=token, connect_timeout_s=connect_timeout_s, tls=tls)
     )
 
 
@@ -168,6 +233,7 @@ async def play_async(
     address: str | None = None,
     token: str | None = None,
     connect_timeout_s: float = 30.0,
+    tls: Tls | None = None,
 ) -> Any:
     """:func:`play` for code that already runs an asyncio loop (several bots in one process)."""
     address = address or os.environ.get("CROUPIER_ADDRESS", "")
@@ -175,7 +241,7 @@ async def play_async(
     if not address:
         raise BotError("no arbiter address: set CROUPIER_ADDRESS or pass address=")
     seed = os.environ.get("CROUPIER_SEED", "")
-    async with grpc.aio.insecure_channel(address) as channel:
+    async with _channel(address, tls) as channel:
         await _ready(channel, address, connect_timeout_s)
         return await _play_seat(channel, bot, token, int(seed) if seed.isdigit() else None)
 
@@ -239,6 +305,7 @@ def serve(
     token: str | None = None,
     capacity: int | None = None,
     connect_timeout_s: float = 30.0,
+    tls: Tls | None = None,
 ) -> SessionSummary:
     """Serve a bot session: play every seat the arbiter hands this process, each on its own Play
     stream and with its own deep copy of ``bot`` (taken before any match: per-match state starts
@@ -255,6 +322,7 @@ def serve(
             token=token,
             capacity=capacity,
             connect_timeout_s=connect_timeout_s,
+            tls=tls,
         )
     )
 
@@ -274,6 +342,7 @@ async def serve_async(
     token: str | None = None,
     capacity: int | None = None,
     connect_timeout_s: float = 30.0,
+    tls: Tls | None = None,
 ) -> SessionSummary:
     """:func:`serve` for code that already runs an asyncio loop."""
     address = address or os.environ.get("CROUPIER_ADDRESS", "")
@@ -300,7 +369,7 @@ async def serve_async(
             print(f"{bot.name}: a match failed:", file=sys.stderr)
             traceback.print_exception(exc, file=sys.stderr)
 
-    async with grpc.aio.insecure_channel(address) as channel:
+    async with _channel(address, tls) as channel:
         await _ready(channel, address, connect_timeout_s)
         call = bot_pb2_grpc.BotServiceStub(channel).Session()
         try:

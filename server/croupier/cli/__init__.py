@@ -33,7 +33,8 @@ import structlog
 
 from croupier import __version__
 from croupier.arbiter import ClockKind, ClockRules, Match, MatchConfig, MatchResult
-from croupier.cli import _tournament
+from croupier.cli import _ctl, _serve, _tournament
+from croupier.cli._tls import add_tls_arguments, tls_config
 from croupier.compliance import Status, check_bot
 from croupier.errors import ConfigError, CroupierError, ReplayError, ReplayMismatchError
 from croupier.games import GAMES, Game, get_game, get_spec
@@ -448,6 +449,7 @@ def build_parser() -> argparse.ArgumentParser:
             "bots dial in from elsewhere using the seat tokens printed at the start"
         ),
     )
+    add_tls_arguments(m)
 
     _add_replay_parsers(sub)
 
@@ -489,6 +491,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("games", help="list the games and their parameters")
     _tournament.add_parser(sub)
+    _serve.add_parser(sub)
+    _ctl.add_parser(sub)
     return parser
 
 
@@ -542,6 +546,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     )
 
     sandbox = _sandbox(args)
+    tls = tls_config(args)
 
     async def main() -> MatchRun:
         cancel = asyncio.Event()
@@ -557,6 +562,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
             progress=progress,
             on_ready=announce,
             sandbox=sandbox,
+            tls=tls,
         )
         if progress is not None:
             print(file=sys.stderr)
@@ -565,7 +571,11 @@ def _cmd_match(args: argparse.Namespace) -> int:
     def announce(address: str, match: Match) -> None:
         remote = [seat for seat, argv in enumerate(bots) if argv is None]
         if remote:
-            print(f"arbiter listening on {address}; remote seats may join now:", file=sys.stderr)
+            over = " (TLS)" if tls is not None else ""
+            print(
+                f"arbiter listening on {address}{over}; remote seats may join now:",
+                file=sys.stderr,
+            )
             for seat in remote:
                 print(f"  seat {seat}: CROUPIER_TOKEN={match.tokens[seat]}", file=sys.stderr)
 
@@ -898,6 +908,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "verify": _cmd_replay_verify,
         "summary": _cmd_replay_summary,
         "tournament": _tournament.run,
+        "serve": _serve.run,
+        "ctl": _ctl.run,
         "export": _cmd_replay_export,
         "step": _cmd_replay_step,
         "diff": _cmd_replay_diff,
@@ -907,7 +919,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handlers[key](args)
     except CroupierError as exc:
         print(f"croupier: error: {printable(str(exc))}", file=sys.stderr)
-        return exc.status if isinstance(exc, _ReplayFailed) else EXIT_USER_ERROR
+        status = getattr(exc, "status", None)  # _ReplayFailed, ctl's errors: their own status
+        return status if isinstance(status, int) else EXIT_USER_ERROR
     except BrokenPipeError:  # `croupier replay show … | head`
         return 0
 

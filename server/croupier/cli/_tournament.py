@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from croupier.cli._tls import add_tls_arguments, tls_config
 from croupier.errors import ConfigError
 from croupier.ladder import (
     Interval,
@@ -70,6 +71,7 @@ def add_parser(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="override any key of the file, dotted (--set format.duplicate=false)",
     )
+    add_tls_arguments(t)
     t.add_argument("--json", action="store_true", help="standings: print JSON")
     t.add_argument("--csv", action="store_true", help="standings: print CSV (one row per bot)")
 
@@ -101,6 +103,10 @@ def run(args: argparse.Namespace) -> int:
         runtime["address"] = args.address
     if args.restart is not None:
         runtime["restart"] = args.restart
+    if (tls := tls_config(args)) is not None:
+        if runtime.get("executor", config.executor) != "local":
+            raise ConfigError("--tls-cert: TLS serves remote bots, which the local executor hosts")
+        runtime["tls"] = tls
     config = with_runtime(config, **runtime)
     display = _Live(config.store) if sys.stderr.isatty() else _Plain()
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from croupier.errors import ConfigError
 from croupier.games import get_game
+from croupier.transport import TlsConfig
 
 #: The bot value that leaves a seat to a bot dialling in from elsewhere with its seat token.
 REMOTE = "remote"
@@ -110,6 +111,7 @@ class TournamentConfig:
     address: str = ""  # Ray cluster address ("" starts or joins a local one)
     listen: str = "127.0.0.1:0"
     restart: str = "session"  # one of RESTARTS
+    tls: TlsConfig | None = None  # TLS files of the listener (remote bots), from the flags
     source: str = "<config>"
 
     @property
@@ -418,5 +420,5 @@ def _sprt(r: _Reader, data: Mapping[str, Any], names: list[str]) -> SprtSpec | N
 
 def with_runtime(config: TournamentConfig, **changes: Any) -> TournamentConfig:
     """A copy with runtime settings changed (store, out, concurrency, executor, address,
-    restart)."""
+    restart, tls)."""
     return replace(config, **changes)

@@ -36,6 +36,7 @@ from croupier.transport import (
     BotStats,
     Restart,
     SeatAssigner,
+    TlsConfig,
     parse_bot_command,
 )
 
@@ -184,10 +185,12 @@ async def play_job(
     announce: RemoteAnnounce | None = None,
     worker: str = "local",
     pooled: Mapping[str, SeatAssigner] | None = None,
+    on_ready: Callable[[Match], None] | None = None,
 ) -> Played:
     """Play one match on ``server`` into ``out_dir``, from scratch: whatever an earlier,
     unfinished attempt left there (a partial replay, logs) is removed first. The seats of bots
-    in ``pooled`` are handed to their pool (see :func:`seat_entry`)."""
+    in ``pooled`` are handed to their pool (see :func:`seat_entry`). ``on_ready`` gets the
+    match once its seats are handed out, just before play starts."""
     slot = job.slot
     for stale in out_dir.glob(f"{slot.match_id}.*"):
         stale.unlink(missing_ok=True)
@@ -206,6 +209,8 @@ async def play_job(
                     link.leave(f"the bot cannot be started: {bot.error}")
                 elif bot.argv is None and announce is not None:
                     announce(slot.match_id, link.seat, bot.name, link.token, address)
+            if on_ready is not None:
+                on_ready(match)
 
         try:
             run = await run_match(
@@ -275,8 +280,10 @@ class LocalPlayer:
         concurrency: int,
         listen: str = "127.0.0.1:0",
         restart: Restart = "session",
+        tls: TlsConfig | None = None,
     ) -> None:
         self._bots = {b.name: b for b in bots}
+        self._tls = tls
         self._log_dir = log_dir
         self._concurrency = max(1, concurrency)
         self._listen = listen
@@ -294,7 +301,7 @@ class LocalPlayer:
         left to play starts neither)."""
         if self._server is not None:
             return self._server
-        server = ArbiterServer(self._listen)
+        server = ArbiterServer(self._listen, tls=self._tls)
         await server.start()
         self._server = server
         try:

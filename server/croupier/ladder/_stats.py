@@ -154,20 +154,38 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
+_MODEL = PlackettLuce()
+
+
+def initial_rating() -> Rating:
+    """A new bot's rating (openskill's defaults: μ 25, σ 25/3)."""
+    fresh = _MODEL.rating()
+    return Rating(float(fresh.mu), float(fresh.sigma))
+
+
+def rate_match(current: Mapping[str, Rating], match: MatchRecord) -> dict[str, Rating]:
+    """The new ratings of the bots of ``match`` (those in ``current``) after it: each seat a
+    team of one ranked by its place (ties share a rank); nothing for fewer than two such
+    seats. A continuous ladder calls this after each match; :func:`openskill_ratings` folds
+    it over the stored matches, so the two agree exactly."""
+    seats = [s for s in match.seats if s.bot in current]
+    if len(seats) < 2:
+        return {}
+    teams = [[_MODEL.rating(mu=current[s.bot].mu, sigma=current[s.bot].sigma)] for s in seats]
+    rated = _MODEL.rate(teams, ranks=[float(s.place) for s in seats])
+    return {
+        s.bot: Rating(float(team[0].mu), float(team[0].sigma))
+        for s, team in zip(seats, rated, strict=True)
+    }
+
+
 def openskill_ratings(matches: Iterable[MatchRecord], names: Sequence[str]) -> dict[str, Rating]:
     """Plackett–Luce ratings after every match, in the order given (schedule order), each seat a
     team of one ranked by its place (ties share a rank)."""
-    model = PlackettLuce()
-    current = {name: model.rating(name=name) for name in names}
+    current = dict.fromkeys(names, initial_rating())
     for m in matches:
-        seats = [s for s in m.seats if s.bot in current]
-        if len(seats) < 2:
-            continue
-        teams = [[current[s.bot]] for s in seats]
-        rated = model.rate(teams, ranks=[float(s.place) for s in seats])
-        for s, team in zip(seats, rated, strict=True):
-            current[s.bot] = team[0]
-    return {name: Rating(float(r.mu), float(r.sigma)) for name, r in current.items()}
+        current.update(rate_match(current, m))
+    return current
 
 
 @dataclass(frozen=True, slots=True)

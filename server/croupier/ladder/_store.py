@@ -8,6 +8,8 @@ Schema (``docs/ladder.md`` describes every column)::
     matches     id (from the schedule slot), slot, round, table, seating, duplicate set, seed,
                 rounds played, replay path and its SHA-256, who played it, when
     seats       per match and seat: bot, score (exact fraction as text), place, outcome, faults
+    ratings     per bot, for a continuous ladder (``croupier serve``): openskill mu and sigma after
+                the last stored match, written in that match's transaction
 
 A match is written only once it is finished and its replay is on disk (fsynced), in one
 transaction; a match id already present is never written again, so a match cannot count twice.
@@ -16,10 +18,11 @@ Readers (``croupier tournament standings``) may open the file while a tournament
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -65,6 +68,13 @@ CREATE TABLE IF NOT EXISTS matches (
     replay_sha256 TEXT NOT NULL,
     worker TEXT NOT NULL,
     finished_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    bot TEXT PRIMARY KEY,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    matches INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id TEXT NOT NULL REFERENCES matches (id),
@@ -233,13 +243,32 @@ class Store:
     def finished_ids(self) -> set[str]:
         return {r[0] for r in self._conn.execute("SELECT id FROM matches")}
 
-    def commit_match(self, record: MatchRecord, hello: Sequence[tuple[str, str]] = ()) -> bool:
+    def commit_match(
+        self,
+        record: MatchRecord,
+        hello: Sequence[tuple[str, str]] = (),
+        *,
+        ratings: Mapping[str, tuple[float, float]] | None = None,
+    ) -> bool:
         """Write a finished match and its seats in one transaction; ``False`` (and nothing
         written) if that match id is already stored. ``hello`` is (name, version) per seat,
-        as the bots said in their Hello."""
+        as the bots said in their Hello. A ``record.slot`` below 0 takes the next free slot
+        (one past the highest stored: a continuous ladder's slots are the order its matches
+        were stored in). ``ratings`` (bot -> (mu, sigma) after this match) are written in
+        the same transaction, so stored ratings always match the stored results."""
         with self._transaction() as conn:
             if conn.execute("SELECT 1 FROM matches WHERE id = ?", (record.match_id,)).fetchone():
                 return False
+            if record.slot < 0:
+                (top,) = conn.execute("SELECT COALESCE(MAX(slot), -1) FROM matches").fetchone()
+                record = dataclasses.replace(record, slot=int(top) + 1)
+            for bot, (mu, sigma) in (ratings or {}).items():
+                conn.execute(
+                    "INSERT INTO ratings VALUES (?, ?, ?, 1, ?) ON CONFLICT (bot) DO UPDATE "
+                    "SET mu = excluded.mu, sigma = excluded.sigma, "
+                    "matches = ratings.matches + 1, updated_at = excluded.updated_at",
+                    (bot, mu, sigma, _now()),
+                )
             conn.execute(
                 "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -280,6 +309,11 @@ class Store:
                         (name, version, s.bot),
                     )
         return True
+
+    def ratings(self) -> dict[str, tuple[float, float, int]]:
+        """The stored ratings (a continuous ladder's): bot -> (mu, sigma, rated matches)."""
+        rows = self._conn.execute("SELECT bot, mu, sigma, matches FROM ratings").fetchall()
+        return {r[0]: (float(r[1]), float(r[2]), int(r[3])) for r in rows}
 
     def matches(self) -> list[MatchRecord]:
         """Every finished match, in schedule order."""

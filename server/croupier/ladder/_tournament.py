@@ -281,6 +281,7 @@ async def _executor(
         concurrency=concurrency,
         listen=config.listen,
         restart=restart,
+        tls=config.tls,
     )
     recorded: dict[str, tuple[int, int]] = {}  # (processes, crashes) already in the store
 

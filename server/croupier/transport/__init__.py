@@ -29,6 +29,7 @@ from croupier.transport._sandbox import (
 from croupier.transport._sandbox import default_mode as default_sandbox_mode
 from croupier.transport._server import REASON_KEY, ArbiterServer, BotServicer, split_address
 from croupier.transport._sessions import BotSession
+from croupier.transport._tls import TlsConfig, server_credentials
 
 __all__ = [
     "BUNDLED",
@@ -54,12 +55,14 @@ __all__ = [
     "SandboxOptions",
     "SeatAssigner",
     "SpawnedProcess",
+    "TlsConfig",
     "bwrap_problem",
     "default_sandbox_mode",
     "launch_bot",
     "match_bot_seed",
     "parse_bot_command",
     "play_local",
+    "server_credentials",
     "spawn",
     "split_address",
 ]

@@ -96,6 +96,9 @@ class SpawnedProcess:
     log_path: Path
     isolation: Isolation
     copier: asyncio.Task[None]
+    #: The write end of the process's lifeline (see :mod:`._confine`): closing it, or the
+    #: arbiter's death, makes the bot's supervisor kill the bot's whole process tree.
+    lifeline: int = -1
 
     @property
     def pid(self) -> int:
@@ -112,6 +115,7 @@ class SpawnedProcess:
         Nothing outlives this: in bubblewrap the sandbox's init dies with the outer ``bwrap``
         and takes the whole PID namespace along (a ``setsid`` child included); without it the
         process group is killed (a child that left the group may survive: see the trust model).
+        Last, the lifeline is cut, which makes the bot's supervisor kill whatever is left of it.
         """
         proc = self.process
         signalled = False
@@ -126,6 +130,7 @@ class SpawnedProcess:
             except TimeoutError:
                 continue
         _signal_group(proc.pid, signal.SIGKILL)  # children that outlived the bot
+        self.cut_lifeline()
         try:
             async with asyncio.timeout(grace_s):
                 await self.copier  # ends when the last holder of the bot's stdout is gone
@@ -134,6 +139,13 @@ class SpawnedProcess:
         with contextlib.suppress(asyncio.CancelledError):
             await self.copier
         return proc.returncode, signalled
+
+    def cut_lifeline(self) -> None:
+        """Close the lifeline: whatever of the bot still runs is killed by its supervisor."""
+        if self.lifeline >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.lifeline)
+            self.lifeline = -1
 
 
 async def spawn(
@@ -157,12 +169,15 @@ async def spawn(
         reason = "not found on PATH" if os.sep not in argv[0] else "not an executable file"
         raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {argv[0]} is {reason}")
     problem = "" if sandbox.mode is SandboxMode.NONE else await bwrap_problem_async()
-    run = plan(argv, env, sandbox, problem)
     try:
         log = _open_log(log_path)
     except OSError as exc:
         raise BotLaunchError(f"cannot write bot log {log_path}: {exc.strerror or exc}") from exc
+    # the lifeline: the bot's supervisor reads the one end, only this process holds the other
+    # (both are close-on-exec here; the child inherits the read end alone)
+    read, write = os.pipe()
     try:
+        run = plan(argv, env, sandbox, problem, read)
         proc = await asyncio.create_subprocess_exec(
             *run.argv,
             stdin=asyncio.subprocess.DEVNULL,
@@ -170,13 +185,20 @@ async def spawn(
             stderr=asyncio.subprocess.STDOUT,
             env=run.env,
             start_new_session=True,  # Ctrl-C reaches the arbiter, which stops the bots itself
+            pass_fds=(read,),
         )
-    except OSError as exc:
+    except BaseException as exc:
         log.close()
-        raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {exc.strerror or exc}") from exc
+        os.close(write)
+        if isinstance(exc, OSError):
+            why = exc.strerror or str(exc)
+            raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {why}") from exc
+        raise
+    finally:
+        os.close(read)
     assert proc.stdout is not None
     copier = asyncio.create_task(_copy_output(proc.stdout, log, log_cap_bytes))
-    return SpawnedProcess(argv, proc, log_path, run.isolation, copier)
+    return SpawnedProcess(argv, proc, log_path, run.isolation, copier, write)
 
 
 def _open_log(path: Path) -> BinaryIO:

@@ -197,6 +197,27 @@ class BotPool:
             raise KeyError(name)
         return _Assigner(self, name)
 
+    def remote_session(self, name: str) -> BotSession:
+        """The remote bot ``name``'s current session: connected while
+        ``connected.is_set() and not ended.is_set()`` (a fresh one is opened after each drop)."""
+        return self._remotes[name].session
+
+    def connected(self, name: str) -> bool:
+        """Whether the remote bot ``name`` has its session open now."""
+        session = self._remotes[name].session
+        return session.connected.is_set() and not session.ended.is_set()
+
+    def room(self, name: str) -> int:
+        """How many more seats the remote bot ``name`` can take now: 0 while it is not
+        connected (its session dropped, or it never dialled in), else its session's capacity
+        less the seats it holds. A scheduler seats only bots with room."""
+        if not self.connected(name):
+            return 0
+        remote = self._remotes[name]
+        session = remote.session
+        held = sum(1 for link in remote.active if not link.done.is_set())
+        return max(0, session.capacity - held)
+
     def stats(self, name: str) -> BotStats:
         if name in self._remotes:
             return self._remotes[name].stats

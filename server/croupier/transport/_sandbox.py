@@ -11,7 +11,10 @@ directory (replay, logs) is never bound, and is covered by an empty tmpfs should
 bound directory. The network namespace has only its own loopback, so the bot reaches the arbiter
 through that socket and nothing else. ``--die-with-parent`` and the PID namespace make the whole
 process tree die with the sandbox (``setsid`` included): killing the outer ``bwrap`` kills its
-init, and the kernel kills everything else in the namespace.
+init, and the kernel kills everything else in the namespace. The bot itself runs under the
+supervisor of :mod:`._confine`, which kills everything in the namespace when the arbiter's
+lifeline closes: that covers the arbiter dying while bubblewrap is still setting up, before its
+init has armed ``PR_SET_PDEATHSIG``.
 
 When the arbiter runs as root, bubblewrap runs privileged and :mod:`._confine` switches the bot to
 a uid of its own (from :data:`SEAT_UID_BASE` on, a different one for each launch), with no groups
@@ -163,13 +166,19 @@ def scrubbed_env(env: dict[str, str]) -> dict[str, str]:
     return kept
 
 
-def _confine_argv(argv: list[str], limits: Limits, uid: int) -> list[str]:
+def _confine_argv(
+    argv: list[str], limits: Limits, uid: int, lifeline: int, *, namespace: bool
+) -> list[str]:
+    """The supervisor's command line (:mod:`._confine`): ``lifeline`` is the fd number of the
+    read end of the arbiter's lifeline pipe; ``namespace``: the bot has a PID namespace."""
     mib = 1 << 20
     return [
         sys.executable,
         "-I",
         "-S",
         str(_CONFINE),
+        str(lifeline),
+        "ns" if namespace else "group",
         str(uid),
         str(limits.memory_mb * mib),
         str(limits.processes if uid >= 0 else 0),
@@ -252,9 +261,16 @@ def check_readable(dirs: list[Path]) -> None:
 
 
 def bwrap_argv(
-    bwrap: str, argv: list[str], options: SandboxOptions, uid: int, *, as_root: bool
+    bwrap: str,
+    argv: list[str],
+    options: SandboxOptions,
+    uid: int,
+    *,
+    as_root: bool,
+    lifeline: int,
 ) -> list[str]:
-    """The bubblewrap command line running ``argv`` (see the module docstring)."""
+    """The bubblewrap command line running ``argv`` (see the module docstring) under its
+    supervisor, which reads the arbiter's ``lifeline`` (an inherited fd)."""
     args = [
         bwrap,
         "--unshare-pid",
@@ -332,18 +348,24 @@ def bwrap_argv(
         if _under(real, bound):
             args.extend(["--tmpfs", str(real)])
     args.extend(["--chdir", str(own[0]) if own else "/tmp"])
-    return [*args, "--", *_confine_argv(argv, options.limits, uid)]
+    return [*args, "--", *_confine_argv(argv, options.limits, uid, lifeline, namespace=True)]
 
 
 @functools.cache
 def _bwrap_works(bwrap: str, as_root: bool) -> str:
     """'' when bubblewrap can run a sandbox here, else the reason it cannot (one line)."""
     probe_argv = [sys.executable, "-I", "-S", "-c", ""]
-    probe = bwrap_argv(bwrap, probe_argv, SandboxOptions(), -1, as_root=as_root)
+    read, write = os.pipe()
+    probe = bwrap_argv(bwrap, probe_argv, SandboxOptions(), -1, as_root=as_root, lifeline=read)
     try:
-        done = subprocess.run(probe, capture_output=True, text=True, timeout=30, check=False)
+        done = subprocess.run(
+            probe, capture_output=True, text=True, timeout=30, check=False, pass_fds=(read,)
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return str(exc)
+    finally:
+        os.close(read)
+        os.close(write)
     if done.returncode != 0:
         lines = done.stderr.strip().splitlines()
         return lines[-1] if lines else f"bwrap exited with {done.returncode}"
@@ -363,19 +385,30 @@ async def bwrap_problem_async() -> str:
     return await asyncio.to_thread(bwrap_problem)
 
 
-def plan(argv: list[str], env: dict[str, str], options: SandboxOptions, problem: str) -> Plan:
-    """How to run ``argv``: in bubblewrap, or (``problem`` says why not) with limits only.
+def plan(
+    argv: list[str], env: dict[str, str], options: SandboxOptions, problem: str, lifeline: int
+) -> Plan:
+    """How to run ``argv``: in bubblewrap, or (``problem`` says why not) with limits only;
+    always under the supervisor of :mod:`._confine`, which reads ``lifeline`` (the fd number of
+    the read end of the arbiter's lifeline pipe, inherited by the process).
 
-    ``env`` holds the protocol's variables; in a sandbox with a socket, the address becomes
-    :data:`SANDBOX_ADDRESS`.
+    ``env`` holds the protocol's variables; with a socket, the address becomes that socket
+    (:data:`SANDBOX_ADDRESS` in a sandbox): a launched bot never needs the network listener,
+    which may speak TLS.
     """
+    if options.socket is not None and "CROUPIER_ADDRESS" in env:
+        env = {**env, "CROUPIER_ADDRESS": f"unix:{options.socket}"}
     if options.mode is SandboxMode.NONE:
-        return Plan(_confine_argv(argv, options.limits, -1), Isolation.NONE, {**os.environ, **env})
+        return Plan(
+            _confine_argv(argv, options.limits, -1, lifeline, namespace=False),
+            Isolation.NONE,
+            {**os.environ, **env},
+        )
     if problem:
         if options.mode is SandboxMode.BWRAP:
             raise BotLaunchError(f"cannot sandbox the bot: {problem}")
         return Plan(
-            _confine_argv(_absolute_args(argv), options.limits, -1),
+            _confine_argv(_absolute_args(argv), options.limits, -1, lifeline, namespace=False),
             Isolation.LIMITS,
             scrubbed_env(env),
         )
@@ -387,7 +420,7 @@ def plan(argv: list[str], env: dict[str, str], options: SandboxOptions, problem:
     if options.socket is not None and "CROUPIER_ADDRESS" in inner:
         inner["CROUPIER_ADDRESS"] = SANDBOX_ADDRESS
     return Plan(
-        bwrap_argv(bwrap, _absolute_args(argv), options, uid, as_root=as_root),
+        bwrap_argv(bwrap, _absolute_args(argv), options, uid, as_root=as_root, lifeline=lifeline),
         Isolation.BWRAP,
         scrubbed_env(inner),
     )

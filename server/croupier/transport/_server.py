@@ -8,6 +8,7 @@ import collections
 import contextlib
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -17,7 +18,6 @@ import structlog
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection
 
 from croupier import PROTOCOL_VERSION
 from croupier.arbiter import (
@@ -33,7 +33,9 @@ from croupier.errors import ConfigError
 from croupier.games import get_spec
 from croupier.games._codec_kit import GameCodec
 from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode
+from croupier.transport._reflection import enable_reflection
 from croupier.transport._sessions import BotSession
+from croupier.transport._tls import TlsConfig, server_credentials
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
 
@@ -57,6 +59,9 @@ CLOSE_GRACE_S = 5.0
 SHUTDOWN_WRITE_S = 1.0
 #: Streams the server serves at once (more are refused with RESOURCE_EXHAUSTED by gRPC itself).
 MAX_CONCURRENT_STREAMS = 1024
+#: How long a call may wait in gRPC core for the busy event loop to take it before gRPC cancels
+#: it (its default is 30 s; thousands of seats dialling at once take longer to let in).
+UNREQUESTED_WAIT_S = 600
 #: Streams one network peer (an IP address) may hold open before its Hello has been answered.
 MAX_PENDING_PER_PEER = 8
 #: Refused Hellos (unknown token, seat taken...) one network peer may make per window; beyond
@@ -117,11 +122,21 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         self._failures: dict[str, collections.deque[float]] = {}
         self._closing: asyncio.Event | None = None
         self._waits: set[asyncio.Timeout] = set()  # the pending waits close() interrupts
+        #: Finds the session a token opens when no session is registered under the token itself:
+        #: a competition server's registered bots present their key, which it keeps only hashed.
+        self.session_lookup: Callable[[str], BotSession | None] | None = None
 
     def _closing_event(self) -> asyncio.Event:
         if self._closing is None:
             self._closing = asyncio.Event()
         return self._closing
+
+    def find_session(self, token: str) -> BotSession | None:
+        """The session ``token`` opens (registered under it, or found by :attr:`session_lookup`)."""
+        session = self._sessions.get(token)
+        if session is None and self.session_lookup is not None:
+            session = self.session_lookup(token)
+        return session
 
     async def close(self) -> None:
         """Make every stream handler end now (the server is about to stop)."""
@@ -252,7 +267,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         if await self._refuse_version(context, hello.protocol_version):
             return False
         entry = self._seats.get(hello.token)
-        if entry is None and (session := self._sessions.get(hello.token)) is not None:
+        if entry is None and (session := self.find_session(hello.token)) is not None:
             session.per_match.set()
             await self._abort(
                 context,
@@ -300,7 +315,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         hello = first.hello
         if await self._refuse_version(context, hello.protocol_version):
             return
-        session = self._sessions.get(hello.token)
+        session = self.find_session(hello.token)
         if session is None:
             await self._abort(
                 context,
@@ -525,7 +540,10 @@ class ArbiterServer:
     With ``unix_socket`` (the default) it also listens on a unix socket in a private directory
     of its own (:attr:`unix_socket`), the one way into a sandboxed bot's network namespace.
     The per-address limits on unauthenticated streams apply to network peers; with
-    ``limit_loopback`` to loopback ones too.
+    ``limit_loopback`` to loopback ones too. With ``tls`` the network listener speaks TLS only
+    (a plaintext client cannot connect); the unix socket stays plaintext (see :mod:`._tls`).
+    ``max_streams`` bounds the streams served at once (more are refused with
+    RESOURCE_EXHAUSTED), in all and on one connection.
     """
 
     def __init__(
@@ -534,16 +552,29 @@ class ArbiterServer:
         *,
         unix_socket: bool = True,
         limit_loopback: bool = False,
+        max_streams: int = MAX_CONCURRENT_STREAMS,
+        tls: TlsConfig | None = None,
     ) -> None:
         self._requested = address
+        #: The TLS files of the network listener, or ``None`` for plaintext.
+        self.tls = tls
         self._want_socket = unix_socket
         self._socket_dir: Path | None = None
         #: The unix socket the server also listens on (after :meth:`start`), or ``None``.
         self.unix_socket: Path | None = None
         self.server = grpc.aio.server(
-            maximum_concurrent_rpcs=MAX_CONCURRENT_STREAMS,
+            maximum_concurrent_rpcs=max_streams,
             options=[
                 ("grpc.max_receive_message_length", MAX_BOT_MESSAGE_BYTES),
+                # one connection (a session bot's) may carry every seat it plays
+                ("grpc.max_concurrent_streams", max_streams),
+                # calls that arrive while the event loop is busy wait in gRPC core until it
+                # takes them; past these (default 1000, then at random up to 3000) they are
+                # refused with CANCELLED: many seats dialling at once must all be let in
+                ("grpc.server.max_pending_requests", max_streams),
+                ("grpc.server.max_pending_requests_hard_limit", 2 * max_streams),
+                # ... and one that waits there longer than this (default 30 s) is CANCELLED
+                ("grpc.server_max_unrequested_time_in_server", UNREQUESTED_WAIT_S),
                 # a port another server holds is an error, not a share (bots routed at random)
                 ("grpc.so_reuseport", 0),
             ],
@@ -553,20 +584,23 @@ class ArbiterServer:
         self.address = ""
         bot_pb2_grpc.add_BotServiceServicer_to_server(self.bots, self.server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
-        reflection.enable_server_reflection(
+        enable_reflection(
+            self.server,
             (
                 pb.DESCRIPTOR.services_by_name["BotService"].full_name,
                 health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-                reflection.SERVICE_NAME,
             ),
-            self.server,
         )
 
     async def start(self) -> str:
         """Bind and start; return the address bots should dial."""
         host, _ = split_address(self._requested)
+        credentials = None if self.tls is None else server_credentials(self.tls)
         try:
-            port = self.server.add_insecure_port(self._requested)
+            if credentials is None:
+                port = self.server.add_insecure_port(self._requested)
+            else:
+                port = self.server.add_secure_port(self._requested, credentials)
         except RuntimeError:
             port = 0
         if not port:

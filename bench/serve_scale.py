@@ -1,0 +1,364 @@
+"""Scale of the competition server (issue 13, "Must show"). Not a test; nothing here asserts a
+time.
+
+    .venv/bin/python bench/serve_scale.py                    # 200 matches, then 1,000
+    .venv/bin/python bench/serve_scale.py --matches 200      # one size
+    .venv/bin/python bench/serve_scale.py --matches 1000 --shards 2
+
+One run starts ``croupier serve`` (a real process, or ``--shards`` of them, each with its share
+of the matches), registers ``--bots`` light session bots per shard (raw ``grpc.aio`` clients that
+answer a random legal id: no SDK, so the bots cost little next to the server), each a process
+that plays all its seats on one connection (its session capacity: enough for every seat it is
+handed), creates ``--matches`` 4-seat As-Nas matches at once through the control API (each
+between 4 of the registered bots), and measures while they play:
+
+* decisions per second of wall time, from the first match created to the last one ended (the
+  server's own count: ``MatchInfo.decisions``), against the same server with **one** match at a
+  time (the baseline of the same run): the ratio says how much the server gains from concurrency;
+* the latency of ``ListMatches`` (100 per page) while it runs: p50 and p99, against the same call
+  on the idle server before the matches (the baseline);
+* how many matches were running at once at the peak (``ListMatches`` with state RUNNING), and how
+  many ended with a seat that never joined (admission failures);
+* RSS: of the server alone and of everything (server + bot processes), idle and at the peak;
+  per concurrent match = (peak - idle) / peak running.
+
+Above 200 matches the bots wait ``--delay-ms`` (default 5 s) before each reply and the matches
+have 4 deals, so that the first matches are still playing when the last one is admitted: the
+question there is whether 4,000 seats are admitted and play at once within 1 GiB, not how fast
+(and no one-match baseline is run: it would measure the bots' delay).
+
+Prints one JSON line per size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from croupier.v1 import control_pb2 as cpb
+from croupier.v1 import control_pb2_grpc
+
+SEATS = 4
+GAME = "as-nas"
+
+_LIGHT_BOT = r"""
+import asyncio, os, random, grpc
+from croupier.v1 import bot_pb2 as pb, bot_pb2_grpc
+
+DELAY = int(os.environ.get("LIGHT_DELAY_MS", "0")) / 1000
+
+async def seat(stub, token, seed):
+    rng = random.Random(seed)
+    call = stub.Play()
+    await call.write(pb.PlayRequest(hello=pb.Hello(
+        token=token, bot_name="light", bot_version="1", protocol_version=1)))
+    while (r := await call.read()) is not grpc.aio.EOF:
+        kind = r.WhichOneof("kind")
+        if kind == "decision":
+            d = r.decision
+            if DELAY:
+                await asyncio.sleep(DELAY)
+            await call.write(pb.PlayRequest(action=pb.ActionReply(
+                request_id=d.request_id, action_id=rng.choice(d.legal_actions).id)))
+        elif kind == "match_end":
+            await call.done_writing()
+            return
+
+async def main():
+    options = [("grpc.max_concurrent_streams", 100000)]
+    async with grpc.aio.insecure_channel(os.environ["CROUPIER_ADDRESS"], options=options) as ch:
+        stub = bot_pb2_grpc.BotServiceStub(ch)
+        session = stub.Session()
+        await session.write(pb.SessionRequest(hello=pb.SessionHello(
+            token=os.environ["CROUPIER_SESSION_TOKEN"], bot_name="light", bot_version="1",
+            protocol_version=1, capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]))))
+        seats = set()
+        while (r := await session.read()) is not grpc.aio.EOF:
+            if r.WhichOneof("kind") == "seat":
+                task = asyncio.create_task(seat(stub, r.seat.token, r.seat.seed))
+                seats.add(task)
+                task.add_done_callback(seats.discard)
+        await asyncio.gather(*seats, return_exceptions=True)
+
+asyncio.run(main())
+"""
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+class Shard:
+    """One ``croupier serve`` with its registered light bots."""
+
+    def __init__(
+        self, root: Path, index: int, bots: int, capacity: int, matches: int, delay_ms: int
+    ) -> None:
+        state = root / f"shard{index}"
+        state.mkdir(parents=True)
+        config = state / "serve.toml"
+        config.write_text(
+            "[serve]\n"
+            f"max_matches = {max(matches, 1)}\n"
+            "move_ms = 30000\nbank_ms = 120000\nconnect_timeout_s = 600\n"
+        )
+        self.log = (root / f"shard{index}.log").open("wb")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "croupier",
+                "serve",
+                "--config",
+                str(config),
+                "--state-dir",
+                str(state),
+                "--bot-listen",
+                "127.0.0.1:0",
+                "--control-listen",
+                "127.0.0.1:0",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+            env={**os.environ, "CROUPIER_SANDBOX": "none"},
+        )
+        assert self.proc.stdout is not None
+        lines = dict(self.proc.stdout.readline().strip().split(": ", 1) for _ in range(3))
+        self.bot_address, self.control_address = lines["bots"], lines["control"]
+        key = (state / "operator.key").read_text().strip()
+        self.metadata = (("authorization", f"Bearer {key}"),)
+        self.channel = grpc.insecure_channel(self.control_address)
+        self.stub = control_pb2_grpc.ControlServiceStub(self.channel)
+        self.names = [f"light{index}-{i}" for i in range(bots)]
+        self.bots = []
+        for name in self.names:
+            bot_key = self.call("RegisterBot", cpb.RegisterBotRequest(bot_name=name)).key
+            self.bots.append(
+                subprocess.Popen(
+                    [sys.executable, "-c", _LIGHT_BOT],
+                    env={
+                        **os.environ,
+                        "CROUPIER_ADDRESS": self.bot_address,
+                        "CROUPIER_SESSION_TOKEN": bot_key,
+                        "CROUPIER_SESSION_CAPACITY": str(capacity),
+                        "LIGHT_DELAY_MS": str(delay_ms),
+                    },
+                )
+            )
+        while True:
+            listed = self.call("ListBots", cpb.ListBotsRequest()).bots
+            if all(b.connected for b in listed):
+                break
+            time.sleep(0.1)
+
+    def call(self, name: str, request: Any, timeout: float = 120) -> Any:
+        return getattr(self.stub, name)(request, metadata=self.metadata, timeout=timeout)
+
+    def create(self, i: int, deals: int, seed: int) -> str:
+        bots = [self.names[(i + k) % len(self.names)] for k in range(SEATS)]
+        request = cpb.CreateMatchRequest(game=GAME, bots=bots, params={"deals": deals}, seed=seed)
+        return str(self.call("CreateMatch", request).match.match_id)
+
+    def pids(self) -> list[int]:
+        return [self.proc.pid, *(b.pid for b in self.bots)]
+
+    def close(self) -> None:
+        self.channel.close()
+        self.proc.terminate()
+        try:
+            self.proc.wait(120)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        for bot in self.bots:
+            try:
+                bot.wait(30)
+            except subprocess.TimeoutExpired:
+                bot.kill()
+        self.log.close()
+
+
+def _all(shard: Shard, state: int) -> list[Any]:
+    out: list[Any] = []
+    token = ""
+    while True:
+        response = shard.call(
+            "ListMatches", cpb.ListMatchesRequest(state=state, limit=1000, page_token=token)
+        )
+        out += response.matches
+        token = response.next_page_token
+        if not token:
+            return out
+
+
+def _list_latency(shard: Shard, n: int) -> list[float]:
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        shard.call("ListMatches", cpb.ListMatchesRequest(limit=100))
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] * 1000 if xs else float("nan")
+
+
+def _play(shards: list[Shard], matches: int, deals: int, first_seed: int) -> dict[str, Any]:
+    """Create ``matches`` (spread over the shards) at once; measure until all have ended."""
+    latencies: list[float] = []
+    peak = {"running": 0, "rss_server_kb": 0, "rss_all_kb": 0}
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            running = sum(len(_all(s, cpb.MATCH_STATE_RUNNING)) for s in shards)
+            server_kb = sum(_rss_kb(s.proc.pid) for s in shards)
+            all_kb = sum(_rss_kb(p) for s in shards for p in s.pids())
+            if running >= peak["running"]:
+                peak.update(running=running, rss_server_kb=server_kb, rss_all_kb=all_kb)
+            done.wait(0.5)
+
+    def probe() -> None:
+        while not done.is_set():
+            latencies.extend(_list_latency(shards[0], 1))
+            done.wait(0.05)
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=sample), threading.Thread(target=probe)]
+    for t in threads:
+        t.start()
+
+    def create(i: int) -> tuple[Shard, str]:
+        shard = shards[i % len(shards)]
+        return shard, shard.create(i // len(shards), deals, first_seed + i)
+
+    with ThreadPoolExecutor(8) as creators:  # CreateMatch calls in parallel, as many clients
+        ids = list(creators.map(create, range(matches)))
+    created = time.perf_counter() - started
+    open_states = (cpb.MATCH_STATE_PENDING, cpb.MATCH_STATE_RUNNING)
+    while True:
+        left = sum(
+            len(_all(s, cpb.MATCH_STATE_PENDING)) + len(_all(s, cpb.MATCH_STATE_RUNNING))
+            for s in shards
+        )
+        if not left:
+            break
+        time.sleep(0.5)
+    wall = time.perf_counter() - started
+    done.set()
+    for t in threads:
+        t.join()
+    infos = [s.call("GetMatch", cpb.GetMatchRequest(match_id=m)).match for s, m in ids]
+    assert not any(m.state in open_states for m in infos)
+    decisions = sum(m.decisions for m in infos)
+    no_shows = sum(
+        1
+        for m in infos
+        if any(s.HasField("result") and s.result.outcome == 4 for s in m.seats)  # disconnected
+    )
+    return {
+        "wall_s": round(wall, 2),
+        "create_s": round(created, 2),
+        "decisions": decisions,
+        "decisions_per_s": round(decisions / wall, 1),
+        "finished": sum(m.state == cpb.MATCH_STATE_FINISHED for m in infos),
+        "with_a_disconnected_seat": no_shows,
+        "peak_running": peak["running"],
+        "peak_rss_server_mb": round(peak["rss_server_kb"] / 1024, 1),
+        "peak_rss_all_mb": round(peak["rss_all_kb"] / 1024, 1),
+        "list_p50_ms": round(_pct(latencies, 0.5), 2),
+        "list_p99_ms": round(_pct(latencies, 0.99), 2),
+        "list_samples": len(latencies),
+    }
+
+
+def bench(matches: int, shards_n: int, bots: int, deals: int, delay_ms: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="serve-scale-") as tmp:
+        per_shard = -(-matches // shards_n)
+        capacity = -(-per_shard * SEATS // bots) + 1
+        shards = [Shard(Path(tmp), i, bots, capacity, per_shard, delay_ms) for i in range(shards_n)]
+        try:
+            idle_list = _list_latency(shards[0], 50)
+            idle_server = sum(_rss_kb(s.proc.pid) for s in shards)
+            idle_all = sum(_rss_kb(p) for s in shards for p in s.pids())
+            # one match alone: the baseline (not with slowed bots: it would measure their delay)
+            baseline = _play(shards[:1], 1, deals, 1) if not delay_ms else None
+            loaded = _play(shards, matches, deals, 1000)
+        finally:
+            for shard in shards:
+                shard.close()
+    running = max(loaded["peak_running"], 1)
+    return {
+        "bench": "serve_scale",
+        "matches": matches,
+        "shards": shards_n,
+        "bot_processes": bots * shards_n,
+        "seats": matches * SEATS,
+        "game": f"{GAME}, {deals} deals",
+        "bot_delay_ms": delay_ms,
+        **loaded,
+        "baseline_one_match_decisions_per_s": baseline and baseline["decisions_per_s"],
+        "decisions_per_s_ratio_to_one_match": baseline
+        and round(loaded["decisions_per_s"] / max(baseline["decisions_per_s"], 1e-9), 2),
+        "idle_list_p50_ms": round(_pct(idle_list, 0.5), 2),
+        "idle_list_p99_ms": round(_pct(idle_list, 0.99), 2),
+        "list_p50_ratio_to_idle": round(loaded["list_p50_ms"] / max(_pct(idle_list, 0.5), 1e-9), 1),
+        "idle_rss_server_mb": round(idle_server / 1024, 1),
+        "idle_rss_all_mb": round(idle_all / 1024, 1),
+        "rss_per_running_match_kb": round(
+            (loaded["peak_rss_all_mb"] * 1024 - idle_all) / running, 1
+        ),
+        "server_rss_per_running_match_kb": round(
+            (loaded["peak_rss_server_mb"] * 1024 - idle_server) / running, 1
+        ),
+        "under_1_gib": loaded["peak_rss_all_mb"] < 1024,
+        "statistic": "one run; latencies over every ListMatches probe while the matches played",
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, action="append", default=None)
+    parser.add_argument("--shards", type=int, default=1, help="croupier serve processes")
+    parser.add_argument("--bots", type=int, default=8, help="bot processes per shard")
+    parser.add_argument(
+        "--deals", type=int, default=None, help="deals per match (default: 12; 4 above 200)"
+    )
+    parser.add_argument(
+        "--delay-ms",
+        type=int,
+        default=None,
+        help="each bot waits this long before a reply (default: 0 at 200 matches or fewer, "
+        "else 5000, so that every match is still playing when the last is admitted)",
+    )
+    args = parser.parse_args()
+    if args.bots < SEATS:
+        parser.error(f"--bots: at least {SEATS} (a match seats {SEATS} different bots)")
+    for matches in args.matches or [200, 1000]:
+        big = matches > 200
+        delay = args.delay_ms if args.delay_ms is not None else (5000 if big else 0)
+        deals = args.deals if args.deals is not None else (4 if big else 12)
+        print(json.dumps(bench(matches, args.shards, args.bots, deals, delay)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,385 @@
+"""The client-side stdio bridge: a program that speaks only the stdio protocol (one JSON object
+per line on stdin, one action per line on stdout: ``docs/protocol.md``, "Bots without gRPC")
+plays as a bot that connects by itself, e.g. a registered bot of a competition server::
+
+    python -m croupier_bot.stdio --connect HOST:PORT --key KEY [--tls-ca CA.pem] -- CMD ARGS...
+
+With ``--key`` (or ``CROUPIER_SESSION_TOKEN``) the bridge opens a bot session with that key and
+stays up: for every seat the server hands it, it starts CMD afresh and plays that one match
+between CMD's pipes and the seat's own ``Play`` stream, up to ``--capacity`` matches at a time
+(each its own CMD process), until the server ends the session. With ``--token`` (or
+``CROUPIER_TOKEN``) it plays the one seat that token admits and exits.
+
+The stdio protocol is the one ``croupier match --bot stdio:CMD`` runs (the server's bridge,
+``croupier.transport._stdio``): each ``PlayResponse`` reaches CMD as one line of protobuf's
+canonical JSON with every field written; each line CMD writes is an action id answering its
+oldest unanswered decision, or ``{"request_id": "7", "action_id": 4}`` naming the request;
+blank lines are ignored and any other line goes to the arbiter as a message that is not an
+action (rejected; the default action is played). CMD's stderr is the bridge's. CMD gets the
+bridge's environment without the address, tokens and key, plus ``CROUPIER_SEED`` (the seat's
+seed). This module imports only the generated ``croupier_proto.v1`` stubs and grpc, never the
+server.
+
+Exit status: 0 when the session (or the match) ended normally, 1 when the connection broke,
+2 for a usage error or a refusal (one ``croupier_bot.stdio: error: ...`` line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import sys
+from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+
+import grpc
+from google.protobuf import json_format
+
+from croupier_proto.v1 import PROTOCOL_VERSION, bot_pb2_grpc
+from croupier_proto.v1 import bot_pb2 as pb
+
+#: Longest line read from the program; a longer one is not an action.
+MAX_LINE_BYTES = 1 << 20
+#: Largest message accepted from the arbiter (decision messages grow with the match).
+MAX_RECEIVE_BYTES = 64 << 20
+#: The bridge's own variables, which the program does not get (it speaks stdio only).
+HIDDEN_ENV = (
+    "CROUPIER_ADDRESS",
+    "CROUPIER_TOKEN",
+    "CROUPIER_SESSION_TOKEN",
+    "CROUPIER_SESSION_CAPACITY",
+    "CROUPIER_KEY",
+)
+_REASON_KEY = "croupier-reason"
+_PROG = "croupier_bot.stdio"
+
+
+class BridgeError(Exception):
+    """A refusal or a broken connection; ``status`` is the exit status it means."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def program_name(program: Sequence[str]) -> str:
+    """The bot name in Hello: the last argument naming a file, else the program's own name."""
+    for arg in reversed(program):
+        if os.path.isfile(arg):
+            return Path(arg).name
+    return Path(program[0]).name
+
+
+def to_line(response: pb.PlayResponse) -> bytes:
+    """One arbiter message as the program reads it: canonical JSON on one line."""
+    data = json_format.MessageToDict(response, always_print_fields_with_no_presence=True)
+    return json.dumps(data, separators=(",", ":")).encode() + b"\n"
+
+
+def _bounded(value: object, bound: int) -> int | None:
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < bound:
+        return value
+    return None
+
+
+def parse_reply(line: bytes, pending: deque[int], last: int) -> pb.PlayRequest | None:
+    """The message for one program line (``None``: a blank line). ``pending``: request ids sent
+    and not answered yet, oldest first; ``last``: the newest request id (what a bare id answers
+    when nothing is pending). A line naming its request settles it and all earlier ones; any
+    other line answers the oldest unanswered decision."""
+    text = line.strip()
+    if not text:
+        return None
+    action: int | None = None
+    named = False
+    request: int | None = None
+    if text.isdigit():
+        action = _bounded(int(text), 1 << 32)
+    else:
+        try:
+            data = json.loads(text)
+        except (ValueError, UnicodeDecodeError):
+            data = None
+        if isinstance(data, dict):
+            raw = data.get("action_id", data.get("actionId"))
+            action = None if isinstance(raw, str) else _bounded(raw, 1 << 32)
+            if "request_id" in data or "requestId" in data:
+                named = True
+                request = _bounded(data.get("request_id", data.get("requestId")), 1 << 64)
+    oldest = last
+    if request is not None:
+        while pending and pending[0] <= request:
+            pending.popleft()
+    elif pending:
+        oldest = pending.popleft()
+    if action is None or (named and request is None):
+        return pb.PlayRequest()  # not an action: the arbiter rejects it
+    rid = request if request is not None else oldest
+    return pb.PlayRequest(action=pb.ActionReply(request_id=rid, action_id=action))
+
+
+def _rpc_error(exc: grpc.aio.AioRpcError) -> BridgeError:
+    reason = dict(exc.trailing_metadata() or ()).get(_REASON_KEY, "")
+    tail = f" [{reason}]" if reason else ""
+    refused = exc.code() in (
+        grpc.StatusCode.UNAUTHENTICATED,
+        grpc.StatusCode.PERMISSION_DENIED,
+        grpc.StatusCode.FAILED_PRECONDITION,
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.ALREADY_EXISTS,
+    )
+    return BridgeError(f"{exc.code().name}: {exc.details()}{tail}", 2 if refused else 1)
+
+
+async def play_seat(
+    channel: grpc.aio.Channel,
+    program: Sequence[str],
+    token: str,
+    *,
+    seed: int | None = None,
+    name: str = "",
+) -> int:
+    """Start ``program`` and play the seat ``token`` admits between its pipes and a Play stream
+    of ``channel``; return the program's exit status (1 if it left before the match ended).
+    :class:`BridgeError` when the arbiter refuses the seat."""
+    env = {k: v for k, v in os.environ.items() if k not in HIDDEN_ENV}
+    if seed is not None:
+        env["CROUPIER_SEED"] = str(seed)
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *program,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env=env,
+            limit=MAX_LINE_BYTES,
+        )
+    except OSError as exc:
+        raise BridgeError(f"cannot start {program[0]}: {exc.strerror or exc}", 2) from None
+    assert proc.stdin is not None  # both piped above
+    assert proc.stdout is not None
+    stdin, stdout = proc.stdin, proc.stdout
+    hello = pb.Hello(
+        token=token,
+        bot_name=name or program_name(program),
+        bot_version="stdio",
+        protocol_version=PROTOCOL_VERSION,
+    )
+    pending: deque[int] = deque()
+    last = 0
+    call = bot_pb2_grpc.BotServiceStub(channel).Play()
+    ended = False
+
+    async def downstream() -> None:
+        """Arbiter -> program, until MatchEnd."""
+        nonlocal last, ended
+        await call.write(pb.PlayRequest(hello=hello))
+        while (response := await call.read()) is not grpc.aio.EOF:
+            kind = response.WhichOneof("kind")
+            if kind == "decision":
+                last = response.decision.request_id
+                pending.append(last)
+            with contextlib.suppress(ConnectionError):  # it stopped reading: its clock runs
+                stdin.write(to_line(response))
+                await stdin.drain()
+            if kind == "match_end":
+                ended = True
+                return
+
+    async def upstream() -> None:
+        """Program -> arbiter, until the program closes its stdout."""
+        while True:
+            try:
+                line = await stdout.readline()
+            except ValueError:  # longer than MAX_LINE_BYTES: not an action
+                line = b"?\n"
+                with contextlib.suppress(ValueError, asyncio.IncompleteReadError):
+                    await stdout.readuntil(b"\n")
+            if not line:
+                return
+            reply = parse_reply(line, pending, last)
+            if reply is not None:
+                with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                    await call.write(reply)
+
+    reader = asyncio.create_task(upstream())
+    writer = asyncio.create_task(downstream())
+    try:
+        done, _ = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+        if writer not in done:  # the program closed its stdout mid-match: it left
+            writer.cancel()
+            call.cancel()
+            print(f"{_PROG}: the program closed its stdout before the match ended", file=sys.stderr)
+            return 1
+        try:
+            writer.result()
+        except grpc.aio.AioRpcError as exc:
+            raise _rpc_error(exc) from None
+        if not ended:
+            print(f"{_PROG}: the arbiter ended the stream before the match ended", file=sys.stderr)
+            return 1
+        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+            await call.done_writing()
+        stdin.close()
+        await reader  # what the program still writes is read and dropped
+        return await proc.wait()
+    finally:
+        for task in (reader, writer):
+            task.cancel()
+        if proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+
+
+def _channel(address: str, tls_ca: Path | None) -> grpc.aio.Channel:
+    options = [("grpc.max_receive_message_length", MAX_RECEIVE_BYTES)]
+    if tls_ca is None:
+        return grpc.aio.insecure_channel(address, options=options)
+    credentials = grpc.ssl_channel_credentials(root_certificates=tls_ca.read_bytes())
+    return grpc.aio.secure_channel(address, credentials, options=options)
+
+
+async def _ready(channel: grpc.aio.Channel, address: str, timeout_s: float) -> None:
+    try:
+        await asyncio.wait_for(channel.channel_ready(), timeout_s)
+    except TimeoutError:
+        raise BridgeError(f"cannot reach the server at {address}", 1) from None
+
+
+async def serve_stdio(
+    program: Sequence[str],
+    address: str,
+    key: str,
+    *,
+    capacity: int = 1,
+    tls_ca: Path | None = None,
+    name: str = "",
+    connect_timeout_s: float = 30.0,
+) -> int:
+    """Open a bot session with ``key`` and play every seat handed to it with a fresh
+    ``program``, up to ``capacity`` at a time, until the server ends the session (0)."""
+    hello = pb.SessionHello(
+        token=key,
+        bot_name=name or program_name(program),
+        bot_version="stdio",
+        protocol_version=PROTOCOL_VERSION,
+        capacity=max(1, capacity),
+    )
+    seats: set[asyncio.Task[int]] = set()
+
+    def finished(task: asyncio.Task[int]) -> None:
+        seats.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            print(f"{_PROG}: a match failed: {exc}", file=sys.stderr)
+
+    async with _channel(address, tls_ca) as channel:
+        await _ready(channel, address, connect_timeout_s)
+        call = bot_pb2_grpc.BotServiceStub(channel).Session()
+        try:
+            await call.write(pb.SessionRequest(hello=hello))
+            welcome = await call.read()
+            if welcome is grpc.aio.EOF or welcome.WhichOneof("kind") != "welcome":
+                raise BridgeError("the server did not welcome the session", 1)
+            while (response := await call.read()) is not grpc.aio.EOF:
+                if response.WhichOneof("kind") != "seat":
+                    continue
+                seat = response.seat
+                task = asyncio.create_task(
+                    play_seat(channel, program, seat.token, seed=seat.seed, name=name)
+                )
+                seats.add(task)
+                task.add_done_callback(finished)
+        except grpc.aio.AioRpcError as exc:
+            raise _rpc_error(exc) from None
+        finally:
+            if seats:  # the seats already handed out are played to the end
+                await asyncio.gather(*seats, return_exceptions=True)
+    return 0
+
+
+async def play_stdio(
+    program: Sequence[str],
+    address: str,
+    token: str,
+    *,
+    tls_ca: Path | None = None,
+    name: str = "",
+    connect_timeout_s: float = 30.0,
+) -> int:
+    """Play the one seat ``token`` admits with ``program``; return its exit status."""
+    seed = os.environ.get("CROUPIER_SEED", "")
+    async with _channel(address, tls_ca) as channel:
+        await _ready(channel, address, connect_timeout_s)
+        return await play_seat(
+            channel, program, token, seed=int(seed) if seed.isdigit() else None, name=name
+        )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {_PROG}",
+        description="Run a stdio-protocol program as a bot that connects to a Croupier server.",
+    )
+    parser.add_argument("--connect", metavar="ADDR", help="server address (CROUPIER_ADDRESS)")
+    parser.add_argument("--key", help="a registered bot's key: serve a session (stays up)")
+    parser.add_argument("--token", help="a seat token: play that one match")
+    parser.add_argument("--tls-ca", type=Path, metavar="FILE", help="CA certificate (PEM): TLS")
+    parser.add_argument(
+        "--capacity", type=int, default=1, help="matches at a time in a session (default 1)"
+    )
+    parser.add_argument("--name", default="", help="bot name in Hello (default: the program's)")
+    parser.add_argument("program", nargs=argparse.REMAINDER, help="-- CMD ARGS...")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    program = list(args.program)
+    if program[:1] == ["--"]:
+        program = program[1:]
+
+    def fail(message: str) -> int:
+        print(f"{_PROG}: error: {message}", file=sys.stderr)
+        return 2
+
+    address = args.connect or os.environ.get("CROUPIER_ADDRESS", "")
+    key = args.key or os.environ.get("CROUPIER_SESSION_TOKEN", "")
+    token = args.token or os.environ.get("CROUPIER_TOKEN", "")
+    if not program:
+        return fail("no program: give it after --")
+    if not address:
+        return fail("no server address: pass --connect ADDR (or set CROUPIER_ADDRESS)")
+    if not key and not token:
+        return fail("no credentials: pass --key KEY (a session) or --token TOKEN (one match)")
+    if args.capacity < 1:
+        return fail(f"--capacity must be at least 1, got {args.capacity}")
+    if args.tls_ca is not None and not args.tls_ca.is_file():
+        return fail(f"--tls-ca {args.tls_ca}: no such file")
+    try:
+        if key:
+            return asyncio.run(
+                serve_stdio(
+                    program,
+                    address,
+                    key,
+                    capacity=args.capacity,
+                    tls_ca=args.tls_ca,
+                    name=args.name,
+                )
+            )
+        return asyncio.run(play_stdio(program, address, token, tls_ca=args.tls_ca, name=args.name))
+    except BridgeError as exc:
+        print(f"{_PROG}: error: {exc}", file=sys.stderr)
+        return exc.status
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,481 @@
+"""``croupier ctl``: the operator's command-line client of a server's control API
+(``docs/server.md``, "croupier ctl"). Parsing and printing only; every call is one gRPC call.
+
+Exit statuses: 0 success; 1 a check failed (``replay fetch``: the bytes do not match the
+SHA-256 the server sent); 2 an error you can cause (bad arguments, no such match or bot, a
+request the server refuses as invalid or out of state); 3 ``watch``: the match was cancelled
+or cut off; 4 refused (the key is unknown, or not allowed to do that); 5 the server cannot be
+reached (or did not answer in time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import importlib
+import json
+import os
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from croupier.errors import ConfigError, CroupierError
+from croupier.v1 import control_pb2, control_pb2_grpc
+
+#: Where ``ctl`` calls unless told (``--address``, ``CROUPIER_CONTROL_ADDRESS``).
+DEFAULT_ADDRESS = "127.0.0.1:7071"
+ENV_ADDRESS = "CROUPIER_CONTROL_ADDRESS"
+#: The key ``ctl`` presents unless ``--key``/``--key-file`` says otherwise.
+ENV_KEY = "CROUPIER_KEY"
+#: Seconds one unary call may take.
+CALL_TIMEOUT_S = 30.0
+
+EXIT_CHECK_FAILED = 1
+EXIT_USER_ERROR = 2
+EXIT_REFUSED = 4
+EXIT_UNREACHABLE = 5
+
+_STATES = {
+    "pending": control_pb2.MATCH_STATE_PENDING,
+    "running": control_pb2.MATCH_STATE_RUNNING,
+    "finished": control_pb2.MATCH_STATE_FINISHED,
+    "cancelled": control_pb2.MATCH_STATE_CANCELLED,
+    "aborted": control_pb2.MATCH_STATE_ABORTED,
+}
+_STATE_NAMES = {v: k for k, v in _STATES.items()}
+_OUTCOMES = {1: "normal", 2: "timeouts", 3: "illegal_actions", 4: "disconnected"}
+
+
+class CtlError(CroupierError):
+    """A failed ``ctl`` command, with its exit status."""
+
+    def __init__(self, message: str, status: int = EXIT_USER_ERROR) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+_REFUSED = {grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED}
+_UNREACHABLE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
+
+
+def rpc_error(exc: grpc.RpcError, address: str) -> CtlError:
+    """One line (and its status) for a failed call."""
+    code = exc.code() if hasattr(exc, "code") else grpc.StatusCode.UNKNOWN
+    details = (exc.details() if hasattr(exc, "details") else "") or ""
+    if code in _UNREACHABLE:
+        return CtlError(
+            f"cannot reach the server at {address}: {details or code.name}", EXIT_UNREACHABLE
+        )
+    status = EXIT_REFUSED if code in _REFUSED else EXIT_USER_ERROR
+    return CtlError(f"{code.name.lower()}: {details}", status)
+
+
+def add_parser(sub: Any) -> None:
+    c = sub.add_parser(
+        "ctl",
+        help="control a running `croupier serve`: matches, bots, standings, replays",
+        description=(
+            "croupier ctl calls a server's control API. The key is taken from --key, "
+            f"--key-file or ${ENV_KEY} (operators: the server's operator key file)."
+        ),
+    )
+    c.add_argument(
+        "--address",
+        default=None,
+        metavar="HOST:PORT",
+        help=f"the control port (default: ${ENV_ADDRESS} or {DEFAULT_ADDRESS})",
+    )
+    c.add_argument("--key", default=None, help=f"the key to present (default: ${ENV_KEY})")
+    c.add_argument("--key-file", type=Path, default=None, metavar="FILE", help="read the key")
+    c.add_argument(
+        "--tls-ca", type=Path, default=None, metavar="FILE", help="TLS: the CA to trust (PEM)"
+    )
+    c.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    # --json is taken after the command too (`croupier ctl list --json`)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="JSON")
+    cs = c.add_subparsers(dest="ctl_command", required=True, metavar="COMMAND")
+
+    ls = cs.add_parser("list", parents=[common], help="list matches, newest first")
+    ls.add_argument("--state", choices=sorted(_STATES), default=None)
+    ls.add_argument("--limit", type=int, default=50)
+    show = cs.add_parser("show", parents=[common], help="one match: its seats and results")
+    show.add_argument("match")
+    watch = cs.add_parser("watch", parents=[common], help="watch a match live (its public view)")
+    watch.add_argument("match")
+    watch.add_argument("--seat", type=int, default=None, help="your own seat's view")
+    watch.add_argument("--delay-decisions", type=int, default=0, metavar="N")
+    watch.add_argument("--delay-rounds", type=int, default=0, metavar="N")
+    cancel = cs.add_parser("cancel", parents=[common], help="cancel a pending or running match")
+    cancel.add_argument("match")
+    create = cs.add_parser(
+        "create", parents=[common], help="create a match between registered or bundled bots"
+    )
+    create.add_argument("--game", required=True)
+    create.add_argument(
+        "--bot", action="append", required=True, help="per seat: a registered name or bundled:NAME"
+    )
+    create.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    create.add_argument("--seed", type=int, default=0)
+    create.add_argument("--wait", action="store_true", help="wait for its end and show it")
+    st = cs.add_parser(
+        "standings", parents=[common], help="the ladder's (or a tournament's) standings"
+    )
+    st.add_argument("--tournament", default="")
+    rp = cs.add_parser("replay", help="replays")
+    rps = rp.add_subparsers(dest="replay_command", required=True, metavar="COMMAND")
+    fetch = rps.add_parser(
+        "fetch", parents=[common], help="download a finished match's replay, SHA-256 checked"
+    )
+    fetch.add_argument("match")
+    fetch.add_argument("--out", type=Path, default=None, metavar="FILE")
+    cs.add_parser("bots", parents=[common], help="the registered bots and who is connected")
+    reg = cs.add_parser("register", parents=[common], help="register a bot; prints its key once")
+    reg.add_argument("name")
+    reg.add_argument("--owner", default="")
+    tour = cs.add_parser(
+        "tournament", parents=[common], help="start a tournament from a TOML file on the server"
+    )
+    tour.add_argument("config", type=Path)
+
+
+def _channel(args: argparse.Namespace) -> tuple[grpc.Channel, str]:
+    address = args.address or os.environ.get(ENV_ADDRESS) or DEFAULT_ADDRESS
+    if args.tls_ca is not None:
+        try:
+            ca = args.tls_ca.read_bytes()
+        except OSError as exc:
+            raise ConfigError(f"cannot read {args.tls_ca}: {exc.strerror or exc}") from None
+        return grpc.secure_channel(address, grpc.ssl_channel_credentials(ca)), address
+    return grpc.insecure_channel(address), address
+
+
+def _key(args: argparse.Namespace) -> str | None:
+    if args.key:
+        return str(args.key)
+    if args.key_file is not None:
+        path: Path = args.key_file
+        try:
+            return path.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    env = os.environ.get(ENV_KEY, "")
+    return env or None
+
+
+def _ms(value: int) -> str:
+    if not value:
+        return "-"
+    stamp = dt.datetime.fromtimestamp(value / 1000, dt.UTC)
+    return stamp.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _score(score: Any) -> str:
+    return str(Fraction(score.numerator, score.denominator or 1))
+
+
+def _printable(text: str) -> str:
+    from croupier.cli import printable
+
+    return printable(text)
+
+
+def _info_dict(m: control_pb2.MatchInfo) -> dict[str, Any]:
+    return {
+        "match_id": m.match_id,
+        "game": m.game,
+        "params": dict(m.params),
+        "state": _STATE_NAMES.get(m.state, "unknown"),
+        "tournament": m.tournament,
+        "decisions": m.decisions,
+        "created_unix_ms": m.created_unix_ms,
+        "started_unix_ms": m.started_unix_ms,
+        "ended_unix_ms": m.ended_unix_ms,
+        "seats": [
+            {
+                "seat": s.seat,
+                "bot": s.bot_name,
+                **(
+                    {
+                        "score": _score(s.result.score),
+                        "place": s.result.place,
+                        "outcome": _OUTCOMES.get(s.result.outcome, "unknown"),
+                        "timeouts": s.result.timeouts,
+                        "rejected": s.result.rejected,
+                    }
+                    if s.HasField("result")
+                    else {}
+                ),
+            }
+            for s in m.seats
+        ],
+    }
+
+
+def _show(m: control_pb2.MatchInfo) -> None:
+    say = print
+    say(_printable(f"match {m.match_id}  {m.game}  {_STATE_NAMES.get(m.state, '?')}"))
+    if m.tournament:
+        say(_printable(f"tournament {m.tournament}"))
+    params = " ".join(f"{k}={v}" for k, v in sorted(m.params.items()))
+    say(f"params {params}")
+    say(
+        f"created {_ms(m.created_unix_ms)}  started {_ms(m.started_unix_ms)}  "
+        f"ended {_ms(m.ended_unix_ms)}  decisions {m.decisions}"
+    )
+    say(f"{'seat':<5} {'bot':<24} {'score':>8} {'place':>5}  outcome")
+    for s in m.seats:
+        if s.HasField("result"):
+            r = s.result
+            tail = f"{_score(r.score):>8} {r.place:>5}  {_OUTCOMES.get(r.outcome, '?')}"
+        else:
+            tail = f"{'-':>8} {'-':>5}  -"
+        say(_printable(f"{s.seat:<5} {s.bot_name:<24} {tail}"))
+
+
+def run(args: argparse.Namespace) -> int:
+    channel, address = _channel(args)
+    key = _key(args)
+    metadata = (("authorization", f"Bearer {key}"),) if key else ()
+    stub = control_pb2_grpc.ControlServiceStub(channel)  # type: ignore[no-untyped-call]
+    command: Callable[[Any, argparse.Namespace, Any], int] = _COMMANDS[args.ctl_command]
+    try:
+        return command(stub, args, metadata)
+    except grpc.RpcError as exc:
+        raise rpc_error(exc, address) from None
+    finally:
+        channel.close()
+
+
+def _list(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    if not 1 <= args.limit <= 1000:
+        raise ConfigError(f"--limit {args.limit}: must be from 1 to 1000")
+    request = control_pb2.ListMatchesRequest(limit=args.limit)
+    if args.state:
+        request.state = _STATES[args.state]
+    response = stub.ListMatches(request, metadata=md, timeout=CALL_TIMEOUT_S)
+    if args.json:
+        print(json.dumps([_info_dict(m) for m in response.matches], indent=2))
+        return 0
+    print(f"{'match':<34} {'game':<8} {'state':<10} {'decisions':>9}  bots")
+    for m in response.matches:
+        bots = ", ".join(s.bot_name for s in m.seats)
+        state = _STATE_NAMES.get(m.state, "?")
+        print(_printable(f"{m.match_id:<34} {m.game:<8} {state:<10} {m.decisions:>9}  {bots}"))
+    return 0
+
+
+def _show_cmd(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    response = stub.GetMatch(
+        control_pb2.GetMatchRequest(match_id=args.match), metadata=md, timeout=CALL_TIMEOUT_S
+    )
+    if args.json:
+        print(json.dumps(_info_dict(response.match), indent=2))
+    else:
+        _show(response.match)
+    return 0
+
+
+def _cancel(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    response = stub.CancelMatch(
+        control_pb2.CancelMatchRequest(match_id=args.match), metadata=md, timeout=CALL_TIMEOUT_S
+    )
+    if args.json:
+        print(json.dumps(_info_dict(response.match), indent=2))
+    else:
+        print(_printable(f"{response.match.match_id}: {_STATE_NAMES.get(response.match.state)}"))
+    return 0
+
+
+def _param(text: str) -> tuple[str, int]:
+    name, sep, value = text.partition("=")
+    try:
+        if not sep:
+            raise ValueError
+        return name.strip(), int(value)
+    except ValueError:
+        raise ConfigError(f"--param {text!r}: expected NAME=INTEGER") from None
+
+
+def _create(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    if args.seed < 0:
+        raise ConfigError(f"--seed {args.seed}: must not be negative")
+    request = control_pb2.CreateMatchRequest(
+        game=args.game, bots=args.bot, params=dict(_param(p) for p in args.param), seed=args.seed
+    )
+    match = stub.CreateMatch(request, metadata=md, timeout=CALL_TIMEOUT_S).match
+    if args.wait:
+        import time
+
+        while match.state in (control_pb2.MATCH_STATE_PENDING, control_pb2.MATCH_STATE_RUNNING):
+            time.sleep(0.2)
+            match = stub.GetMatch(
+                control_pb2.GetMatchRequest(match_id=match.match_id),
+                metadata=md,
+                timeout=CALL_TIMEOUT_S,
+            ).match
+    if args.json:
+        print(json.dumps(_info_dict(match), indent=2))
+    elif args.wait:
+        _show(match)
+    else:
+        print(match.match_id)
+    return 0
+
+
+def _standings(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    response = stub.GetStandings(
+        control_pb2.GetStandingsRequest(tournament=args.tournament),
+        metadata=md,
+        timeout=CALL_TIMEOUT_S,
+    )
+    if args.json:
+        rows = [
+            {
+                "rank": r.rank,
+                "bot": r.bot_name,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "matches": r.matches,
+                "mean_score": r.mean_score,
+                "mean_score_ci95": r.mean_score_ci95,
+                "faults": r.faults,
+            }
+            for r in response.rows
+        ]
+        print(json.dumps({"game": response.game, "rows": rows}, indent=2))
+        return 0
+    print(_printable(f"standings: {response.game or '(no finished matches)'}"))
+    print(
+        f"{'rank':>4}  {'bot':<24} {'mu':>7} {'sigma':>6} {'matches':>7} {'score/round':>15} faults"
+    )
+    for r in response.rows:
+        score = f"{r.mean_score:+.2f} ±{r.mean_score_ci95:.2f}"
+        print(
+            _printable(
+                f"{r.rank:>4}  {r.bot_name:<24} {r.mu:7.2f} {r.sigma:6.2f} {r.matches:>7} "
+                f"{score:>15} {r.faults}"
+            )
+        )
+    return 0
+
+
+def _replay(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    out: Path = args.out or Path(f"{args.match}.jsonl")
+    digest = hashlib.sha256()
+    expected = ""
+    chunks = []
+    for i, piece in enumerate(
+        stub.FetchReplay(
+            control_pb2.FetchReplayRequest(match_id=args.match), metadata=md, timeout=600
+        )
+    ):
+        if i == 0:
+            expected = piece.sha256
+        digest.update(piece.chunk)
+        chunks.append(piece.chunk)
+    got = digest.hexdigest()
+    if not expected or got != expected:
+        raise CtlError(
+            f"the replay's SHA-256 is {got}, the server said {expected or 'nothing'}: not written",
+            EXIT_CHECK_FAILED,
+        )
+    try:
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            for chunk in chunks:
+                f.write(chunk)
+    except OSError as exc:
+        raise ConfigError(f"cannot write {out}: {exc.strerror or exc}") from None
+    print(_printable(f"{out}: sha256 {got} ok"))
+    return 0
+
+
+def _bots(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    response = stub.ListBots(control_pb2.ListBotsRequest(), metadata=md, timeout=CALL_TIMEOUT_S)
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "bot": b.bot_name,
+                        "owner": b.owner,
+                        "connected": b.connected,
+                        "version": b.bot_version,
+                    }
+                    for b in response.bots
+                ],
+                indent=2,
+            )
+        )
+        return 0
+    print(f"{'bot':<24} {'owner':<20} {'connected':<9}  version")
+    for b in response.bots:
+        connected = "yes" if b.connected else "no"
+        print(_printable(f"{b.bot_name:<24} {b.owner:<20} {connected:<9}  {b.bot_version}"))
+    return 0
+
+
+def _register(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    response = stub.RegisterBot(
+        control_pb2.RegisterBotRequest(bot_name=args.name, owner=args.owner),
+        metadata=md,
+        timeout=CALL_TIMEOUT_S,
+    )
+    if args.json:
+        print(json.dumps({"bot": args.name, "key": response.key}))
+    else:
+        print(response.key)
+        print(
+            "croupier: the key is shown only once: give it to the bot (its session token)",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _tournament(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    try:
+        text = args.config.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {args.config}: {exc.strerror or exc}") from None
+    response = stub.CreateTournament(
+        control_pb2.CreateTournamentRequest(config_toml=text), metadata=md, timeout=CALL_TIMEOUT_S
+    )
+    print(_printable(f"tournament {response.tournament}: {response.matches} matches"))
+    return 0
+
+
+def _watch(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    try:
+        renderer = importlib.import_module("croupier.cli._watch")
+    except ImportError:
+        raise CtlError("watching is not built into this croupier yet") from None
+    request = control_pb2.WatchMatchRequest(
+        match_id=args.match,
+        delay_decisions=args.delay_decisions,
+        delay_rounds=args.delay_rounds,
+    )
+    if args.seat is not None:
+        request.seat = args.seat
+    stream = stub.WatchMatch(request, metadata=md)
+    status: int = renderer.render_watch(stream, out=sys.stdout)
+    return status
+
+
+_COMMANDS: dict[str, Callable[[Any, argparse.Namespace, Any], int]] = {
+    "list": _list,
+    "show": _show_cmd,
+    "watch": _watch,
+    "cancel": _cancel,
+    "create": _create,
+    "standings": _standings,
+    "replay": _replay,
+    "bots": _bots,
+    "register": _register,
+    "tournament": _tournament,
+}

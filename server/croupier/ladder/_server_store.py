@@ -1,0 +1,455 @@
+"""The competition server's store: one SQLite file (WAL) holding what ``croupier serve`` must
+keep across restarts (``docs/server.md``, "What survives a restart").
+
+Schema::
+
+    server_meta      key -> value (the schema version)
+    registered_bots  name, owner, SHA-256 of its key (never the key), when registered, the
+                     version string of its last SessionHello
+    server_matches   id, game, parameters (JSON), seed, state, tournament, bots by seat (JSON),
+                     created/started/ended (Unix ms), rounds and decisions played, replay path and
+                     SHA-256, why it ended when it did not finish (cancel reason, abort)
+    server_seats     per finished match and seat: bot, score (exact fraction as text), place,
+                     outcome, timeouts, rejected replies
+
+A match's life is pending -> running -> finished | cancelled | aborted, and every change is a
+conditional update (``WHERE state IN (pending, running)``): a match that has ended never changes
+again, so a finished match is counted once however often its commit is retried. A finished match
+is written in one transaction (state, counts, replay hash and every seat) after its replay is on
+disk (the replay writer fsyncs it at close). At start, :meth:`ServerStore.abort_unfinished` marks
+whatever a killed server left pending or running as aborted, in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from croupier.errors import ConfigError
+from croupier.ladder._store import MatchRecord, SeatRecord
+
+SERVER_SCHEMA_VERSION = 1
+
+#: The states of a match, as stored (``control.proto``'s ``MatchState`` without its prefix).
+PENDING, RUNNING, FINISHED, CANCELLED, ABORTED = (
+    "pending",
+    "running",
+    "finished",
+    "cancelled",
+    "aborted",
+)
+STATES = (PENDING, RUNNING, FINISHED, CANCELLED, ABORTED)
+_OPEN = (PENDING, RUNNING)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS server_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS registered_bots (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    key_sha256 TEXT NOT NULL UNIQUE,
+    created_ms INTEGER NOT NULL,
+    bot_version TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS server_matches (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    params_json TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    tournament TEXT NOT NULL,
+    bots_json TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    started_ms INTEGER NOT NULL DEFAULT 0,
+    ended_ms INTEGER NOT NULL DEFAULT 0,
+    rounds INTEGER NOT NULL DEFAULT 0,
+    decisions INTEGER NOT NULL DEFAULT 0,
+    replay_path TEXT NOT NULL DEFAULT '',
+    replay_sha256 TEXT NOT NULL DEFAULT '',
+    detail TEXT NOT NULL DEFAULT '',
+    deal_set TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS server_matches_by_time ON server_matches (created_ms DESC, id DESC);
+CREATE TABLE IF NOT EXISTS server_seats (
+    match_id TEXT NOT NULL REFERENCES server_matches (id),
+    seat INTEGER NOT NULL,
+    bot TEXT NOT NULL,
+    score TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    outcome TEXT NOT NULL,
+    timeouts INTEGER NOT NULL,
+    rejected INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+"""
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class RegisteredBot:
+    """A bot registered on the server (its key is known only by its hash)."""
+
+    name: str
+    owner: str
+    key_sha256: str
+    created_ms: int
+    bot_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class ServerMatch:
+    """A match as the server's store holds it, in any state."""
+
+    match_id: str
+    game: str
+    params: dict[str, int]
+    seed: int
+    state: str
+    tournament: str
+    bots: tuple[str, ...]
+    created_ms: int
+    started_ms: int = 0
+    ended_ms: int = 0
+    rounds: int = 0
+    decisions: int = 0
+    replay_path: str = ""
+    replay_sha256: str = ""
+    detail: str = ""
+    deal_set: str = ""
+    seats: tuple[SeatRecord, ...] = ()
+
+    def record(self) -> MatchRecord:
+        """The finished match as the ladder's statistics take it."""
+        return MatchRecord(
+            match_id=self.match_id,
+            slot=0,
+            round=0,
+            table=0,
+            seating=0,
+            deal_set=self.deal_set,
+            seed=self.seed,
+            rounds_played=self.rounds,
+            replay_path=self.replay_path,
+            replay_sha256=self.replay_sha256,
+            worker="serve",
+            seats=self.seats,
+        )
+
+
+_MATCH_COLUMNS = (
+    "id, game, params_json, seed, state, tournament, bots_json, created_ms, started_ms, "
+    "ended_ms, rounds, decisions, replay_path, replay_sha256, detail, deal_set"
+)
+
+
+class ServerStore:
+    """The open server store. Use :func:`open_server_store`."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self._conn = conn
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    # -- registered bots --------------------------------------------------------------------------
+
+    def register_bot(self, name: str, owner: str, key_sha256: str) -> RegisteredBot:
+        """Add a bot; :class:`ConfigError` if the name is taken."""
+        created = now_ms()
+        with self._transaction() as conn:
+            if conn.execute("SELECT 1 FROM registered_bots WHERE name = ?", (name,)).fetchone():
+                raise ConfigError(f"a bot named {name!r} is already registered")
+            conn.execute(
+                "INSERT INTO registered_bots (name, owner, key_sha256, created_ms) "
+                "VALUES (?, ?, ?, ?)",
+                (name, owner, key_sha256, created),
+            )
+        return RegisteredBot(name, owner, key_sha256, created, "")
+
+    def registered_bots(self) -> list[RegisteredBot]:
+        rows = self._conn.execute(
+            "SELECT name, owner, key_sha256, created_ms, bot_version FROM registered_bots "
+            "ORDER BY name"
+        ).fetchall()
+        return [RegisteredBot(*r) for r in rows]
+
+    def set_bot_version(self, name: str, version: str) -> None:
+        with self._transaction() as conn:
+            conn.execute(
+                "UPDATE registered_bots SET bot_version = ? WHERE name = ?", (version, name)
+            )
+
+    # -- matches ----------------------------------------------------------------------------------
+
+    def create_match(self, match: ServerMatch) -> bool:
+        """Record a new pending match; ``False`` (nothing written) if its id is known already."""
+        with self._transaction() as conn:
+            if conn.execute(
+                "SELECT 1 FROM server_matches WHERE id = ?", (match.match_id,)
+            ).fetchone():
+                return False
+            conn.execute(
+                f"INSERT INTO server_matches ({_MATCH_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match.match_id,
+                    match.game,
+                    json.dumps(match.params, sort_keys=True),
+                    match.seed,
+                    PENDING,
+                    match.tournament,
+                    json.dumps(list(match.bots)),
+                    match.created_ms,
+                    0,
+                    0,
+                    0,
+                    0,
+                    "",
+                    "",
+                    "",
+                    match.deal_set,
+                ),
+            )
+        return True
+
+    def mark_running(self, match_id: str, started_ms: int) -> bool:
+        with self._transaction() as conn:
+            cur = conn.execute(
+                "UPDATE server_matches SET state = ?, started_ms = ? WHERE id = ? AND state = ?",
+                (RUNNING, started_ms, match_id, PENDING),
+            )
+        return cur.rowcount == 1
+
+    def finish_match(
+        self,
+        match_id: str,
+        *,
+        ended_ms: int,
+        rounds: int,
+        decisions: int,
+        replay_path: str,
+        replay_sha256: str,
+        seats: Sequence[SeatRecord],
+    ) -> bool:
+        """Record a match as finished with its seats, in one transaction; ``False`` (nothing
+        written) unless it was pending or running: a match is never finished twice."""
+        with self._transaction() as conn:
+            cur = conn.execute(
+                "UPDATE server_matches SET state = ?, ended_ms = ?, rounds = ?, decisions = ?, "
+                "replay_path = ?, replay_sha256 = ? WHERE id = ? AND state IN (?, ?)",
+                (
+                    FINISHED,
+                    ended_ms,
+                    rounds,
+                    decisions,
+                    replay_path,
+                    replay_sha256,
+                    match_id,
+                    *_OPEN,
+                ),
+            )
+            if cur.rowcount != 1:
+                return False
+            conn.executemany(
+                "INSERT INTO server_seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        match_id,
+                        s.seat,
+                        s.bot,
+                        str(s.score),
+                        s.place,
+                        s.outcome,
+                        s.timeouts,
+                        s.rejected,
+                    )
+                    for s in seats
+                ],
+            )
+        return True
+
+    def end_match(
+        self,
+        match_id: str,
+        state: str,
+        *,
+        ended_ms: int,
+        detail: str,
+        rounds: int = 0,
+        decisions: int = 0,
+        replay_path: str = "",
+        replay_sha256: str = "",
+    ) -> bool:
+        """Record a match as cancelled or aborted (not rated); ``False`` if it had ended."""
+        if state not in (CANCELLED, ABORTED):
+            raise ValueError(state)
+        with self._transaction() as conn:
+            cur = conn.execute(
+                "UPDATE server_matches SET state = ?, ended_ms = ?, detail = ?, rounds = ?, "
+                "decisions = ?, replay_path = ?, replay_sha256 = ? "
+                "WHERE id = ? AND state IN (?, ?)",
+                (
+                    state,
+                    ended_ms,
+                    detail,
+                    rounds,
+                    decisions,
+                    replay_path,
+                    replay_sha256,
+                    match_id,
+                    *_OPEN,
+                ),
+            )
+        return cur.rowcount == 1
+
+    def abort_unfinished(self, detail: str) -> list[str]:
+        """Mark every pending or running match aborted (a server start after a stop or a
+        crash); return their ids."""
+        with self._transaction() as conn:
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT id FROM server_matches WHERE state IN (?, ?)", _OPEN
+                ).fetchall()
+            ]
+            conn.execute(
+                "UPDATE server_matches SET state = ?, ended_ms = ?, detail = ? "
+                "WHERE state IN (?, ?)",
+                (ABORTED, now_ms(), detail, *_OPEN),
+            )
+        return ids
+
+    def _seats(self, ids: Sequence[str]) -> dict[str, list[SeatRecord]]:
+        out: dict[str, list[SeatRecord]] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            for row in self._conn.execute(
+                "SELECT match_id, seat, bot, score, place, outcome, timeouts, rejected "
+                f"FROM server_seats WHERE match_id IN ({marks}) ORDER BY match_id, seat",
+                chunk,
+            ):
+                out.setdefault(row[0], []).append(
+                    SeatRecord(row[1], row[2], Fraction(row[3]), row[4], row[5], row[6], row[7])
+                )
+        return out
+
+    def _rows(self, where: str, args: Sequence[Any], tail: str) -> list[ServerMatch]:
+        rows = self._conn.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM server_matches {where} {tail}", args
+        ).fetchall()
+        seats = self._seats([r[0] for r in rows if r[4] == FINISHED])
+        return [
+            ServerMatch(
+                match_id=r[0],
+                game=r[1],
+                params=json.loads(r[2]),
+                seed=r[3],
+                state=r[4],
+                tournament=r[5],
+                bots=tuple(json.loads(r[6])),
+                created_ms=r[7],
+                started_ms=r[8],
+                ended_ms=r[9],
+                rounds=r[10],
+                decisions=r[11],
+                replay_path=r[12],
+                replay_sha256=r[13],
+                detail=r[14],
+                deal_set=r[15],
+                seats=tuple(seats.get(r[0], ())),
+            )
+            for r in rows
+        ]
+
+    def get_match(self, match_id: str) -> ServerMatch | None:
+        rows = self._rows("WHERE id = ?", (match_id,), "")
+        return rows[0] if rows else None
+
+    def list_matches(
+        self, state: str | None = None, limit: int = 100, after: tuple[int, str] | None = None
+    ) -> list[ServerMatch]:
+        """Matches newest first (by creation time, then id), at most ``limit``, only those in
+        ``state`` if given, only those older than ``after`` (a page's last (created_ms, id))."""
+        clauses: list[str] = []
+        args: list[Any] = []
+        if state is not None:
+            clauses.append("state = ?")
+            args.append(state)
+        if after is not None:
+            clauses.append("(created_ms < ? OR (created_ms = ? AND id < ?))")
+            args.extend([after[0], after[0], after[1]])
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        return self._rows(where, args, f"ORDER BY created_ms DESC, id DESC LIMIT {int(limit)}")
+
+    def finished(self, tournament: str = "", game: str | None = None) -> list[ServerMatch]:
+        """The finished matches of ``tournament`` (``""``: the continuous ladder and one-off
+        matches), in the order they finished: the order ratings are computed in."""
+        where, args = "WHERE state = ? AND tournament = ?", [FINISHED, tournament]
+        if game is not None:
+            where += " AND game = ?"
+            args.append(game)
+        return self._rows(where, args, "ORDER BY ended_ms, id")
+
+    def counts(self) -> dict[str, int]:
+        """How many matches are in each state."""
+        out = dict.fromkeys(STATES, 0)
+        for state, n in self._conn.execute(
+            "SELECT state, COUNT(*) FROM server_matches GROUP BY state"
+        ):
+            out[state] = n
+        return out
+
+
+def open_server_store(path: Path) -> ServerStore:
+    """Open (creating if needed) the server store at ``path``; :class:`ConfigError` in one line
+    if it cannot be used."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # autocommit mode; transactions are explicit (BEGIN IMMEDIATE ... COMMIT)
+        conn = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")  # a commit survives a power cut, not only a kill
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.executescript(_SCHEMA)
+        row = conn.execute("SELECT value FROM server_meta WHERE key = 'schema_version'").fetchone()
+        if row is None:
+            conn.execute(
+                "INSERT INTO server_meta VALUES ('schema_version', ?)",
+                (str(SERVER_SCHEMA_VERSION),),
+            )
+        elif int(row[0]) > SERVER_SCHEMA_VERSION:
+            conn.close()
+            raise ConfigError(
+                f"{path}: made by a newer croupier (server schema {row[0]}; this one reads "
+                f"{SERVER_SCHEMA_VERSION})"
+            )
+    except (sqlite3.Error, OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: not a usable server store: {exc}") from None
+    with suppress(OSError):
+        path.chmod(0o600)
+    return ServerStore(path, conn)

@@ -1,0 +1,241 @@
+"""``croupier serve``'s configuration: a TOML file (``docs/server.md``, "Configuration") and
+the flags that override it. Every error is one :class:`ConfigError` line naming the key and file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from croupier.errors import ConfigError
+from croupier.transport import split_address
+
+#: Where the server keeps its store, replays, logs and generated keys unless told otherwise.
+DEFAULT_STATE_DIR = Path("croupier-server")
+
+_SERVE_KEYS = {
+    "bot_listen",
+    "control_listen",
+    "state_dir",
+    "allow_insecure_remote",
+    "max_matches",
+    "move_ms",
+    "bank_ms",
+    "connect_timeout_s",
+    "bot_capacity",
+    "bot_streams",
+    "sandbox",
+}
+_TLS_KEYS = {"cert", "key", "client_ca"}
+_ROLE_KEYS = {"operator_key_file", "spectator_key_file", "anonymous_spectators"}
+_TOP_KEYS = {"serve", "tls", "roles", "ladder"}
+
+
+@dataclass(frozen=True, slots=True)
+class TlsFiles:
+    """The server's certificate chain and key (PEM), and optionally a CA whose client
+    certificates it demands (mutual TLS)."""
+
+    cert: Path
+    key: Path
+    client_ca: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ServeConfig:
+    """Everything ``croupier serve`` runs with."""
+
+    #: Where bots dial (BotService: Play and Session).
+    bot_listen: str = "127.0.0.1:7070"
+    #: Where operators, tools and spectators call the ControlService.
+    control_listen: str = "127.0.0.1:7071"
+    #: The store (``croupier.sqlite``), ``replays/``, ``logs/`` and generated keys.
+    state_dir: Path = DEFAULT_STATE_DIR
+    #: Plaintext on a non-loopback address (refused unless this is set).
+    allow_insecure_remote: bool = False
+    #: Matches played at once; more wait (pending) for a free slot.
+    max_matches: int = 256
+    move_ms: int = 2000
+    bank_ms: int = 30000
+    connect_timeout_s: float = 15.0
+    #: Seats one bundled bot process plays at once (its session capacity).
+    bot_capacity: int = 16
+    #: Streams the bot port serves at once (0: enough for ``max_matches`` of four seats and
+    #: their sessions, at least 1024).
+    bot_streams: int = 0
+    #: How bundled bots are isolated: auto, bwrap or none ("": ``CROUPIER_SANDBOX``, else auto).
+    sandbox: str = ""
+    tls: TlsFiles | None = None
+    #: The operator key's file (default ``state_dir/operator.key``, generated at first start;
+    #: ``CROUPIER_OPERATOR_KEY`` in the environment takes precedence).
+    operator_key_file: Path | None = None
+    #: The spectator key's file (default ``state_dir/spectator.key``, generated at first start).
+    spectator_key_file: Path | None = None
+    #: Calls with no key at all are spectators (else UNAUTHENTICATED).
+    anonymous_spectators: bool = True
+    #: The ``[ladder]`` table, as read: the continuous ladder's settings (its scheduler reads it).
+    ladder: Mapping[str, Any] = field(default_factory=dict)
+    #: Where the configuration came from (for error messages).
+    source: str = "defaults"
+
+    @property
+    def max_bot_streams(self) -> int:
+        return self.bot_streams or max(1024, 5 * self.max_matches + 64)
+
+    @property
+    def store_path(self) -> Path:
+        return self.state_dir / "croupier.sqlite"
+
+    @property
+    def replay_dir(self) -> Path:
+        return self.state_dir / "replays"
+
+    @property
+    def log_dir(self) -> Path:
+        return self.state_dir / "logs"
+
+    @property
+    def operator_key_path(self) -> Path:
+        return self.operator_key_file or self.state_dir / "operator.key"
+
+    @property
+    def spectator_key_path(self) -> Path:
+        return self.spectator_key_file or self.state_dir / "spectator.key"
+
+    @property
+    def ladder_game(self) -> str:
+        """The continuous ladder's game (its standings are the server's default ones)."""
+        game = self.ladder.get("game", "")
+        return game if isinstance(game, str) else ""
+
+
+def _fail(source: str, key: str, message: str) -> ConfigError:
+    return ConfigError(f"{source}: {key}: {message}")
+
+
+def _table(source: str, data: Mapping[str, Any], key: str, known: set[str]) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise _fail(source, key, f"must be a table, got {value!r}")
+    for name in value:
+        if name not in known:
+            raise _fail(source, f"{key}.{name}", f"unknown key (known: {', '.join(sorted(known))})")
+    return value
+
+
+def _get(source: str, table: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    value = table[key.rsplit(".", 1)[-1]]
+    if isinstance(value, bool) and kind is not bool:
+        raise _fail(source, key, f"must be {_kind(kind)}, got {value!r}")
+    if not isinstance(value, kind):
+        raise _fail(source, key, f"must be {_kind(kind)}, got {value!r}")
+    return value
+
+
+def _kind(kind: type | tuple[type, ...]) -> str:
+    names = {bool: "true or false", int: "an integer", str: "a string", float: "a number"}
+    if isinstance(kind, tuple):
+        return "a number"
+    return names.get(kind, kind.__name__)
+
+
+def parse_serve_config(data: Mapping[str, Any], source: str, *, base: Path) -> ServeConfig:
+    """Validate raw TOML ``data`` (relative paths are taken from ``base``, the file's folder)."""
+    for name in data:
+        if name not in _TOP_KEYS:
+            known = ", ".join(sorted(_TOP_KEYS))
+            raise _fail(source, name, f"unknown table (known: {known})")
+    serve = _table(source, data, "serve", _SERVE_KEYS)
+    tls = _table(source, data, "tls", _TLS_KEYS)
+    roles = _table(source, data, "roles", _ROLE_KEYS)
+    ladder = data.get("ladder", {})
+    if not isinstance(ladder, dict):
+        raise _fail(source, "ladder", f"must be a table, got {ladder!r}")
+    from croupier.serve._ladder import parse_ladder_config  # (it imports the scheduler)
+
+    parse_ladder_config(ladder, source)  # a mistake in [ladder] is found before the start
+    changes: dict[str, Any] = {"source": source, "ladder": ladder}
+    for key in ("bot_listen", "control_listen"):
+        if key in serve:
+            changes[key] = _get(source, serve, f"serve.{key}", str)
+    if "state_dir" in serve:
+        changes["state_dir"] = base / _get(source, serve, "serve.state_dir", str)
+    if "allow_insecure_remote" in serve:
+        changes["allow_insecure_remote"] = _get(source, serve, "serve.allow_insecure_remote", bool)
+    for key in ("max_matches", "move_ms", "bank_ms", "bot_capacity", "bot_streams"):
+        if key in serve:
+            changes[key] = _get(source, serve, f"serve.{key}", int)
+    if "connect_timeout_s" in serve:
+        changes["connect_timeout_s"] = float(
+            _get(source, serve, "serve.connect_timeout_s", (int, float))
+        )
+    if "sandbox" in serve:
+        changes["sandbox"] = _get(source, serve, "serve.sandbox", str)
+    if tls:
+        for key in ("cert", "key"):
+            if key not in tls:
+                raise _fail(source, f"tls.{key}", "missing (TLS needs both cert and key)")
+        ca = tls.get("client_ca")
+        changes["tls"] = TlsFiles(
+            base / _get(source, tls, "tls.cert", str),
+            base / _get(source, tls, "tls.key", str),
+            None if ca is None else base / _get(source, tls, "tls.client_ca", str),
+        )
+    for key in ("operator_key_file", "spectator_key_file"):
+        if key in roles:
+            changes[key] = base / _get(source, roles, f"roles.{key}", str)
+    if "anonymous_spectators" in roles:
+        changes["anonymous_spectators"] = _get(source, roles, "roles.anonymous_spectators", bool)
+    return check(dataclasses.replace(ServeConfig(), **changes))
+
+
+def load_serve_config(path: Path) -> ServeConfig:
+    """Read and validate the TOML file at ``path``."""
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse_serve_config(data, str(path), base=path.parent)
+
+
+def check(config: ServeConfig) -> ServeConfig:
+    """Check values that flags can set as well as the file; return ``config``."""
+    source = config.source
+    for key in ("bot_listen", "control_listen"):
+        try:
+            split_address(getattr(config, key))
+        except ConfigError as exc:
+            raise _fail(source, f"serve.{key}", str(exc)) from None
+    if config.bot_listen == config.control_listen and not config.bot_listen.endswith(":0"):
+        raise _fail(source, "serve.control_listen", "must differ from serve.bot_listen")
+    for key, low, high in (
+        ("max_matches", 1, 100_000),
+        ("move_ms", 1, 86_400_000),
+        ("bank_ms", 0, 86_400_000),
+        ("bot_capacity", 1, 4096),
+        ("bot_streams", 0, 1_000_000),
+    ):
+        value = getattr(config, key)
+        if not low <= value <= high:
+            raise _fail(source, f"serve.{key}", f"must be from {low} to {high}, got {value}")
+    if not 0 < config.connect_timeout_s <= 3600:
+        raise _fail(source, "serve.connect_timeout_s", "must be more than 0 and at most 3600")
+    if config.sandbox not in ("", "auto", "bwrap", "none"):
+        raise _fail(source, "serve.sandbox", f"must be auto, bwrap or none, got {config.sandbox!r}")
+    return config
+
+
+def is_loopback(address: str) -> bool:
+    """True for an address only this machine can reach (127.x, ::1, localhost, unix:)."""
+    if address.startswith("unix:"):
+        return True
+    host, _ = split_address(address)
+    host = host.strip("[]").lower()
+    return host == "localhost" or host.startswith("127.") or host == "::1"

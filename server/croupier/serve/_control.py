@@ -1,0 +1,368 @@
+"""The ``croupier.v1.ControlService`` servicer: every RPC of ``control.proto`` on top of
+:class:`~croupier.serve._server.CompetitionServer`.
+
+Each call is authenticated first (``authorization: Bearer KEY``: see the server's roles); a call
+outside the caller's role ends with PERMISSION_DENIED, a key that admits nothing with
+UNAUTHENTICATED. What each role may call:
+
+============== ======== ============================== =========
+RPC            operator registered bot                 spectator
+============== ======== ============================== =========
+CreateMatch    yes      no                             no
+CreateTournament yes    no                             no
+ListMatches    yes      yes                            yes
+GetMatch       yes      yes                            yes
+CancelMatch    yes      no                             no
+WatchMatch     yes      public view; its own seat's    public view
+FetchReplay    yes      no                             no
+GetStandings   yes      yes                            yes
+RegisterBot    yes      no                             no
+ListBots       yes      yes                            yes
+============== ======== ============================== =========
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import importlib
+import json
+from collections.abc import AsyncIterator
+from fractions import Fraction
+
+import grpc
+import structlog
+
+from croupier.errors import ConfigError, CroupierError
+from croupier.ladder._server_store import (
+    ABORTED,
+    CANCELLED,
+    FINISHED,
+    PENDING,
+    RUNNING,
+    ServerMatch,
+)
+from croupier.serve._server import (
+    AuthError,
+    Caller,
+    CompetitionServer,
+    MatchOrder,
+    NotFoundError,
+    Role,
+    StateError,
+)
+from croupier.v1 import bot_pb2, control_pb2, control_pb2_grpc, score_pb2
+
+#: ListMatches' page size when the request names none, and the largest it may ask for.
+DEFAULT_PAGE = 100
+MAX_PAGE = 1000
+#: FetchReplay's chunk size.
+CHUNK_BYTES = 64 * 1024
+
+_STATE_TO_PB = {
+    PENDING: control_pb2.MATCH_STATE_PENDING,
+    RUNNING: control_pb2.MATCH_STATE_RUNNING,
+    FINISHED: control_pb2.MATCH_STATE_FINISHED,
+    CANCELLED: control_pb2.MATCH_STATE_CANCELLED,
+    ABORTED: control_pb2.MATCH_STATE_ABORTED,
+}
+_PB_TO_STATE = {v: k for k, v in _STATE_TO_PB.items()}
+_OUTCOME_TO_PB = {
+    "normal": bot_pb2.SEAT_OUTCOME_NORMAL,
+    "timeouts": bot_pb2.SEAT_OUTCOME_TIMEOUTS,
+    "illegal_actions": bot_pb2.SEAT_OUTCOME_ILLEGAL_ACTIONS,
+    "disconnected": bot_pb2.SEAT_OUTCOME_DISCONNECTED,
+}
+
+
+def _score(value: Fraction) -> score_pb2.Score:
+    return score_pb2.Score(numerator=value.numerator, denominator=value.denominator)
+
+
+def match_info(record: ServerMatch) -> control_pb2.MatchInfo:
+    """A stored match as the control API shows it (the public facts: no seed, no replay)."""
+    results = {s.seat: s for s in record.seats}
+    seats = []
+    for seat, name in enumerate(record.bots):
+        entry = control_pb2.MatchSeat(seat=seat, bot_name=name)
+        r = results.get(seat)
+        if r is not None:
+            entry.result.CopyFrom(
+                bot_pb2.SeatResult(
+                    seat=seat,
+                    bot_name=name,
+                    score=_score(r.score),
+                    place=r.place,
+                    outcome=_OUTCOME_TO_PB.get(r.outcome, bot_pb2.SEAT_OUTCOME_UNSPECIFIED),
+                    timeouts=r.timeouts,
+                    rejected=r.rejected,
+                )
+            )
+        seats.append(entry)
+    return control_pb2.MatchInfo(
+        match_id=record.match_id,
+        game=record.game,
+        params=record.params,
+        state=_STATE_TO_PB[record.state],
+        seats=seats,
+        created_unix_ms=record.created_ms,
+        started_unix_ms=record.started_ms,
+        ended_unix_ms=record.ended_ms,
+        tournament=record.tournament,
+        decisions=record.decisions,
+    )
+
+
+def _page_token(record: ServerMatch) -> str:
+    raw = json.dumps([record.created_ms, record.match_id]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _read_page_token(token: str) -> tuple[int, str]:
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        created, match_id = json.loads(raw)
+        if not isinstance(created, int) or not isinstance(match_id, str):
+            raise ValueError
+    except (ValueError, TypeError, json.JSONDecodeError):
+        raise ConfigError("page_token: not a token this server gave out") from None
+    return created, match_id
+
+
+class ControlServicer(control_pb2_grpc.ControlServiceServicer):
+    """See the module docstring."""
+
+    def __init__(self, server: CompetitionServer) -> None:
+        self._server = server
+        self._log = structlog.get_logger("croupier.control")
+
+    # -- plumbing -------------------------------------------------------------------------------
+
+    async def _caller(
+        self, context: grpc.aio.ServicerContext, method: str, *allowed: Role
+    ) -> Caller:
+        try:
+            caller = self._server.authenticate(context.invocation_metadata())
+        except AuthError as exc:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, str(exc))
+            raise AssertionError("unreachable") from None  # abort raises
+        if allowed and caller.role not in allowed:
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"{method} is not allowed to a {caller.role.value} key",
+            )
+        return caller
+
+    async def _fail(self, context: grpc.aio.ServicerContext, exc: CroupierError) -> None:
+        code = grpc.StatusCode.INVALID_ARGUMENT
+        if isinstance(exc, NotFoundError):
+            code = grpc.StatusCode.NOT_FOUND
+        elif isinstance(exc, StateError):
+            code = grpc.StatusCode.FAILED_PRECONDITION
+        await context.abort(code, str(exc))
+
+    # -- matches --------------------------------------------------------------------------------
+
+    async def CreateMatch(
+        self, request: control_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.CreateMatchResponse:
+        await self._caller(context, "CreateMatch", Role.OPERATOR)
+        order = MatchOrder(
+            game=request.game,
+            bots=tuple(request.bots),
+            params=dict(request.params),
+            seed=request.seed or None,
+        )
+        try:
+            record = await self._server.submit(order)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        return control_pb2.CreateMatchResponse(match=match_info(record))
+
+    async def ListMatches(
+        self, request: control_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.ListMatchesResponse:
+        await self._caller(context, "ListMatches")
+        limit = request.limit or DEFAULT_PAGE
+        if limit > MAX_PAGE:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, f"limit: at most {MAX_PAGE}, got {limit}"
+            )
+        state = None
+        if request.state != control_pb2.MATCH_STATE_UNSPECIFIED:
+            state = _PB_TO_STATE.get(request.state)
+            if state is None:
+                await context.abort(
+                    grpc.StatusCode.INVALID_ARGUMENT, f"state: unknown value {request.state}"
+                )
+        try:
+            after = _read_page_token(request.page_token) if request.page_token else None
+        except ConfigError as exc:
+            await self._fail(context, exc)
+            raise
+        rows = await self._server.list_matches(state, limit + 1, after)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return control_pb2.ListMatchesResponse(
+            matches=[match_info(r) for r in rows],
+            next_page_token=_page_token(rows[-1]) if more and rows else "",
+        )
+
+    async def GetMatch(
+        self, request: control_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.GetMatchResponse:
+        await self._caller(context, "GetMatch")
+        try:
+            record = await self._server.get_match(request.match_id)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        return control_pb2.GetMatchResponse(match=match_info(record))
+
+    async def CancelMatch(
+        self, request: control_pb2.CancelMatchRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.CancelMatchResponse:
+        await self._caller(context, "CancelMatch", Role.OPERATOR)
+        try:
+            self._server.cancel(request.match_id)
+            record = await self._server.wait_ended(request.match_id)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        return control_pb2.CancelMatchResponse(match=match_info(record))
+
+    async def WatchMatch(
+        self, request: control_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[control_pb2.WatchMatchResponse]:
+        caller = await self._caller(context, "WatchMatch")
+        try:
+            record = await self._server.get_match(request.match_id)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        if request.HasField("seat"):
+            seat = request.seat
+            if seat >= len(record.bots):
+                await context.abort(
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    f"seat: match {record.match_id} has seats 0 to {len(record.bots) - 1}",
+                )
+            own = caller.role is Role.BOT and record.bots[seat] == caller.bot_name
+            if caller.role is not Role.OPERATOR and not own:
+                await context.abort(
+                    grpc.StatusCode.PERMISSION_DENIED,
+                    f"seat {seat}'s view is only for its own bot's key and operators",
+                )
+
+        def may_see_seat(seat: int) -> bool:
+            if caller.role is Role.OPERATOR:
+                return True
+            return caller.role is Role.BOT and record.bots[seat] == caller.bot_name
+
+        try:
+            watch = importlib.import_module("croupier.serve._watch")
+        except ImportError:
+            await context.abort(
+                grpc.StatusCode.UNIMPLEMENTED,
+                "live watching is not built into this server yet (croupier.serve._watch)",
+            )
+            return
+        source = await self._server.watch_source(record.match_id)
+        async for response in watch.watch_match(source, request, may_see_seat=may_see_seat):
+            yield response
+
+    async def FetchReplay(
+        self, request: control_pb2.FetchReplayRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[control_pb2.FetchReplayResponse]:
+        await self._caller(context, "FetchReplay", Role.OPERATOR)
+        try:
+            path, record = await self._server.replay_file(request.match_id)
+            data = await asyncio.to_thread(path.read_bytes)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        except OSError as exc:
+            await context.abort(
+                grpc.StatusCode.DATA_LOSS, f"the replay cannot be read: {exc.strerror or exc}"
+            )
+            raise
+        sha = hashlib.sha256(data).hexdigest()
+        if record.replay_sha256 and sha != record.replay_sha256:
+            await context.abort(
+                grpc.StatusCode.DATA_LOSS,
+                f"the replay on disk does not match its stored SHA-256 ({record.replay_sha256})",
+            )
+        for start in range(0, max(len(data), 1), CHUNK_BYTES):
+            chunk = data[start : start + CHUNK_BYTES]
+            yield control_pb2.FetchReplayResponse(chunk=chunk, sha256=sha if start == 0 else "")
+
+    # -- standings, tournaments -------------------------------------------------------------------
+
+    async def GetStandings(
+        self, request: control_pb2.GetStandingsRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.GetStandingsResponse:
+        await self._caller(context, "GetStandings")
+        try:
+            game, table = await self._server.standings(request.tournament)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        rows = [
+            control_pb2.StandingsRow(
+                rank=rank,
+                bot_name=b.name,
+                mu=b.rating.mu,
+                sigma=b.rating.sigma,
+                matches=b.matches,
+                mean_score=b.score.mean if b.matches else 0.0,
+                mean_score_ci95=b.score.half_width if b.score.n >= 2 else 0.0,
+                faults=b.faults,
+            )
+            for rank, b in enumerate(table.bots, 1)
+        ]
+        return control_pb2.GetStandingsResponse(rows=rows, game=game)
+
+    async def CreateTournament(
+        self, request: control_pb2.CreateTournamentRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.CreateTournamentResponse:
+        await self._caller(context, "CreateTournament", Role.OPERATOR)
+        try:
+            name, total = await self._server.create_tournament(request.config_toml)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        return control_pb2.CreateTournamentResponse(tournament=name, matches=total)
+
+    # -- bots -----------------------------------------------------------------------------------
+
+    async def RegisterBot(
+        self, request: control_pb2.RegisterBotRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.RegisterBotResponse:
+        await self._caller(context, "RegisterBot", Role.OPERATOR)
+        try:
+            key = await self._server.register_bot(request.bot_name, request.owner)
+        except ConfigError as exc:
+            code = grpc.StatusCode.INVALID_ARGUMENT
+            if "already registered" in str(exc):
+                code = grpc.StatusCode.ALREADY_EXISTS
+            await context.abort(code, str(exc))
+            raise
+        return control_pb2.RegisterBotResponse(key=key)
+
+    async def ListBots(
+        self, request: control_pb2.ListBotsRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.ListBotsResponse:
+        await self._caller(context, "ListBots")
+        return control_pb2.ListBotsResponse(
+            bots=[
+                control_pb2.BotInfo(
+                    bot_name=s.bot.name,
+                    owner=s.bot.owner,
+                    connected=s.connected,
+                    bot_version=s.version,
+                )
+                for s in self._server.bots()
+            ]
+        )

@@ -1,0 +1,932 @@
+"""The competition server: one long-running process hosting the bot port (``BotService``: Play
+and Session, on the existing :class:`~croupier.transport.ArbiterServer`) and the control port
+(``ControlService``), with health and reflection (v1 and v1alpha) on both, everything lasting in
+one SQLite store (``docs/server.md``).
+
+::
+
+    server = CompetitionServer(config)
+    await server.start()          # binds both ports; marks what a killed server left as aborted
+    match = await server.play(MatchOrder("fipsen", ("alice", "bundled:random")))
+    await server.stop()
+
+Roles (:class:`Role`) come from the key a call presents (``authorization: Bearer KEY``): the
+operator key (from ``CROUPIER_OPERATOR_KEY``, or the key file, generated mode 0600 at the first
+start and never logged), a registered bot's key (given once by :meth:`register_bot`, stored
+only as its SHA-256; the same key opens ``BotService.Session`` on the bot port), the spectator
+key, or no key at all (a spectator, where the configuration allows anonymous spectators).
+
+The hooks a scheduler uses (the continuous ladder, ``serve/_scheduler.py``):
+:meth:`CompetitionServer.connected_bots`, :meth:`CompetitionServer.play` (run a match to its
+end and commit it), :meth:`CompetitionServer.submit` (start one, do not wait),
+:meth:`CompetitionServer.finished_matches` and :attr:`CompetitionServer.store`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import functools
+import hashlib
+import hmac
+import os
+import secrets
+import tomllib
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import grpc
+import structlog
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+
+from croupier.arbiter import ClockRules, Match, MatchConfig
+from croupier.errors import ConfigError, CroupierError
+from croupier.games import get_game
+from croupier.ladder import (
+    MatchRecord,
+    Progress,
+    Schedule,
+    SeatRecord,
+    Standings,
+    TournamentConfig,
+    parse_config,
+    run_tournament,
+    store_standings,
+)
+from croupier.ladder._config import with_runtime
+from croupier.ladder._server_store import (
+    ABORTED,
+    CANCELLED,
+    FINISHED,
+    PENDING,
+    RUNNING,
+    RegisteredBot,
+    ServerMatch,
+    ServerStore,
+    now_ms,
+    open_server_store,
+)
+from croupier.ladder._stats import standings
+from croupier.runner import new_match_id, random_seed, run_match
+from croupier.serve._config import ServeConfig, is_loopback
+from croupier.serve._scheduler import LadderScheduler
+from croupier.transport import (
+    ArbiterServer,
+    BotPool,
+    BotSession,
+    SandboxMode,
+    SandboxOptions,
+    TlsConfig,
+    default_sandbox_mode,
+    parse_bot_command,
+    server_credentials,
+)
+from croupier.transport._reflection import enable_reflection
+from croupier.transport._server import UNREQUESTED_WAIT_S
+from croupier.v1 import control_pb2, control_pb2_grpc
+
+T = TypeVar("T")
+
+#: The environment variable that holds the operator key (instead of the key file).
+ENV_OPERATOR_KEY = "CROUPIER_OPERATOR_KEY"
+#: ``CreateMatch`` names a bot the server ships (not a registered one) with this prefix.
+BUNDLED_PREFIX = "bundled:"
+#: Streams the control port serves at once.
+MAX_CONTROL_STREAMS = 4096
+#: Largest control request (a tournament's TOML text is the biggest).
+MAX_CONTROL_MESSAGE_BYTES = 1 << 20
+#: A registered bot's name: letters, digits, ``-``, ``_``, ``.``, 1 to 64 of them.
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+
+
+class Role(enum.Enum):
+    """What a caller may do (``control.proto``, top comment)."""
+
+    OPERATOR = "operator"
+    BOT = "bot"
+    SPECTATOR = "spectator"
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who made a call: the role, and for a registered bot its name."""
+
+    role: Role
+    bot_name: str = ""
+
+
+class AuthError(CroupierError):
+    """A key that admits no role (UNAUTHENTICATED)."""
+
+
+class NotFoundError(CroupierError):
+    """No such match, bot or tournament (NOT_FOUND)."""
+
+
+class StateError(CroupierError):
+    """The request does not fit the thing's state (FAILED_PRECONDITION)."""
+
+
+def key_hash(key: str) -> str:
+    """What the server keeps of a key: its SHA-256 (keys are 256-bit random tokens, so a
+    plain hash is enough; nothing else is ever stored or logged)."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def new_key(prefix: str) -> str:
+    """A fresh key: ``<prefix>_`` and 256 random bits, URL-safe."""
+    return f"{prefix}_{secrets.token_urlsafe(32)}"
+
+
+def _load_or_make_key(path: Path, prefix: str) -> str:
+    """The key in ``path``; made (mode 0600, created exclusively) when the file is absent."""
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        text = ""
+    except OSError as exc:
+        raise ConfigError(f"cannot read the key file {path}: {exc.strerror or exc}") from None
+    else:
+        if not text:
+            raise ConfigError(f"the key file {path} is empty")
+        if path.stat().st_mode & 0o077:
+            raise ConfigError(f"the key file {path} is readable by others: chmod 600 it")
+        return text
+    key = new_key(prefix)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(key + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        raise ConfigError(f"cannot write the key file {path}: {exc.strerror or exc}") from None
+    return key
+
+
+def bearer(metadata: Sequence[tuple[str, str | bytes]] | None) -> str | None:
+    """The key of ``authorization: Bearer KEY`` in call metadata, or ``None`` when absent."""
+    for name, value in metadata or ():
+        if name.lower() != "authorization":
+            continue
+        text = value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+        scheme, _, key = text.strip().partition(" ")
+        if scheme.lower() != "bearer" or not key.strip():
+            raise AuthError("the authorization metadata must be 'Bearer <key>'")
+        return key.strip()
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOrder:
+    """A match to play: the game, the bots by seat (registered names, or ``bundled:NAME``),
+    parameter overrides, the seed (``None``: an unguessable one), the match id (``None``: a
+    fresh one; a scheduler passes ids derived from its schedule so that a retried match is
+    refused, never counted twice), the tournament label, and a chance script (duplicate sets)."""
+
+    game: str
+    bots: tuple[str, ...]
+    params: Mapping[str, int] = field(default_factory=dict)
+    seed: int | None = None
+    match_id: str | None = None
+    tournament: str = ""
+    chance_script: tuple[tuple[int, ...], ...] = ()
+    deal_set: str = ""
+    #: Called with the arbiter's match once its seats are handed out (the ladder's scheduler).
+    on_ready: Callable[[Match], None] | None = None
+
+
+@dataclass(eq=False)
+class _Running:
+    """A match this process is playing (or about to)."""
+
+    record: ServerMatch
+    cancel: asyncio.Event = field(default_factory=asyncio.Event)
+    reason: str = ""
+    rounds: int = 0
+    task: asyncio.Task[ServerMatch] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BotStatus:
+    """A registered bot and whether it is connected now."""
+
+    bot: RegisteredBot
+    connected: bool
+    version: str
+
+
+def tls_config(config: ServeConfig) -> TlsConfig | None:
+    """The TLS files of both ports (``None``: plaintext)."""
+    tls = config.tls
+    return None if tls is None else TlsConfig(tls.cert, tls.key, tls.client_ca)
+
+
+def credentials(config: ServeConfig) -> grpc.ServerCredentials | None:
+    """The control port's TLS credentials (``None``: plaintext), loaded by the transport's one
+    TLS helper: one error line for a file that cannot be read or does not fit."""
+    tls = tls_config(config)
+    return None if tls is None else server_credentials(tls)
+
+
+def _refuse_plaintext(config: ServeConfig) -> None:
+    """A plaintext port on an address others can reach is refused unless allowed."""
+    if config.allow_insecure_remote:
+        return
+    plain = []
+    if config.tls is None:  # with TLS both ports speak it (launched bots use the unix socket)
+        plain = [("bot_listen", config.bot_listen), ("control_listen", config.control_listen)]
+    for key, address in plain:
+        if not is_loopback(address):
+            raise ConfigError(
+                f"serve.{key} = {address!r} is not a loopback address and is served in "
+                "plaintext: configure [tls] (or --tls-cert/--tls-key), bind 127.0.0.1, or pass "
+                "--allow-insecure-remote"
+            )
+
+
+def _ready_hook(hook: Callable[[Match], None] | None) -> Callable[[str, Match], None] | None:
+    """``run_match``'s ``on_ready`` for a :attr:`MatchOrder.on_ready` hook."""
+    if hook is None:
+        return None
+    return lambda _address, match: hook(match)
+
+
+class CompetitionServer:
+    """``croupier serve``'s process: see the module docstring."""
+
+    def __init__(self, config: ServeConfig) -> None:
+        self.config = config
+        self._log = structlog.get_logger("croupier.serve")
+        self._store: ServerStore | None = None
+        self._reads: ServerStore | None = None  # a second connection, for the reader thread
+        self._loop_store: ServerStore | None = None  # a third, for sync reads on the loop
+        # the store is used off the event loop: every write (each an fsync) in one thread, in
+        # order; reads in another, on their own connection (WAL: readers never wait on writers)
+        self._writer: ThreadPoolExecutor | None = None
+        self._reader: ThreadPoolExecutor | None = None
+        self._registered: dict[str, RegisteredBot] = {}
+        self._arbiter: ArbiterServer | None = None
+        self._pool: BotPool | None = None
+        self._control: grpc.aio.Server | None = None
+        self._health = HealthServicer()
+        self._operator_hash = ""
+        self._spectator_hash = ""
+        self._bot_keys: dict[str, str] = {}  # key hash -> registered bot name
+        self._bundled: set[str] = set()  # bundled bots added to the pool
+        self._running: dict[str, _Running] = {}
+        self._slots: asyncio.Semaphore | None = None
+        self._stopping = False
+        self._tournaments: dict[str, Any] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        #: Live feeds of running matches by id, for WatchMatch (spectating fills it).
+        self.feeds: dict[str, Any] = {}
+        #: Called with every match once it has ended (finished, cancelled or aborted).
+        self.on_match_end: list[Callable[[ServerMatch], None]] = []
+        self.bot_address = ""
+        self.control_address = ""
+        #: The continuous ladder (``[ladder]`` in the configuration), once started.
+        self.ladder: LadderScheduler | None = None
+
+    # -- life -----------------------------------------------------------------------------------
+
+    @property
+    def store(self) -> ServerStore:
+        """The store, for reading on the event loop's thread (a connection of its own: the
+        server's writes run in another thread on another connection)."""
+        if self._loop_store is None:
+            raise RuntimeError("the server is not started")
+        return self._loop_store
+
+    @property
+    def _wstore(self) -> ServerStore:
+        if self._store is None:
+            raise RuntimeError("the server is not started")
+        return self._store
+
+    @property
+    def arbiter(self) -> ArbiterServer:
+        if self._arbiter is None:
+            raise RuntimeError("the server is not started")
+        return self._arbiter
+
+    @property
+    def pool(self) -> BotPool:
+        if self._pool is None:
+            raise RuntimeError("the server is not started")
+        return self._pool
+
+    async def start(self) -> None:
+        """Bind both ports and start serving; :class:`ConfigError` (one line) if it cannot."""
+        config = self.config
+        _refuse_plaintext(config)
+        creds = credentials(config)
+        try:
+            config.state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            config.replay_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            config.log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"cannot create {config.state_dir}: {exc.strerror or exc}") from None
+        self._load_keys()
+        self._store = open_server_store(config.store_path)
+        aborted = self._store.abort_unfinished("the server stopped before the match ended")
+        if aborted:
+            self._log.warning("matches_aborted_at_start", count=len(aborted), match_ids=aborted)
+        self._reads = open_server_store(config.store_path)
+        self._loop_store = open_server_store(config.store_path)
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="croupier-store-write")
+        self._reader = ThreadPoolExecutor(1, thread_name_prefix="croupier-store-read")
+        self._slots = asyncio.Semaphore(config.max_matches)
+        try:
+            await self._start_ports(creds)
+            from croupier.serve._ladder import start_ladder  # it imports this module
+
+            self.ladder = await start_ladder(self)
+        except BaseException:
+            await self.stop()
+            raise
+        self._log.info(
+            "server_started",
+            bot_address=self.bot_address,
+            control_address=self.control_address,
+            tls=creds is not None,
+            registered_bots=len(self._bot_keys),
+        )
+
+    def _load_keys(self) -> None:
+        config = self.config
+        operator = os.environ.get(ENV_OPERATOR_KEY, "").strip()
+        if not operator:
+            operator = _load_or_make_key(config.operator_key_path, "op")
+        self._operator_hash = key_hash(operator)
+        self._spectator_hash = key_hash(_load_or_make_key(config.spectator_key_path, "sp"))
+
+    async def _start_ports(self, creds: grpc.ServerCredentials | None) -> None:
+        config = self.config
+        arbiter = ArbiterServer(
+            config.bot_listen, max_streams=config.max_bot_streams, tls=tls_config(config)
+        )
+        self._arbiter = arbiter
+        self.bot_address = await arbiter.start()
+        mode = default_sandbox_mode() if not config.sandbox else SandboxMode(config.sandbox)
+        self._pool = BotPool(
+            arbiter,
+            config.log_dir,
+            capacity=config.bot_capacity,
+            sandbox=SandboxOptions(mode=mode),
+        )
+        for bot in self._wstore.registered_bots():
+            self._add_registered(bot)
+        arbiter.bots.session_lookup = self._session_for_key
+
+        from croupier.serve._control import ControlServicer  # the servicer calls back into us
+
+        server = grpc.aio.server(
+            maximum_concurrent_rpcs=MAX_CONTROL_STREAMS,
+            options=[
+                ("grpc.max_receive_message_length", MAX_CONTROL_MESSAGE_BYTES),
+                ("grpc.so_reuseport", 0),
+                # as on the bot port: a call waiting for the busy loop is not cancelled at 30 s
+                ("grpc.server_max_unrequested_time_in_server", UNREQUESTED_WAIT_S),
+            ],
+        )
+        servicer = ControlServicer(self)
+        control_pb2_grpc.add_ControlServiceServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]
+        health_pb2_grpc.add_HealthServicer_to_server(self._health, server)
+        control_name = control_pb2.DESCRIPTOR.services_by_name["ControlService"].full_name
+        enable_reflection(
+            server, (control_name, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name)
+        )
+        try:
+            if creds is None:
+                port = server.add_insecure_port(config.control_listen)
+            else:
+                port = server.add_secure_port(config.control_listen, creds)
+        except RuntimeError:
+            port = 0
+        if not port:
+            raise ConfigError(
+                f"cannot listen on {config.control_listen}: the address is taken or not this "
+                "machine's"
+            )
+        self._control = server
+        await server.start()
+        host = config.control_listen.rpartition(":")[0]
+        self.control_address = f"{host}:{port}"
+        serving = health_pb2.HealthCheckResponse.SERVING
+        await self._health.set("", serving)
+        await self._health.set(control_name, serving)
+
+    async def stop(self, grace: float = 1.0) -> None:
+        """Stop: running matches are cut off and recorded as aborted, the bots the server
+        started are stopped, both ports close."""
+        self._stopping = True
+        if self.ladder is not None:
+            self.ladder.halt()  # no new ladder matches; the running ones end below
+        for running in list(self._running.values()):
+            running.reason = "the server stopped before the match ended"
+            running.cancel.set()
+        tasks = [r.task for r in self._running.values() if r.task is not None]
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if self.ladder is not None:
+            await self.ladder.stop()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await self._health.enter_graceful_shutdown()
+        try:
+            if self._pool is not None:
+                await self._pool.close()
+        finally:
+            try:
+                if self._control is not None:
+                    await self._control.stop(grace)
+            finally:
+                if self._arbiter is not None:
+                    await self._arbiter.stop(grace)
+                for pool in (self._writer, self._reader):
+                    if pool is not None:
+                        pool.shutdown(wait=True)
+                self._writer = self._reader = None
+                for store in (self._store, self._reads, self._loop_store):
+                    if store is not None:
+                        store.close()
+                self._store = self._reads = self._loop_store = None
+        self._log.info("server_stopped")
+
+    async def _write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``fn`` (a write of the store) in the writer thread, after the writes before it."""
+        assert self._writer is not None
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, functools.partial(fn, *args, **kwargs))
+
+    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(reads, *args)`` in the reader thread on the reading connection."""
+        assert self._reader is not None
+        assert self._reads is not None
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reader, functools.partial(fn, self._reads, *args))
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # -- roles ----------------------------------------------------------------------------------
+
+    def authenticate(self, metadata: Sequence[tuple[str, str | bytes]] | None) -> Caller:
+        """The caller a call's metadata names; :class:`AuthError` for a key that admits nothing
+        (or no key, where anonymous spectators are not allowed)."""
+        key = bearer(metadata)
+        if key is None:
+            if self.config.anonymous_spectators:
+                return Caller(Role.SPECTATOR)
+            raise AuthError("this server admits no anonymous callers: pass a key")
+        digest = key_hash(key)
+        if hmac.compare_digest(digest, self._operator_hash):
+            return Caller(Role.OPERATOR)
+        if hmac.compare_digest(digest, self._spectator_hash):
+            return Caller(Role.SPECTATOR)
+        name = self._bot_keys.get(digest)
+        if name is not None:
+            return Caller(Role.BOT, name)
+        raise AuthError("the key admits no role on this server")
+
+    # -- registered bots ------------------------------------------------------------------------
+
+    def _add_registered(self, bot: RegisteredBot) -> None:
+        self._bot_keys[bot.key_sha256] = bot.name
+        self._registered[bot.name] = bot
+        # the pool's session token is internal and random: a bot presents its key, which
+        # _session_for_key turns into the session (the key itself is never held)
+        self.pool.add_remote(bot.name, secrets.token_urlsafe(32))
+
+    def _session_for_key(self, key: str) -> BotSession | None:
+        name = self._bot_keys.get(key_hash(key))
+        if name is None:
+            return None
+        return self.pool.remote_session(name)
+
+    async def register_bot(self, name: str, owner: str) -> str:
+        """Register a bot; return its key (shown once: only its hash is kept)."""
+        if not name or len(name) > 64 or not set(name) <= _NAME_CHARS:
+            raise ConfigError(f"bot name {name!r}: use 1 to 64 letters, digits, '-', '_' or '.'")
+        if name.startswith("bundled"):
+            raise ConfigError(f"bot name {name!r}: names starting 'bundled' are reserved")
+        if len(owner) > 200:
+            raise ConfigError("owner: at most 200 characters")
+        key = new_key("bot")
+        if name in self._registered:
+            raise ConfigError(f"a bot named {name!r} is already registered")
+        bot = await self._write(self._wstore.register_bot, name, owner, key_hash(key))
+        self._add_registered(bot)
+        self._log.info("bot_registered", bot=name, owner=owner)
+        return key
+
+    def bots(self) -> list[BotStatus]:
+        """The registered bots, by name, with whether each is connected now."""
+        out = []
+        for bot in sorted(self._registered.values(), key=lambda b: b.name):
+            session = self.pool.remote_session(bot.name)
+            live = session.connected.is_set() and not session.ended.is_set()
+            out.append(BotStatus(bot, live, session.bot_version if live else bot.bot_version))
+        return out
+
+    def connected_bots(self) -> list[str]:
+        """The names of the registered bots with a session open now (a scheduler's pool)."""
+        return [s.bot.name for s in self.bots() if s.connected]
+
+    # -- matches --------------------------------------------------------------------------------
+
+    def _entry(self, name: str) -> Any:
+        """What ``run_match`` takes for a seat of bot ``name``."""
+        if name.startswith(BUNDLED_PREFIX):
+            bundled = name.removeprefix(BUNDLED_PREFIX)
+            key = f"bundled-{bundled}"  # the pool's name for it names its log files
+            if bundled not in self._bundled:
+                self.pool.add(key, parse_bot_command(bundled))
+                self._bundled.add(bundled)
+            return self.pool.assigner(key)
+        return self.pool.assigner(name)
+
+    def _check_order(self, order: MatchOrder) -> tuple[dict[str, int], int]:
+        try:
+            game = get_game(order.game)
+        except ConfigError as exc:
+            raise ConfigError(f"game: {exc}") from None
+        params = game.info.make_params(dict(order.params))
+        seats = int(params["players"])
+        if len(order.bots) != seats:
+            raise ConfigError(
+                f"{order.game} with these parameters has {seats} seats, "
+                f"{len(order.bots)} bots were named"
+            )
+        registered = set(self._bot_keys.values())
+        seen: set[str] = set()
+        for name in order.bots:
+            if name.startswith(BUNDLED_PREFIX):
+                try:
+                    parse_bot_command(name.removeprefix(BUNDLED_PREFIX))
+                except ConfigError as exc:
+                    raise ConfigError(f"{name}: {exc}") from None
+                continue
+            if name not in registered:
+                raise NotFoundError(f"no registered bot named {name!r}")
+            if name in seen:
+                raise ConfigError(f"{name!r} is named twice: a registered bot holds one seat")
+            seen.add(name)
+        seed = random_seed() if order.seed is None else order.seed
+        return params, seed
+
+    async def submit(self, order: MatchOrder) -> ServerMatch:
+        """Record a new match (pending) and start it; return its record. :class:`ConfigError`
+        for a bad order, :class:`StateError` for a match id already used."""
+        if self._stopping:
+            raise StateError("the server is stopping")
+        params, seed = self._check_order(order)
+        match_id = order.match_id or new_match_id(order.game)
+        record = ServerMatch(
+            match_id=match_id,
+            game=order.game,
+            params=params,
+            seed=seed,
+            state=PENDING,
+            tournament=order.tournament,
+            bots=tuple(order.bots),
+            created_ms=now_ms(),
+            deal_set=order.deal_set,
+        )
+        if match_id in self._running or not await self._write(self._wstore.create_match, record):
+            raise StateError(f"match {match_id} exists already")
+        running = _Running(record)
+        self._running[match_id] = running
+        running.task = asyncio.ensure_future(self._play(running, order))
+        self._log.info("match_created", match_id=match_id, game=order.game, bots=list(order.bots))
+        return record
+
+    async def play(self, order: MatchOrder) -> ServerMatch:
+        """Play a match to its end and return it as stored (finished, cancelled or aborted)."""
+        record = await self.submit(order)
+        task = self._running[record.match_id].task
+        assert task is not None
+        return await asyncio.shield(task)
+
+    def cancel(self, match_id: str, reason: str = "cancelled by the operator") -> None:
+        """Cancel a pending or running match (it ends as cancelled, unrated); NotFoundError or
+        StateError (it has ended) otherwise."""
+        running = self._running.get(match_id)
+        if running is None:
+            record = self.store.get_match(match_id)
+            if record is None:
+                raise NotFoundError(f"no match {match_id!r}")
+            raise StateError(f"match {match_id} has ended ({record.state})")
+        running.reason = reason
+        running.cancel.set()
+        self._log.info("match_cancel_requested", match_id=match_id, reason=reason)
+
+    async def wait_ended(self, match_id: str) -> ServerMatch:
+        """Wait until the match has ended and return its stored record."""
+        running = self._running.get(match_id)
+        if running is not None and running.task is not None:
+            return await asyncio.shield(running.task)
+        return await self.get_match(match_id)
+
+    async def get_match(self, match_id: str) -> ServerMatch:
+        record = await self._read(ServerStore.get_match, match_id)
+        if record is None:
+            raise NotFoundError(f"no match {match_id!r}")
+        return record
+
+    def is_running(self, match_id: str) -> bool:
+        return match_id in self._running
+
+    async def list_matches(
+        self, state: str | None, limit: int, after: tuple[int, str] | None
+    ) -> list[ServerMatch]:
+        """A page of matches, newest first (see :meth:`ServerStore.list_matches`)."""
+        return await self._read(ServerStore.list_matches, state, limit, after)
+
+    async def replay_file(self, match_id: str) -> tuple[Path, ServerMatch]:
+        """The replay of a match that has ended (its file, as stored) and the match."""
+        record = await self.get_match(match_id)
+        if record.state in (PENDING, RUNNING) or match_id in self._running:
+            raise StateError(f"match {match_id} has not ended: its replay is still being written")
+        if not record.replay_path:
+            raise NotFoundError(f"match {match_id} has no replay")
+        return self.config.state_dir / record.replay_path, record
+
+    def finished_matches(self, tournament: str = "", game: str | None = None) -> list[ServerMatch]:
+        """The finished matches of ``tournament`` in the order they finished (ratings order);
+        read on the caller's thread (the event loop's)."""
+        return self.store.finished(tournament, game)
+
+    async def watch_source(self, match_id: str) -> Any:
+        """What WatchMatch streams a match from: its live feed while this process plays it
+        (once spectating provides one), else its replay file."""
+        feed = self.feeds.get(match_id)
+        if feed is not None:
+            return feed
+        record = await self.get_match(match_id)
+        return (
+            self.config.state_dir / record.replay_path
+            if record.replay_path
+            else (self.config.replay_dir / f"{match_id}.jsonl")
+        )
+
+    # -- standings and tournaments ----------------------------------------------------------------
+
+    async def standings(self, tournament: str = "") -> tuple[str, Standings]:
+        """The game and the standings of ``tournament`` (``""``: the server's own matches of
+        the continuous ladder's game, or of the latest finished match's game if no ladder is
+        configured), recomputed from the stored results."""
+        if tournament:
+            path = self._tournament_dir(tournament) / "store.sqlite"
+            if not path.is_file():
+                raise NotFoundError(f"no tournament {tournament!r}")
+            info, table = await asyncio.to_thread(store_standings, path)
+            return str(info["game"]), table
+        return await self._read(_own_standings, self.config.ladder_game)
+
+    def _tournament_dir(self, name: str) -> Path:
+        if not name or len(name) > 64 or not set(name) <= _NAME_CHARS or name.startswith("."):
+            raise ConfigError(
+                f"tournament name {name!r}: use 1 to 64 letters, digits, '-', '_', '.'"
+            )
+        return self.config.state_dir / "tournaments" / name
+
+    async def create_tournament(self, config_toml: str) -> tuple[str, int]:
+        """Start a tournament from its TOML text (``docs/ladder.md``) in the server's state
+        folder; return its name and how many matches it schedules. Its finished matches are
+        listed with the server's (tournament = its name)."""
+        if self._stopping:
+            raise StateError("the server is stopping")
+        try:
+            data = tomllib.loads(config_toml)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"config_toml: not valid TOML: {exc}") from None
+        base = self.config.state_dir / "tournaments"
+        parsed = parse_config(data, "config_toml", base=base)
+        if any(b.remote for b in parsed.bots):
+            raise ConfigError("config_toml: remote bots are not supported here; name commands")
+        folder = self._tournament_dir(parsed.name)
+        if parsed.name in self._tournaments or folder.exists():
+            raise StateError(f"a tournament named {parsed.name!r} exists already")
+        config = with_runtime(
+            parsed,
+            store=folder / "store.sqlite",
+            out=folder / "replays",
+            concurrency=parsed.concurrency or 2,
+            executor="local",
+        )
+        total = Schedule(config).total()
+        folder.mkdir(mode=0o700, parents=True)
+        self._tournaments[parsed.name] = self._spawn(self._run_tournament(config))
+        self._log.info("tournament_created", tournament=parsed.name, matches=total)
+        return parsed.name, total
+
+    async def _run_tournament(self, config: TournamentConfig) -> None:
+        log = self._log.bind(tournament=config.name)
+        cancel = asyncio.Event()
+
+        def mirror(progress: Progress) -> None:
+            record = progress.record
+            if record is None or self._store is None:
+                return
+            ordered = sorted(record.seats, key=lambda s: s.seat)
+            mine = ServerMatch(
+                match_id=record.match_id,
+                game=config.game,
+                params=dict(config.params),
+                seed=record.seed,
+                state=PENDING,
+                tournament=config.name,
+                bots=tuple(s.bot for s in ordered),
+                created_ms=now_ms(),
+                deal_set=record.deal_set,
+            )
+            replay = config.store.parent / record.replay_path
+            self._spawn(self._mirror(mine, record, replay))
+
+        try:
+            summary = await run_tournament(config, on_progress=mirror, cancel=cancel)
+            log.info("tournament_finished", done=summary.done, total=summary.total)
+        except asyncio.CancelledError:
+            cancel.set()
+            raise
+        except CroupierError as exc:
+            log.warning("tournament_failed", error=str(exc))
+
+    async def _mirror(self, mine: ServerMatch, record: MatchRecord, replay: Path) -> None:
+        """Record a tournament's finished match among the server's matches."""
+
+        def write(store: ServerStore) -> None:
+            if not store.create_match(mine):
+                return
+            store.finish_match(
+                record.match_id,
+                ended_ms=now_ms(),
+                rounds=record.rounds_played,
+                decisions=_decisions(replay) if replay.is_file() else 0,
+                replay_path=os.path.relpath(replay, self.config.state_dir),
+                replay_sha256=record.replay_sha256,
+                seats=tuple(sorted(record.seats, key=lambda s: s.seat)),
+            )
+
+        await self._write(write, self._wstore)
+
+    async def _play(self, running: _Running, order: MatchOrder) -> ServerMatch:
+        record = running.record
+        match_id = record.match_id
+        log = self._log.bind(match_id=match_id)
+        assert self._slots is not None
+        try:
+            async with self._slots:
+                if running.cancel.is_set():
+                    return await self._end_unplayed(running)
+                await self._write(self._wstore.mark_running, match_id, now_ms())
+                return await self._run(running, order, log)
+        finally:
+            self._running.pop(match_id, None)
+            final = None
+            with contextlib.suppress(Exception):  # (the server is being torn down)
+                final = await self._read(ServerStore.get_match, match_id)
+            if final is not None:
+                for hook in self.on_match_end:
+                    try:
+                        hook(final)
+                    except Exception:  # a hook's failure is its own; the match is stored
+                        log.exception("match_end_hook_failed")
+
+    async def _end_unplayed(self, running: _Running) -> ServerMatch:
+        state = ABORTED if self._stopping else CANCELLED
+        await self._write(
+            self._wstore.end_match,
+            running.record.match_id,
+            state,
+            ended_ms=now_ms(),
+            detail=running.reason,
+        )
+        return await self.get_match(running.record.match_id)
+
+    async def _run(self, running: _Running, order: MatchOrder, log: Any) -> ServerMatch:
+        record = running.record
+        match_id = record.match_id
+        config = self.config
+        mc = MatchConfig(
+            game=record.game,
+            params=dict(record.params),
+            seed=record.seed,
+            clock=ClockRules(config.move_ms, config.bank_ms),
+            connect_timeout_s=config.connect_timeout_s,
+            chance_script=order.chance_script,
+        )
+
+        def progress(done: int) -> None:
+            running.rounds = done
+
+        try:
+            entries = [self._entry(name) for name in record.bots]
+            run = await run_match(
+                mc,
+                entries,
+                config.replay_dir,
+                server=self.arbiter,
+                match_id=match_id,
+                cancel=running.cancel,
+                progress=progress,
+                on_ready=_ready_hook(order.on_ready),
+            )
+        except (CroupierError, OSError) as exc:
+            log.warning("match_failed", error=str(exc))
+            await self._write(
+                self._wstore.end_match, match_id, ABORTED, ended_ms=now_ms(), detail=str(exc)
+            )
+            return await self.get_match(match_id)
+        replay = run.replay
+        rel = os.path.relpath(replay, config.state_dir)
+        sha, decisions = await self._write(_digest, replay)
+        if run.result.cancelled:
+            state = ABORTED if self._stopping else CANCELLED
+            await self._write(
+                self._wstore.end_match,
+                match_id,
+                state,
+                ended_ms=now_ms(),
+                detail=running.reason or run.result.cancel_reason or "cancelled",
+                rounds=running.rounds,
+                decisions=decisions,
+                replay_path=rel if sha else "",
+                replay_sha256=sha,
+            )
+            log.info("match_ended", state=state)
+            return await self.get_match(match_id)
+        seats = tuple(
+            SeatRecord(
+                r.seat,
+                record.bots[r.seat],
+                r.score,
+                r.place,
+                r.outcome.value,
+                r.timeouts,
+                r.rejected,
+            )
+            for r in run.result.seats
+        )
+        committed = await self._write(
+            self._wstore.finish_match,
+            match_id,
+            ended_ms=now_ms(),
+            rounds=running.rounds,
+            decisions=decisions,
+            replay_path=rel,
+            replay_sha256=sha,
+            seats=seats,
+        )
+        log.info(
+            "match_committed" if committed else "match_already_ended",
+            bots=list(record.bots),
+            scores=[str(s.score) for s in seats],
+            outcomes=[s.outcome for s in seats],
+        )
+        return await self.get_match(match_id)
+
+
+def _own_standings(store: ServerStore, game: str) -> tuple[str, Standings]:
+    """The server's own standings (see :meth:`CompetitionServer.standings`), in the reader."""
+    if not game:
+        latest = [m for m in store.list_matches(FINISHED, 50) if not m.tournament]
+        game = latest[0].game if latest else ""
+    matches = store.finished("", game) if game else []
+    names = sorted({s.bot for m in matches for s in m.seats})
+    seats = int(matches[0].params.get("players", 2)) if matches else 2
+    return game, standings([m.record() for m in matches], names, seats)
+
+
+def _digest(path: Path) -> tuple[str, int]:
+    """A replay's SHA-256 and its decisions ("", 0 when there is no file)."""
+    if not path.is_file():
+        return "", 0
+    return _sha256(path), _decisions(path)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _decisions(path: Path) -> int:
+    """The action records of a replay (the decisions played)."""
+    with path.open("rb") as f:
+        return sum(1 for line in f if line.startswith(b'{"type":"action"'))

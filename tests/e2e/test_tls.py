@@ -1,0 +1,316 @@
+"""TLS for remote bots: ``croupier match --bot remote --tls-cert FILE --tls-key FILE`` makes the
+network listener speak TLS only (certificates generated here with the openssl command); a bot of
+the Python SDK joins over it with ``CROUPIER_TLS_CA``, launched bots keep the unix socket, and a
+plaintext client, a client that does not trust the certificate and (mutual TLS) a client without
+a certificate of the client CA are all refused before any Hello."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from croupier.errors import ConfigError
+from croupier.replay import read_replay, verify
+from croupier.transport import ArbiterServer, TlsConfig, server_credentials
+
+pytestmark = pytest.mark.e2e
+
+OPENSSL = shutil.which("openssl")
+needs_openssl = pytest.mark.skipif(OPENSSL is None, reason="the openssl command is not installed")
+
+
+def _openssl(*args: str, cwd: Path) -> None:
+    assert OPENSSL is not None
+    subprocess.run([OPENSSL, *args], cwd=cwd, check=True, capture_output=True, timeout=60)
+
+
+def _make_pki(folder: Path) -> dict[str, Path]:
+    """A CA, a server certificate for 127.0.0.1/localhost and a client certificate, both signed
+    by the CA, and a second CA nobody uses (P-256 keys: quick to make)."""
+    folder.mkdir(exist_ok=True)
+    ec = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
+    for ca in ("ca", "other-ca"):
+        _openssl("req", "-x509", *ec, "-days", "2", "-subj", f"/CN=croupier test {ca}",
+                 "-keyout", f"{ca}.key", "-out", f"{ca}.pem", cwd=folder)  # fmt: skip
+    (folder / "server.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    (folder / "client.ext").write_text("extendedKeyUsage=clientAuth\n")
+    for name in ("server", "client"):
+        _openssl("req", "-new", *ec, "-subj", f"/CN=croupier test {name}",
+                 "-keyout", f"{name}.key", "-out", f"{name}.csr", cwd=folder)  # fmt: skip
+        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+                 "-CAcreateserial", "-days", "2", "-extfile", f"{name}.ext",
+                 "-out", f"{name}.pem", cwd=folder)  # fmt: skip
+    return {p.stem + p.suffix.replace(".", "_"): p for p in folder.iterdir()}
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    if OPENSSL is None:
+        pytest.skip("the openssl command is not installed")
+    return _make_pki(tmp_path_factory.mktemp("pki"))
+
+
+@needs_openssl
+def test_a_remote_sdk_bot_plays_a_match_over_tls(tmp_path: Path, pki: dict[str, Path]) -> None:
+    """The whole route: the CLI's flags, the TLS listener, the SDK's ``CROUPIER_TLS_CA``; the
+    other seats are launched bots, which dial the (plaintext) unix socket."""
+    arbiter = subprocess.Popen(
+        [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--seed", "5",
+         "--deals", "2", "--out", str(tmp_path / "out"), "--bot", "remote", "--bot", "random",
+         "--connect-timeout", "60", "--tls-cert", str(pki["server_pem"]),
+         "--tls-key", str(pki["server_key"])],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert arbiter.stderr is not None
+        address = token = None
+        for line in arbiter.stderr:
+            if found := re.search(r"listening on (\S+) \(TLS\);", line):
+                address = found.group(1)
+            if found := re.search(r"seat 0: CROUPIER_TOKEN=(\S+)", line):
+                token = found.group(1)
+                break
+        assert address
+        assert token
+        env = dict(os.environ, CROUPIER_ADDRESS=address, CROUPIER_TOKEN=token)
+        env["CROUPIER_TLS_CA"] = str(pki["ca_pem"])
+        bot = subprocess.run(
+            [sys.executable, "-m", "croupier_bots.random_bot"],
+            env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert bot.returncode == 0, bot.stderr
+        out, err = arbiter.communicate(timeout=60)
+    finally:
+        arbiter.kill()
+    assert arbiter.returncode == 0, err
+    (replay,) = (tmp_path / "out").glob("*.jsonl")
+    parsed = read_replay(replay)
+    seats = parsed.header["seats"]
+    assert seats[0]["peer"].startswith("ipv4:127.0.0.1:")  # over the TLS listener
+    assert all(s["peer"].startswith("unix:") for s in seats[1:])  # launched: the local socket
+    assert [s["connected"] for s in seats] == [True] * 4
+    verify(parsed)
+    assert out.count("normal") == 4
+
+
+async def _health(address: str, credentials: grpc.ChannelCredentials | None) -> object:
+    """One health check over a fresh channel (plaintext without ``credentials``)."""
+    channel = (
+        grpc.aio.insecure_channel(address)
+        if credentials is None
+        else grpc.aio.secure_channel(address, credentials)
+    )
+    async with channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        return await stub.Check(health_pb2.HealthCheckRequest(), timeout=5)
+
+
+def _code(address: str, credentials: grpc.ChannelCredentials | None) -> grpc.StatusCode:
+    async def call() -> grpc.StatusCode:
+        try:
+            await _health(address, credentials)
+        except grpc.aio.AioRpcError as exc:
+            return exc.code()
+        return grpc.StatusCode.OK
+
+    return asyncio.run(call())
+
+
+def _serve(tls: TlsConfig, work: object) -> None:
+    async def main() -> None:
+        server = ArbiterServer("127.0.0.1:0", tls=tls)
+        address = await server.start()
+        try:
+            await asyncio.to_thread(work, address, server)  # type: ignore[arg-type]
+        finally:
+            await server.stop()
+
+    asyncio.run(main())
+
+
+def _creds(pki: dict[str, Path], ca: str = "ca_pem", client: bool = False) -> object:
+    return grpc.ssl_channel_credentials(
+        root_certificates=pki[ca].read_bytes(),
+        private_key=pki["client_key"].read_bytes() if client else None,
+        certificate_chain=pki["client_pem"].read_bytes() if client else None,
+    )
+
+
+@needs_openssl
+def test_clients_that_do_not_speak_tls_or_trust_the_certificate_are_refused(
+    pki: dict[str, Path],
+) -> None:
+    seen: dict[str, grpc.StatusCode] = {}
+
+    def work(address: str, server: ArbiterServer) -> None:
+        seen["plaintext"] = _code(address, None)
+        seen["untrusted"] = _code(address, _creds(pki, "other-ca_pem"))  # type: ignore[arg-type]
+        seen["trusting"] = _code(address, _creds(pki))  # type: ignore[arg-type]
+        assert server.unix_socket is not None  # the local socket stays plaintext
+        seen["unix"] = _code(f"unix:{server.unix_socket}", None)
+
+    _serve(TlsConfig(pki["server_pem"], pki["server_key"]), work)
+    assert seen == {
+        "plaintext": grpc.StatusCode.UNAVAILABLE,
+        "untrusted": grpc.StatusCode.UNAVAILABLE,
+        "trusting": grpc.StatusCode.OK,
+        "unix": grpc.StatusCode.OK,
+    }
+
+
+@needs_openssl
+def test_mutual_tls_admits_only_clients_with_a_certificate_of_the_client_ca(
+    pki: dict[str, Path],
+) -> None:
+    seen: dict[str, grpc.StatusCode] = {}
+
+    def work(address: str, server: ArbiterServer) -> None:
+        seen["no certificate"] = _code(address, _creds(pki))  # type: ignore[arg-type]
+        seen["client certificate"] = _code(address, _creds(pki, client=True))  # type: ignore[arg-type]
+
+    _serve(TlsConfig(pki["server_pem"], pki["server_key"], pki["ca_pem"]), work)
+    assert seen == {
+        "no certificate": grpc.StatusCode.UNAVAILABLE,
+        "client certificate": grpc.StatusCode.OK,
+    }
+
+
+@needs_openssl
+def test_bad_tls_files_are_one_clear_error(tmp_path: Path, pki: dict[str, Path]) -> None:
+    garbage = tmp_path / "garbage.pem"
+    garbage.write_text(
+        "-----BEGIN CERTIFICATE-----\nnot base64 at all\n-----END CERTIFICATE-----\n"
+    )
+    encrypted = tmp_path / "encrypted.key"
+    _openssl("pkey", "-in", str(pki["server_key"]), "-aes256", "-passout", "pass:x",
+             "-out", str(encrypted), cwd=tmp_path)  # fmt: skip
+    cases = {
+        "cannot read the TLS certificate": TlsConfig(tmp_path / "missing.pem", pki["server_key"]),
+        "is not a PEM file": TlsConfig(pki["server_pem"], pki["server_ext"]),
+        "holds no private key": TlsConfig(pki["server_pem"], pki["server_pem"]),
+        "do not load together": TlsConfig(pki["server_pem"], pki["client_key"]),
+        "do not load together ": TlsConfig(garbage, pki["server_key"]),
+        "is encrypted": TlsConfig(pki["server_pem"], encrypted),
+        "client CA": TlsConfig(pki["server_pem"], pki["server_key"], garbage),
+    }
+    for expected, tls in cases.items():
+        with pytest.raises(ConfigError, match=expected.strip()) as caught:
+            server_credentials(tls)
+        assert "\n" not in str(caught.value)
+    done = subprocess.run(
+        [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--bot", "remote",
+         "--tls-cert", str(pki["server_pem"]), "--tls-key", str(pki["client_key"]),
+         "--out", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()[-1:]
+    assert line.startswith("croupier: error: the TLS certificate")
+    assert "Traceback" not in done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "croupier", "match", "--game", "as-nas",
+         "--tls-cert", str(pki["server_pem"])],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1] == (
+        "croupier: error: --tls-cert and --tls-key go together"
+    )
+
+
+ROOT = Path(__file__).resolve().parents[2]
+CPP_BOT = ROOT / "build" / "cpp" / "croupier-random-bot"
+NODE_BOT = ROOT / "clients" / "node" / "examples" / "random.js"
+
+
+def _sdk_bot(sdk: str) -> list[str]:
+    if sdk == "node":
+        node = shutil.which("node")
+        if node is None or not (ROOT / "clients/node/node_modules/@grpc/grpc-js").is_dir():
+            pytest.skip("Node.js or the Node SDK's dependencies are not installed")
+        return [node, str(NODE_BOT)]
+    if not CPP_BOT.is_file():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CPP_BOT} is missing: tests/run builds the C++ kit in CI")
+        pytest.skip(f"{CPP_BOT} is not built (bash tests/run builds it)")
+    return [str(CPP_BOT)]
+
+
+@needs_openssl
+@pytest.mark.parametrize("sdk", ["node", "cpp"])
+def test_the_node_and_cpp_kits_dial_over_mutual_tls(
+    sdk: str, tmp_path: Path, pki: dict[str, Path]
+) -> None:
+    """The other SDKs take the same variables: seat 0 joins over mutual TLS, the other seats
+    are launched bots on the unix socket."""
+    from croupier.arbiter import Match, MatchConfig, Outcome
+    from croupier.runner import run_match
+
+    argv = _sdk_bot(sdk)
+    env = dict(
+        os.environ,
+        CROUPIER_TLS_CA=str(pki["ca_pem"]),
+        CROUPIER_TLS_CERT=str(pki["client_pem"]),
+        CROUPIER_TLS_KEY=str(pki["client_key"]),
+    )
+    bots: list[asyncio.subprocess.Process] = []
+
+    async def main() -> object:
+        async def start(address: str, token: str) -> None:
+            env.update(CROUPIER_ADDRESS=address, CROUPIER_TOKEN=token)
+            bots.append(
+                await asyncio.create_subprocess_exec(*argv, env=env, stderr=asyncio.subprocess.PIPE)
+            )
+
+        def ready(address: str, match: Match) -> None:
+            starting.append(asyncio.ensure_future(start(address, match.tokens[0])))
+
+        starting: list[asyncio.Future[None]] = []
+        config = MatchConfig("as-nas", {"deals": 1}, seed=3, connect_timeout_s=60)
+        tls = TlsConfig(pki["server_pem"], pki["server_key"], pki["ca_pem"])
+        random_bot = [sys.executable, "-m", "croupier_bots.random_bot"]
+        run = await run_match(
+            config, [None, *[random_bot] * 3], tmp_path / "out", tls=tls, on_ready=ready
+        )
+        _, err = await asyncio.wait_for(bots[0].communicate(), 60)
+        assert bots[0].returncode == 0, err.decode()
+        return run
+
+    run = asyncio.run(main())
+    assert run.result.seats[0].outcome is Outcome.NORMAL  # type: ignore[attr-defined]
+    header = read_replay(run.replay).header  # type: ignore[attr-defined]
+    assert header["seats"][0]["peer"].startswith("ipv4:127.0.0.1:")
+
+
+@needs_openssl
+def test_a_tournament_checks_its_tls_files_before_it_plays(
+    tmp_path: Path, pki: dict[str, Path]
+) -> None:
+    config = tmp_path / "t.toml"
+    config.write_text(
+        'game = "as-nas"\nseed = 1\n[params]\ndeals = 1\n'
+        '[bots]\na = "random"\nb = "random"\nc = "random"\nd = "random"\n'
+    )
+    base = [sys.executable, "-m", "croupier", "tournament", str(config), "--tls-cert",
+            str(pki["server_pem"]), "--tls-key"]  # fmt: skip
+    cases = {
+        str(pki["client_key"]): "croupier: error: the TLS certificate",  # not its key
+        f"{pki['server_key']} --executor ray": "croupier: error: --tls-cert: TLS serves remote",
+    }
+    for rest, expected in cases.items():
+        done = subprocess.run(
+            [*base, *rest.split()], capture_output=True, text=True, timeout=60, cwd=tmp_path
+        )
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr.strip().splitlines()[-1].startswith(expected)
+        assert "Traceback" not in done.stderr
+    assert not list(tmp_path.glob("matches/*.jsonl"))  # nothing was played

@@ -1,0 +1,98 @@
+"""Restart survival (docs/server.md, "What survives a restart"): after a SIGKILL and a restart
+on the same state folder, every finished match, its replay and the ratings are there unchanged,
+the match that was being played is recorded as aborted (not rated), registered bots and their
+keys still work, and nothing is counted twice."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from serve_kit import (
+    SLOW_BOT,
+    Control,
+    ServeProcess,
+    register,
+    start_bot,
+    wait_connected,
+    wait_state,
+)
+
+from croupier.replay import read_replay, verify
+from croupier.v1 import control_pb2 as cpb
+
+pytestmark = pytest.mark.e2e
+
+PLAYERS = {"players": 3}
+
+
+def _standings(control: Control) -> list[tuple[str, int, float, float]]:
+    rows = control.GetStandings(cpb.GetStandingsRequest()).rows
+    return [(r.bot_name, r.matches, round(r.mu, 9), round(r.sigma, 9)) for r in rows]
+
+
+def _fetch(control: Control, match_id: str) -> tuple[bytes, str]:
+    pieces = list(control.FetchReplay(cpb.FetchReplayRequest(match_id=match_id)))
+    return b"".join(p.chunk for p in pieces), pieces[0].sha256
+
+
+def test_a_sigkilled_server_restarts_with_nothing_lost_or_counted_twice(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    names = ("alice", "bob", "carol")
+    first = ServeProcess(state)
+    op = Control(first.control_address, first.operator_key)
+    keys = register(op, *names)
+    bots = [start_bot(first.bot_address, keys[n]) for n in names]
+    wait_connected(op, names)
+    done = op.CreateMatch(cpb.CreateMatchRequest(game="scauver", params=PLAYERS, bots=names))
+    finished = wait_state(op, done.match.match_id, [cpb.MATCH_STATE_FINISHED])
+    data, sha = _fetch(op, finished.match_id)
+    before = _standings(op)
+    assert [r[1] for r in before] == [1, 1, 1]
+
+    # a slow match, cut off by SIGKILL while it is being played
+    slow = ("dan", "eve", "fay")
+    keys.update(register(op, *slow))
+    bots += [start_bot(first.bot_address, keys[n], SLOW_BOT, SLOW_BOT_MS="300") for n in slow]
+    wait_connected(op, slow)
+    cut = op.CreateMatch(cpb.CreateMatchRequest(game="scauver", params=PLAYERS, bots=slow))
+    wait_state(op, cut.match.match_id, [cpb.MATCH_STATE_RUNNING])
+    op.close()
+    first.kill()
+    for bot in bots:  # their sessions broke with the server: the SDK bots end
+        bot.wait(30)
+
+    with ServeProcess(state) as second:
+        op = Control(second.control_address, second.operator_key)
+        assert second.operator_key == first.operator_key  # the key file is kept, not remade
+        kept = op.GetMatch(cpb.GetMatchRequest(match_id=finished.match_id)).match
+        assert kept.state == cpb.MATCH_STATE_FINISHED
+        assert kept == finished
+        again, sha_again = _fetch(op, finished.match_id)
+        assert (again, sha_again) == (data, sha)
+        assert sha == hashlib.sha256(data).hexdigest()
+        copy = tmp_path / "fetched.jsonl"
+        copy.write_bytes(again)
+        verify(read_replay(copy))  # raises if any step disagrees
+
+        aborted = op.GetMatch(cpb.GetMatchRequest(match_id=cut.match.match_id)).match
+        assert aborted.state == cpb.MATCH_STATE_ABORTED
+        assert not any(s.HasField("result") for s in aborted.seats)  # not rated
+        assert _standings(op) == before  # the aborted match counts for nobody
+        states = [m.state for m in op.ListMatches(cpb.ListMatchesRequest()).matches]
+        assert sorted(states) == [cpb.MATCH_STATE_FINISHED, cpb.MATCH_STATE_ABORTED]
+
+        # the registered bots and their keys outlive the restart
+        listed = {b.bot_name for b in op.ListBots(cpb.ListBotsRequest()).bots}
+        assert listed == {*names, *slow}
+        back = [start_bot(second.bot_address, keys[n]) for n in names]
+        wait_connected(op, names)
+        new = op.CreateMatch(cpb.CreateMatchRequest(game="scauver", params=PLAYERS, bots=names))
+        wait_state(op, new.match.match_id, [cpb.MATCH_STATE_FINISHED])
+        after = _standings(op)
+        assert sorted(r[1] for r in after) == [2, 2, 2]  # one more match each, never two
+        op.close()
+        second.stop()
+        for bot in back:
+            bot.wait(30)
