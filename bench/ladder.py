@@ -111,6 +111,9 @@ def _cpu_split(config_path: Path) -> dict[str, float]:
     from croupier.ladder._tournament import run_tournament
 
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
+    # unsandboxed: a bot inside bubblewrap is reaped by the sandbox's own init, so its CPU time
+    # never reaches this process's RUSAGE_CHILDREN
+    os.environ["CROUPIER_SANDBOX"] = "none"
     config = load_config(config_path, {})
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     own, wall = time.process_time(), time.perf_counter()

@@ -121,44 +121,8 @@ def bench_matches(repeats: int) -> dict[str, float]:
 
 # ---- decisions per second --------------------------------------------------------------------
 
-_LIGHT_BOT = r"""
-import asyncio, os, random, grpc
-from croupier.v1 import PROTOCOL_VERSION, bot_pb2 as pb, bot_pb2_grpc
-
-async def seat(stub, token, seed):
-    rng = random.Random(seed)
-    call = stub.Play()
-    await call.write(pb.PlayRequest(hello=pb.Hello(
-        token=token, bot_name="light", bot_version="1", protocol_version=PROTOCOL_VERSION)))
-    while (r := await call.read()) is not grpc.aio.EOF:
-        kind = r.WhichOneof("kind")
-        if kind == "decision":
-            d = r.decision
-            action = rng.choice(d.legal_actions).id
-            await call.write(pb.PlayRequest(action=pb.ActionReply(
-                request_id=d.request_id, action_id=action)))
-        elif kind == "match_end":
-            await call.done_writing()
-            return
-
-async def main():
-    async with grpc.aio.insecure_channel(os.environ["CROUPIER_ADDRESS"]) as channel:
-        stub = bot_pb2_grpc.BotServiceStub(channel)
-        session = stub.Session()
-        await session.write(pb.SessionRequest(hello=pb.SessionHello(
-            token=os.environ["CROUPIER_SESSION_TOKEN"], bot_name="light", bot_version="1",
-            protocol_version=PROTOCOL_VERSION,
-            capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]))))
-        seats = set()
-        while (r := await session.read()) is not grpc.aio.EOF:
-            if r.WhichOneof("kind") == "seat":
-                task = asyncio.create_task(seat(stub, r.seat.token, r.seat.seed))
-                seats.add(task)
-                task.add_done_callback(seats.discard)
-        await asyncio.gather(*seats)
-
-asyncio.run(main())
-"""
+#: The light session bot (a file: the sandbox runs a program by its path).
+_LIGHT_BOT = str(Path(__file__).with_name("_light_bot.py"))
 
 _ECHO_SERVER = r"""
 import asyncio, grpc
@@ -232,7 +196,7 @@ async def _arbiter_decisions(concurrency: int, matches: int, out: Path) -> tuple
     pool = BotPool(server, out, capacity=concurrency)
     names = ["l0", "l1", "l2", "l3"]
     for name in names:
-        pool.add(name, [sys.executable, "-c", _LIGHT_BOT])
+        pool.add(name, [sys.executable, _LIGHT_BOT])
     replays: list[Path] = []
     try:
 

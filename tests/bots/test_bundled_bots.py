@@ -46,6 +46,29 @@ def test_random_bot_is_reproducible_from_its_seed() -> None:
     assert one != three
 
 
+def test_a_sessions_copy_of_the_random_bot_plays_as_the_original_would() -> None:
+    """A session plays each match with a deep copy of the bot: the copy's generator starts
+    where the original's is and draws on its own (the original is left untouched)."""
+    import copy
+
+    from croupier_bot import Seat
+
+    original = RandomBot(5)
+    original.rng.random()  # not at a fresh seed
+    twin = copy.deepcopy(original)
+    assert twin.rng is not original.rng
+    state = original.rng.getstate()
+    assert twin.rng.getstate() == state
+    played = play_local(
+        "as-nas", {"deals": 3}, 1, [Seat(twin), *(Seat(RandomBot(s)) for s in (1, 2, 3))]
+    )
+    assert original.rng.getstate() == state
+    again = play_local(
+        "as-nas", {"deals": 3}, 1, [Seat(original), *(Seat(RandomBot(s)) for s in (1, 2, 3))]
+    )
+    assert played == again
+
+
 def test_strength_orders_categories() -> None:
     ranks_on_wire = {"pair": [5, 5, 3, 2, 1], "two_pair": [5, 5, 3, 3, 1], "quads": [1, 1, 1, 1, 2]}
     assert strength([5, 4, 3, 2, 1]) < strength(ranks_on_wire["pair"])

@@ -1,15 +1,18 @@
 """Unauthenticated peers are bounded, and shutdown ends every stream a client still holds
-(health ``Watch``, a ``Play`` that never said Hello) without a traceback."""
+(health ``Watch``, a ``Play`` that never said Hello, a seated one) without a traceback."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from croupier import PROTOCOL_VERSION
+from croupier.arbiter import Match, MatchConfig
+from croupier.replay import ReplayWriter
 from croupier.transport import REASON_KEY, ArbiterServer
 from croupier.transport._server import (
     MAX_FAILED_HELLOS_PER_PEER,
@@ -120,3 +123,33 @@ def test_loopback_peers_are_not_limited_by_default() -> None:
             await server.stop(0)
 
     assert set(asyncio.run(main())) == {"TOKEN_UNKNOWN"}
+
+
+def test_shutdown_ends_seated_streams_at_once(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A seated bot's stream waits for its next message (the match has not started): stopping
+    the server ends it at once, not after the grace, and without a traceback."""
+
+    async def main() -> float:
+        server = ArbiterServer()
+        address = await server.start()
+        match = Match(MatchConfig("as-nas", {"deals": 1}), "m-stop", ReplayWriter(tmp_path / "r"))
+        server.bots.add_match(match)
+        channel = grpc.aio.insecure_channel(address)
+        call = bot_pb2_grpc.BotServiceStub(channel).Play()
+        hello = pb.Hello(token=match.tokens[0], bot_name="b", bot_version="1",
+                         protocol_version=PROTOCOL_VERSION)  # fmt: skip
+        await call.write(pb.PlayRequest(hello=hello))
+        assert (await call.read()).WhichOneof("kind") == "welcome"
+        await asyncio.sleep(0.1)  # the stream handler now waits on the seat's outbox
+        started = asyncio.get_running_loop().time()
+        await server.stop(5)
+        took = asyncio.get_running_loop().time() - started
+        await channel.close()
+        return took
+
+    assert asyncio.run(main()) < 2  # not the grace: the handler ended
+    err = capfd.readouterr().err
+    assert "Traceback" not in err
+    assert "CancelledError" not in err

@@ -339,10 +339,13 @@ async def _play_stream(channel: grpc.aio.Channel, seat: Seat, hello: Any, *, ret
             welcomed = welcomed or response.WhichOneof("kind") == "welcome"
             action = seat(response)
             if action is not None:
-                reply = pb.ActionReply(request_id=response.decision.request_id, action_id=action)
+                request = pb.PlayRequest()  # filled in place: no copy of a sub-message
+                reply = request.action
+                reply.request_id = response.decision.request_id
+                reply.action_id = action
                 # too late (the match ended meanwhile)? MatchEnd is still there to be read
                 with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
-                    await call.write(pb.PlayRequest(action=reply))
+                    await call.write(request)
             elif seat.end is not None:
                 await call.done_writing()
                 return seat.end

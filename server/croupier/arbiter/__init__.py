@@ -31,7 +31,6 @@ from croupier.arbiter._types import (
     SeatStats,
     Unexpected,
     Welcome,
-    Written,
 )
 from croupier.errors import ClaimError
 
@@ -66,7 +65,6 @@ __all__ = [
     "SeatStats",
     "Unexpected",
     "Welcome",
-    "Written",
     "deal_commitment",
     "decision_request",
     "fault_class",

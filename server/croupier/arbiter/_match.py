@@ -41,7 +41,6 @@ from croupier.arbiter._types import (
     SeatStats,
     Unexpected,
     Welcome,
-    Written,
 )
 from croupier.errors import ConfigError, IllegalActionError
 from croupier.games import CHANCE, TERMINAL, get_game
@@ -432,6 +431,8 @@ class Match:
             budget_ms = min(budget_ms, left_ms)
         clocks = Clocks(clock.move_time_ms, self._bank_ms[seat], self._last_latency_us[seat])
         request = decision_request(game, state, seat, request_id, clocks)
+        meter = link.cpu_meter if clock.kind is ClockKind.CPU else None
+        link.cpu_at_write = meter is not None
         link.send(request)
         loop = asyncio.get_running_loop()
         link.pending, link.pending_since = request, loop.time()
@@ -447,14 +448,29 @@ class Match:
         link, clock, request_id = self.seats[seat], self.config.clock, request.request_id
         legal = request.legal_actions
         loop = asyncio.get_running_loop()
-        written = False  # (a request resent to a bot that came back is written again)
         meter = link.cpu_meter if clock.kind is ClockKind.CPU else None
-        # the clock starts when the transport reports the request written (Written), until
+        # the clock starts when the transport reports the request's first write (link.written;
+        # a request resent to a bot that came back is written again and does not restart it),
+        # until
         # then from now; time the arbiter itself stalled is never charged
         start = loop.time()
         cpu_start = meter() if meter else 0.0
         limit_s = (budget_ms + clock.margin_ms) / 1000  # what may be charged
         wall_s = limit_s + (clock.cpu_wall_guard_ms / 1000 if meter else 0.0)  # hard limit
+        seen = 0.0  # the write of this request last taken into account
+
+        def started(read_at: float = 0.0) -> None:
+            """Once the transport has written the request (``link.written``, its first write),
+            its clock starts at that moment; but not from a write noted after the reply being
+            handled was read (``read_at``): the transport may resume from the write after the
+            reply came in."""
+            nonlocal start, cpu_start, seen
+            written_at = link.written_at
+            if read_at and written_at > read_at:
+                return
+            if link.written_id == request_id and written_at != seen:
+                seen = start = link.pending_since = link.written_at
+                cpu_start = link.written_cpu if meter else 0.0
 
         def timing(end: float) -> tuple[int, DecisionTiming]:
             wall = max(0.0, end - start)
@@ -473,6 +489,7 @@ class Match:
             return self._fault(seat, state, Fault.TIMEOUT, detail, charged_us, times)
 
         while True:
+            started()
             now = loop.time()
             deadline = start + wall_s + self._lag.between(start, now)
             if meter is not None:  # look at the CPU used every so often
@@ -481,22 +498,18 @@ class Match:
                 async with asyncio.timeout_at(deadline):
                     message = await link.inbox.get()
             except TimeoutError:
+                started()
                 now = loop.time()
                 if meter is not None and meter() - cpu_start > limit_s:
                     return timed_out("CPU time used up before a reply")
                 if now < start + wall_s + self._lag.between(start, now):
                     continue  # the arbiter stalled meanwhile: the deadline moved on
                 return timed_out("no reply before the deadline")
-            if isinstance(message, Written):
-                if message.request_id == request_id and not written:
-                    written = True
-                    start = link.pending_since = message.at
-                    cpu_start = meter() if meter else 0.0
-                continue
             if isinstance(message, Dropped | Rejoined):  # the clock runs on meanwhile
                 self._gap(seat, message)
                 continue
             end = message.received_at if isinstance(message, Reply) and message.received_at else 0.0
+            started(end)
             elapsed_us, times = timing(end or loop.time())
             if isinstance(message, Gone):
                 self._mark_gone(seat)

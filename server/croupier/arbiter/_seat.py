@@ -164,6 +164,13 @@ class SeatLink:
         self.launched = False
         self.crashed = asyncio.Event()
         self.exit_code: int | None = None
+        #: The decision request last written to the connection (:meth:`written`): its id, the
+        #: event-loop time, and the bot's CPU seconds then (read only while ``cpu_at_write``).
+        self.written_id = 0
+        self.written_at = 0.0
+        self.written_cpu = 0.0
+        #: Set by the match while a decision is charged CPU time.
+        self.cpu_at_write = False
         self._claimed = False
         #: Set by the match: how long a bot whose connection ends may take to come back (0:
         #: not at all). A launched bot never gets one: its connection ending means it is gone.
@@ -250,6 +257,18 @@ class SeatLink:
         self.exit_code = code
         if code != 0:
             self.crashed.set()
+
+    def written(self, request_id: int, at: float) -> None:
+        """The transport wrote decision request ``request_id`` to the connection at ``at``
+        (event-loop time): the seat's clock starts then, not while the request was encoded or
+        queued. Noted on the link, not queued: the match reads it when it next looks. A request
+        written again (resent to a bot that came back within its grace window) keeps the time of
+        its first write: dropping gains a bot no thinking time."""
+        if request_id == self.written_id:
+            return
+        self.written_id, self.written_at = request_id, at
+        if self.cpu_at_write and self.cpu_meter is not None:
+            self.written_cpu = self.cpu_meter()
 
     def leave(self, reason: str) -> None:
         """The connection ended or the process died; tell the arbiter once."""

@@ -187,15 +187,6 @@ class Reply:
 
 
 @dataclass(frozen=True, slots=True)
-class Written:
-    """The transport has written decision request ``request_id`` to the connection at ``at``
-    (event-loop time): the seat's clock starts then."""
-
-    request_id: int
-    at: float
-
-
-@dataclass(frozen=True, slots=True)
 class DecisionTiming:
     """How long one decision took: ``wall_us`` from the request written to the reply read,
     ``lag_us`` of that the arbiter's own stalls (not charged), ``cpu_us`` the bot's CPU time
@@ -245,7 +236,7 @@ class Cancelled:
 Outbound = (
     Welcome | DecisionRequest | ActionEvent | RoundStarted | RoundEnded | Rejection | MatchOver
 )
-Inbound = Reply | Unexpected | Gone | Cancelled | Written | Dropped | Rejoined
+Inbound = Reply | Unexpected | Gone | Cancelled | Dropped | Rejoined
 
 
 @dataclass(slots=True)

@@ -208,11 +208,13 @@ def _legal_actions(message: DecisionRequest, codec: GameCodec, out: pb.DecisionR
 # ---- bot -> arbiter ----------------------------------------------------------------------------
 
 
-def decode(request: pb.PlayRequest) -> Inbound:
-    """The arbiter's reading of one bot message after the handshake."""
-    if request.WhichOneof("kind") == "action":
-        return Reply(request.action.request_id, request.action.action_id)
+def decode(request: pb.PlayRequest, received_at: float = 0.0) -> Inbound:
+    """The arbiter's reading of one bot message after the handshake, read off the connection
+    at ``received_at`` (event-loop time; 0: not known)."""
     kind = request.WhichOneof("kind")
+    if kind == "action":
+        action = request.action
+        return Reply(action.request_id, action.action_id, received_at)
     return Unexpected(
         "an empty message" if kind is None else f"a {kind} message after the handshake"
     )

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import dataclasses
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -27,10 +26,8 @@ from croupier.arbiter import (
     Inbound,
     Match,
     MatchOver,
-    Reply,
     SeatLink,
     Unexpected,
-    Written,
 )
 from croupier.errors import ConfigError
 from croupier.games import get_spec
@@ -124,6 +121,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         self._pending: collections.Counter[str] = collections.Counter()
         self._failures: dict[str, collections.deque[float]] = {}
         self._closing: asyncio.Event | None = None
+        self._waits: set[asyncio.Timeout] = set()  # the pending waits close() interrupts
         #: Finds the session a token opens when no session is registered under the token itself:
         #: a competition server's registered bots present their key, which it keeps only hashed.
         self.session_lookup: Callable[[str], BotSession | None] | None = None
@@ -143,31 +141,32 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
     async def close(self) -> None:
         """Make every stream handler end now (the server is about to stop)."""
         self._closing_event().set()
+        now = asyncio.get_running_loop().time()
+        for scope in list(self._waits):  # each pending wait ends at once, as if timed out
+            scope.reschedule(now)
         await asyncio.sleep(0)
 
     async def _unless_closing(self, awaitable: Any, timeout: float | None = None) -> Any:
-        """Await ``awaitable`` (TimeoutError after ``timeout``), or raise :class:`_Closing`."""
+        """Await ``awaitable`` (TimeoutError after ``timeout``), or raise :class:`_Closing`.
+
+        The wait is a timeout scope that :meth:`close` makes expire at once: no task is started
+        per wait (a stream waits for every message it sends)."""
         closing = self._closing_event()
         if closing.is_set():
             if asyncio.iscoroutine(awaitable):
                 awaitable.close()  # never started
             raise _Closing
-        work = asyncio.ensure_future(awaitable)
-        stop = asyncio.ensure_future(closing.wait())
         try:
-            done, _ = await asyncio.wait(
-                {work, stop}, timeout=timeout, return_when="FIRST_COMPLETED"
-            )
-        finally:
-            stop.cancel()
-        if work in done:
-            return work.result()
-        work.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await work
-        if stop in done:
-            raise _Closing
-        raise TimeoutError
+            async with asyncio.timeout(timeout) as scope:
+                self._waits.add(scope)
+                try:
+                    return await awaitable
+                finally:
+                    self._waits.discard(scope)
+        except TimeoutError:
+            if closing.is_set():
+                raise _Closing from None
+            raise
 
     def _too_many_failures(self, host: str) -> bool:
         failures = self._failures.get(host)
@@ -414,9 +413,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                         if request is grpc.aio.EOF:
                             link.lost("the bot closed its stream", connection)
                             return
-                        message = decode(request)
-                        if isinstance(message, Reply):  # the clock stops now, not when read
-                            message = dataclasses.replace(message, received_at=loop.time())
+                        message = decode(request, loop.time())  # the clock stops now
                     if link.over or link.connection != connection:
                         continue  # the match is over (or the bot is back on another stream)
                     if link.inbox.qsize() >= MAX_UNREAD:
@@ -443,7 +440,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 else:
                     await self._unless_closing(context.write(response), WRITE_TIMEOUT_S)
                 if decision and not link.over:
-                    link.inbox.put_nowait(Written(decision, loop.time()))
+                    link.written(decision, loop.time())
                 return True
             except TimeoutError:
                 link.leave("the bot stopped reading its stream")
