@@ -170,22 +170,8 @@ print("done", decisions, flush=True)
 sys.stdin.readline()
 """
 
-_ECHO_SERVER = r"""
-import asyncio, grpc
-async def main():
-    async def echo(request_iterator, context):
-        while (msg := await context.read()) is not grpc.aio.EOF:
-            await context.write(msg)
-    handler = grpc.stream_stream_rpc_method_handler(echo)
-    server = grpc.aio.server()
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler("bench.Echo", {"Echo": handler}),))
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    print(port, flush=True)
-    await server.wait_for_termination()
-asyncio.run(main())
-"""
+#: The bare gRPC echo server, the baseline (a file both benches run).
+_ECHO_SERVER = str(Path(__file__).with_name("_echo_server.py"))
 
 _ECHO_CLIENT = r"""
 import asyncio, sys, grpc
@@ -393,7 +379,7 @@ def inproc(env: dict[str, str], concurrency: int, matches: int, deals: int) -> t
 def bare(env: dict[str, str], streams: int, total: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        server = _popen([*_valgrind(folder), sys.executable, "-c", _ECHO_SERVER], env)
+        server = _popen([*_valgrind(folder), sys.executable, _ECHO_SERVER], env)
         try:
             assert server.stdout is not None
             port = server.stdout.readline().strip()

@@ -124,22 +124,8 @@ def bench_matches(repeats: int) -> dict[str, float]:
 #: The light session bot (a file: the sandbox runs a program by its path).
 _LIGHT_BOT = str(Path(__file__).with_name("_light_bot.py"))
 
-_ECHO_SERVER = r"""
-import asyncio, grpc
-async def main():
-    async def echo(request_iterator, context):
-        while (msg := await context.read()) is not grpc.aio.EOF:
-            await context.write(msg)
-    handler = grpc.stream_stream_rpc_method_handler(echo)
-    server = grpc.aio.server()
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler("bench.Echo", {"Echo": handler}),))
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    print(port, flush=True)
-    await server.wait_for_termination()
-asyncio.run(main())
-"""
+#: The bare gRPC echo server, the baseline (a file both benches run).
+_ECHO_SERVER = str(Path(__file__).with_name("_echo_server.py"))
 
 _ECHO_CLIENT = r"""
 import asyncio, sys, time, grpc
@@ -171,7 +157,7 @@ def _cpu_s(pid: int) -> float:
 def _ping_pong(streams: int, total: int) -> tuple[float, float]:
     """Bare gRPC round trips per second with ``streams`` ping-pong streams at once, and the
     server's CPU seconds per round trip."""
-    server = subprocess.Popen([sys.executable, "-c", _ECHO_SERVER], stdout=subprocess.PIPE,
+    server = subprocess.Popen([sys.executable, _ECHO_SERVER], stdout=subprocess.PIPE,
                               text=True)  # fmt: skip
     try:
         assert server.stdout is not None
