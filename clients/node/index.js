@@ -151,6 +151,18 @@ class BotError extends Error {
   }
 }
 
+// A BotService client of `address` on the channel channel() describes; throws a BotError when
+// the contract cannot be loaded, a TLS file cannot be read or the client cannot be made.
+function botClient(address) {
+  try {
+    const BotService = loadService();
+    const dial = channel(address);
+    return new BotService(address, dial.credentials, dial.options);
+  } catch (err) {
+    throw err instanceof BotError ? err : new BotError(String(err.message));
+  }
+}
+
 // Play one match. `act(decision)` returns a legal action id; `decision` has requestId,
 // observation (a croupier.v1.Observation, with every finished round in past_deals/past_rounds),
 // legalActions (one per action, ascending by id, amount ranges expanded), clocks and match
@@ -164,11 +176,9 @@ function play(act, options = {}) {
   }
   let client;
   try {
-    const BotService = loadService();
-    const dial = channel(address);
-    client = new BotService(address, dial.credentials, dial.options);
+    client = botClient(address);
   } catch (err) {
-    return Promise.reject(err instanceof BotError ? err : new BotError(String(err.message)));
+    return Promise.reject(err);
   }
   const seed = process.env.CROUPIER_SEED;
   return playSeat(client, act, options, token, seed === undefined ? null : Number(seed)).finally(
@@ -298,11 +308,9 @@ function serve(act, options = {}) {
   }
   let client;
   try {
-    const BotService = loadService();
-    const dial = channel(address);
-    client = new BotService(address, dial.credentials, dial.options);
+    client = botClient(address);
   } catch (err) {
-    return Promise.reject(err instanceof BotError ? err : new BotError(String(err.message)));
+    return Promise.reject(err);
   }
   return new Promise((resolve, reject) => {
     const seats = [];
