@@ -152,8 +152,12 @@ class BotError extends Error {
 }
 
 // A BotService client of `address` on the channel channel() describes; throws a BotError when
-// the contract cannot be loaded, a TLS file cannot be read or the client cannot be made.
+// there is no address, the contract cannot be loaded, a TLS file cannot be read or the client
+// cannot be made.
 function botClient(address) {
+  if (!address) {
+    throw new BotError("no arbiter address: set CROUPIER_ADDRESS");
+  }
   try {
     const BotService = loadService();
     const dial = channel(address);
@@ -169,14 +173,10 @@ function botClient(address) {
 // (from the Welcome, plus `seed`: CROUPIER_SEED, or the seat assignment's seed in a session).
 // Optional hooks: onWelcome(match), onEvent(event), onRejected(rejected), onMatchEnd(end).
 function play(act, options = {}) {
-  const address = options.address || process.env.CROUPIER_ADDRESS;
   const token = options.token !== undefined ? options.token : process.env.CROUPIER_TOKEN || "";
-  if (!address) {
-    return Promise.reject(new BotError("no arbiter address: set CROUPIER_ADDRESS"));
-  }
   let client;
   try {
-    client = botClient(address);
+    client = botClient(options.address || process.env.CROUPIER_ADDRESS);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -301,15 +301,11 @@ function sessionCapacity(options) {
 // Play stream, concurrently up to the capacity, until the arbiter ends the session. Resolves with
 // { sessionId, matches, failed }; rejects with a BotError if the arbiter refuses the session.
 function serve(act, options = {}) {
-  const address = options.address || process.env.CROUPIER_ADDRESS;
   const token =
     options.token !== undefined ? options.token : process.env.CROUPIER_SESSION_TOKEN || "";
-  if (!address) {
-    return Promise.reject(new BotError("no arbiter address: set CROUPIER_ADDRESS"));
-  }
   let client;
   try {
-    client = botClient(address);
+    client = botClient(options.address || process.env.CROUPIER_ADDRESS);
   } catch (err) {
     return Promise.reject(err);
   }
