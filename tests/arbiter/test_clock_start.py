@@ -11,7 +11,9 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from croupier.arbiter import DecisionRequest, Match, MatchConfig, MatchOver, Reply, SeatLink
+from seats_kit import decisions
+
+from croupier.arbiter import DecisionRequest, Match, MatchConfig, Reply, SeatLink
 from croupier.replay import ReplayWriter, read_replay
 
 #: Seat 0's first decision, the transport's part: note writes, then answer (the Reply to queue).
@@ -19,13 +21,7 @@ Script = Callable[[SeatLink, DecisionRequest], Awaitable[Reply]]
 
 
 async def _seat(link: SeatLink, script: Script | None) -> None:
-    link.claim(f"seat-{link.seat}", "1")
-    while True:
-        message = await link.outbox.get()
-        if message is None or isinstance(message, MatchOver):
-            return
-        if not isinstance(message, DecisionRequest):
-            continue
+    async for message in decisions(link):
         if script is not None:
             reply, script = await script(link, message), None
         else:
