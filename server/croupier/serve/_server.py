@@ -89,6 +89,7 @@ from croupier.transport import (
     default_sandbox_mode,
     parse_bot_command,
     server_credentials,
+    server_ssl_context,
     split_address,
 )
 from croupier.transport._reflection import enable_reflection
@@ -244,10 +245,10 @@ def _refuse_plaintext(config: ServeConfig) -> None:
     """A plaintext port on an address others can reach is refused unless allowed."""
     if config.allow_insecure_remote:
         return
-    plain = []
-    if config.tls is None:  # with TLS both ports speak it (launched bots use the unix socket)
-        plain = [("bot_listen", config.bot_listen), ("control_listen", config.control_listen)]
-    if config.web_listen:  # the page is plain HTTP (put an HTTPS proxy in front of it)
+    if config.tls is not None:  # every port speaks it (launched bots use the unix socket)
+        return
+    plain = [("bot_listen", config.bot_listen), ("control_listen", config.control_listen)]
+    if config.web_listen:  # the page is plain HTTP without [tls]
         plain.append(("web_listen", config.web_listen))
     for key, address in plain:
         if not is_loopback(address):
@@ -381,7 +382,8 @@ class CompetitionServer:
         self.control_address = ""
         #: The continuous ladder (``[ladder]`` in the configuration), once started.
         self.ladder: LadderScheduler | None = None
-        #: The web page's URL (``http://HOST:PORT/``), when ``web_listen`` is set.
+        #: The web page's URL (``http://HOST:PORT/``, ``https://`` with TLS), when
+        #: ``web_listen`` is set.
         self.web_url = ""
 
     # -- life -----------------------------------------------------------------------------------
@@ -525,11 +527,16 @@ class CompetitionServer:
             await self._start_web(web_socket)
 
     async def _start_web(self, socket: Path) -> None:
-        """The spectators' page (``croupier.serve._web``), a spectator client of this server."""
+        """The spectators' page (``croupier.serve._web``), a spectator client of this server;
+        over HTTPS with the server's TLS (the same certificate, key and client CA)."""
         host, port = split_address(self.config.web_listen)
+        tls = tls_config(self.config)
         self._web_channel = grpc.aio.insecure_channel(f"unix:{socket}")
         self._web = WebServer(
-            ControlSpectator(self._web_channel, self._spectator_key), host.strip("[]"), int(port)
+            ControlSpectator(self._web_channel, self._spectator_key),
+            host.strip("[]"),
+            int(port),
+            tls=None if tls is None else server_ssl_context(tls),
         )
         try:
             await self._web.start()
@@ -538,7 +545,7 @@ class CompetitionServer:
                 f"cannot listen on {self.config.web_listen}: {exc.strerror or exc}"
             ) from None
         shown = f"[{host.strip('[]')}]" if ":" in host.strip("[]") else host
-        self.web_url = f"http://{shown}:{self._web.port}/"
+        self.web_url = f"{self._web.scheme}://{shown}:{self._web.port}/"
 
     async def stop(self, grace: float = 1.0) -> None:
         """Stop: running matches are cut off and recorded as aborted, the bots the server
