@@ -26,6 +26,8 @@ from serve_kit import (
     wait_for,
 )
 
+from croupier.ladder import read_store
+from croupier.ladder._server_store import ABORTED, FINISHED, open_server_store
 from croupier.replay import read_replay
 from croupier.v1 import chips_pb2
 from croupier.v1 import control_pb2 as cpb
@@ -273,3 +275,54 @@ def test_a_server_tournament_is_watched_live_and_a_spectator_never_sees_a_hidden
     assert again.wire() == public.wire()
     for control in (op, spectator, namesake):
         control.close()
+
+
+def test_a_server_stop_records_a_tournaments_live_match_aborted_and_keeps_the_finished(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM while a tournament's second match is played: afterwards the server's store holds
+    the first as finished, exactly as the tournament's store has it, and the second as aborted
+    by the stop (not left running for the next start to find), its partial replay kept."""
+    bot = f"env SLOW_BOT_DELAY_S=0.05 {sys.executable} {BOTS / 'random_slow_bot.py'}"
+    config = tmp_path / "cup.toml"
+    config.write_text(CUP.format(bot=bot).replace("concurrency = 3", "concurrency = 1"))
+    server = ServeProcess(tmp_path / "state")
+    try:
+        assert ctl_here(server, "tournament", config).returncode == 0
+        op = Control(server.control_address, server.operator_key)
+
+        def second_running() -> bool:
+            cup = [
+                m
+                for m in op.ListMatches(cpb.ListMatchesRequest()).matches
+                if m.tournament == "live-cup"
+            ]
+            states = sorted(m.state for m in cup)
+            running = [m for m in cup if m.state == cpb.MATCH_STATE_RUNNING]
+            return states == [cpb.MATCH_STATE_RUNNING, cpb.MATCH_STATE_FINISHED] and all(
+                m.decisions >= 1 for m in running
+            )
+
+        wait_for(second_running, 60, "the cup's second match to be played")
+        op.close()
+    finally:
+        assert server.stop() == 0
+    store = open_server_store(tmp_path / "state" / "croupier.sqlite")
+    try:
+        cup = {m.match_id: m for m in store.list_matches() if m.tournament == "live-cup"}
+    finally:
+        store.close()
+    folder = tmp_path / "state" / "tournaments" / "live-cup"
+    tournament = read_store(folder / "store.sqlite")
+    try:
+        committed = tournament.finished_ids()
+    finally:
+        tournament.close()
+    finished = {i for i, m in cup.items() if m.state == FINISHED}
+    aborted = [m for m in cup.values() if m.state == ABORTED]
+    assert finished == committed
+    assert len(finished) >= 1
+    assert len(aborted) == 1
+    assert aborted[0].detail == "the server stopped before the match ended"
+    assert aborted[0].decisions == _actions(tmp_path / "state" / aborted[0].replay_path) >= 1
+    assert all(m.state in (FINISHED, ABORTED) for m in cup.values())  # none left running

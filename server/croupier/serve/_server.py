@@ -561,9 +561,13 @@ class CompetitionServer:
             await asyncio.gather(*tasks, return_exceptions=True)
         if self.ladder is not None:
             await self.ladder.stop()
-        for task in list(self._tasks):
+        tournaments = [t for t in self._tournaments.values() if not t.done()]
+        for task in tournaments:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tournaments, return_exceptions=True)
+        while self._tasks:  # what they left to write (a match's start, a finished one's
+            # mirror: short writes, not cut off, so a committed match is never called aborted)
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
         for watch in list(self._watches.values()):  # the tournaments' matches cut off
             for match_id in sorted(watch.live):
                 with contextlib.suppress(Exception):
