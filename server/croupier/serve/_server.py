@@ -279,6 +279,8 @@ class _TournamentWatch:
         self.server, self.config = server, config
         #: The matches started and not yet recorded as ended in the server's store.
         self.live: set[str] = set()
+        #: The writes of its committed matches (``_mirror``) not yet done.
+        self.mirrors: set[asyncio.Task[Any]] = set()
 
     def starting(self, slot: Slot) -> MatchFeed:
         server = self.server
@@ -374,7 +376,8 @@ class CompetitionServer:
         self._tournaments: dict[str, Any] = {}
         self._watches: dict[str, _TournamentWatch] = {}  # by tournament, while it runs
         self._tasks: set[asyncio.Task[Any]] = set()
-        #: Live feeds of pending and running matches by id, for WatchMatch.
+        #: Live feeds of pending and running matches by id (its own and its tournaments'),
+        #: for WatchMatch and the live decision counts.
         self.feeds: dict[str, MatchFeed] = {}
         #: Called with every match once it has ended (finished, cancelled or aborted).
         self.on_match_end: list[Callable[[ServerMatch], None]] = []
@@ -910,7 +913,9 @@ class CompetitionServer:
                 deal_set=record.deal_set,
             )
             replay = config.store.parent / record.replay_path
-            self._spawn(self._mirror(mine, record, replay, watch))
+            task = self._spawn(self._mirror(mine, record, replay, watch))
+            watch.mirrors.add(task)
+            task.add_done_callback(watch.mirrors.discard)
 
         try:
             summary = await run_tournament(config, on_progress=mirror, cancel=cancel, watch=watch)
@@ -923,6 +928,7 @@ class CompetitionServer:
         finally:
             if not self._stopping:  # (stop() records what the stop cut off)
                 self._watches.pop(config.name, None)
+                await asyncio.gather(*watch.mirrors, return_exceptions=True)
                 for match_id in sorted(watch.live):  # a match left open: not committed
                     await watch.abort(match_id, "the tournament ended before the match did")
 
