@@ -33,6 +33,7 @@ Prints one JSON line per size.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import os
 import subprocess
@@ -51,18 +52,28 @@ from croupier.v1 import control_pb2_grpc
 
 SEATS = 4
 GAME = "as-nas"
+#: CreateMatch calls in flight at once (clients, each one call at a time).
+CLIENTS = 8
+#: Matches created (and cancelled) on the idle server(s) for the creation baseline.
+IDLE_CREATES = 100
 
 _LIGHT_BOT = r"""
 import asyncio, os, random, grpc
-from croupier.v1 import bot_pb2 as pb, bot_pb2_grpc
+from croupier_proto.v1 import PROTOCOL_VERSION, bot_pb2 as pb, bot_pb2_grpc
 
 DELAY = int(os.environ.get("LIGHT_DELAY_MS", "0")) / 1000
 
 async def seat(stub, token, seed):
+    try:
+        await play(stub, token, seed)
+    except grpc.aio.AioRpcError:  # a seat of a match cancelled before it joined
+        pass
+
+async def play(stub, token, seed):
     rng = random.Random(seed)
     call = stub.Play()
     await call.write(pb.PlayRequest(hello=pb.Hello(
-        token=token, bot_name="light", bot_version="1", protocol_version=1)))
+        token=token, bot_name="light", bot_version="1", protocol_version=PROTOCOL_VERSION)))
     while (r := await call.read()) is not grpc.aio.EOF:
         kind = r.WhichOneof("kind")
         if kind == "decision":
@@ -82,7 +93,8 @@ async def main():
         session = stub.Session()
         await session.write(pb.SessionRequest(hello=pb.SessionHello(
             token=os.environ["CROUPIER_SESSION_TOKEN"], bot_name="light", bot_version="1",
-            protocol_version=1, capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]))))
+            protocol_version=PROTOCOL_VERSION,
+            capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]))))
         seats = set()
         while (r := await session.read()) is not grpc.aio.EOF:
             if r.WhichOneof("kind") == "seat":
@@ -111,7 +123,7 @@ class Shard:
     def __init__(
         self, root: Path, index: int, bots: int, capacity: int, matches: int, delay_ms: int
     ) -> None:
-        state = root / f"shard{index}"
+        self.state = state = root / f"shard{index}"
         state.mkdir(parents=True)
         config = state / "serve.toml"
         config.write_text(
@@ -195,19 +207,6 @@ class Shard:
         self.log.close()
 
 
-def _all(shard: Shard, state: int) -> list[Any]:
-    out: list[Any] = []
-    token = ""
-    while True:
-        response = shard.call(
-            "ListMatches", cpb.ListMatchesRequest(state=state, limit=1000, page_token=token)
-        )
-        out += response.matches
-        token = response.next_page_token
-        if not token:
-            return out
-
-
 def _list_latency(shard: Shard, n: int) -> list[float]:
     times = []
     for _ in range(n):
@@ -222,19 +221,59 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] * 1000 if xs else float("nan")
 
 
+def _iso_ms(text: str) -> int:
+    """Unix ms of a replay's ``started_at`` / ``ended_at`` (ISO 8601 UTC, to the millisecond)."""
+    return int(dt.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def _replay_times(path: Path) -> tuple[int, int, bool] | None:
+    """When the match started playing (every seat settled: the header's ``started_at``) and
+    ended (the result's ``ended_at``), and whether every seat had joined; ``None`` without a
+    complete replay."""
+    try:
+        lines = path.read_bytes().splitlines()
+    except OSError:
+        return None
+    if len(lines) < 2:
+        return None
+    header, result = json.loads(lines[0]), json.loads(lines[-1])
+    if result.get("type") != "result" or "started_at" not in header:
+        return None
+    joined = all(seat["connected"] for seat in header["seats"])
+    return _iso_ms(header["started_at"]), _iso_ms(result["ended_at"]), joined
+
+
+def _peak(intervals: list[tuple[int, int]]) -> tuple[int, int]:
+    """The most intervals open at one instant, and that instant (Unix ms)."""
+    edges = sorted([(a, 1) for a, _ in intervals] + [(b, -1) for _, b in intervals])
+    best, at, now = 0, 0, 0
+    for t, step in edges:  # an end sorts before a start at the same ms: touching is not overlap
+        now += step
+        if now > best:
+            best, at = now, t
+    return best, at
+
+
+def _open_left(shards: list[Shard]) -> bool:
+    """Whether any shard still has a pending or running match (one row asked of each)."""
+    return any(
+        s.call("ListMatches", cpb.ListMatchesRequest(state=state, limit=1)).matches
+        for s in shards
+        for state in (cpb.MATCH_STATE_PENDING, cpb.MATCH_STATE_RUNNING)
+    )
+
+
 def _play(shards: list[Shard], matches: int, deals: int, first_seed: int) -> dict[str, Any]:
     """Create ``matches`` (spread over the shards) at once; measure until all have ended."""
     latencies: list[float] = []
-    peak = {"running": 0, "rss_server_kb": 0, "rss_all_kb": 0}
+    rss: list[tuple[int, int, int]] = []  # (Unix ms, server(s) KB, everything KB)
     done = threading.Event()
 
-    def sample() -> None:
+    def sample() -> None:  # /proc only: nothing asked of the servers
         while not done.is_set():
-            running = sum(len(_all(s, cpb.MATCH_STATE_RUNNING)) for s in shards)
             server_kb = sum(_rss_kb(s.proc.pid) for s in shards)
             all_kb = sum(_rss_kb(p) for s in shards for p in s.pids())
-            if running >= peak["running"]:
-                peak.update(running=running, rss_server_kb=server_kb, rss_all_kb=all_kb)
+            rss.append((time.time_ns() // 1_000_000, server_kb, all_kb))
             done.wait(0.5)
 
     def probe() -> None:
@@ -246,28 +285,16 @@ def _play(shards: list[Shard], matches: int, deals: int, first_seed: int) -> dic
     threads = [threading.Thread(target=sample), threading.Thread(target=probe)]
     for t in threads:
         t.start()
-
-    def create(i: int) -> tuple[Shard, str]:
-        shard = shards[i % len(shards)]
-        return shard, shard.create(i // len(shards), deals, first_seed + i)
-
-    with ThreadPoolExecutor(8) as creators:  # CreateMatch calls in parallel, as many clients
-        ids = list(creators.map(create, range(matches)))
+    ids, create_latencies = _create(shards, matches, deals, first_seed, started)
     created = time.perf_counter() - started
-    open_states = (cpb.MATCH_STATE_PENDING, cpb.MATCH_STATE_RUNNING)
-    while True:
-        left = sum(
-            len(_all(s, cpb.MATCH_STATE_PENDING)) + len(_all(s, cpb.MATCH_STATE_RUNNING))
-            for s in shards
-        )
-        if not left:
-            break
+    while _open_left(shards):
         time.sleep(0.5)
     wall = time.perf_counter() - started
     done.set()
     for t in threads:
         t.join()
     infos = [s.call("GetMatch", cpb.GetMatchRequest(match_id=m)).match for s, m in ids]
+    open_states = (cpb.MATCH_STATE_PENDING, cpb.MATCH_STATE_RUNNING)
     assert not any(m.state in open_states for m in infos)
     decisions = sum(m.decisions for m in infos)
     no_shows = sum(
@@ -275,19 +302,96 @@ def _play(shards: list[Shard], matches: int, deals: int, first_seed: int) -> dic
         for m in infos
         if any(s.HasField("result") and s.result.outcome == 4 for s in m.seats)  # disconnected
     )
+    # the store's times: created -> running (a place taken, seats being handed out) -> ended
+    running_peak, _ = _peak([(m.started_unix_ms, m.ended_unix_ms) for m in infos])
+    # the replays' times: playing = every seat settled (the header) -> the result
+    plays = []
+    for (shard, match_id), info in zip(ids, infos, strict=True):
+        times = _replay_times(shard.state / "replays" / f"{match_id}.jsonl")
+        if times is not None:
+            plays.append((info, *times))
+    joined = [(a, b) for _, a, b, every in plays if every]
+    playing_peak, playing_at = _peak(joined)
+    at_peak = min(rss, key=lambda r: abs(r[0] - playing_at)) if rss else (0, 0, 0)
+    to_running = [m.started_unix_ms - m.created_unix_ms for m in infos]
+    to_playing = [a - info.started_unix_ms for info, a, _, _ in plays]
+    first_created = min(m.created_unix_ms for m in infos)
     return {
         "wall_s": round(wall, 2),
         "create_s": round(created, 2),
+        "created_per_s": round(matches / created, 1),
+        "create_call_p50_ms": round(_pct(create_latencies, 0.5), 1),
+        "create_call_p99_ms": round(_pct(create_latencies, 0.99), 1),
+        "created_to_running_p50_ms": round(_pct(to_running, 0.5) / 1000, 1),
+        "created_to_running_max_ms": max(to_running),
+        "running_to_playing_p50_ms": round(_pct(to_playing, 0.5) / 1000, 1),
+        "running_to_playing_p99_ms": round(_pct(to_playing, 0.99) / 1000, 1),
+        "running_to_playing_max_ms": max(to_playing, default=0),
+        "last_playing_after_s": round((max(a for _, a, _, _ in plays) - first_created) / 1000, 2)
+        if plays
+        else None,
+        "first_ended_after_s": round((min(b for _, _, b, _ in plays) - first_created) / 1000, 2)
+        if plays
+        else None,
         "decisions": decisions,
         "decisions_per_s": round(decisions / wall, 1),
         "finished": sum(m.state == cpb.MATCH_STATE_FINISHED for m in infos),
+        "every_seat_joined": len(joined),
         "with_a_disconnected_seat": no_shows,
-        "peak_running": peak["running"],
-        "peak_rss_server_mb": round(peak["rss_server_kb"] / 1024, 1),
-        "peak_rss_all_mb": round(peak["rss_all_kb"] / 1024, 1),
+        "peak_running": running_peak,
+        "peak_playing": playing_peak,
+        "rss_server_at_peak_mb": round(at_peak[1] / 1024, 1),
+        "rss_all_at_peak_mb": round(at_peak[2] / 1024, 1),
+        "peak_rss_server_mb": round(max((r[1] for r in rss), default=0) / 1024, 1),
+        "peak_rss_all_mb": round(max((r[2] for r in rss), default=0) / 1024, 1),
         "list_p50_ms": round(_pct(latencies, 0.5), 2),
         "list_p99_ms": round(_pct(latencies, 0.99), 2),
         "list_samples": len(latencies),
+    }
+
+
+def _create(
+    shards: list[Shard], matches: int, deals: int, first_seed: int, started: float
+) -> tuple[list[tuple[Shard, str]], list[float]]:
+    """Create the matches through the control API, ``CLIENTS`` calls in flight at once."""
+    made = [0]
+    lock = threading.Lock()
+    latencies: list[float] = []
+
+    def create(i: int) -> tuple[Shard, str]:
+        shard = shards[i % len(shards)]
+        t0 = time.perf_counter()
+        out = shard, shard.create(i // len(shards), deals, first_seed + i)
+        with lock:
+            latencies.append(time.perf_counter() - t0)
+            made[0] += 1
+            if made[0] % 100 == 0:
+                elapsed = time.perf_counter() - started
+                print(f"created {made[0]} in {elapsed:.1f} s", file=sys.stderr, flush=True)
+        return out
+
+    with ThreadPoolExecutor(CLIENTS) as creators:  # as many clients, each one call at a time
+        ids = list(creators.map(create, range(matches)))
+    return ids, latencies
+
+
+def _idle_create(shards: list[Shard], n: int, deals: int) -> dict[str, float]:
+    """The creation rate of the idle server(s): ``n`` matches created by the same clients,
+    timed, then cancelled (and waited for) before the measured run."""
+    started = time.perf_counter()
+    ids, latencies = _create(shards, n, deals, 1 << 40, started)
+    created = time.perf_counter() - started
+    with ThreadPoolExecutor(CLIENTS) as cancellers:
+        list(
+            cancellers.map(
+                lambda sm: sm[0].call("CancelMatch", cpb.CancelMatchRequest(match_id=sm[1])), ids
+            )
+        )
+    while _open_left(shards):
+        time.sleep(0.2)
+    return {
+        "created_per_s": round(n / created, 1),
+        "create_call_p50_ms": round(_pct(latencies, 0.5), 1),
     }
 
 
@@ -300,13 +404,14 @@ def bench(matches: int, shards_n: int, bots: int, deals: int, delay_ms: int) -> 
             idle_list = _list_latency(shards[0], 50)
             idle_server = sum(_rss_kb(s.proc.pid) for s in shards)
             idle_all = sum(_rss_kb(p) for s in shards for p in s.pids())
+            idle_create = _idle_create(shards, min(IDLE_CREATES, matches), deals)
             # one match alone: the baseline (not with slowed bots: it would measure their delay)
             baseline = _play(shards[:1], 1, deals, 1) if not delay_ms else None
             loaded = _play(shards, matches, deals, 1000)
         finally:
             for shard in shards:
                 shard.close()
-    running = max(loaded["peak_running"], 1)
+    playing = max(loaded["peak_playing"], 1)
     return {
         "bench": "serve_scale",
         "matches": matches,
@@ -324,11 +429,16 @@ def bench(matches: int, shards_n: int, bots: int, deals: int, delay_ms: int) -> 
         "list_p50_ratio_to_idle": round(loaded["list_p50_ms"] / max(_pct(idle_list, 0.5), 1e-9), 1),
         "idle_rss_server_mb": round(idle_server / 1024, 1),
         "idle_rss_all_mb": round(idle_all / 1024, 1),
-        "rss_per_running_match_kb": round(
-            (loaded["peak_rss_all_mb"] * 1024 - idle_all) / running, 1
+        "idle_created_per_s": idle_create["created_per_s"],
+        "idle_create_call_p50_ms": idle_create["create_call_p50_ms"],
+        "created_per_s_ratio_to_idle": round(
+            loaded["created_per_s"] / max(idle_create["created_per_s"], 1e-9), 2
         ),
-        "server_rss_per_running_match_kb": round(
-            (loaded["peak_rss_server_mb"] * 1024 - idle_server) / running, 1
+        "rss_per_playing_match_kb": round(
+            (loaded["rss_all_at_peak_mb"] * 1024 - idle_all) / playing, 1
+        ),
+        "server_rss_per_playing_match_kb": round(
+            (loaded["rss_server_at_peak_mb"] * 1024 - idle_server) / playing, 1
         ),
         "under_1_gib": loaded["peak_rss_all_mb"] < 1024,
         "statistic": "one run; latencies over every ListMatches probe while the matches played",
