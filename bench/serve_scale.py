@@ -86,22 +86,27 @@ async def play(stub, token, seed):
             await call.done_writing()
             return
 
+async def session(stub, token, capacity):
+    call = stub.Session()
+    await call.write(pb.SessionRequest(hello=pb.SessionHello(
+        token=token, bot_name="light", bot_version="1", protocol_version=PROTOCOL_VERSION,
+        capacity=capacity)))
+    seats = set()
+    while (r := await call.read()) is not grpc.aio.EOF:
+        if r.WhichOneof("kind") == "seat":
+            task = asyncio.create_task(seat(stub, r.seat.token, r.seat.seed))
+            seats.add(task)
+            task.add_done_callback(seats.discard)
+    await asyncio.gather(*seats, return_exceptions=True)
+
 async def main():
+    # one connection carries the sessions of every registered bot this process plays
     options = [("grpc.max_concurrent_streams", 100000)]
     async with grpc.aio.insecure_channel(os.environ["CROUPIER_ADDRESS"], options=options) as ch:
         stub = bot_pb2_grpc.BotServiceStub(ch)
-        session = stub.Session()
-        await session.write(pb.SessionRequest(hello=pb.SessionHello(
-            token=os.environ["CROUPIER_SESSION_TOKEN"], bot_name="light", bot_version="1",
-            protocol_version=PROTOCOL_VERSION,
-            capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]))))
-        seats = set()
-        while (r := await session.read()) is not grpc.aio.EOF:
-            if r.WhichOneof("kind") == "seat":
-                task = asyncio.create_task(seat(stub, r.seat.token, r.seat.seed))
-                seats.add(task)
-                task.add_done_callback(seats.discard)
-        await asyncio.gather(*seats, return_exceptions=True)
+        capacity = int(os.environ["CROUPIER_SESSION_CAPACITY"])
+        tokens = os.environ["LIGHT_SESSION_TOKENS"].split(",")
+        await asyncio.gather(*(session(stub, token, capacity) for token in tokens))
 
 asyncio.run(main())
 """
@@ -121,7 +126,14 @@ class Shard:
     """One ``croupier serve`` with its registered light bots."""
 
     def __init__(
-        self, root: Path, index: int, bots: int, capacity: int, matches: int, delay_ms: int
+        self,
+        root: Path,
+        index: int,
+        bots: int,
+        processes: int,
+        capacity: int,
+        matches: int,
+        delay_ms: int,
     ) -> None:
         self.state = state = root / f"shard{index}"
         state.mkdir(parents=True)
@@ -160,21 +172,23 @@ class Shard:
         self.channel = grpc.insecure_channel(self.control_address)
         self.stub = control_pb2_grpc.ControlServiceStub(self.channel)
         self.names = [f"light{index}-{i}" for i in range(bots)]
-        self.bots = []
-        for name in self.names:
-            bot_key = self.call("RegisterBot", cpb.RegisterBotRequest(bot_name=name)).key
-            self.bots.append(
-                subprocess.Popen(
-                    [sys.executable, "-c", _LIGHT_BOT],
-                    env={
-                        **os.environ,
-                        "CROUPIER_ADDRESS": self.bot_address,
-                        "CROUPIER_SESSION_TOKEN": bot_key,
-                        "CROUPIER_SESSION_CAPACITY": str(capacity),
-                        "LIGHT_DELAY_MS": str(delay_ms),
-                    },
-                )
+        keys = [
+            self.call("RegisterBot", cpb.RegisterBotRequest(bot_name=name)).key
+            for name in self.names
+        ]
+        self.bots = [
+            subprocess.Popen(
+                [sys.executable, "-c", _LIGHT_BOT],
+                env={
+                    **os.environ,
+                    "CROUPIER_ADDRESS": self.bot_address,
+                    "LIGHT_SESSION_TOKENS": ",".join(keys[p::processes]),
+                    "CROUPIER_SESSION_CAPACITY": str(capacity),
+                    "LIGHT_DELAY_MS": str(delay_ms),
+                },
             )
+            for p in range(processes)
+        ]
         while True:
             listed = self.call("ListBots", cpb.ListBotsRequest()).bots
             if all(b.connected for b in listed):
@@ -184,10 +198,17 @@ class Shard:
     def call(self, name: str, request: Any, timeout: float = 120) -> Any:
         return getattr(self.stub, name)(request, metadata=self.metadata, timeout=timeout)
 
-    def create(self, i: int, deals: int, seed: int) -> str:
+    def order(self, i: int, deals: int, seed: int) -> cpb.CreateMatchRequest:
+        """The ``i``-th match of this shard: 4 of its bots in turn."""
         bots = [self.names[(i + k) % len(self.names)] for k in range(SEATS)]
-        request = cpb.CreateMatchRequest(game=GAME, bots=bots, params={"deals": deals}, seed=seed)
-        return str(self.call("CreateMatch", request).match.match_id)
+        return cpb.CreateMatchRequest(game=GAME, bots=bots, params={"deals": deals}, seed=seed)
+
+    def create(self, orders: list[cpb.CreateMatchRequest]) -> list[str]:
+        """Create ``orders``: one CreateMatch call for one, one CreateMatches call for more."""
+        if len(orders) == 1:
+            return [str(self.call("CreateMatch", orders[0]).match.match_id)]
+        request = cpb.CreateMatchesRequest(matches=orders)
+        return [str(m.match_id) for m in self.call("CreateMatches", request).matches]
 
     def pids(self) -> list[int]:
         return [self.proc.pid, *(b.pid for b in self.bots)]
@@ -263,7 +284,9 @@ def _open_left(shards: list[Shard]) -> bool:
     )
 
 
-def _play(shards: list[Shard], matches: int, deals: int, first_seed: int) -> dict[str, Any]:
+def _play(
+    shards: list[Shard], matches: int, deals: int, first_seed: int, batch: int
+) -> dict[str, Any]:
     """Create ``matches`` (spread over the shards) at once; measure until all have ended."""
     latencies: list[float] = []
     rss: list[tuple[int, int, int]] = []  # (Unix ms, server(s) KB, everything KB)
@@ -285,7 +308,7 @@ def _play(shards: list[Shard], matches: int, deals: int, first_seed: int) -> dic
     threads = [threading.Thread(target=sample), threading.Thread(target=probe)]
     for t in threads:
         t.start()
-    ids, create_latencies = _create(shards, matches, deals, first_seed, started)
+    ids, create_latencies = _create(shards, matches, deals, first_seed, started, batch)
     created = time.perf_counter() - started
     while _open_left(shards):
         time.sleep(0.5)
@@ -351,35 +374,45 @@ def _play(shards: list[Shard], matches: int, deals: int, first_seed: int) -> dic
 
 
 def _create(
-    shards: list[Shard], matches: int, deals: int, first_seed: int, started: float
+    shards: list[Shard], matches: int, deals: int, first_seed: int, started: float, batch: int
 ) -> tuple[list[tuple[Shard, str]], list[float]]:
-    """Create the matches through the control API, ``CLIENTS`` calls in flight at once."""
+    """Create the matches through the control API, ``CLIENTS`` calls in flight at once, each
+    of ``batch`` matches (``CreateMatches``; 1: ``CreateMatch``); match ``i`` on shard
+    ``i % shards``. Returns (shard, id) by ``i`` and each call's latency."""
     made = [0]
     lock = threading.Lock()
     latencies: list[float] = []
+    per_shard: list[list[int]] = [list(range(k, matches, len(shards))) for k in range(len(shards))]
+    calls = [
+        (shard, chunk[j : j + batch])
+        for shard, chunk in zip(shards, per_shard, strict=True)
+        for j in range(0, len(chunk), batch)
+    ]
+    calls.sort(key=lambda c: c[1][0])  # interleave the shards, first matches first
 
-    def create(i: int) -> tuple[Shard, str]:
-        shard = shards[i % len(shards)]
+    def create(call: tuple[Shard, list[int]]) -> list[tuple[int, Shard, str]]:
+        shard, indexes = call
+        orders = [shard.order(i // len(shards), deals, first_seed + i) for i in indexes]
         t0 = time.perf_counter()
-        out = shard, shard.create(i // len(shards), deals, first_seed + i)
+        ids = shard.create(orders)
         with lock:
             latencies.append(time.perf_counter() - t0)
-            made[0] += 1
-            if made[0] % 100 == 0:
+            before, made[0] = made[0], made[0] + len(ids)
+            if made[0] // 100 > before // 100:
                 elapsed = time.perf_counter() - started
                 print(f"created {made[0]} in {elapsed:.1f} s", file=sys.stderr, flush=True)
-        return out
+        return [(i, shard, m) for i, m in zip(indexes, ids, strict=True)]
 
     with ThreadPoolExecutor(CLIENTS) as creators:  # as many clients, each one call at a time
-        ids = list(creators.map(create, range(matches)))
-    return ids, latencies
+        out = sorted(x for chunk in creators.map(create, calls) for x in chunk)
+    return [(shard, m) for _, shard, m in out], latencies
 
 
-def _idle_create(shards: list[Shard], n: int, deals: int) -> dict[str, float]:
+def _idle_create(shards: list[Shard], n: int, deals: int, batch: int) -> dict[str, float]:
     """The creation rate of the idle server(s): ``n`` matches created by the same clients,
     timed, then cancelled (and waited for) before the measured run."""
     started = time.perf_counter()
-    ids, latencies = _create(shards, n, deals, 1 << 40, started)
+    ids, latencies = _create(shards, n, deals, 1 << 40, started, batch)
     created = time.perf_counter() - started
     with ThreadPoolExecutor(CLIENTS) as cancellers:
         list(
@@ -395,19 +428,30 @@ def _idle_create(shards: list[Shard], n: int, deals: int) -> dict[str, float]:
     }
 
 
-def bench(matches: int, shards_n: int, bots: int, deals: int, delay_ms: int) -> dict[str, Any]:
+def bench(
+    matches: int,
+    shards_n: int,
+    bots: int,
+    processes: int,
+    deals: int,
+    delay_ms: int,
+    batch: int,
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="serve-scale-") as tmp:
         per_shard = -(-matches // shards_n)
-        capacity = -(-per_shard * SEATS // bots) + 1
-        shards = [Shard(Path(tmp), i, bots, capacity, per_shard, delay_ms) for i in range(shards_n)]
+        capacity = SEATS * -(-per_shard // bots)  # the most seats one bot holds at once
+        shards = [
+            Shard(Path(tmp), i, bots, processes, capacity, per_shard, delay_ms)
+            for i in range(shards_n)
+        ]
         try:
             idle_list = _list_latency(shards[0], 50)
             idle_server = sum(_rss_kb(s.proc.pid) for s in shards)
             idle_all = sum(_rss_kb(p) for s in shards for p in s.pids())
-            idle_create = _idle_create(shards, min(IDLE_CREATES, matches), deals)
+            idle_create = _idle_create(shards, min(IDLE_CREATES, matches), deals, batch)
             # one match alone: the baseline (not with slowed bots: it would measure their delay)
-            baseline = _play(shards[:1], 1, deals, 1) if not delay_ms else None
-            loaded = _play(shards, matches, deals, 1000)
+            baseline = _play(shards[:1], 1, deals, 1, 1) if not delay_ms else None
+            loaded = _play(shards, matches, deals, 1000, batch)
         finally:
             for shard in shards:
                 shard.close()
@@ -416,7 +460,9 @@ def bench(matches: int, shards_n: int, bots: int, deals: int, delay_ms: int) -> 
         "bench": "serve_scale",
         "matches": matches,
         "shards": shards_n,
-        "bot_processes": bots * shards_n,
+        "registered_bots": bots * shards_n,
+        "bot_processes": processes * shards_n,
+        "create_batch": batch,
         "seats": matches * SEATS,
         "game": f"{GAME}, {deals} deals",
         "bot_delay_ms": delay_ms,
@@ -449,7 +495,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, action="append", default=None)
     parser.add_argument("--shards", type=int, default=1, help="croupier serve processes")
-    parser.add_argument("--bots", type=int, default=8, help="bot processes per shard")
+    parser.add_argument("--bots", type=int, default=16, help="registered bots per shard")
+    parser.add_argument(
+        "--processes", type=int, default=4, help="bot processes per shard (sharing its bots)"
+    )
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=100,
+        help="matches per creating call: CreateMatches of this many (1: CreateMatch)",
+    )
     parser.add_argument(
         "--deals", type=int, default=None, help="deals per match (default: 12; 4 above 200)"
     )
@@ -463,11 +518,16 @@ def main() -> None:
     args = parser.parse_args()
     if args.bots < SEATS:
         parser.error(f"--bots: at least {SEATS} (a match seats {SEATS} different bots)")
+    if not 1 <= args.processes <= args.bots:
+        parser.error("--processes: from 1 to --bots")
+    if not 1 <= args.batch <= 1000:
+        parser.error("--batch: from 1 to 1000")
     for matches in args.matches or [200, 1000]:
         big = matches > 200
         delay = args.delay_ms if args.delay_ms is not None else (5000 if big else 0)
         deals = args.deals if args.deals is not None else (4 if big else 12)
-        print(json.dumps(bench(matches, args.shards, args.bots, deals, delay)), flush=True)
+        result = bench(matches, args.shards, args.bots, args.processes, deals, delay, args.batch)
+        print(json.dumps(result), flush=True)
 
 
 if __name__ == "__main__":
