@@ -414,12 +414,17 @@ def _idle_create(shards: list[Shard], n: int, deals: int, batch: int) -> dict[st
     started = time.perf_counter()
     ids, latencies = _create(shards, n, deals, 1 << 40, started, batch)
     created = time.perf_counter() - started
+
+    def cancel(shard_id: tuple[Shard, str]) -> None:
+        shard, match_id = shard_id
+        try:
+            shard.call("CancelMatch", cpb.CancelMatchRequest(match_id=match_id))
+        except grpc.RpcError as exc:  # it may have ended (without slowed bots)
+            if exc.code() != grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+
     with ThreadPoolExecutor(CLIENTS) as cancellers:
-        list(
-            cancellers.map(
-                lambda sm: sm[0].call("CancelMatch", cpb.CancelMatchRequest(match_id=sm[1])), ids
-            )
-        )
+        list(cancellers.map(cancel, ids))
     while _open_left(shards):
         time.sleep(0.2)
     return {
