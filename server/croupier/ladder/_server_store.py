@@ -160,13 +160,42 @@ class ServerStore:
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
         self._conn = conn
+        self._grouped = False
 
     def close(self) -> None:
         self._conn.close()
 
     @contextmanager
+    def group(self) -> Iterator[None]:
+        """Run the writes made inside as one transaction: one commit (one fsync) for them all.
+        Each write's own transaction becomes a savepoint, so a write that fails is undone alone
+        and the others are committed; if the commit itself fails, none is."""
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        self._grouped = True
+        try:
+            yield
+            conn.execute("COMMIT")
+        except BaseException:
+            with suppress(sqlite3.Error):  # (a failed COMMIT may have ended it already)
+                conn.execute("ROLLBACK")
+            raise
+        finally:
+            self._grouped = False
+
+    @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         conn = self._conn
+        if self._grouped:  # one write of a group (see group())
+            conn.execute("SAVEPOINT write")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK TO write")
+                conn.execute("RELEASE write")
+                raise
+            conn.execute("RELEASE write")
+            return
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn

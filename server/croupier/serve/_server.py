@@ -77,6 +77,7 @@ from croupier.serve._config import ServeConfig, is_loopback
 from croupier.serve._scheduler import LadderScheduler
 from croupier.serve._watch import MatchFeed
 from croupier.serve._web import ControlSpectator, WebServer
+from croupier.serve._writer import StoreWriter
 from croupier.transport import (
     ArbiterServer,
     BotPool,
@@ -279,9 +280,10 @@ class CompetitionServer:
         self._store: ServerStore | None = None
         self._reads: ServerStore | None = None  # a second connection, for the reader thread
         self._loop_store: ServerStore | None = None  # a third, for sync reads on the loop
-        # the store is used off the event loop: every write (each an fsync) in one thread, in
-        # order; reads in another, on their own connection (WAL: readers never wait on writers)
-        self._writer: ThreadPoolExecutor | None = None
+        # the store is used off the event loop: every write in one thread, in order, those
+        # queued together committed together (one fsync); reads in another thread, on their
+        # own connection (WAL: readers never wait on writers)
+        self._writer: StoreWriter | None = None
         self._reader: ThreadPoolExecutor | None = None
         self._registered: dict[str, RegisteredBot] = {}
         self._arbiter: ArbiterServer | None = None
@@ -357,7 +359,7 @@ class CompetitionServer:
             self._log.warning("matches_aborted_at_start", count=len(aborted), match_ids=aborted)
         self._reads = open_server_store(config.store_path)
         self._loop_store = open_server_store(config.store_path)
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="croupier-store-write")
+        self._writer = StoreWriter(self._store)
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="croupier-store-read")
         self._slots = asyncio.Semaphore(config.max_matches)
         try:
@@ -502,9 +504,10 @@ class CompetitionServer:
             finally:
                 if self._arbiter is not None:
                     await self._arbiter.stop(grace)
-                for pool in (self._writer, self._reader):
-                    if pool is not None:
-                        pool.shutdown(wait=True)
+                if self._writer is not None:
+                    self._writer.close()
+                if self._reader is not None:
+                    self._reader.shutdown(wait=True)
                 self._writer = self._reader = None
                 for store in (self._store, self._reads, self._loop_store):
                     if store is not None:
@@ -513,10 +516,10 @@ class CompetitionServer:
         self._log.info("server_stopped")
 
     async def _write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run ``fn`` (a write of the store) in the writer thread, after the writes before it."""
+        """Run ``fn`` (a write of the store) in the writer thread, after the writes before it;
+        its result once committed (``serve/_writer.py``)."""
         assert self._writer is not None
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer, functools.partial(fn, *args, **kwargs))
+        return await self._writer.write(functools.partial(fn, *args, **kwargs))
 
     async def _read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(reads, *args)`` in the reader thread on the reading connection."""
