@@ -461,6 +461,7 @@ def bench(
             for shard in shards:
                 shard.close()
     playing = max(loaded["peak_playing"], 1)
+    load = os.getloadavg()
     return {
         "bench": "serve_scale",
         "matches": matches,
@@ -492,6 +493,7 @@ def bench(
             (loaded["rss_server_at_peak_mb"] * 1024 - idle_server) / playing, 1
         ),
         "under_1_gib": loaded["peak_rss_all_mb"] < 1024,
+        "load_average_1_5_15": [round(x, 1) for x in load],
         "statistic": "one run; latencies over every ListMatches probe while the matches played",
     }
 
