@@ -3,29 +3,40 @@ time.
 
     .venv/bin/python bench/serve_scale.py                    # 200 matches, then 1,000
     .venv/bin/python bench/serve_scale.py --matches 200      # one size
-    .venv/bin/python bench/serve_scale.py --matches 1000 --shards 2
+    .venv/bin/python bench/serve_scale.py --matches 1000 --shards 2 --batch 1
 
 One run starts ``croupier serve`` (a real process, or ``--shards`` of them, each with its share
-of the matches), registers ``--bots`` light session bots per shard (raw ``grpc.aio`` clients that
-answer a random legal id: no SDK, so the bots cost little next to the server), each a process
-that plays all its seats on one connection (its session capacity: enough for every seat it is
+of the matches), registers ``--bots`` bots per shard (default 16), played by ``--processes``
+light bot processes per shard (default 4: raw ``grpc.aio`` clients that answer a random legal
+id, no SDK, so the bots cost little next to the server; each process holds the sessions of its
+share of the bots on one connection, each session with capacity for every seat its bot is
 handed), creates ``--matches`` 4-seat As-Nas matches at once through the control API (each
-between 4 of the registered bots), and measures while they play:
+between 4 of the registered bots; ``CreateMatches`` of ``--batch`` matches a call, 8 calls in
+flight; ``--batch 1``: ``CreateMatch`` one by one), and measures while they play:
 
+* admission: the creation calls' latency and rate; for each match created -> running (the store:
+  a place taken, its seats being handed out) -> playing (the replay's header: every seat has
+  joined); the rate at which matches were admitted (playing) = matches / (last one playing -
+  first created), against the same on the idle server (``IDLE_CREATES`` matches created, timed
+  until all play, then cancelled: the baseline);
+* the peak number **playing at once** with every seat joined, exact, from the replays' start and
+  end times (and the peak running from the store's), and how many ended with a seat that never
+  joined (admission failures);
 * decisions per second of wall time, from the first match created to the last one ended (the
   server's own count: ``MatchInfo.decisions``), against the same server with **one** match at a
-  time (the baseline of the same run): the ratio says how much the server gains from concurrency;
+  time (without slowed bots only);
 * the latency of ``ListMatches`` (100 per page) while it runs: p50 and p99, against the same call
   on the idle server before the matches (the baseline);
-* how many matches were running at once at the peak (``ListMatches`` with state RUNNING), and how
-  many ended with a seat that never joined (admission failures);
-* RSS: of the server alone and of everything (server + bot processes), idle and at the peak;
-  per concurrent match = (peak - idle) / peak running.
+* RSS (sampled from /proc every 0.5 s): of the server(s) alone and of everything (servers + bot
+  processes), idle, at the moment most matches played and at the peak; per playing match =
+  (at that moment - idle) / peak playing.
 
-Above 200 matches the bots wait ``--delay-ms`` (default 5 s) before each reply and the matches
-have 4 deals, so that the first matches are still playing when the last one is admitted: the
-question there is whether 4,000 seats are admitted and play at once within 1 GiB, not how fast
-(and no one-match baseline is run: it would measure the bots' delay).
+Above 200 matches the bots wait ``--delay-ms`` (default 3 s) before each reply and the matches
+have 4 deals (about 27 decisions: 80 s), so that the first matches are still playing when the
+last one is admitted: the question there is whether 4,000 seats are admitted and play at once
+within 1 GiB, not how fast (and no one-match baseline is run: it would measure the bots' delay).
+The delay also bounds the play load: 1,000 matches each waiting 3 s per decision ask about 330
+decisions/s of the server, which one event loop serves on this machine with room for admission.
 
 Prints one JSON line per size.
 """
@@ -339,6 +350,7 @@ def _play(
     to_running = [m.started_unix_ms - m.created_unix_ms for m in infos]
     to_playing = [a - info.started_unix_ms for info, a, _, _ in plays]
     first_created = min(m.created_unix_ms for m in infos)
+    last_playing = max((a for _, a, _, _ in plays), default=first_created) - first_created
     return {
         "wall_s": round(wall, 2),
         "create_s": round(created, 2),
@@ -350,9 +362,8 @@ def _play(
         "running_to_playing_p50_ms": round(_pct(to_playing, 0.5) / 1000, 1),
         "running_to_playing_p99_ms": round(_pct(to_playing, 0.99) / 1000, 1),
         "running_to_playing_max_ms": max(to_playing, default=0),
-        "last_playing_after_s": round((max(a for _, a, _, _ in plays) - first_created) / 1000, 2)
-        if plays
-        else None,
+        "last_playing_after_s": round(last_playing / 1000, 2),
+        "admitted_per_s": round(len(joined) / max(last_playing / 1000, 1e-3), 1),
         "first_ended_after_s": round((min(b for _, _, b, _ in plays) - first_created) / 1000, 2)
         if plays
         else None,
@@ -409,11 +420,19 @@ def _create(
 
 
 def _idle_create(shards: list[Shard], n: int, deals: int, batch: int) -> dict[str, float]:
-    """The creation rate of the idle server(s): ``n`` matches created by the same clients,
-    timed, then cancelled (and waited for) before the measured run."""
+    """The admission rate of the idle server(s): ``n`` matches created by the same clients,
+    timed until every one is playing (its replay has its header: every seat settled), then
+    cancelled (and waited for) before the measured run."""
     started = time.perf_counter()
+    first = time.time_ns() // 1_000_000
     ids, latencies = _create(shards, n, deals, 1 << 40, started, batch)
     created = time.perf_counter() - started
+    paths = [shard.state / "replays" / f"{match_id}.jsonl" for shard, match_id in ids]
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not all(_has_header(p) for p in paths):
+        time.sleep(0.05)
+    headers = [json.loads(p.read_bytes().split(b"\n", 1)[0]) for p in paths if _has_header(p)]
+    last = max((_iso_ms(h["started_at"]) for h in headers), default=0)
 
     def cancel(shard_id: tuple[Shard, str]) -> None:
         shard, match_id = shard_id
@@ -430,7 +449,17 @@ def _idle_create(shards: list[Shard], n: int, deals: int, batch: int) -> dict[st
     return {
         "created_per_s": round(n / created, 1),
         "create_call_p50_ms": round(_pct(latencies, 0.5), 1),
+        "playing": len(headers),
+        "admitted_per_s": round(len(headers) / max((last - first) / 1000, 1e-3), 1),
     }
+
+
+def _has_header(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            return f.readline().endswith(b"\n")
+    except OSError:
+        return False
 
 
 def bench(
@@ -481,10 +510,12 @@ def bench(
         "list_p50_ratio_to_idle": round(loaded["list_p50_ms"] / max(_pct(idle_list, 0.5), 1e-9), 1),
         "idle_rss_server_mb": round(idle_server / 1024, 1),
         "idle_rss_all_mb": round(idle_all / 1024, 1),
+        "idle_matches": idle_create["playing"],
         "idle_created_per_s": idle_create["created_per_s"],
         "idle_create_call_p50_ms": idle_create["create_call_p50_ms"],
-        "created_per_s_ratio_to_idle": round(
-            loaded["created_per_s"] / max(idle_create["created_per_s"], 1e-9), 2
+        "idle_admitted_per_s": idle_create["admitted_per_s"],
+        "admitted_per_s_ratio_to_idle": round(
+            loaded["admitted_per_s"] / max(idle_create["admitted_per_s"], 1e-9), 2
         ),
         "rss_per_playing_match_kb": round(
             (loaded["rss_all_at_peak_mb"] * 1024 - idle_all) / playing, 1
@@ -520,7 +551,7 @@ def main() -> None:
         type=int,
         default=None,
         help="each bot waits this long before a reply (default: 0 at 200 matches or fewer, "
-        "else 5000, so that every match is still playing when the last is admitted)",
+        "else 3000, so that every match is still playing when the last is admitted)",
     )
     args = parser.parse_args()
     if args.bots < SEATS:
@@ -531,7 +562,7 @@ def main() -> None:
         parser.error("--batch: from 1 to 1000")
     for matches in args.matches or [200, 1000]:
         big = matches > 200
-        delay = args.delay_ms if args.delay_ms is not None else (5000 if big else 0)
+        delay = args.delay_ms if args.delay_ms is not None else (3000 if big else 0)
         deals = args.deals if args.deals is not None else (4 if big else 12)
         result = bench(matches, args.shards, args.bots, args.processes, deals, delay, args.batch)
         print(json.dumps(result), flush=True)
