@@ -10,16 +10,13 @@ relayed connection while that decision is pending.
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import struct
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from relay_kit import Relay
 from serve_kit import (
     Control,
     ServeProcess,
@@ -44,63 +41,6 @@ SLEEPER = [
     "--sleep-ms",
     "1500",
 ]
-
-
-class Relay:
-    """A threaded TCP relay to ``target``: :meth:`cut` resets every connection through it;
-    while ``refusing``, new connections are reset at once (the bot's network is down)."""
-
-    def __init__(self, target: str) -> None:
-        host, _, port = target.rpartition(":")
-        self.target = (host, int(port))
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.address = f"127.0.0.1:{self.listener.getsockname()[1]}"
-        self.refusing = False
-        self.accepted = 0
-        self.sockets: list[socket.socket] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    @staticmethod
-    def _reset(sock: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        with contextlib.suppress(OSError):  # wakes the pipe thread blocked in recv (a close
-            sock.shutdown(socket.SHUT_RDWR)  # alone would wait for it, and send nothing)
-        with contextlib.suppress(OSError):
-            sock.close()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                down, _ = self.listener.accept()
-            except OSError:
-                return
-            if self.refusing:
-                self._reset(down)
-                continue
-            up = socket.create_connection(self.target)
-            with self.lock:
-                self.accepted += 1
-                self.sockets += [down, up]
-            for src, dst in ((down, up), (up, down)):
-                threading.Thread(target=self._pipe, args=(src, dst), daemon=True).start()
-
-    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := src.recv(65536):
-                dst.sendall(data)
-        self._reset(dst)
-
-    def cut(self) -> None:
-        with self.lock:
-            sockets, self.sockets = self.sockets, []
-        for sock in sockets:
-            self._reset(sock)
-
-    def close(self) -> None:
-        self.listener.close()
-        self.cut()
 
 
 def _records(path: Path) -> list[dict[str, Any]]:
