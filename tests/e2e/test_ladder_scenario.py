@@ -1,9 +1,18 @@
 """The competition server's "Must show" scenario, time-compressed (issue 13): a real
 ``croupier serve`` process runs a continuous 3-player Scauver ladder (with duplicate sets)
 while 8 registered bots (Python SDK, Node SDK, stdio programs behind the SDK's bridge) come
-and go; an operator cancels a match; a bot drops and reconnects; the server is SIGKILLed and
-restarted. At the end every finished match's replay verifies, the ratings equal a
-recomputation from the stored results, and no match is lost or counted twice.
+and go; an operator cancels a match; a bot leaves between matches and comes back with its key;
+two bots (``CUT``: one Python, one Node) lose their network while they hold a decision and
+reconnect within the grace window; the server is SIGKILLed and restarted. At the end every
+finished match's replay verifies, the ratings equal a recomputation from the stored results,
+and no match is lost or counted twice.
+
+The cut is deterministic: each of the two bots dials the server through a TCP relay
+(``tests/serve/relay_kit.py``) that reads the HTTP/2 it carries; once armed, it lets the next
+decision request through, drops the bot's reply and resets the connection. That match's replay
+must then show a ``dropped`` and a ``rejoined`` record for the seat at that decision, the seat's
+own answer to it (no timeout or default action, its clock running through the gap), and a
+normal finish.
 """
 
 from __future__ import annotations

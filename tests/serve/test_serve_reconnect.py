@@ -4,8 +4,10 @@ failure) comes back within ``--reconnect-grace`` with its seat token and answers
 decision itself: no default action is played, and the gap is in the replay.
 
 The bot is a real SDK process in session mode (``tests/e2e/bots/sleeper.py``, slow over its
-2nd decision) that dials the bot port through a TCP relay in the test; the test resets every
-relayed connection while that decision is pending.
+2nd decision) that dials the bot port through a TCP relay (``relay_kit.Relay``); the test
+resets every relayed connection while that decision is pending, and keeps the bot's network
+down for a moment. (The ladder scenario, ``tests/e2e/test_ladder_scenario.py``, cuts two bots
+inside a running ladder at the protocol point where a reply is on its way.)
 """
 
 from __future__ import annotations
