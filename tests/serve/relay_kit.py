@@ -6,8 +6,9 @@ connection through it; while :attr:`Relay.refusing`, new connections are reset a
 network is down). :meth:`Relay.cut_at_reply` arms a cut at a chosen point of the protocol: the
 relay reads the plaintext HTTP/2 it carries (frames, then the gRPC messages of each stream's DATA
 frames) and, once the bot's reply to a decision request arrives, drops that reply and resets
-everything: the arbiter still has the decision pending, and the bot has seen it. No sleeps: the
-cut happens at that point whatever the load.
+everything: the arbiter still has the decision pending, and the bot has seen it.
+:meth:`Relay.cut_at_seat` cuts when the arbiter hands the bot's session a seat, before the bot
+sees it. No sleeps: the cut happens at that point whatever the load.
 """
 
 from __future__ import annotations
@@ -72,8 +73,8 @@ class Messages:
 
 @dataclass(frozen=True)
 class Cut:
-    """Where :meth:`Relay.cut_at_reply` cut: the seat's match and seat, and the request id of
-    the decision whose reply was dropped (still pending at the arbiter)."""
+    """Where an armed cut happened: the seat's match and seat, and the request id of the
+    decision whose reply was dropped (still pending at the arbiter; 0 for :meth:`cut_at_seat`)."""
 
     match_id: str
     seat: int
@@ -82,9 +83,11 @@ class Cut:
 
 @dataclass
 class _Connection:
-    """One relayed connection: its Play streams (stream id -> the Welcome's match and seat)."""
+    """One relayed connection: its Play streams (stream id -> the Welcome's match and seat),
+    and its Session streams."""
 
     seats: dict[int, tuple[str, int]] = field(default_factory=dict)
+    sessions: set[int] = field(default_factory=set)
 
 
 def _play_response(message: bytes) -> bpb.PlayResponse | None:
@@ -108,7 +111,7 @@ class Relay:
         #: Set once the armed cut has happened; :attr:`cut_at` then says where.
         self.was_cut = threading.Event()
         self.cut_at: Cut | None = None
-        self._armed = False
+        self._armed: str | None = None  # "reply" or "seat"
         self._target: tuple[_Connection, int, Cut] | None = None
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -116,7 +119,13 @@ class Relay:
         """Arm the cut: the next decision request relayed to the bot is the one; when the bot's
         reply to it arrives, the relay drops it and resets every connection."""
         with self.lock:
-            self._armed, self._target = True, None
+            self._armed, self._target = "reply", None
+
+    def cut_at_seat(self) -> None:
+        """Arm the cut: the next seat the arbiter hands the bot's session is not relayed; every
+        connection is reset instead (the arbiter wrote the seat, the bot never got it)."""
+        with self.lock:
+            self._armed, self._target = "seat", None
 
     @staticmethod
     def _reset(sock: socket.socket) -> None:
@@ -153,7 +162,10 @@ class Relay:
         with contextlib.suppress(OSError):
             while data := src.recv(65536):
                 # (every byte is read: the frames are found from the connection's start)
-                self._watch(messages.feed(data), connection)
+                if self._watch(messages.feed(data), connection):
+                    self.cut()  # the seat is not forwarded
+                    self.was_cut.set()
+                    return
                 dst.sendall(data)
         self._reset(dst)
 
@@ -168,22 +180,43 @@ class Relay:
                 dst.sendall(data)
         self._reset(dst)
 
-    def _watch(self, messages: list[tuple[int, bytes]], connection: _Connection) -> None:
+    def _watch(self, messages: list[tuple[int, bytes]], connection: _Connection) -> bool:
+        """Note the Play streams' Welcomes and the armed decision; whether to cut now (a seat
+        handed to the session while armed for it)."""
         for stream, message in messages:
+            if stream in connection.sessions:
+                if self._armed == "seat" and self._seat_handed(message):
+                    return True
+                continue
             response = _play_response(message)
             if response is None:
                 continue
             kind = response.WhichOneof("kind")
-            # (a Session stream's messages may parse as a PlayResponse too: a Play stream is
-            # known by its Welcome, which names a game, and a decision has legal actions)
-            if kind == "welcome" and response.welcome.game:
-                connection.seats[stream] = (response.welcome.match_id, response.welcome.seat)
+            # (a stream's first message is its Welcome: a Play stream's names a game, and a
+            # Session stream's parses as a PlayResponse too, but without one)
+            if kind == "welcome" and stream not in connection.seats:
+                if response.welcome.game:
+                    connection.seats[stream] = (response.welcome.match_id, response.welcome.seat)
+                else:
+                    connection.sessions.add(stream)
             elif kind == "decision" and stream in connection.seats:
                 decision = response.decision
                 with self.lock:
-                    if self._armed and self._target is None and decision.legal_actions:
+                    if self._armed == "reply" and self._target is None and decision.legal_actions:
                         cut = Cut(*connection.seats[stream], decision.request_id)
                         self._target = (connection, stream, cut)
+
+    def _seat_handed(self, message: bytes) -> bool:
+        with contextlib.suppress(DecodeError):
+            response = bpb.SessionResponse.FromString(message)
+            if response.WhichOneof("kind") == "seat":
+                with self.lock:
+                    if self._armed != "seat":
+                        return False
+                    self._armed = None
+                    self.cut_at = Cut(response.seat.match_id, response.seat.seat, 0)
+                return True
+        return False
 
     def _is_target_reply(self, messages: list[tuple[int, bytes]], connection: _Connection) -> bool:
         with self.lock:
@@ -199,7 +232,7 @@ class Relay:
                     request.action.request_id == target[2].request_id
                 ):
                     with self.lock:
-                        self._armed, self._target, self.cut_at = False, None, target[2]
+                        self._armed, self._target, self.cut_at = None, None, target[2]
                     return True
         return False
 

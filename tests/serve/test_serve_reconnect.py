@@ -91,3 +91,49 @@ def test_a_registered_bot_that_drops_mid_decision_comes_back_and_answers(tmp_pat
         assert mine
         assert all(r["fault"] is None and not r.get("conceded") for r in mine), "no default action"
         verify(read_replay(replay))
+
+
+def test_a_seat_handed_to_a_session_as_it_drops_goes_to_its_next_session(tmp_path: Path) -> None:
+    """The server hands the bot's session a seat and the connection breaks before the bot has
+    it (the relay drops the SeatAssignment and resets). Its SDK leaves (no seat to play, and a
+    session is not resumed); its owner starts it again within the window, and the new session
+    is handed that seat again: the bot plays it, rather than being a no-show at the connect
+    timeout (15 s) and ranked as disconnected."""
+    state = tmp_path / "state"
+    names = ("flaky", "bob", "carol")
+    with ServeProcess(state, "--reconnect-grace", "8") as server:
+        op = Control(server.control_address, server.operator_key)
+        keys = register(op, *names)
+        relay = Relay(server.bot_address)
+        log = tmp_path / "flaky.log"
+        first = start_bot(relay.address, keys["flaky"], log=log)
+        bots = [first, *(start_bot(server.bot_address, keys[n]) for n in names[1:])]
+        try:
+            wait_connected(op, names)
+            relay.cut_at_seat()
+            params = {"players": 3, "round_cap": 2}
+            created = op.CreateMatch(
+                cpb.CreateMatchRequest(game="scauver", params=params, bots=names)
+            )
+            match_id = created.match.match_id
+            assert relay.was_cut.wait(30), "the seat was never handed over"
+            assert first.wait(30) == 2, "its session broke: the SDK left"
+            bots.append(start_bot(relay.address, keys["flaky"], log=log))
+            done = wait_state(op, match_id, [cpb.MATCH_STATE_FINISHED], timeout=60)
+        finally:
+            relay.close()
+            for bot in bots:
+                bot.kill()
+                bot.wait()
+    assert relay.cut_at is not None
+    assert relay.cut_at.match_id == match_id
+    seat = relay.cut_at.seat
+    assert done.seats[seat].bot_name == "flaky"
+    assert done.seats[seat].result.outcome == bpb.SEAT_OUTCOME_NORMAL
+    replay = next((state / "replays").rglob(f"{match_id}*.jsonl"))
+    records = _records(replay)
+    assert [r for r in records if r["type"] == "fault"] == [], "no no-show, no disconnect"
+    mine = [r for r in records if r["type"] == "action" and r["seat"] == seat]
+    assert mine
+    assert all(r["fault"] is None and r["time_us"] > 0 for r in mine), "the bot played them"
+    verify(read_replay(replay))
