@@ -192,6 +192,7 @@ const RETRY_PAUSE_MS = 100;
 // stream drops after the Welcome and the seat has a reconnect window (Welcome
 // reconnect_grace_ms), dial in again with the same token until the window has passed: the
 // arbiter sends the Welcome (onWelcome is not called again) and the pending decision again.
+// Each drop has a window of its own, as in the arbiter.
 function playSeat(client, act, options, token, seed) {
   return new Promise((resolve, reject) => {
     let match = null;
@@ -215,7 +216,7 @@ function playSeat(client, act, options, token, seed) {
         settled = true;
         const window = match ? Number(match.reconnect_grace_ms || 0) : 0;
         const now = Date.now();
-        if (!giveUp) giveUp = now + window;
+        if (welcomed) giveUp = now + window; // a new drop (not a refused retry): its own window
         const again = welcomed || (retrying && refusal !== undefined && RETRY_REASONS.has(refusal));
         if (!again || window <= 0 || now >= giveUp) {
           reject(error);

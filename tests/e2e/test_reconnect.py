@@ -35,16 +35,28 @@ CLOCK = ClockRules(move_time_ms=4000, time_bank_ms=4000)
 NODE_SDK = Path(__file__).resolve().parents[2] / "clients" / "node"
 
 
-def _bot_argv(sdk: str) -> list[str]:
-    """A bot of the ``sdk`` that takes 0.8 s over its 2nd decision."""
+CPP_BOT = Path(__file__).resolve().parents[2] / "build" / "cpp" / "croupier-slow-bot"
+
+
+def _bot_argv(sdk: str, delay_ms: int = 0) -> tuple[list[str], dict[str, str]]:
+    """A bot of the ``sdk`` that takes 0.8 s over its 2nd decision (``delay_ms`` over each
+    other one), and the environment that says so."""
+    env = {"CROUPIER_DELAY_MS": str(delay_ms)}
     if sdk == "python":
-        return [sys.executable, str(BOTS_DIR / "sleeper.py"), "--on", "2", "--sleep-ms", "800"]
+        argv = [sys.executable, str(BOTS_DIR / "sleeper.py"), "--on", "2", "--sleep-ms", "800"]
+        return [*argv, "--delay-ms", str(delay_ms)], env
+    if sdk == "cpp":
+        if not CPP_BOT.is_file():
+            if os.environ.get("CI") == "true":
+                pytest.fail(f"{CPP_BOT} is missing: tests/run builds the C++ kit in CI")
+            pytest.skip(f"{CPP_BOT} is not built (bash tests/run builds it)")
+        return [str(CPP_BOT)], env
     node = shutil.which("node")
     if node is None or not (NODE_SDK / "node_modules" / "@grpc" / "grpc-js").is_dir():
         if os.environ.get("CI") == "true":
             pytest.fail("CI needs node and `npm ci --prefix clients/node` (tests/run does it)")
         pytest.skip("node or the Node SDK's dependencies are missing (run bash tests/run)")
-    return [node, str(BOTS_DIR / "slow_node.js")]
+    return [node, str(BOTS_DIR / "slow_node.js")], env
 
 
 class Relay:
@@ -92,17 +104,22 @@ class Relay:
             self.server.close()
 
 
-async def _cut_during(match: Match, relay: Relay, decision: int, down_s: float) -> None:
-    """Cut the bot's connection while its ``decision``-th request is pending (the bot is still
-    thinking about it), keeping the network down for ``down_s``."""
+async def _cut_during(
+    match: Match, relay: Relay, decisions: tuple[int, ...], down_s: float
+) -> None:
+    """Cut the bot's connection while each of its ``decisions``-th requests is pending (the bot
+    is still thinking about it), keeping the network down for ``down_s`` each time."""
     link = match.seats[0]
-    while link.pending is None or link.pending.request_id != decision:
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(0.2)  # written and being thought about (the bot takes 0.8 s over its 2nd)
-    relay.refusing = down_s > 0
-    relay.cut()
-    await asyncio.sleep(down_s)
-    relay.refusing = False
+    for decision in decisions:
+        while link.pending is None or link.pending.request_id != decision:
+            if link.over:
+                return  # the match ended first (the test counts the drops)
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)  # written and being thought about (0.8 s over the 2nd)
+        relay.refusing = down_s > 0
+        relay.cut()
+        await asyncio.sleep(down_s)
+        relay.refusing = False
 
 
 def _play(
@@ -114,13 +131,16 @@ def _play(
     cut: bool = True,
     while_playing: Any = None,
     sdk: str = "python",
+    cuts: tuple[int, ...] = (2,),
+    delay_ms: int = 0,
+    deals: int = 2,
 ) -> tuple[MatchRun, Relay, int, str]:
-    """A 2-deal As-Nas match: seat 0 a remote bot of ``sdk`` through the relay, the rest
-    random."""
-    argv = _bot_argv(sdk)
+    """A ``deals``-deal As-Nas match: seat 0 a remote bot of ``sdk`` through the relay, cut off
+    during its ``cuts``-th decisions, the rest random."""
+    argv, bot_env = _bot_argv(sdk, delay_ms)
     config = MatchConfig(
         "as-nas",
-        {"deals": 2},
+        {"deals": deals},
         seed=5,
         clock=CLOCK,
         connect_timeout_s=30,
@@ -137,7 +157,9 @@ def _play(
         bot: list[asyncio.subprocess.Process] = []
 
         async def launch(match: Match) -> None:
-            env = dict(os.environ, CROUPIER_ADDRESS=relayed, CROUPIER_TOKEN=match.tokens[0])
+            env = dict(
+                os.environ, **bot_env, CROUPIER_ADDRESS=relayed, CROUPIER_TOKEN=match.tokens[0]
+            )
             bot.append(
                 await asyncio.create_subprocess_exec(
                     *argv,
@@ -147,7 +169,7 @@ def _play(
                 )
             )
             if cut:
-                tasks.append(asyncio.create_task(_cut_during(match, relay, 2, down_s)))
+                tasks.append(asyncio.create_task(_cut_during(match, relay, cuts, down_s)))
             if while_playing is not None:
                 tasks.append(asyncio.create_task(while_playing(match, address)))
 
@@ -182,7 +204,7 @@ def _records(run: MatchRun) -> list[dict[str, Any]]:
     return [r.data | {"type": r.type} for r in read_replay(run.replay).records]
 
 
-@pytest.mark.parametrize("sdk", ["python", "node"])
+@pytest.mark.parametrize("sdk", ["python", "node", "cpp"])
 def test_a_bot_that_drops_mid_decision_and_comes_back_gets_the_same_decision(
     tmp_path: Path, sdk: str
 ) -> None:
@@ -210,6 +232,25 @@ def test_a_bot_that_drops_mid_decision_and_comes_back_gets_the_same_decision(
     assert len(set(asked)) == len(mine)  # one request id twice: the resent one
     seat0 = run.result.seats[0]
     assert (seat0.outcome, seat0.timeouts, seat0.rejected) == (Outcome.NORMAL, 0, 0)
+    verify(read_replay(run.replay))
+
+
+@pytest.mark.parametrize("sdk", ["python", "node", "cpp"])
+def test_each_drop_has_a_window_of_its_own(tmp_path: Path, sdk: str) -> None:
+    """Two drops more than a window apart: the SDK must not count the second against the first
+    one's window (the arbiter gives each drop its own)."""
+    run, relay, code, output = _play(
+        tmp_path, grace_s=1.0, down_s=0.3, sdk=sdk, cuts=(2, 6), delay_ms=500, deals=6
+    )
+    assert code == 0, output
+    records = _records(run)
+    assert relay.accepted >= 3, "the bot dialed in again twice"
+    drops = [r for r in records if r["type"] == "dropped" and r["seat"] == 0]
+    back = [r for r in records if r["type"] == "rejoined" and r["seat"] == 0]
+    assert (len(drops), len(back)) == (2, 2)
+    mine = [r for r in records if r["type"] == "action" and r["seat"] == 0]
+    assert len(mine) >= 6
+    assert all(r["fault"] is None and not r.get("conceded") for r in mine)
     verify(read_replay(run.replay))
 
 

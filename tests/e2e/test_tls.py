@@ -313,4 +313,18 @@ def test_a_tournament_checks_its_tls_files_before_it_plays(
         assert done.returncode == 2, done.stdout + done.stderr
         assert done.stderr.strip().splitlines()[-1].startswith(expected)
         assert "Traceback" not in done.stderr
+    # the same files from the file's [tls] table instead of the flags
+    text = config.read_text()
+    for key, rest, expected in [
+        (pki["client_key"], [], "croupier: error: the TLS certificate"),
+        (pki["server_key"], ["--executor", "ray"], f"croupier: error: {config}: tls: TLS serves"),
+    ]:
+        config.write_text(f'{text}[tls]\ncert = "{pki["server_pem"]}"\nkey = "{key}"\n')
+        done = subprocess.run(
+            [sys.executable, "-m", "croupier", "tournament", str(config), *rest],
+            capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        )  # fmt: skip
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr.strip().splitlines()[-1].startswith(expected), done.stderr
+        assert "Traceback" not in done.stderr
     assert not list(tmp_path.glob("matches/*.jsonl"))  # nothing was played

@@ -71,6 +71,20 @@ def test_the_hash_covers_what_defines_the_tournament_not_how_it_runs(tmp_path: P
     assert first_difference(config.defining(), other.defining()) == "seed changed from 5 to 6"
 
 
+def test_the_tls_table_names_the_listener_s_files_relative_to_the_file(tmp_path: Path) -> None:
+    """``[tls]`` is a runtime setting like ``listen``: not in the hash, so it may change."""
+    text = GOOD.replace("[params]", '[tls]\ncert = "c.pem"\nkey = "/k/c.key"\n[params]')
+    config = load_config(_write(tmp_path, text))
+    assert config.tls is not None
+    assert (config.tls.cert, config.tls.key) == (tmp_path / "c.pem", Path("/k/c.key"))
+    assert config.tls.client_ca is None
+    assert config.config_hash() == load_config(_write(tmp_path, GOOD)).config_hash()
+    mutual = text.replace("[params]", 'client_ca = "ca.pem"\n[params]')
+    tls = load_config(_write(tmp_path, mutual)).tls
+    assert tls is not None
+    assert tls.client_ca == tmp_path / "ca.pem"
+
+
 @pytest.mark.parametrize(
     ("change", "key", "says"),
     [
@@ -86,6 +100,10 @@ def test_the_hash_covers_what_defines_the_tournament_not_how_it_runs(tmp_path: P
         (('carol = "random"', 'carol = ""'), "bots.carol", "empty command"),
         (('carol = "random"', 'Alice = "random"'), "bots.Alice", "duplicate display name"),
         (("seed = 5", "sede = 5"), "sede", "unknown key"),
+        (("seed = 5", 'seed = 5\ntls = "x.pem"'), "tls", "must be a table"),
+        (("[params]", '[tls]\ncert = "a.pem"\n[params]'), "tls.key", "missing"),
+        (("[params]", '[tls]\nkey = "a.key"\n[params]'), "tls.cert", "missing"),
+        (("[params]", '[tls]\ncert = "a"\nkey = "b"\nca = "c"\n[params]'), "tls.ca", "unknown"),
     ],
 )
 def test_each_mistake_is_one_line_naming_the_key_and_the_file(

@@ -268,4 +268,11 @@ def test_a_tournament_runs_inside_the_server(world: World, tmp_path: Path) -> No
     again = ctl_here(world.server, "tournament", config)  # the same name twice: refused
     assert again.returncode == 2
     assert "exists already" in again.stderr
+    config.write_text(CUP.replace("[params]", '[tls]\ncert = "c.pem"\nkey = "c.key"\n[params]'))
+    tls = ctl_here(world.server, "tournament", config)  # no remote bots here, so no listener
+    assert tls.returncode == 2
+    assert tls.stderr.strip() == (
+        "croupier: error: invalid_argument: config_toml: tls: "
+        "the server's tournaments have no remote bots"
+    )
     op.close()

@@ -1,4 +1,5 @@
-// The C++ kit's one loop: dial, Hello, answer decisions, return after MatchEnd.
+// The C++ kit's one loop: dial, Hello, answer decisions, return after MatchEnd (dialling in
+// again within the seat's reconnect window if the stream drops).
 #include "croupier/bot.h"
 
 #include <grpcpp/grpcpp.h>
@@ -9,6 +10,8 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <thread>
+#include <algorithm>
 
 #include "croupier/v1/bot.grpc.pb.h"
 
@@ -120,39 +123,42 @@ std::vector<uint32_t> legal_ids(const v1::DecisionRequest& decision) {
   return ids;
 }
 
-int play(Bot& bot, const Options& options) {
-  const std::string address = env_or(options.address, "CROUPIER_ADDRESS");
-  const std::string token = env_or(options.token, "CROUPIER_TOKEN");
-  if (address.empty()) return fail(options, "no arbiter address: set CROUPIER_ADDRESS");
+namespace {
 
-  grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(64 << 20);  // roomy: decisions are bounded (protocol 2)
-  std::string error;
-  auto creds = credentials(address, &args, &error);
-  if (!creds) return fail(options, error);
-  auto channel = grpc::CreateCustomChannel(address, creds, args);
-  auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(options.connect_timeout_s);
-  if (!channel->WaitForConnected(deadline)) {
-    return fail(options, "cannot reach the arbiter at " + address);
-  }
-  auto stub = v1::BotService::NewStub(channel);
+// How one Play stream of a seat ended.
+struct StreamEnd {
+  bool ended = false;     // MatchEnd was read
+  bool welcomed = false;  // a Welcome came on this stream
+  grpc::Status status;
+  std::string reason;     // the croupier-reason trailer, if any
+};
+
+// Refusals worth another try while the seat's reconnect window lasts: the arbiter has not yet
+// noticed that the old stream is gone (SEAT_TAKEN), or cannot be reached for a moment ("").
+bool worth_retrying(const StreamEnd& end) {
+  return end.reason.empty() || end.reason == "SEAT_TAKEN";
+}
+
+// One Play stream of the seat: Hello, then every message until MatchEnd or the stream breaks.
+// `match` holds the first Welcome; a Welcome again (back after a drop) is the same seat, so the
+// bot's on_welcome is not called twice.
+StreamEnd play_stream(v1::BotService::Stub& stub, const v1::PlayRequest& hello, Bot& bot,
+                      v1::Welcome* match, bool* have_match) {
+  StreamEnd out;
   grpc::ClientContext context;
-  auto stream = stub->Play(&context);
-
-  v1::PlayRequest hello;
-  hello.mutable_hello()->set_token(token);
-  hello.mutable_hello()->set_bot_name(options.name);
-  hello.mutable_hello()->set_bot_version(options.version);
-  hello.mutable_hello()->set_protocol_version(kProtocolVersion);
+  auto stream = stub.Play(&context);
   stream->Write(hello);
-
-  bool ended = false;
   v1::PlayResponse response;
-  while (!ended && stream->Read(&response)) {
+  while (!out.ended && stream->Read(&response)) {
     for (const auto& event : response.events()) bot.on_event(event);
     switch (response.kind_case()) {
       case v1::PlayResponse::kWelcome:
-        bot.on_welcome(response.welcome());
+        out.welcomed = true;
+        if (!*have_match) {
+          *match = response.welcome();
+          *have_match = true;
+          bot.on_welcome(response.welcome());
+        }
         break;
       case v1::PlayResponse::kDecision: {
         v1::PlayRequest reply;
@@ -166,22 +172,80 @@ int play(Bot& bot, const Options& options) {
         break;
       case v1::PlayResponse::kMatchEnd:
         bot.on_match_end(response.match_end());
-        ended = true;
+        out.ended = true;
         break;
       case v1::PlayResponse::KIND_NOT_SET:  // events only
         break;
     }
   }
   stream->WritesDone();
-  grpc::Status status = stream->Finish();
-  if (ended) return 0;
-  if (status.ok()) return fail(options, "the arbiter closed the stream before the match ended");
-  std::string reason;
+  out.status = stream->Finish();
   const auto& trailers = context.GetServerTrailingMetadata();
   auto found = trailers.find("croupier-reason");
-  if (found != trailers.end()) reason = " [" + std::string(found->second.data(), found->second.size()) + "]";
-  return fail(options, std::string(code_name(status.error_code())) + ": " +
-                           status.error_message() + reason);
+  if (found != trailers.end()) out.reason.assign(found->second.data(), found->second.size());
+  return out;
+}
+
+}  // namespace
+
+int play(Bot& bot, const Options& options) {
+  const std::string address = env_or(options.address, "CROUPIER_ADDRESS");
+  const std::string token = env_or(options.token, "CROUPIER_TOKEN");
+  if (address.empty()) return fail(options, "no arbiter address: set CROUPIER_ADDRESS");
+
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(64 << 20);  // roomy: decisions are bounded (protocol 2)
+  // Dial again quickly after a dropped connection (gRPC's default first backoff is a second,
+  // a good part of a short reconnect window).
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  std::string error;
+  auto creds = credentials(address, &args, &error);
+  if (!creds) return fail(options, error);
+  auto channel = grpc::CreateCustomChannel(address, creds, args);
+  auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(options.connect_timeout_s);
+  if (!channel->WaitForConnected(deadline)) {
+    return fail(options, "cannot reach the arbiter at " + address);
+  }
+  auto stub = v1::BotService::NewStub(channel);
+
+  v1::PlayRequest hello;
+  hello.mutable_hello()->set_token(token);
+  hello.mutable_hello()->set_bot_name(options.name);
+  hello.mutable_hello()->set_bot_version(options.version);
+  hello.mutable_hello()->set_protocol_version(kProtocolVersion);
+
+  // If the stream drops after the Welcome and the seat has a reconnect window
+  // (Welcome.reconnect_grace_ms), dial in again with the same token until the window has
+  // passed: the arbiter sends the Welcome and the pending decision again.
+  v1::Welcome match;
+  bool have_match = false;
+  bool retrying = false;
+  std::chrono::steady_clock::time_point give_up;
+  while (true) {
+    StreamEnd end = play_stream(*stub, hello, bot, &match, &have_match);
+    if (end.ended) return 0;
+    const bool lost = end.welcomed || (retrying && worth_retrying(end));
+    const auto now = std::chrono::steady_clock::now();
+    if (end.welcomed) {  // a new drop, not a refused retry: a window of its own
+      give_up = now + std::chrono::milliseconds(match.reconnect_grace_ms());
+      retrying = true;
+    }
+    if (!lost || now >= give_up) {
+      if (end.status.ok()) {
+        return fail(options, "the arbiter closed the stream before the match ended");
+      }
+      const std::string reason = end.reason.empty() ? "" : " [" + end.reason + "]";
+      return fail(options, std::string(code_name(end.status.error_code())) + ": " +
+                               end.status.error_message() + reason);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const auto left = give_up - std::chrono::steady_clock::now();
+    channel->WaitForConnected(std::chrono::system_clock::now() +
+                              std::max(left, std::chrono::steady_clock::duration(
+                                                 std::chrono::milliseconds(10))));
+  }
 }
 
 }  // namespace croupier

@@ -295,11 +295,12 @@ _RETRY_PAUSE_S = 0.1
 
 class _StreamLost(Exception):
     """The Play stream ended or broke before MatchEnd (``error``: what to raise if the seat
-    cannot be played on)."""
+    cannot be played on; ``welcomed``: the stream had been admitted, so this is a new drop)."""
 
-    def __init__(self, error: BotError) -> None:
+    def __init__(self, error: BotError, *, welcomed: bool) -> None:
         super().__init__(str(error))
         self.error = error
+        self.welcomed = welcomed
 
 
 async def _play_seat(channel: grpc.aio.Channel, bot: Bot, token: str, seed: int | None) -> Any:
@@ -307,7 +308,7 @@ async def _play_seat(channel: grpc.aio.Channel, bot: Bot, token: str, seed: int 
 
     If the stream drops after the Welcome and the seat has a reconnect window, dial in again
     with the same token until the window has passed: the arbiter sends the Welcome and the
-    pending decision again."""
+    pending decision again. Each drop has a window of its own, as in the arbiter."""
     hello = pb.Hello(
         token=token, bot_name=bot.name, bot_version=bot.version, protocol_version=PROTOCOL_VERSION
     )
@@ -319,7 +320,7 @@ async def _play_seat(channel: grpc.aio.Channel, bot: Bot, token: str, seed: int 
         except _StreamLost as lost:
             window = seat.match.reconnect_grace_ms / 1000 if seat.match is not None else 0.0
             now = time.monotonic()
-            if give_up == 0.0:
+            if lost.welcomed:  # a new drop (not a refused retry): its own window
                 give_up = now + window
             if window <= 0 or now >= give_up:
                 raise lost.error from None
@@ -352,14 +353,14 @@ async def _play_stream(channel: grpc.aio.Channel, seat: Seat, hello: Any, *, ret
     except grpc.aio.AioRpcError as exc:
         error = _rpc_error(exc)
         if welcomed or (retrying and error.reason in _RETRY_REASONS):
-            raise _StreamLost(error) from None
+            raise _StreamLost(error, welcomed=welcomed) from None
         raise error from None
     except BaseException:
         call.cancel()  # a hook failed: leave the seat (in a session the channel stays up)
         raise
     error = BotError("the arbiter closed the stream before the match ended")
     if welcomed:
-        raise _StreamLost(error)
+        raise _StreamLost(error, welcomed=True)
     raise error
 
 

@@ -48,6 +48,7 @@ _TOP_KEYS = {
     "bots",
     "sprt",
     "faults",
+    "tls",
 }
 
 
@@ -117,7 +118,7 @@ class TournamentConfig:
     address: str = ""  # Ray cluster address ("" starts or joins a local one)
     listen: str = "127.0.0.1:0"
     restart: str = "session"  # one of RESTARTS
-    tls: TlsConfig | None = None  # TLS files of the listener (remote bots), from the flags
+    tls: TlsConfig | None = None  # TLS files of the listener (remote bots): ``[tls]`` or flags
     source: str = "<config>"
 
     @property
@@ -350,9 +351,21 @@ def parse_config(
     if not 0 <= grace <= 86400:  # (nan is neither)
         raise r.fail("clock.reconnect_grace_s", f"must be 0 to 86400 seconds, got {grace!r}")
 
-    def place(key: str, default: str) -> Path:
-        value = Path(r.text(data, key, default))
+    def place(key: str, default: str, table: Mapping[str, Any] = data) -> Path:
+        value = Path(r.text(table, key, default))
         return value if value.is_absolute() else base / value
+
+    tls = None
+    if tls_data := r.table(data, "tls"):
+        r.unknown(tls_data, "tls", {"cert", "key", "client_ca"})
+        for key in ("cert", "key"):
+            if key not in tls_data:
+                raise r.fail(f"tls.{key}", "missing (TLS needs both cert and key)")
+        tls = TlsConfig(
+            place("tls.cert", "", tls_data),
+            place("tls.key", "", tls_data),
+            place("tls.client_ca", "", tls_data) if "client_ca" in tls_data else None,
+        )
 
     return TournamentConfig(
         name=r.text(data, "name", stem) or stem,
@@ -375,6 +388,7 @@ def parse_config(
         address=r.text(data, "address", ""),
         listen=r.text(data, "listen", "127.0.0.1:0"),
         restart=r.choice(data, "restart", "session", RESTARTS),
+        tls=tls,
         source=source,
     )
 

@@ -125,6 +125,10 @@ async def run_tournament(
                     f"{config.source}: bots.{b.name}: a remote bot needs the local executor "
                     "(its seat token is handed out by this machine's arbiter)"
                 )
+        if config.tls is not None:
+            raise ConfigError(
+                f"{config.source}: tls: TLS serves remote bots, which the local executor hosts"
+            )
     bots = {b.name: resolve_bot(b) for b in config.bots}
     for bot in bots.values():
         if bot.error:

@@ -760,6 +760,8 @@ class CompetitionServer:
         parsed = parse_config(data, "config_toml", base=base)
         if any(b.remote for b in parsed.bots):
             raise ConfigError("config_toml: remote bots are not supported here; name commands")
+        if parsed.tls is not None:
+            raise ConfigError("config_toml: tls: the server's tournaments have no remote bots")
         folder = self._tournament_dir(parsed.name)
         if parsed.name in self._tournaments or folder.exists():
             raise StateError(f"a tournament named {parsed.name!r} exists already")

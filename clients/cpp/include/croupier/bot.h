@@ -9,8 +9,10 @@
 //
 // play() dials the arbiter at CROUPIER_ADDRESS (plaintext), says Hello with CROUPIER_TOKEN,
 // answers every DecisionRequest with act(), calls the hooks for everything else, and returns 0
-// after MatchEnd. If the arbiter refuses the bot or the stream breaks, it prints one line on
-// stderr (with the stable croupier-reason) and returns 2. The messages are those of
+// after MatchEnd. If the stream drops and the Welcome gave a reconnect window, it dials in again
+// with the same token within that window (the pending decision comes again). If the arbiter
+// refuses the bot or the stream is lost, it prints one line on stderr (with the stable
+// croupier-reason) and returns 2. The messages are those of
 // proto/croupier/v1/*.proto (docs/protocol.md).
 #pragma once
 
