@@ -1,7 +1,7 @@
 """The competition server's "Must show" scenario, time-compressed (issue 13): a real
 ``croupier serve`` process runs a continuous 3-player Scauver ladder (with duplicate sets)
 while 8 registered bots (Python SDK, Node SDK, stdio programs behind the SDK's bridge) come
-and go; an operator cancels a match; a bot leaves between matches and comes back with its key;
+and go; an operator cancels a match; a bot's process dies and it comes back with its key;
 two bots (``CUT``: one Python, one Node) lose their network while they hold a decision and
 reconnect within the grace window; the server is SIGKILLed and restarted. At the end every
 finished match's replay verifies, the ratings equal a recomputation from the stored results,
