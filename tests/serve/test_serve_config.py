@@ -85,7 +85,7 @@ def test_loopback_addresses(address: str, loopback: bool) -> None:
     assert is_loopback(address) is loopback
 
 
-@pytest.mark.parametrize("flag", ["--bot-listen", "--control-listen"])
+@pytest.mark.parametrize("flag", ["--bot-listen", "--control-listen", "--web-listen"])
 def test_plaintext_on_a_reachable_address_is_refused_in_one_line(
     tmp_path: Path, flag: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -18,7 +18,7 @@ from croupier.ladder._config import (
     parse_config,
     parse_override,
 )
-from croupier.ladder._play import ResolvedBot, SeatEntry, seat_entry
+from croupier.ladder._play import MatchWatch, Played, ResolvedBot, SeatEntry, seat_entry
 from croupier.ladder._schedule import Schedule, Slot, deal_script, seatings
 from croupier.ladder._stats import Interval, Standings
 from croupier.ladder._store import MatchRecord, SeatRecord, open_store, read_store
@@ -30,6 +30,8 @@ __all__ = [
     "FormatSpec",
     "Interval",
     "MatchRecord",
+    "MatchWatch",
+    "Played",
     "Progress",
     "ResolvedBot",
     "Schedule",

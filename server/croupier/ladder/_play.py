@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 import structlog
 
@@ -28,6 +29,7 @@ from croupier.errors import BotLaunchError, ConfigError
 from croupier.ladder._config import BotSpec, TournamentConfig
 from croupier.ladder._schedule import Slot, deal_script
 from croupier.ladder._store import SeatRecord
+from croupier.replay import RecordListener
 from croupier.runner import run_match
 from croupier.transport import (
     BUNDLED,
@@ -178,6 +180,19 @@ def _hello(replay: Path) -> tuple[tuple[str, str], ...]:
 RemoteAnnounce = Callable[[str, int, str, str, str], None]  # match id, seat, bot, token, address
 
 
+class MatchWatch(Protocol):
+    """Told of each match a :class:`LocalPlayer` plays (the competition server's live view of
+    a tournament it runs): :meth:`starting` by :func:`play_job` just before each attempt to
+    play it (a bot that will not start makes a second attempt, from scratch), :meth:`ended`
+    once after the last."""
+
+    def starting(self, slot: Slot) -> RecordListener | None:
+        """The listener the match's replay writer hands each record to (``None``: none)."""
+
+    def ended(self, slot: Slot, played: Played | None) -> None:
+        """The match is over: what it gave (cancelled or not), or ``None`` when it failed."""
+
+
 async def play_job(
     job: MatchJob,
     server: ArbiterServer,
@@ -188,11 +203,13 @@ async def play_job(
     worker: str = "local",
     pooled: Mapping[str, SeatAssigner] | None = None,
     on_ready: Callable[[Match], None] | None = None,
+    watch: MatchWatch | None = None,
 ) -> Played:
     """Play one match on ``server`` into ``out_dir``, from scratch: whatever an earlier,
     unfinished attempt left there (a partial replay, logs) is removed first. The seats of bots
     in ``pooled`` are handed to their pool (see :func:`seat_entry`). ``on_ready`` gets the
-    match once its seats are handed out, just before play starts."""
+    match once its seats are handed out, just before play starts; ``watch.starting`` the slot
+    before each attempt."""
     slot = job.slot
     for stale in out_dir.glob(f"{slot.match_id}.*"):
         stale.unlink(missing_ok=True)
@@ -224,6 +241,7 @@ async def play_job(
                 cancel=cancel,
                 progress=progress,
                 on_ready=ready,
+                listener=None if watch is None else watch.starting(slot),
             )
         except BotLaunchError as exc:  # the program exists but would not start (permissions...)
             failed = next(
@@ -347,11 +365,12 @@ class LocalPlayer:
         cancel: asyncio.Event | None = None,
         announce: RemoteAnnounce | None = None,
         worker: str = "",
+        watch: MatchWatch | None = None,
     ) -> None:
         """Play ``jobs`` in order, ``concurrency`` at a time (default: the player's);
         ``on_done`` gets each finished match as it ends. No new match starts once ``stop()``
         is true or ``cancel`` is set (a set ``cancel`` also ends the running ones,
-        unrecorded)."""
+        unrecorded). ``watch`` is told of each match (see :class:`MatchWatch`)."""
         server = await self._open()
         worker = worker or socket.gethostname()
         queue = iter(jobs)
@@ -361,15 +380,21 @@ class LocalPlayer:
             for job in queue:  # the iterator is shared: each lane takes the next job
                 if stop() or (cancel is not None and cancel.is_set()):
                     return
-                played = await play_job(
-                    job,
-                    server,
-                    out_dir,
-                    cancel=cancel,
-                    announce=announce,
-                    worker=worker,
-                    pooled=self._assigners,
-                )
+                played: Played | None = None
+                try:
+                    played = await play_job(
+                        job,
+                        server,
+                        out_dir,
+                        cancel=cancel,
+                        announce=announce,
+                        worker=worker,
+                        pooled=self._assigners,
+                        watch=watch,
+                    )
+                finally:
+                    if watch is not None:
+                        watch.ended(job.slot, played)
                 if played.cancelled:
                     log.info("match_cancelled", match_id=job.slot.match_id)
                     continue

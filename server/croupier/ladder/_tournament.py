@@ -18,6 +18,7 @@ from croupier.ladder._config import TournamentConfig, first_difference
 from croupier.ladder._play import (
     LocalPlayer,
     MatchJob,
+    MatchWatch,
     Played,
     RemoteAnnounce,
     ResolvedBot,
@@ -115,8 +116,11 @@ async def run_tournament(
     on_progress: Callable[[Progress], None] | None = None,
     cancel: asyncio.Event | None = None,
     announce: RemoteAnnounce | None = None,
+    watch: MatchWatch | None = None,
 ) -> Summary:
-    """Run (or resume) ``config``'s tournament to its end, the SPRT's decision, or ``cancel``."""
+    """Run (or resume) ``config``'s tournament to its end, the SPRT's decision, or ``cancel``.
+    ``watch`` is told of each match as it is played (the local executor only: see
+    :class:`~croupier.ladder._play.MatchWatch`)."""
     log = structlog.get_logger("croupier.ladder").bind(tournament=config.name)
     if config.executor == "ray":
         for b in config.bots:
@@ -205,7 +209,7 @@ async def run_tournament(
             for name, s in stats.items():
                 store.add_bot_stats(name, s.mode, s.processes, s.crashes)
 
-        async with _executor(config, bots, record_stats) as execute:
+        async with _executor(config, bots, record_stats, watch) as execute:
 
             async def play(slots: list[Slot]) -> None:
                 pending = [s for s in slots if s.match_id not in finished]
@@ -247,6 +251,7 @@ async def _executor(
     config: TournamentConfig,
     bots: dict[str, ResolvedBot],
     record_stats: Callable[[dict[str, BotStats]], None],
+    watch: MatchWatch | None = None,
 ) -> AsyncIterator[Execute]:
     """The executor the config asks for, open for the whole tournament (every round of a
     Swiss one): locally one server and one bot pool, so the bots' processes stay up from the
@@ -318,7 +323,7 @@ async def _executor(
                     flush()
 
                 await player.play(
-                    jobs, config.out, done, stop=stop, cancel=cancel, announce=announce
+                    jobs, config.out, done, stop=stop, cancel=cancel, announce=announce, watch=watch
                 )
 
             yield local

@@ -55,7 +55,7 @@ class ServeConfig:
     bot_listen: str = "127.0.0.1:7070"
     #: Where operators, tools and spectators call the ControlService.
     control_listen: str = "127.0.0.1:7071"
-    #: Where the spectators' web page is served over HTTP ("": no page).
+    #: Where the spectators' web page is served, over HTTP, HTTPS with ``tls`` ("": no page).
     web_listen: str = ""
     #: The store (``croupier.sqlite``), ``replays/``, ``logs/`` and generated keys.
     state_dir: Path = DEFAULT_STATE_DIR

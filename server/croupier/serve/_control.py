@@ -130,6 +130,17 @@ def _read_page_token(token: str) -> tuple[int, str]:
     return created, match_id
 
 
+def _may_see_seat(caller: Caller, record: ServerMatch, seat: int) -> bool:
+    """Whether ``caller`` may watch ``seat``'s own view: an operator, or the registered bot
+    in that seat. A server-side tournament's bots are commands the operator named, not
+    registered bots (a registered bot of the same name is someone else): only operators."""
+    if caller.role is Role.OPERATOR:
+        return True
+    return (
+        caller.role is Role.BOT and not record.tournament and record.bots[seat] == caller.bot_name
+    )
+
+
 class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     """See the module docstring."""
 
@@ -253,22 +264,19 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
                     grpc.StatusCode.INVALID_ARGUMENT,
                     f"seat: match {record.match_id} has seats 0 to {len(record.bots) - 1}",
                 )
-            own = caller.role is Role.BOT and record.bots[seat] == caller.bot_name
-            if caller.role is not Role.OPERATOR and not own:
+            if not _may_see_seat(caller, record, seat):
                 await context.abort(
                     grpc.StatusCode.PERMISSION_DENIED,
                     f"seat {seat}'s view is only for its own bot's key and operators",
                 )
 
-        def may_see_seat(seat: int) -> bool:
-            if caller.role is Role.OPERATOR:
-                return True
-            return caller.role is Role.BOT and record.bots[seat] == caller.bot_name
-
         source = await self._server.watch_source(record.match_id)
         try:
             async for response in watch_match(
-                source, request, may_see_seat=may_see_seat, match=match_info(record)
+                source,
+                request,
+                may_see_seat=lambda seat: _may_see_seat(caller, record, seat),
+                match=match_info(record),
             ):
                 yield response
         except CroupierError as exc:

@@ -35,7 +35,7 @@ import secrets
 import tomllib
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,9 +49,11 @@ from croupier.errors import ConfigError, CroupierError
 from croupier.games import get_game
 from croupier.ladder import (
     MatchRecord,
+    Played,
     Progress,
     Schedule,
     SeatRecord,
+    Slot,
     Standings,
     TournamentConfig,
     parse_config,
@@ -87,6 +89,7 @@ from croupier.transport import (
     default_sandbox_mode,
     parse_bot_command,
     server_credentials,
+    server_ssl_context,
     split_address,
 )
 from croupier.transport._reflection import enable_reflection
@@ -242,10 +245,10 @@ def _refuse_plaintext(config: ServeConfig) -> None:
     """A plaintext port on an address others can reach is refused unless allowed."""
     if config.allow_insecure_remote:
         return
-    plain = []
-    if config.tls is None:  # with TLS both ports speak it (launched bots use the unix socket)
-        plain = [("bot_listen", config.bot_listen), ("control_listen", config.control_listen)]
-    if config.web_listen:  # the page is plain HTTP (put an HTTPS proxy in front of it)
+    if config.tls is not None:  # every port speaks it (launched bots use the unix socket)
+        return
+    plain = [("bot_listen", config.bot_listen), ("control_listen", config.control_listen)]
+    if config.web_listen:  # the page is plain HTTP without [tls]
         plain.append(("web_listen", config.web_listen))
     for key, address in plain:
         if not is_loopback(address):
@@ -261,6 +264,85 @@ def _ready_hook(hook: Callable[[Match], None] | None) -> Callable[[str, Match], 
     if hook is None:
         return None
     return lambda _address, match: hook(match)
+
+
+class _TournamentWatch:
+    """The server's view of the matches of one tournament it runs (a
+    :class:`~croupier.ladder.MatchWatch`): each match is recorded among the server's matches as
+    it starts (running), and its replay writer feeds a :class:`MatchFeed` registered in
+    :attr:`CompetitionServer.feeds`, so that it is listed with its live decision count and
+    watched live like the server's own matches. The feed stays registered until the server's
+    store says how the match ended: the tournament's commit (``_mirror``) for a finished one,
+    an abort for one cut off."""
+
+    def __init__(self, server: CompetitionServer, config: TournamentConfig) -> None:
+        self.server, self.config = server, config
+        #: The matches started and not yet recorded as ended in the server's store.
+        self.live: set[str] = set()
+        #: The writes of its committed matches (``_mirror``) not yet done.
+        self.mirrors: set[asyncio.Task[Any]] = set()
+
+    def starting(self, slot: Slot) -> MatchFeed:
+        server = self.server
+        old = server.feeds.get(slot.match_id)
+        if old is not None:  # a second attempt (a bot would not start): its watchers end
+            old.close()
+        feed = server.feeds[slot.match_id] = MatchFeed(slot.match_id)
+        self.live.add(slot.match_id)
+        record = ServerMatch(
+            match_id=slot.match_id,
+            game=self.config.game,
+            params=dict(self.config.params),
+            seed=slot.seed,
+            state=PENDING,
+            tournament=self.config.name,
+            bots=slot.bots,
+            created_ms=now_ms(),
+            deal_set=slot.deal_set,
+        )
+
+        def write(store: ServerStore) -> None:
+            store.create_match(record)  # (no-op on a second attempt)
+            store.mark_running(record.match_id, now_ms())
+
+        server._spawn(server._write(write, server._wstore))
+        return feed
+
+    def ended(self, slot: Slot, played: Played | None) -> None:
+        feed = self.server.feeds.get(slot.match_id)
+        if feed is not None:
+            feed.close()  # it keeps its records: a watcher still gets the whole match
+        if played is not None and not played.cancelled:
+            return  # the tournament commits it, then _mirror finishes it and drops the feed
+        if not self.server._stopping:  # (when stopping, stop() records it)
+            detail = "the match could not be played" if played is None else "cancelled"
+            self.server._spawn(self.abort(slot.match_id, detail))
+
+    async def abort(self, match_id: str, detail: str) -> None:
+        """Record a match cut off as aborted (with its partial replay), drop its feed."""
+        server = self.server
+        if match_id not in self.live:
+            return
+        replay = self.config.out / f"{match_id}.jsonl"
+        sha, decisions = await server._write(_digest, replay)
+        await server._write(
+            server._wstore.end_match,
+            match_id,
+            ABORTED,
+            ended_ms=now_ms(),
+            detail=detail,
+            decisions=decisions,
+            replay_path=os.path.relpath(replay, server.config.state_dir) if sha else "",
+            replay_sha256=sha,
+        )
+        self.done(match_id)
+
+    def done(self, match_id: str) -> None:
+        """The server's store has recorded the match's end: watchers now go to its file."""
+        self.live.discard(match_id)
+        feed = self.server.feeds.pop(match_id, None)
+        if feed is not None:
+            feed.close()
 
 
 class CompetitionServer:
@@ -292,8 +374,10 @@ class CompetitionServer:
         self._slots: asyncio.Semaphore | None = None
         self._stopping = False
         self._tournaments: dict[str, Any] = {}
+        self._watches: dict[str, _TournamentWatch] = {}  # by tournament, while it runs
         self._tasks: set[asyncio.Task[Any]] = set()
-        #: Live feeds of pending and running matches by id, for WatchMatch.
+        #: Live feeds of pending and running matches by id (its own and its tournaments'),
+        #: for WatchMatch and the live decision counts.
         self.feeds: dict[str, MatchFeed] = {}
         #: Called with every match once it has ended (finished, cancelled or aborted).
         self.on_match_end: list[Callable[[ServerMatch], None]] = []
@@ -301,7 +385,8 @@ class CompetitionServer:
         self.control_address = ""
         #: The continuous ladder (``[ladder]`` in the configuration), once started.
         self.ladder: LadderScheduler | None = None
-        #: The web page's URL (``http://HOST:PORT/``), when ``web_listen`` is set.
+        #: The web page's URL (``http://HOST:PORT/``, ``https://`` with TLS), when
+        #: ``web_listen`` is set.
         self.web_url = ""
 
     # -- life -----------------------------------------------------------------------------------
@@ -445,11 +530,16 @@ class CompetitionServer:
             await self._start_web(web_socket)
 
     async def _start_web(self, socket: Path) -> None:
-        """The spectators' page (``croupier.serve._web``), a spectator client of this server."""
+        """The spectators' page (``croupier.serve._web``), a spectator client of this server;
+        over HTTPS with the server's TLS (the same certificate, key and client CA)."""
         host, port = split_address(self.config.web_listen)
+        tls = tls_config(self.config)
         self._web_channel = grpc.aio.insecure_channel(f"unix:{socket}")
         self._web = WebServer(
-            ControlSpectator(self._web_channel, self._spectator_key), host.strip("[]"), int(port)
+            ControlSpectator(self._web_channel, self._spectator_key),
+            host.strip("[]"),
+            int(port),
+            tls=None if tls is None else server_ssl_context(tls),
         )
         try:
             await self._web.start()
@@ -458,7 +548,7 @@ class CompetitionServer:
                 f"cannot listen on {self.config.web_listen}: {exc.strerror or exc}"
             ) from None
         shown = f"[{host.strip('[]')}]" if ":" in host.strip("[]") else host
-        self.web_url = f"http://{shown}:{self._web.port}/"
+        self.web_url = f"{self._web.scheme}://{shown}:{self._web.port}/"
 
     async def stop(self, grace: float = 1.0) -> None:
         """Stop: running matches are cut off and recorded as aborted, the bots the server
@@ -474,9 +564,17 @@ class CompetitionServer:
             await asyncio.gather(*tasks, return_exceptions=True)
         if self.ladder is not None:
             await self.ladder.stop()
-        for task in list(self._tasks):
+        tournaments = [t for t in self._tournaments.values() if not t.done()]
+        for task in tournaments:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tournaments, return_exceptions=True)
+        while self._tasks:  # what they left to write (a match's start, a finished one's
+            # mirror: short writes, not cut off, so a committed match is never called aborted)
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        for watch in list(self._watches.values()):  # the tournaments' matches cut off
+            for match_id in sorted(watch.live):
+                with contextlib.suppress(Exception):
+                    await watch.abort(match_id, "the server stopped before the match ended")
         if self._web is not None:
             await self._web.stop()
             self._web = None
@@ -684,10 +782,23 @@ class CompetitionServer:
         return await self.get_match(match_id)
 
     async def get_match(self, match_id: str) -> ServerMatch:
+        """A match as stored; while it runs, with the decisions played so far (its feed's
+        count: the store has the count once the match has ended)."""
         record = await self._read(ServerStore.get_match, match_id)
         if record is None:
             raise NotFoundError(f"no match {match_id!r}")
-        return record
+        return await self._live(record)
+
+    async def _live(self, record: ServerMatch) -> ServerMatch:
+        """``record`` with the live decision count of its feed, if it is running."""
+        if record.state != RUNNING:
+            return record
+        feed = self.feeds.get(record.match_id)
+        if feed is not None:
+            return replace(record, decisions=feed.decisions)
+        # read as running, but its feed has gone since: it has just ended, read it again
+        again = await self._read(ServerStore.get_match, record.match_id)
+        return record if again is None else again
 
     def is_running(self, match_id: str) -> bool:
         return match_id in self._running
@@ -695,8 +806,10 @@ class CompetitionServer:
     async def list_matches(
         self, state: str | None, limit: int, after: tuple[int, str] | None
     ) -> list[ServerMatch]:
-        """A page of matches, newest first (see :meth:`ServerStore.list_matches`)."""
-        return await self._read(ServerStore.list_matches, state, limit, after)
+        """A page of matches, newest first (see :meth:`ServerStore.list_matches`); the
+        running ones with their decisions so far (see :meth:`get_match`)."""
+        rows = await self._read(ServerStore.list_matches, state, limit, after)
+        return [await self._live(r) for r in rows]
 
     async def replay_file(self, match_id: str) -> tuple[Path, ServerMatch]:
         """The replay of a match that has ended (its file, as stored) and the match."""
@@ -719,11 +832,11 @@ class CompetitionServer:
         if feed is not None:
             return feed
         record = await self.get_match(match_id)
-        return (
-            self.config.state_dir / record.replay_path
-            if record.replay_path
-            else (self.config.replay_dir / f"{match_id}.jsonl")
-        )
+        if record.replay_path:
+            return self.config.state_dir / record.replay_path
+        if record.tournament:
+            return self._tournament_dir(record.tournament) / "replays" / f"{match_id}.jsonl"
+        return self.config.replay_dir / f"{match_id}.jsonl"
 
     # -- standings and tournaments ----------------------------------------------------------------
 
@@ -781,6 +894,7 @@ class CompetitionServer:
     async def _run_tournament(self, config: TournamentConfig) -> None:
         log = self._log.bind(tournament=config.name)
         cancel = asyncio.Event()
+        watch = self._watches[config.name] = _TournamentWatch(self, config)
 
         def mirror(progress: Progress) -> None:
             record = progress.record
@@ -799,23 +913,34 @@ class CompetitionServer:
                 deal_set=record.deal_set,
             )
             replay = config.store.parent / record.replay_path
-            self._spawn(self._mirror(mine, record, replay))
+            task = self._spawn(self._mirror(mine, record, replay, watch))
+            watch.mirrors.add(task)
+            task.add_done_callback(watch.mirrors.discard)
 
         try:
-            summary = await run_tournament(config, on_progress=mirror, cancel=cancel)
+            summary = await run_tournament(config, on_progress=mirror, cancel=cancel, watch=watch)
             log.info("tournament_finished", done=summary.done, total=summary.total)
         except asyncio.CancelledError:
             cancel.set()
             raise
         except CroupierError as exc:
             log.warning("tournament_failed", error=str(exc))
+        finally:
+            if not self._stopping:  # (stop() records what the stop cut off)
+                self._watches.pop(config.name, None)
+                await asyncio.gather(*watch.mirrors, return_exceptions=True)
+                for match_id in sorted(watch.live):  # a match left open: not committed
+                    await watch.abort(match_id, "the tournament ended before the match did")
 
-    async def _mirror(self, mine: ServerMatch, record: MatchRecord, replay: Path) -> None:
-        """Record a tournament's finished match among the server's matches."""
+    async def _mirror(
+        self, mine: ServerMatch, record: MatchRecord, replay: Path, watch: _TournamentWatch
+    ) -> None:
+        """Record a tournament's finished match among the server's matches (recorded as
+        running when it started; created here if that write has not landed), then drop its
+        feed: watchers go to its replay file from now on."""
 
         def write(store: ServerStore) -> None:
-            if not store.create_match(mine):
-                return
+            store.create_match(mine)  # (no-op: it was recorded when it started)
             store.finish_match(
                 record.match_id,
                 ended_ms=now_ms(),
@@ -827,6 +952,7 @@ class CompetitionServer:
             )
 
         await self._write(write, self._wstore)
+        watch.done(record.match_id)
 
     async def _play(self, running: _Running, order: MatchOrder) -> ServerMatch:
         record = running.record

@@ -53,6 +53,8 @@ class MatchFeed:
     def __init__(self, match_id: str) -> None:
         self.match_id = match_id
         self.records: list[dict[str, Any]] = []
+        #: The action records so far: the decisions played (what ListMatches shows live).
+        self.decisions = 0
         self.closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
@@ -66,7 +68,10 @@ class MatchFeed:
     def __call__(self, record: dict[str, Any]) -> None:
         """The replay writer's listener: keep ``record`` and wake the watchers."""
         self.records.append(record)
-        if record.get("type") == "result":
+        kind = record.get("type")
+        if kind == "action":
+            self.decisions += 1
+        elif kind == "result":
             self.closed = True
         self._wake()
 

@@ -12,7 +12,8 @@ The HTTP side is stdlib asyncio, not a framework: the page needs only GET of a f
 and one server-sent-event stream per watched match, and ``croupier serve`` then needs no
 dependency beyond grpcio. Each connection carries one request (``Connection: close``); the
 request head is bounded in size and time; static files come from a fixed table, never from a
-path the client names.
+path the client names. With an :class:`ssl.SSLContext` (the server's ``[tls]``) the page is
+served over HTTPS only: a plaintext request fails the TLS handshake and is never answered.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import re
+import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -142,7 +144,8 @@ class _Request:
 
 
 class WebServer:
-    """The page's HTTP server on ``host:port`` (port 0: any free one, see :attr:`port`)."""
+    """The page's HTTP server on ``host:port`` (port 0: any free one, see :attr:`port`); HTTPS
+    only with ``tls`` (a server context: ``croupier.transport.server_ssl_context``)."""
 
     def __init__(
         self,
@@ -151,18 +154,30 @@ class WebServer:
         port: int = 0,
         *,
         head_timeout_s: float = HEAD_TIMEOUT_S,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.spectator = spectator
         self.host, self.port = host, port
         self.head_timeout_s = head_timeout_s
+        self.tls = tls
+        #: ``https`` with TLS, else ``http``.
+        self.scheme = "http" if tls is None else "https"
         self._server: asyncio.Server | None = None
         self._static = {path: (_static(name), kind) for path, (name, kind) in _STATIC.items()}
         self._streams: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:
-        self._server = await asyncio.start_server(self._serve, self.host, self.port, limit=HEAD_MAX)
+        self._server = await asyncio.start_server(
+            self._serve,
+            self.host,
+            self.port,
+            limit=HEAD_MAX,
+            ssl=self.tls,
+            # the handshake is part of the head's time: a client that never finishes it is dropped
+            ssl_handshake_timeout=self.head_timeout_s if self.tls is not None else None,
+        )
         self.port = self._server.sockets[0].getsockname()[1]
-        _log.info("web_started", host=self.host, port=self.port)
+        _log.info("web_started", host=self.host, port=self.port, tls=self.tls is not None)
 
     async def stop(self) -> None:
         if self._server is not None:

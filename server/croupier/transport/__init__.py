@@ -29,7 +29,7 @@ from croupier.transport._sandbox import (
 from croupier.transport._sandbox import default_mode as default_sandbox_mode
 from croupier.transport._server import REASON_KEY, ArbiterServer, BotServicer, split_address
 from croupier.transport._sessions import BotSession
-from croupier.transport._tls import TlsConfig, server_credentials
+from croupier.transport._tls import TlsConfig, server_credentials, server_ssl_context
 
 __all__ = [
     "BUNDLED",
@@ -63,6 +63,7 @@ __all__ = [
     "parse_bot_command",
     "play_local",
     "server_credentials",
+    "server_ssl_context",
     "spawn",
     "split_address",
 ]

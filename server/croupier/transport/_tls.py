@@ -1,12 +1,13 @@
 """TLS for the arbiter's network listener: the certificate files, checked once, as gRPC
-server credentials.
+server credentials (or, for the competition server's web page, as an :mod:`ssl` context).
 
 The one place Croupier reads TLS material (``croupier match``, ``tournament`` and the
 competition server all come here). :func:`server_credentials` reads the PEM files and checks them
 with the standard library's :mod:`ssl` (the certificate parses, the key is not encrypted and
 belongs to it, the client CA parses) before gRPC sees them: gRPC itself would accept garbage and
 fail every handshake later. Any problem is one :class:`~croupier.errors.ConfigError` line naming
-the file.
+the file. :func:`server_ssl_context` is the same checked material for a listener of Python's
+own (``asyncio.start_server``).
 
 Only the TCP listener is TLS; the arbiter's unix socket (launched bots, sandboxed or not) stays
 plaintext: it is a local socket in a private directory, and the seat token still admits a bot.
@@ -51,6 +52,26 @@ def server_credentials(tls: TlsConfig) -> grpc.ServerCredentials:
     """gRPC credentials serving ``tls``'s certificate (requiring and checking client
     certificates when it has a client CA); :class:`ConfigError` for any file that is missing,
     unreadable or invalid, or a key that does not belong to the certificate."""
+    _, chain, key, client_ca = _load(tls)
+    return grpc.ssl_server_credentials(
+        [(key, chain)], root_certificates=client_ca, require_client_auth=client_ca is not None
+    )
+
+
+def server_ssl_context(tls: TlsConfig) -> ssl.SSLContext:
+    """A server-side :class:`ssl.SSLContext` of ``tls`` (TLS 1.2 at least; with a client CA,
+    a client certificate signed by it is required), checked as :func:`server_credentials`
+    checks it: :class:`ConfigError` in one line."""
+    context, _, _, client_ca = _load(tls)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    if client_ca is not None:
+        context.verify_mode = ssl.CERT_REQUIRED
+    return context
+
+
+def _load(tls: TlsConfig) -> tuple[ssl.SSLContext, bytes, bytes, bytes | None]:
+    """The checked files: a server context holding the chain, key and client CA, the chain's
+    and key's PEM bytes, and the client CA's (``None`` without one)."""
     chain = _read(tls.cert, "certificate")
     key = _read(tls.key, "key")
     if b"-----BEGIN CERTIFICATE-----" not in chain:
@@ -77,6 +98,4 @@ def server_credentials(tls: TlsConfig) -> grpc.ServerCredentials:
             raise ConfigError(
                 f"the TLS client CA {tls.client_ca} holds no valid certificate ({reason})"
             ) from None
-    return grpc.ssl_server_credentials(
-        [(key, chain)], root_certificates=client_ca, require_client_auth=client_ca is not None
-    )
+    return context, chain, key, client_ca
