@@ -337,7 +337,8 @@ class BotPool:
             links = [
                 link
                 for link in links
-                if not link.joined.is_set() and not link.done.is_set() and link in remote.active
+                if not (link.joined.is_set() or link.done.is_set() or link.closed)
+                and link in remote.active
             ]
             if not links:
                 return
