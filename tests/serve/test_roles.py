@@ -134,6 +134,11 @@ def test_operator_calls_are_refused_to_others(world: World, who: str) -> None:
         "CreateMatch": lambda: control.CreateMatch(
             cpb.CreateMatchRequest(game="scauver", params={"players": 3}, bots=BOTS)
         ),
+        "CreateMatches": lambda: control.CreateMatches(
+            cpb.CreateMatchesRequest(
+                matches=[cpb.CreateMatchRequest(game="scauver", params={"players": 3}, bots=BOTS)]
+            )
+        ),
         "CancelMatch": lambda: control.CancelMatch(cpb.CancelMatchRequest(match_id=mid)),
         "RegisterBot": lambda: control.RegisterBot(cpb.RegisterBotRequest(bot_name="mallory")),
         "CreateTournament": lambda: control.CreateTournament(

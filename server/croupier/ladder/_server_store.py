@@ -160,13 +160,42 @@ class ServerStore:
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
         self._conn = conn
+        self._grouped = False
 
     def close(self) -> None:
         self._conn.close()
 
     @contextmanager
+    def group(self) -> Iterator[None]:
+        """Run the writes made inside as one transaction: one commit (one fsync) for them all.
+        Each write's own transaction becomes a savepoint, so a write that fails is undone alone
+        and the others are committed; if the commit itself fails, none is."""
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        self._grouped = True
+        try:
+            yield
+            conn.execute("COMMIT")
+        except BaseException:
+            with suppress(sqlite3.Error):  # (a failed COMMIT may have ended it already)
+                conn.execute("ROLLBACK")
+            raise
+        finally:
+            self._grouped = False
+
+    @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         conn = self._conn
+        if self._grouped:  # one write of a group (see group())
+            conn.execute("SAVEPOINT write")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK TO write")
+                conn.execute("RELEASE write")
+                raise
+            conn.execute("RELEASE write")
+            return
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
@@ -207,34 +236,27 @@ class ServerStore:
 
     def create_match(self, match: ServerMatch) -> bool:
         """Record a new pending match; ``False`` (nothing written) if its id is known already."""
+        return self.create_matches((match,)) is None
+
+    def create_matches(self, matches: Sequence[ServerMatch]) -> str | None:
+        """Record new pending matches, all in one transaction (one commit to disk however many
+        there are); if one of their ids is known already, write none and return that id."""
+        ids = [m.match_id for m in matches]
         with self._transaction() as conn:
-            if conn.execute(
-                "SELECT 1 FROM server_matches WHERE id = ?", (match.match_id,)
-            ).fetchone():
-                return False
-            conn.execute(
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ", ".join("?" * len(chunk))
+                row = conn.execute(
+                    f"SELECT id FROM server_matches WHERE id IN ({marks}) LIMIT 1", chunk
+                ).fetchone()
+                if row is not None:
+                    return str(row[0])
+            conn.executemany(
                 f"INSERT INTO server_matches ({_MATCH_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    match.match_id,
-                    match.game,
-                    json.dumps(match.params, sort_keys=True),
-                    match.seed,
-                    PENDING,
-                    match.tournament,
-                    json.dumps(list(match.bots)),
-                    match.created_ms,
-                    0,
-                    0,
-                    0,
-                    0,
-                    "",
-                    "",
-                    "",
-                    match.deal_set,
-                ),
+                [_match_row(m) for m in matches],
             )
-        return True
+        return None
 
     def mark_running(self, match_id: str, started_ms: int) -> bool:
         with self._transaction() as conn:
@@ -423,6 +445,28 @@ class ServerStore:
         ):
             out[state] = n
         return out
+
+
+def _match_row(match: ServerMatch) -> tuple[Any, ...]:
+    """A new pending match's ``server_matches`` row."""
+    return (
+        match.match_id,
+        match.game,
+        json.dumps(match.params, sort_keys=True),
+        match.seed,
+        PENDING,
+        match.tournament,
+        json.dumps(list(match.bots)),
+        match.created_ms,
+        0,
+        0,
+        0,
+        0,
+        "",
+        "",
+        "",
+        match.deal_set,
+    )
 
 
 def open_server_store(path: Path) -> ServerStore:

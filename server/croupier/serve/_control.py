@@ -9,6 +9,7 @@ UNAUTHENTICATED. What each role may call:
 RPC            operator registered bot                 spectator
 ============== ======== ============================== =========
 CreateMatch    yes      no                             no
+CreateMatches  yes      no                             no
 CreateTournament yes    no                             no
 ListMatches    yes      yes                            yes
 GetMatch       yes      yes                            yes
@@ -46,6 +47,7 @@ from croupier.serve._server import (
     AuthError,
     Caller,
     CompetitionServer,
+    ExistsError,
     MatchOrder,
     NotFoundError,
     Role,
@@ -114,6 +116,15 @@ def match_info(record: ServerMatch) -> control_pb2.MatchInfo:
     )
 
 
+def _order(request: control_pb2.CreateMatchRequest) -> MatchOrder:
+    return MatchOrder(
+        game=request.game,
+        bots=tuple(request.bots),
+        params=dict(request.params),
+        seed=request.seed or None,
+    )
+
+
 def _page_token(record: ServerMatch) -> str:
     raw = json.dumps([record.created_ms, record.match_id]).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
@@ -169,6 +180,8 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
         code = grpc.StatusCode.INVALID_ARGUMENT
         if isinstance(exc, NotFoundError):
             code = grpc.StatusCode.NOT_FOUND
+        elif isinstance(exc, ExistsError):
+            code = grpc.StatusCode.ALREADY_EXISTS
         elif isinstance(exc, StateError):
             code = grpc.StatusCode.FAILED_PRECONDITION
         elif isinstance(exc, PermissionDeniedError):
@@ -183,18 +196,25 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
         self, request: control_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext
     ) -> control_pb2.CreateMatchResponse:
         await self._caller(context, "CreateMatch", Role.OPERATOR)
-        order = MatchOrder(
-            game=request.game,
-            bots=tuple(request.bots),
-            params=dict(request.params),
-            seed=request.seed or None,
-        )
         try:
-            record = await self._server.submit(order)
+            record = await self._server.submit(_order(request))
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
         return control_pb2.CreateMatchResponse(match=match_info(record))
+
+    async def CreateMatches(
+        self, request: control_pb2.CreateMatchesRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.CreateMatchesResponse:
+        await self._caller(context, "CreateMatches", Role.OPERATOR)
+        try:
+            records = await self._server.submit_many(
+                [_order(m) for m in request.matches], request.batch
+            )
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        return control_pb2.CreateMatchesResponse(matches=[match_info(r) for r in records])
 
     async def ListMatches(
         self, request: control_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext

@@ -79,6 +79,7 @@ from croupier.serve._config import ServeConfig, is_loopback
 from croupier.serve._scheduler import LadderScheduler
 from croupier.serve._watch import MatchFeed
 from croupier.serve._web import ControlSpectator, WebServer
+from croupier.serve._writer import StoreWriter
 from croupier.transport import (
     ArbiterServer,
     BotPool,
@@ -106,6 +107,9 @@ BUNDLED_PREFIX = "bundled:"
 MAX_CONTROL_STREAMS = 4096
 #: Largest control request (a tournament's TOML text is the biggest).
 MAX_CONTROL_MESSAGE_BYTES = 1 << 20
+#: Most matches one ``CreateMatches`` call may create, and the longest batch name.
+MAX_BATCH = 1000
+MAX_BATCH_NAME = 48
 #: A registered bot's name: letters, digits, ``-``, ``_``, ``.``, 1 to 64 of them.
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
 
@@ -136,6 +140,10 @@ class NotFoundError(CroupierError):
 
 class StateError(CroupierError):
     """The request does not fit the thing's state (FAILED_PRECONDITION)."""
+
+
+class ExistsError(StateError):
+    """A match id that is used already (ALREADY_EXISTS)."""
 
 
 def key_hash(key: str) -> str:
@@ -354,9 +362,10 @@ class CompetitionServer:
         self._store: ServerStore | None = None
         self._reads: ServerStore | None = None  # a second connection, for the reader thread
         self._loop_store: ServerStore | None = None  # a third, for sync reads on the loop
-        # the store is used off the event loop: every write (each an fsync) in one thread, in
-        # order; reads in another, on their own connection (WAL: readers never wait on writers)
-        self._writer: ThreadPoolExecutor | None = None
+        # the store is used off the event loop: every write in one thread, in order, those
+        # queued together committed together (one fsync); reads in another thread, on their
+        # own connection (WAL: readers never wait on writers)
+        self._writer: StoreWriter | None = None
         self._reader: ThreadPoolExecutor | None = None
         self._registered: dict[str, RegisteredBot] = {}
         self._arbiter: ArbiterServer | None = None
@@ -435,7 +444,7 @@ class CompetitionServer:
             self._log.warning("matches_aborted_at_start", count=len(aborted), match_ids=aborted)
         self._reads = open_server_store(config.store_path)
         self._loop_store = open_server_store(config.store_path)
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="croupier-store-write")
+        self._writer = StoreWriter(self._store)
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="croupier-store-read")
         self._slots = asyncio.Semaphore(config.max_matches)
         try:
@@ -593,9 +602,10 @@ class CompetitionServer:
             finally:
                 if self._arbiter is not None:
                     await self._arbiter.stop(grace)
-                for pool in (self._writer, self._reader):
-                    if pool is not None:
-                        pool.shutdown(wait=True)
+                if self._writer is not None:
+                    self._writer.close()
+                if self._reader is not None:
+                    self._reader.shutdown(wait=True)
                 self._writer = self._reader = None
                 for store in (self._store, self._reads, self._loop_store):
                     if store is not None:
@@ -604,10 +614,10 @@ class CompetitionServer:
         self._log.info("server_stopped")
 
     async def _write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run ``fn`` (a write of the store) in the writer thread, after the writes before it."""
+        """Run ``fn`` (a write of the store) in the writer thread, after the writes before it;
+        its result once committed (``serve/_writer.py``)."""
         assert self._writer is not None
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer, functools.partial(fn, *args, **kwargs))
+        return await self._writer.write(functools.partial(fn, *args, **kwargs))
 
     async def _read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(reads, *args)`` in the reader thread on the reading connection."""
@@ -730,12 +740,56 @@ class CompetitionServer:
 
     async def submit(self, order: MatchOrder) -> ServerMatch:
         """Record a new match (pending) and start it; return its record. :class:`ConfigError`
-        for a bad order, :class:`StateError` for a match id already used."""
+        for a bad order, :class:`ExistsError` for a match id already used."""
         if self._stopping:
             raise StateError("the server is stopping")
+        record = self._new_record(order, order.match_id or new_match_id(order.game))
+        if record.match_id in self._running or not await self._write(
+            self._wstore.create_match, record
+        ):
+            raise ExistsError(f"match {record.match_id} exists already")
+        self._start_match(record, order)
+        return record
+
+    async def submit_many(self, orders: Sequence[MatchOrder], batch: str = "") -> list[ServerMatch]:
+        """Record new matches (pending) in one store transaction and start them; return their
+        records in order. All or none: :class:`ConfigError` for a bad order (naming its index)
+        or batch name, :class:`ExistsError` if a match id is used already. With ``batch``,
+        match ``i`` is ``<batch>-<i>`` (four digits or more), so a retried batch is refused,
+        never created twice; without, each gets a fresh id (``MatchOrder.match_id`` is ignored)."""
+        if self._stopping:
+            raise StateError("the server is stopping")
+        if not orders:
+            raise ConfigError("matches: name at least one match")
+        if len(orders) > MAX_BATCH:
+            raise ConfigError(f"matches: at most {MAX_BATCH} in one call, got {len(orders)}")
+        if batch and (
+            len(batch) > MAX_BATCH_NAME or not set(batch) <= _NAME_CHARS or batch[0] == "."
+        ):
+            raise ConfigError(
+                f"batch {batch!r}: use 1 to {MAX_BATCH_NAME} letters, digits, '-', '_', '.'"
+            )
+        records = []
+        for i, order in enumerate(orders):
+            match_id = f"{batch}-{i:04d}" if batch else new_match_id(order.game)
+            try:
+                records.append(self._new_record(order, match_id))
+            except CroupierError as exc:
+                raise type(exc)(f"matches[{i}]: {exc}") from None
+        taken = next((r.match_id for r in records if r.match_id in self._running), None)
+        if taken is None:
+            taken = await self._write(self._wstore.create_matches, records)
+        if taken is not None:
+            raise ExistsError(f"match {taken} exists already: the batch is not created again")
+        for record, order in zip(records, orders, strict=True):
+            self._start_match(record, order)
+        self._log.info("matches_created", count=len(records), batch=batch)
+        return records
+
+    def _new_record(self, order: MatchOrder, match_id: str) -> ServerMatch:
+        """A checked order's pending record (ConfigError or NotFoundError for a bad order)."""
         params, seed = self._check_order(order)
-        match_id = order.match_id or new_match_id(order.game)
-        record = ServerMatch(
+        return ServerMatch(
             match_id=match_id,
             game=order.game,
             params=params,
@@ -746,13 +800,15 @@ class CompetitionServer:
             created_ms=now_ms(),
             deal_set=order.deal_set,
         )
-        if match_id in self._running or not await self._write(self._wstore.create_match, record):
-            raise StateError(f"match {match_id} exists already")
+
+    def _start_match(self, record: ServerMatch, order: MatchOrder) -> None:
+        """Start playing a match the store has recorded as pending."""
         running = _Running(record)
-        self._running[match_id] = running
+        self._running[record.match_id] = running
         running.task = asyncio.ensure_future(self._play(running, order))
-        self._log.info("match_created", match_id=match_id, game=order.game, bots=list(order.bots))
-        return record
+        self._log.info(
+            "match_created", match_id=record.match_id, game=order.game, bots=list(order.bots)
+        )
 
     async def play(self, order: MatchOrder) -> ServerMatch:
         """Play a match to its end and return it as stored (finished, cancelled or aborted)."""

@@ -359,14 +359,22 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         handed = 0
         try:
             while True:
-                getter = asyncio.ensure_future(session.queue.get())
-                closing = asyncio.ensure_future(self._closing_event().wait())
-                await asyncio.wait({getter, reader, closing}, return_when=asyncio.FIRST_COMPLETED)
-                closing.cancel()
-                if not getter.done():
-                    getter.cancel()
+                if reader.done() or self._closing_event().is_set():
                     return  # the bot hung up, or the server is shutting down
-                assignment = getter.result()
+                if not session.queue.empty():
+                    # seats queued already (many matches created at once): taken without a
+                    # wait, so the hand-off costs one write per seat, not tasks and wake-ups
+                    assignment = session.queue.get_nowait()
+                else:
+                    getter = asyncio.ensure_future(session.queue.get())
+                    closing = asyncio.ensure_future(self._closing_event().wait())
+                    waits = {getter, reader, closing}
+                    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                    closing.cancel()
+                    if not getter.done():
+                        getter.cancel()
+                        return  # the bot hung up, or the server is shutting down
+                    assignment = getter.result()
                 if assignment is None:
                     return
                 entry = self._seats.get(assignment.token)

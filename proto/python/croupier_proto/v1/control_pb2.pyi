@@ -89,6 +89,20 @@ class CreateMatchResponse(_message.Message):
     match: MatchInfo
     def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ...) -> None: ...
 
+class CreateMatchesRequest(_message.Message):
+    __slots__ = ("matches", "batch")
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    BATCH_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[CreateMatchRequest]
+    batch: str
+    def __init__(self, matches: _Optional[_Iterable[_Union[CreateMatchRequest, _Mapping]]] = ..., batch: _Optional[str] = ...) -> None: ...
+
+class CreateMatchesResponse(_message.Message):
+    __slots__ = ("matches",)
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[MatchInfo]
+    def __init__(self, matches: _Optional[_Iterable[_Union[MatchInfo, _Mapping]]] = ...) -> None: ...
+
 class CreateTournamentRequest(_message.Message):
     __slots__ = ("config_toml",)
     CONFIG_TOML_FIELD_NUMBER: _ClassVar[int]

@@ -40,6 +40,11 @@ class ControlServiceStub:
                 request_serializer=croupier_dot_v1_dot_control__pb2.CreateMatchRequest.SerializeToString,
                 response_deserializer=croupier_dot_v1_dot_control__pb2.CreateMatchResponse.FromString,
                 _registered_method=True)
+        self.CreateMatches = channel.unary_unary(
+                '/croupier.v1.ControlService/CreateMatches',
+                request_serializer=croupier_dot_v1_dot_control__pb2.CreateMatchesRequest.SerializeToString,
+                response_deserializer=croupier_dot_v1_dot_control__pb2.CreateMatchesResponse.FromString,
+                _registered_method=True)
         self.CreateTournament = channel.unary_unary(
                 '/croupier.v1.ControlService/CreateTournament',
                 request_serializer=croupier_dot_v1_dot_control__pb2.CreateTournamentRequest.SerializeToString,
@@ -93,6 +98,15 @@ class ControlServiceServicer:
 
     def CreateMatch(self, request, context):
         """Creates one match between registered bots (or bundled bots) and schedules it now.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateMatches(self, request, context):
+        """Creates many matches in one call and one store transaction: all of them or none (one bad
+        match refuses the whole call). Match ids may derive from a batch name, so that a call
+        retried after a lost answer or a server restart creates nothing twice.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -171,6 +185,11 @@ def add_ControlServiceServicer_to_server(servicer, server):
                     request_deserializer=croupier_dot_v1_dot_control__pb2.CreateMatchRequest.FromString,
                     response_serializer=croupier_dot_v1_dot_control__pb2.CreateMatchResponse.SerializeToString,
             ),
+            'CreateMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateMatches,
+                    request_deserializer=croupier_dot_v1_dot_control__pb2.CreateMatchesRequest.FromString,
+                    response_serializer=croupier_dot_v1_dot_control__pb2.CreateMatchesResponse.SerializeToString,
+            ),
             'CreateTournament': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateTournament,
                     request_deserializer=croupier_dot_v1_dot_control__pb2.CreateTournamentRequest.FromString,
@@ -245,6 +264,33 @@ class ControlService:
             '/croupier.v1.ControlService/CreateMatch',
             croupier_dot_v1_dot_control__pb2.CreateMatchRequest.SerializeToString,
             croupier_dot_v1_dot_control__pb2.CreateMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/croupier.v1.ControlService/CreateMatches',
+            croupier_dot_v1_dot_control__pb2.CreateMatchesRequest.SerializeToString,
+            croupier_dot_v1_dot_control__pb2.CreateMatchesResponse.FromString,
             options,
             channel_credentials,
             insecure,
