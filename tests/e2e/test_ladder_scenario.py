@@ -1,14 +1,24 @@
 """The competition server's "Must show" scenario, time-compressed (issue 13): a real
 ``croupier serve`` process runs a continuous 3-player Scauver ladder (with duplicate sets)
 while 8 registered bots (Python SDK, Node SDK, stdio programs behind the SDK's bridge) come
-and go; an operator cancels a match; a bot drops and reconnects; the server is SIGKILLed and
-restarted. At the end every finished match's replay verifies, the ratings equal a
-recomputation from the stored results, and no match is lost or counted twice.
+and go; an operator cancels a match; a bot's process dies and it comes back with its key;
+two bots (``CUT``: one Python, one Node) lose their network while they hold a decision and
+reconnect within the grace window; the server is SIGKILLed and restarted. At the end every
+finished match's replay verifies, the ratings equal a recomputation from the stored results,
+and no match is lost or counted twice.
+
+The cut is deterministic: each of the two bots dials the server through a TCP relay
+(``tests/serve/relay_kit.py``) that reads the HTTP/2 it carries; once armed, it lets the next
+decision request through, drops the bot's reply and resets the connection. That match's replay
+must then show a ``dropped`` and a ``rejoined`` record for the seat at that decision, the seat's
+own answer to it (no timeout or default action, its clock running through the gap), and a
+normal finish.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -23,6 +33,7 @@ from pathlib import Path
 import grpc
 import pytest
 from openskill.models import PlackettLuce
+from relay_kit import Cut, Relay
 
 from croupier.replay import read_replay, verify
 from croupier.v1 import control_pb2 as cpb
@@ -34,6 +45,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NODE_SDK = ROOT / "clients" / "node"
 OPERATOR_KEY = "op-" + "k" * 40
 FINISHED = cpb.MATCH_STATE_FINISHED
+#: The bots whose network breaks mid-decision (each dials the server through a relay).
+CUT = ("py-ann", "js-dan")
 
 
 def free_port() -> int:
@@ -132,7 +145,8 @@ seed = 13
 
 
 class Bots:
-    """The registered bots' processes, started and stopped as the scenario needs."""
+    """The registered bots' processes, started and stopped as the scenario needs; the bots
+    in ``relays`` dial the server through theirs."""
 
     def __init__(self, folder: Path, server: Server, node: str | None) -> None:
         self.folder = folder
@@ -141,6 +155,7 @@ class Bots:
         self.keys: dict[str, str] = {}
         self.kinds: dict[str, str] = {}
         self.running: dict[str, subprocess.Popen[bytes]] = {}
+        self.relays: dict[str, Relay] = {}
 
     def register(self, name: str, kind: str) -> None:
         reply = self.server.call("RegisterBot", cpb.RegisterBotRequest(bot_name=name, owner="t"))
@@ -160,9 +175,10 @@ class Bots:
         return [*bridge, "--key", key, "--capacity", "2", "--", *program]
 
     def start(self, name: str) -> None:
+        relay = self.relays.get(name)
         env = {
             **os.environ,
-            "CROUPIER_ADDRESS": self.server.bot_address,
+            "CROUPIER_ADDRESS": relay.address if relay else self.server.bot_address,
             "CROUPIER_SESSION_TOKEN": self.keys[name],
             "CROUPIER_SESSION_CAPACITY": "2",
         }
@@ -212,6 +228,8 @@ def test_thirty_minutes_of_a_continuous_ladder_in_under_a_minute(tmp_path: Path)
     python = ["py-ann", "py-ben", "py-cat"]
     nodes = ["js-dan", "js-eva", "js-fay"]
     stdio = ["io-gus", "io-hal"]
+    bots.relays = {name: Relay(server.bot_address) for name in CUT}
+    cuts: dict[str, Cut] = {}
     try:
         server.start()
         for names, kind in ((python, "python"), (nodes, "node"), (stdio, "stdio")):
@@ -224,6 +242,11 @@ def test_thirty_minutes_of_a_continuous_ladder_in_under_a_minute(tmp_path: Path)
         def finished() -> int:
             return len(server.matches(FINISHED))
 
+        def state_of(match_id: str) -> int:
+            reply = server.call("GetMatch", cpb.GetMatchRequest(match_id=match_id))
+            assert isinstance(reply, cpb.GetMatchResponse)
+            return reply.match.state
+
         wait_for(lambda: finished() >= 4, 60, "the first matches")
         for name in ("py-cat", "js-fay", "io-hal"):  # they come
             bots.start(name)
@@ -233,6 +256,14 @@ def test_thirty_minutes_of_a_continuous_ladder_in_under_a_minute(tmp_path: Path)
         wait_for(lambda: server.matches(cpb.MATCH_STATE_RUNNING), 30, "a running match")
         victim = server.matches(cpb.MATCH_STATE_RUNNING)[0].match_id
         server.call("CancelMatch", cpb.CancelMatchRequest(match_id=victim))
+        wait_for(lambda: state_of(victim) == cpb.MATCH_STATE_CANCELLED, 30, "the cancel")
+
+        # two bots' networks break while they hold a decision: each one's relay lets the next
+        # decision request through, drops the bot's reply to it and resets the connection (its
+        # session and Play streams at once); the SDK dials in again with the seat's token within
+        # the grace window and gets that decision again (checked in the replays below)
+        for name in CUT:
+            bots.relays[name].cut_at_reply()
 
         # a bot drops (its process dies, with or without seats) and reconnects with its key
         base = finished()
@@ -255,6 +286,17 @@ def test_thirty_minutes_of_a_continuous_ladder_in_under_a_minute(tmp_path: Path)
             )
 
         wait_for(eva_plays_again, 30, "js-eva seated again")
+        for name in CUT:
+            relay = bots.relays[name]
+            assert relay.was_cut.wait(30), f"{name}'s network never broke"
+            assert relay.cut_at is not None
+            cut = cuts[name] = relay.cut_at
+            over = lambda m=cut.match_id: state_of(m) == FINISHED  # noqa: E731
+            wait_for(over, 60, f"{name}'s cut match")
+            # its session is not resumed: the SDK played its seats to the end and exited; its
+            # owner starts it again
+            bots.running.pop(name).wait(30)
+            bots.start(name)
         bots.kill("py-ben")  # one goes for good
 
         # the server is SIGKILLed mid-ladder, with matches running
@@ -277,6 +319,8 @@ def test_thirty_minutes_of_a_continuous_ladder_in_under_a_minute(tmp_path: Path)
     finally:
         server.stop()
         bots.end_all()
+        for relay in bots.relays.values():
+            relay.close()
 
     # nothing finished before the kill was lost, nothing running then was counted
     for mid, m in before.items():
@@ -339,6 +383,29 @@ def test_thirty_minutes_of_a_continuous_ladder_in_under_a_minute(tmp_path: Path)
         verify(read_replay(replay))
         replays.add(replay)
     assert len(replays) == len(finished_rows)
+    # each cut seat dropped and rejoined at its pending decision, and then answered it itself:
+    # no timeout or default action for it, and the match finished normally
+    paths = {r[0]: tmp_path / "state" / r[2] for r in rows if r[1] == "finished"}
+    seated = {r[0]: json.loads(r[4]) for r in rows}
+    for name, cut in cuts.items():
+        records = [r.data | {"type": r.type} for r in read_replay(paths[cut.match_id]).records]
+        mine = [r for r in records if r.get("seat") == cut.seat]
+        kinds = [r["type"] for r in mine]
+        assert "dropped" in kinds, name
+        assert kinds.count("dropped") == kinds.count("rejoined") == 1, name
+        drop = kinds.index("dropped")
+        dropped, rejoined, answer = mine[drop : drop + 3]
+        assert rejoined["type"] == "rejoined", name
+        assert answer["type"] == "action", name
+        assert dropped["step"] == rejoined["step"] == answer["step"], name
+        assert (answer["fault"], answer.get("conceded")) == (None, None), name
+        assert answer["wall_us"] >= rejoined["gap_us"], name  # its clock ran meanwhile
+        assert "fault" not in kinds, name
+        result = records[-1]
+        assert (result["type"], result["cancelled"]) == ("result", False), name
+        seat = result["seats"][cut.seat]
+        assert seated[cut.match_id][cut.seat] == name
+        assert (seat["outcome"], seat["timeouts"]) == ("normal", 0), name
     # every one of the eight bots played; the ratings equal a recomputation over the matches
     # that had finished when the standings were read (the ladder went on until the stop, and a
     # match that finished after it was read comes after them in the order ratings are made in)

@@ -4,22 +4,21 @@ failure) comes back within ``--reconnect-grace`` with its seat token and answers
 decision itself: no default action is played, and the gap is in the replay.
 
 The bot is a real SDK process in session mode (``tests/e2e/bots/sleeper.py``, slow over its
-2nd decision) that dials the bot port through a TCP relay in the test; the test resets every
-relayed connection while that decision is pending.
+2nd decision) that dials the bot port through a TCP relay (``relay_kit.Relay``); the test
+resets every relayed connection while that decision is pending, and keeps the bot's network
+down for a moment. (The ladder scenario, ``tests/e2e/test_ladder_scenario.py``, cuts two bots
+inside a running ladder at the protocol point where a reply is on its way.)
 """
 
 from __future__ import annotations
 
-import contextlib
-import socket
-import struct
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from relay_kit import Relay
 from serve_kit import (
     Control,
     ServeProcess,
@@ -44,63 +43,6 @@ SLEEPER = [
     "--sleep-ms",
     "1500",
 ]
-
-
-class Relay:
-    """A threaded TCP relay to ``target``: :meth:`cut` resets every connection through it;
-    while ``refusing``, new connections are reset at once (the bot's network is down)."""
-
-    def __init__(self, target: str) -> None:
-        host, _, port = target.rpartition(":")
-        self.target = (host, int(port))
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.address = f"127.0.0.1:{self.listener.getsockname()[1]}"
-        self.refusing = False
-        self.accepted = 0
-        self.sockets: list[socket.socket] = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    @staticmethod
-    def _reset(sock: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        with contextlib.suppress(OSError):  # wakes the pipe thread blocked in recv (a close
-            sock.shutdown(socket.SHUT_RDWR)  # alone would wait for it, and send nothing)
-        with contextlib.suppress(OSError):
-            sock.close()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                down, _ = self.listener.accept()
-            except OSError:
-                return
-            if self.refusing:
-                self._reset(down)
-                continue
-            up = socket.create_connection(self.target)
-            with self.lock:
-                self.accepted += 1
-                self.sockets += [down, up]
-            for src, dst in ((down, up), (up, down)):
-                threading.Thread(target=self._pipe, args=(src, dst), daemon=True).start()
-
-    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
-        with contextlib.suppress(OSError):
-            while data := src.recv(65536):
-                dst.sendall(data)
-        self._reset(dst)
-
-    def cut(self) -> None:
-        with self.lock:
-            sockets, self.sockets = self.sockets, []
-        for sock in sockets:
-            self._reset(sock)
-
-    def close(self) -> None:
-        self.listener.close()
-        self.cut()
 
 
 def _records(path: Path) -> list[dict[str, Any]]:
@@ -149,3 +91,49 @@ def test_a_registered_bot_that_drops_mid_decision_comes_back_and_answers(tmp_pat
         assert mine
         assert all(r["fault"] is None and not r.get("conceded") for r in mine), "no default action"
         verify(read_replay(replay))
+
+
+def test_a_seat_handed_to_a_session_as_it_drops_goes_to_its_next_session(tmp_path: Path) -> None:
+    """The server hands the bot's session a seat and the connection breaks before the bot has
+    it (the relay drops the SeatAssignment and resets). Its SDK leaves (no seat to play, and a
+    session is not resumed); its owner starts it again within the window, and the new session
+    is handed that seat again: the bot plays it, rather than being a no-show at the connect
+    timeout (15 s) and ranked as disconnected."""
+    state = tmp_path / "state"
+    names = ("flaky", "bob", "carol")
+    with ServeProcess(state, "--reconnect-grace", "8") as server:
+        op = Control(server.control_address, server.operator_key)
+        keys = register(op, *names)
+        relay = Relay(server.bot_address)
+        log = tmp_path / "flaky.log"
+        first = start_bot(relay.address, keys["flaky"], log=log)
+        bots = [first, *(start_bot(server.bot_address, keys[n]) for n in names[1:])]
+        try:
+            wait_connected(op, names)
+            relay.cut_at_seat()
+            params = {"players": 3, "round_cap": 2}
+            created = op.CreateMatch(
+                cpb.CreateMatchRequest(game="scauver", params=params, bots=names)
+            )
+            match_id = created.match.match_id
+            assert relay.was_cut.wait(30), "the seat was never handed over"
+            assert first.wait(30) == 2, "its session broke: the SDK left"
+            bots.append(start_bot(relay.address, keys["flaky"], log=log))
+            done = wait_state(op, match_id, [cpb.MATCH_STATE_FINISHED], timeout=60)
+        finally:
+            relay.close()
+            for bot in bots:
+                bot.kill()
+                bot.wait()
+    assert relay.cut_at is not None
+    assert relay.cut_at.match_id == match_id
+    seat = relay.cut_at.seat
+    assert done.seats[seat].bot_name == "flaky"
+    assert done.seats[seat].result.outcome == bpb.SEAT_OUTCOME_NORMAL
+    replay = next((state / "replays").rglob(f"{match_id}*.jsonl"))
+    records = _records(replay)
+    assert [r for r in records if r["type"] == "fault"] == [], "no no-show, no disconnect"
+    mine = [r for r in records if r["type"] == "action" and r["seat"] == seat]
+    assert mine
+    assert all(r["fault"] is None and r["time_us"] > 0 for r in mine), "the bot played them"
+    verify(read_replay(replay))

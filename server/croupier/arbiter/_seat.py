@@ -240,6 +240,10 @@ class SeatLink:
         request = self.pending
         if request is None or self.outbox.holds(request):
             return None
+        if self.written_id != request.request_id:
+            # the lost connection took it off the outbox but its write was never noted (it
+            # broke as the bytes left): the clock runs from when it was sent, not from the resend
+            self.written_id, self.written_at = request.request_id, self.pending_since
         elapsed_ms = int((asyncio.get_running_loop().time() - self.pending_since) * 1000)
         clocks = request.clocks
         move_ms = max(0, clocks.move_time_ms - elapsed_ms)
@@ -263,9 +267,12 @@ class SeatLink:
         (event-loop time): the seat's clock starts then, not while the request was encoded or
         queued. Noted on the link, not queued: the match reads it when it next looks. A request
         written again (resent to a bot that came back within its grace window) keeps the time of
-        its first write: dropping gains a bot no thinking time."""
+        its first write: dropping gains a bot no thinking time. A write noted while the bot is
+        away (the lost connection's, returning late) happened before the drop was seen."""
         if request_id == self.written_id:
             return
+        if self.away_since is not None:
+            at = min(at, self.away_since)
         self.written_id, self.written_at = request_id, at
         if self.cpu_at_write and self.cpu_meter is not None:
             self.written_cpu = self.cpu_meter()

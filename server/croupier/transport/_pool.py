@@ -139,7 +139,8 @@ class BotPool:
     write); each reaches the server by its unix socket and never sees ``log_dir``.
     ``remote_grace_s`` > 0: when a remote bot's session drops, the seats it holds are not taken
     from it; each match gives its seat that long to come back on its own Play stream (the
-    matches' ``reconnect_grace_s``), and records the disconnect fault only after it.
+    matches' ``reconnect_grace_s``), and records the disconnect fault only after it. A seat it
+    had been handed but not yet joined is handed again to its next session.
     Use as ``async with BotPool(...) as pool``, or call :meth:`close` at the end.
     """
 
@@ -321,6 +322,39 @@ class BotPool:
             remote.stats.crashes += 1
             self._log.warning("remote_session_ended", bot=remote.name, seats_lost=len(held))
             remote.session = self._server.bots.open_session(remote.token)
+            unjoined = [link for link in held if not link.joined.is_set()]
+            if self._remote_grace_s > 0 and unjoined:
+                self._spawn(self._hand_again(remote, remote.session, unjoined))
+
+    async def _hand_again(
+        self, remote: _Remote, session: BotSession, links: list[SeatLink]
+    ) -> None:
+        """Seats handed to a session that dropped before their bot joined them: it may never
+        have got them (lost on the wire, or still queued). Once the bot's next session
+        connects, hand it each one its bot has still not joined and its match still needs (a
+        session that ends first leaves them to the next one: see :meth:`_watch_remote`)."""
+        while not (session.ended.is_set() or self._closed.is_set()):
+            links = [
+                link
+                for link in links
+                if not (link.joined.is_set() or link.done.is_set() or link.closed)
+                and link in remote.active
+            ]
+            if not links:
+                return
+            if session.connected.is_set():
+                for link in links:
+                    session.assign(link.token, match_bot_seed(remote.active[link], link.seat))
+                self._log.info("seats_handed_again", bot=remote.name, seats=len(links))
+                return
+            events = [session.connected, session.ended, self._closed]
+            events += [event for link in links for event in (link.joined, link.done)]
+            waits = {asyncio.ensure_future(event.wait()) for event in events}
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiter in waits:
+                    waiter.cancel()
 
     def _free_instance(self, bot: _Bot, match_id: str) -> _Instance | None:
         """The least loaded live process with room, and no seat of ``match_id`` already: one
