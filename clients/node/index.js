@@ -151,24 +151,34 @@ class BotError extends Error {
   }
 }
 
+// A BotService client of `address` on the channel channel() describes; throws a BotError when
+// there is no address, the contract cannot be loaded, a TLS file cannot be read or the client
+// cannot be made.
+function botClient(address) {
+  if (!address) {
+    throw new BotError("no arbiter address: set CROUPIER_ADDRESS");
+  }
+  try {
+    const BotService = loadService();
+    const dial = channel(address);
+    return new BotService(address, dial.credentials, dial.options);
+  } catch (err) {
+    throw err instanceof BotError ? err : new BotError(String(err.message));
+  }
+}
+
 // Play one match. `act(decision)` returns a legal action id; `decision` has requestId,
 // observation (a croupier.v1.Observation, with every finished round in past_deals/past_rounds),
 // legalActions (one per action, ascending by id, amount ranges expanded), clocks and match
 // (from the Welcome, plus `seed`: CROUPIER_SEED, or the seat assignment's seed in a session).
 // Optional hooks: onWelcome(match), onEvent(event), onRejected(rejected), onMatchEnd(end).
 function play(act, options = {}) {
-  const address = options.address || process.env.CROUPIER_ADDRESS;
   const token = options.token !== undefined ? options.token : process.env.CROUPIER_TOKEN || "";
-  if (!address) {
-    return Promise.reject(new BotError("no arbiter address: set CROUPIER_ADDRESS"));
-  }
   let client;
   try {
-    const BotService = loadService();
-    const dial = channel(address);
-    client = new BotService(address, dial.credentials, dial.options);
+    client = botClient(options.address || process.env.CROUPIER_ADDRESS);
   } catch (err) {
-    return Promise.reject(err instanceof BotError ? err : new BotError(String(err.message)));
+    return Promise.reject(err);
   }
   const seed = process.env.CROUPIER_SEED;
   return playSeat(client, act, options, token, seed === undefined ? null : Number(seed)).finally(
@@ -291,19 +301,13 @@ function sessionCapacity(options) {
 // Play stream, concurrently up to the capacity, until the arbiter ends the session. Resolves with
 // { sessionId, matches, failed }; rejects with a BotError if the arbiter refuses the session.
 function serve(act, options = {}) {
-  const address = options.address || process.env.CROUPIER_ADDRESS;
   const token =
     options.token !== undefined ? options.token : process.env.CROUPIER_SESSION_TOKEN || "";
-  if (!address) {
-    return Promise.reject(new BotError("no arbiter address: set CROUPIER_ADDRESS"));
-  }
   let client;
   try {
-    const BotService = loadService();
-    const dial = channel(address);
-    client = new BotService(address, dial.credentials, dial.options);
+    client = botClient(options.address || process.env.CROUPIER_ADDRESS);
   } catch (err) {
-    return Promise.reject(err instanceof BotError ? err : new BotError(String(err.message)));
+    return Promise.reject(err);
   }
   return new Promise((resolve, reject) => {
     const seats = [];

@@ -1,12 +1,13 @@
 """Play a real match (the arbiter, a replay file) in this process, each seat driven through its
-:class:`SeatLink` by a policy: for tests that compare what seats receive between two matches.
+:class:`SeatLink` by a policy: for tests that compare what seats receive between two matches;
+:func:`decisions` for a seat driver of a test's own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,18 @@ from croupier.replay import ReplayWriter, read_replay, verify
 
 #: A seat's policy: the action id to answer a decision with.
 Policy = Callable[[DecisionRequest], int]
+
+
+async def decisions(link: SeatLink, name: str = "") -> AsyncIterator[DecisionRequest]:
+    """Claim ``link``'s seat (as ``name``, default ``scripted-SEAT``), then every decision request
+    the match sends it, until the match is over; the rest of what it is sent is passed over."""
+    link.claim(name or f"scripted-{link.seat}", "1")
+    while True:
+        message = await link.outbox.get()
+        if message is None or isinstance(message, MatchOver):
+            return
+        if isinstance(message, DecisionRequest):
+            yield message
 
 
 async def _drive(link: SeatLink, policy: Policy, seen: list[Any]) -> None:

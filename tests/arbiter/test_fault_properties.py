@@ -19,13 +19,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from seats_kit import decisions
 
 from croupier.arbiter import (
     ClockRules,
-    DecisionRequest,
     Match,
     MatchConfig,
-    MatchOver,
     Outcome,
     Reply,
     SeatLink,
@@ -53,14 +52,8 @@ async def _seat(link: SeatLink, moves: list[Move], seed: int, illegal: int) -> N
     """Play ``link``'s seat following ``moves`` (then only good replies); ``illegal`` is an id
     the game never offers."""
     rng = random.Random(seed)
-    link.claim(f"scripted-{link.seat}", "1")
     todo = iter(moves)
-    while True:
-        message = await link.outbox.get()
-        if message is None or isinstance(message, MatchOver):
-            return
-        if not isinstance(message, DecisionRequest):
-            continue
+    async for message in decisions(link):
         move = next(todo, Move.GOOD)
         good = Reply(message.request_id, rng.choice(message.legal_actions))
         if move is Move.GOOD:

@@ -1,5 +1,6 @@
 """Helpers of the end-to-end suite: bot command lines, match configs, a synchronous match runner,
-and the ``croupier`` command run as a subprocess (:func:`croupier`, :func:`play_match`).
+and the ``croupier`` command run as a subprocess (:func:`croupier`, :func:`play_match`, and
+:func:`join_remote_seat` for a seat whose bot dials in from outside).
 
 The misbehaving bots live in ``tests/e2e/bots/`` (one docstring each). Tests are synchronous and
 drive asyncio with ``asyncio.run``.
@@ -98,6 +99,38 @@ def play_match(out: Path, *args: object, timeout: float = 120) -> Played:
     done = croupier("match", *args, "--out", out, timeout=timeout)
     assert done.returncode == 0, done.stderr
     return Played(out, done, replay_path(done.stdout))
+
+
+def join_remote_seat(
+    out: Path, *args: object, tls: bool = False, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``croupier match --out OUT ARGS...`` (seat 0 ``--bot remote``) joined from outside as a
+    competitor does: the address the arbiter listens on (said with ``(TLS)`` when ``tls``) and
+    seat 0's token are read from what it prints, then the SDK's random bot dials in with them
+    (and ``env``) and must exit with status 0. The arbiter's run, its output captured."""
+    arbiter = subprocess.Popen(
+        [*CROUPIER, "match", *(str(a) for a in args), "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    listening = re.compile(r"listening on (\S+) \(TLS\);" if tls else r"listening on (\S+);")
+    try:
+        assert arbiter.stderr is not None
+        address = token = None
+        for line in arbiter.stderr:
+            if found := listening.search(line):
+                address = found.group(1)
+            if found := re.search(r"seat 0: CROUPIER_TOKEN=(\S+)", line):
+                token = found.group(1)
+                break
+        assert address
+        assert token
+        bot_env = dict(os.environ, **(env or {}), CROUPIER_ADDRESS=address, CROUPIER_TOKEN=token)
+        bot = subprocess.run(RANDOM, env=bot_env, capture_output=True, text=True, timeout=60)
+        assert bot.returncode == 0, bot.stderr
+        stdout, stderr = arbiter.communicate(timeout=60)
+    finally:
+        arbiter.kill()
+    return subprocess.CompletedProcess(arbiter.args, arbiter.returncode, stdout, stderr)
 
 
 def config(

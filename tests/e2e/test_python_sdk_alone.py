@@ -29,6 +29,7 @@ from croupier_bot import run, proto
 server = importlib.util.find_spec("croupier")  # the server's package, under any name it has
 print("server reachable:", server or "none", file=sys.stderr, flush=True)
 assert proto.AS_NAS_MOVE_RAISE and proto.PlayRequest  # game and core names in one namespace
+import croupier_bot.stdio  # its line mapping comes from the stubs wheel (croupier_proto.v1.stdio)
 run(lambda d: d.legal_ids[-1], name="sdk-alone", version="1")
 """
 

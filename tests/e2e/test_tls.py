@@ -1,14 +1,13 @@
 """TLS for remote bots: ``croupier match --bot remote --tls-cert FILE --tls-key FILE`` makes the
-network listener speak TLS only (certificates generated here with the openssl command); a bot of
-the Python SDK joins over it with ``CROUPIER_TLS_CA``, launched bots keep the unix socket, and a
-plaintext client, a client that does not trust the certificate and (mutual TLS) a client without
-a certificate of the client CA are all refused before any Hello."""
+network listener speak TLS only (certificates from the suite's ``pki`` fixture, made with the
+openssl command); a bot of the Python SDK joins over it with ``CROUPIER_TLS_CA``, launched bots
+keep the unix socket, and a plaintext client, a client that does not trust the certificate and
+(mutual TLS) a client without a certificate of the client CA are all refused before any Hello."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from e2e_kit import join_remote_seat
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from croupier.errors import ConfigError
@@ -24,74 +24,16 @@ from croupier.transport import ArbiterServer, TlsConfig, server_credentials
 
 pytestmark = pytest.mark.e2e
 
-OPENSSL = shutil.which("openssl")
-needs_openssl = pytest.mark.skipif(OPENSSL is None, reason="the openssl command is not installed")
 
-
-def _openssl(*args: str, cwd: Path) -> None:
-    assert OPENSSL is not None
-    subprocess.run([OPENSSL, *args], cwd=cwd, check=True, capture_output=True, timeout=60)
-
-
-def _make_pki(folder: Path) -> dict[str, Path]:
-    """A CA, a server certificate for 127.0.0.1/localhost and a client certificate, both signed
-    by the CA, and a second CA nobody uses (P-256 keys: quick to make)."""
-    folder.mkdir(exist_ok=True)
-    ec = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
-    for ca in ("ca", "other-ca"):
-        _openssl("req", "-x509", *ec, "-days", "2", "-subj", f"/CN=croupier test {ca}",
-                 "-keyout", f"{ca}.key", "-out", f"{ca}.pem", cwd=folder)  # fmt: skip
-    (folder / "server.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    (folder / "client.ext").write_text("extendedKeyUsage=clientAuth\n")
-    for name in ("server", "client"):
-        _openssl("req", "-new", *ec, "-subj", f"/CN=croupier test {name}",
-                 "-keyout", f"{name}.key", "-out", f"{name}.csr", cwd=folder)  # fmt: skip
-        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-                 "-CAcreateserial", "-days", "2", "-extfile", f"{name}.ext",
-                 "-out", f"{name}.pem", cwd=folder)  # fmt: skip
-    return {p.stem + p.suffix.replace(".", "_"): p for p in folder.iterdir()}
-
-
-@pytest.fixture(scope="module")
-def pki(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    if OPENSSL is None:
-        pytest.skip("the openssl command is not installed")
-    return _make_pki(tmp_path_factory.mktemp("pki"))
-
-
-@needs_openssl
 def test_a_remote_sdk_bot_plays_a_match_over_tls(tmp_path: Path, pki: dict[str, Path]) -> None:
     """The whole route: the CLI's flags, the TLS listener, the SDK's ``CROUPIER_TLS_CA``; the
     other seats are launched bots, which dial the (plaintext) unix socket."""
-    arbiter = subprocess.Popen(
-        [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--seed", "5",
-         "--deals", "2", "--out", str(tmp_path / "out"), "--bot", "remote", "--bot", "random",
-         "--connect-timeout", "60", "--tls-cert", str(pki["server_pem"]),
-         "--tls-key", str(pki["server_key"])],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    done = join_remote_seat(
+        tmp_path / "out", "--game", "as-nas", "--seed", "5", "--deals", "2", "--bot", "remote",
+        "--bot", "random", "--connect-timeout", "60", "--tls-cert", pki["server_pem"],
+        "--tls-key", pki["server_key"], tls=True, env={"CROUPIER_TLS_CA": str(pki["ca_pem"])},
     )  # fmt: skip
-    try:
-        assert arbiter.stderr is not None
-        address = token = None
-        for line in arbiter.stderr:
-            if found := re.search(r"listening on (\S+) \(TLS\);", line):
-                address = found.group(1)
-            if found := re.search(r"seat 0: CROUPIER_TOKEN=(\S+)", line):
-                token = found.group(1)
-                break
-        assert address
-        assert token
-        env = dict(os.environ, CROUPIER_ADDRESS=address, CROUPIER_TOKEN=token)
-        env["CROUPIER_TLS_CA"] = str(pki["ca_pem"])
-        bot = subprocess.run(
-            [sys.executable, "-m", "croupier_bots.random_bot"],
-            env=env, capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
-        assert bot.returncode == 0, bot.stderr
-        out, err = arbiter.communicate(timeout=60)
-    finally:
-        arbiter.kill()
-    assert arbiter.returncode == 0, err
+    assert done.returncode == 0, done.stderr
     (replay,) = (tmp_path / "out").glob("*.jsonl")
     parsed = read_replay(replay)
     seats = parsed.header["seats"]
@@ -99,7 +41,7 @@ def test_a_remote_sdk_bot_plays_a_match_over_tls(tmp_path: Path, pki: dict[str, 
     assert all(s["peer"].startswith("unix:") for s in seats[1:])  # launched: the local socket
     assert [s["connected"] for s in seats] == [True] * 4
     verify(parsed)
-    assert out.count("normal") == 4
+    assert done.stdout.count("normal") == 4
 
 
 async def _health(address: str, credentials: grpc.ChannelCredentials | None) -> object:
@@ -145,7 +87,6 @@ def _creds(pki: dict[str, Path], ca: str = "ca_pem", client: bool = False) -> ob
     )
 
 
-@needs_openssl
 def test_clients_that_do_not_speak_tls_or_trust_the_certificate_are_refused(
     pki: dict[str, Path],
 ) -> None:
@@ -167,7 +108,6 @@ def test_clients_that_do_not_speak_tls_or_trust_the_certificate_are_refused(
     }
 
 
-@needs_openssl
 def test_mutual_tls_admits_only_clients_with_a_certificate_of_the_client_ca(
     pki: dict[str, Path],
 ) -> None:
@@ -184,22 +124,18 @@ def test_mutual_tls_admits_only_clients_with_a_certificate_of_the_client_ca(
     }
 
 
-@needs_openssl
 def test_bad_tls_files_are_one_clear_error(tmp_path: Path, pki: dict[str, Path]) -> None:
     garbage = tmp_path / "garbage.pem"
     garbage.write_text(
         "-----BEGIN CERTIFICATE-----\nnot base64 at all\n-----END CERTIFICATE-----\n"
     )
-    encrypted = tmp_path / "encrypted.key"
-    _openssl("pkey", "-in", str(pki["server_key"]), "-aes256", "-passout", "pass:x",
-             "-out", str(encrypted), cwd=tmp_path)  # fmt: skip
     cases = {
         "cannot read the TLS certificate": TlsConfig(tmp_path / "missing.pem", pki["server_key"]),
         "is not a PEM file": TlsConfig(pki["server_pem"], pki["server_ext"]),
         "holds no private key": TlsConfig(pki["server_pem"], pki["server_pem"]),
         "do not load together": TlsConfig(pki["server_pem"], pki["client_key"]),
         "do not load together ": TlsConfig(garbage, pki["server_key"]),
-        "is encrypted": TlsConfig(pki["server_pem"], encrypted),
+        "is encrypted": TlsConfig(pki["server_pem"], pki["encrypted_key"]),
         "client CA": TlsConfig(pki["server_pem"], pki["server_key"], garbage),
     }
     for expected, tls in cases.items():
@@ -245,7 +181,6 @@ def _sdk_bot(sdk: str) -> list[str]:
     return [str(CPP_BOT)]
 
 
-@needs_openssl
 @pytest.mark.parametrize("sdk", ["node", "cpp"])
 def test_the_node_and_cpp_kits_dial_over_mutual_tls(
     sdk: str, tmp_path: Path, pki: dict[str, Path]
@@ -291,7 +226,6 @@ def test_the_node_and_cpp_kits_dial_over_mutual_tls(
     assert header["seats"][0]["peer"].startswith("ipv4:127.0.0.1:")
 
 
-@needs_openssl
 def test_a_tournament_checks_its_tls_files_before_it_plays(
     tmp_path: Path, pki: dict[str, Path]
 ) -> None:

@@ -1,9 +1,10 @@
 """Helpers of the ladder's end-to-end tests: write a tournament file, run ``croupier tournament``
-as a user does, read the standings back."""
+as a user does, read the standings and the stored seats back, list a run's bot processes."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -43,3 +44,31 @@ def python_bot(name: str, *args: object) -> str:
     """A command line for the test bot ``tests/e2e/bots/<name>.py``."""
     parts = [sys.executable, str(E2E_BOTS / f"{name}.py"), *(str(a) for a in args)]
     return " ".join(parts)
+
+
+def stored_seats(store: Path, *, faults: bool = False) -> list[tuple[object, ...]]:
+    """Every seat the tournament store ``store`` holds, in schedule order: match id, seat, bot,
+    score, place, outcome, and with ``faults`` its timeouts and rejected replies."""
+    extra = ", s.timeouts, s.rejected" if faults else ""
+    conn = sqlite3.connect(store)
+    try:
+        return conn.execute(
+            f"SELECT m.id, s.seat, s.bot, s.score, s.place, s.outcome{extra} FROM matches m "
+            "JOIN seats s ON s.match_id = m.id ORDER BY m.slot, s.seat"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def children(pid: int) -> list[int]:
+    """The live processes ``pid`` started (a tournament's bots), from /proc: a zombie, exited
+    but not yet reaped, does not count."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(stat.parent.name))
+    return out

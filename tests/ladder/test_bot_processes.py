@@ -14,7 +14,15 @@ import time
 from pathlib import Path
 
 import pytest
-from ladder_kit import CROUPIER, python_bot, standings_json, tournament, write_config
+from ladder_kit import (
+    CROUPIER,
+    children,
+    python_bot,
+    standings_json,
+    stored_seats,
+    tournament,
+    write_config,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -30,17 +38,6 @@ move_ms = 5000
 {bots}
 """
 FIELD = 'r1 = "random"\nr2 = "as-nas-heuristic"\nr3 = "random"'
-
-
-def _results(store: Path) -> list[tuple[object, ...]]:
-    conn = sqlite3.connect(store)
-    try:
-        return conn.execute(
-            "SELECT m.id, s.seat, s.bot, s.score, s.place, s.outcome, s.timeouts, s.rejected "
-            "FROM matches m JOIN seats s ON s.match_id = m.id ORDER BY m.slot, s.seat"
-        ).fetchall()
-    finally:
-        conn.close()
 
 
 def _processes(store: Path) -> dict[str, tuple[str, int, int]]:
@@ -65,7 +62,7 @@ def test_a_crashing_bot_is_charged_once_and_restarted(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "t: 8/8 matches" in done.stdout
     assert marker.exists()
-    rows = _results(tmp_path / "t.sqlite")
+    rows = stored_seats(tmp_path / "t.sqlite")
     assert len(rows) == 32
     abnormal = [(r[2], r[5]) for r in rows if r[5] != "normal"]
     assert abnormal == [("crasher", "disconnected")]
@@ -91,8 +88,8 @@ def test_per_match_restarts_give_fresh_processes_and_the_same_results(tmp_path: 
     done = tournament(fresh, "--concurrency", 2, "--restart", "per-match")
     assert done.returncode == 0, done.stderr
     session_store, fresh_store = kept.parent / "t.sqlite", fresh.parent / "t.sqlite"
-    assert _results(session_store) == _results(fresh_store)
-    assert all(r[5] == "normal" for r in _results(session_store))
+    assert stored_seats(session_store, faults=True) == stored_seats(fresh_store, faults=True)
+    assert all(r[5] == "normal" for r in stored_seats(session_store))
     assert _processes(session_store) == dict.fromkeys(("r0", "r1", "r2", "r3"), ("session", 1, 0))
     # every match seats every bot once here: eight fresh processes each
     assert _processes(fresh_store) == dict.fromkeys(("r0", "r1", "r2", "r3"), ("per-match", 8, 0))
@@ -110,24 +107,12 @@ def test_a_bot_that_speaks_only_play_is_launched_per_match(tmp_path: Path) -> No
     path = write_config(tmp_path, BODY.format(bots=bots))
     done = tournament(path, "--concurrency", 2)
     assert done.returncode == 0, done.stderr
-    rows = _results(tmp_path / "t.sqlite")
+    rows = stored_seats(tmp_path / "t.sqlite")
     assert len(rows) == 32
     assert all(r[5] == "normal" for r in rows)
     processes = _processes(tmp_path / "t.sqlite")
     assert processes["plain"] == ("per-match", 1 + 8, 0)  # the refused session launch, then 8
     assert processes["r1"] == ("session", 1, 0)
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            out.append(int(stat.parent.name))
-    return out
 
 
 def test_ctrl_c_ends_every_session_before_the_tournament_exits(tmp_path: Path) -> None:
@@ -148,10 +133,10 @@ def test_ctrl_c_ends_every_session_before_the_tournament_exits(tmp_path: Path) -
         while time.monotonic() < deadline:
             assert proc.poll() is None, proc.communicate()
             with contextlib.suppress(sqlite3.OperationalError):  # the schema is not there yet
-                if store.exists() and _results(store):
+                if store.exists() and stored_seats(store):
                     break
             time.sleep(0.1)
-        bots = _children(proc.pid)
+        bots = children(proc.pid)
         assert len(bots) == 4, bots
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from ladder_kit import CROUPIER, tournament, write_config
+from ladder_kit import CROUPIER, stored_seats, tournament, write_config
 
 pytest.importorskip("ray")
 
@@ -139,14 +139,6 @@ d = "{bot}"
     return write_config(folder, body)
 
 
-def _results(store: Path) -> list[tuple[object, ...]]:
-    conn = sqlite3.connect(store)
-    return conn.execute(
-        "SELECT m.id, s.seat, s.bot, s.score, s.place, s.outcome FROM matches m "
-        "JOIN seats s ON s.match_id = m.id ORDER BY m.slot, s.seat"
-    ).fetchall()
-
-
 def _stored(store: Path) -> int:
     if not store.exists():
         return 0
@@ -210,8 +202,9 @@ def test_a_node_killed_mid_run_loses_no_match_and_counts_none_twice(
     assert killed_at < 16
     assert "t: 16/16 matches" in out
 
-    assert _results(store) == _results(local.parent / "t.sqlite")  # nothing lost, nothing twice
+    # nothing lost, nothing twice
+    assert stored_seats(store) == stored_seats(local.parent / "t.sqlite")
     started = Counter(starts.read_text().split())
-    assert set(started) == {m for (m, *_rest) in _results(store)}
+    assert set(started) == {m for (m, *_rest) in stored_seats(store)}
     replayed = [m for m, n in started.items() if n > 4]  # four bots per start
     assert replayed, "no match was in flight on the killed node"

@@ -16,7 +16,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from ladder_kit import CROUPIER, standings_json, tournament, write_config
+from ladder_kit import (
+    CROUPIER,
+    children,
+    standings_json,
+    stored_seats,
+    tournament,
+    write_config,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -37,19 +44,6 @@ d = "random"
 """
 
 
-def _children(pid: int) -> list[int]:
-    """The processes ``pid`` started (its bots), from /proc."""
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            out.append(int(stat.parent.name))
-    return out
-
-
 def _alive(pid: int) -> bool:
     """Whether ``pid`` runs (a zombie, exited but not yet reaped, does not count)."""
     try:
@@ -63,17 +57,9 @@ def _stored(store: Path) -> int:
     if not store.exists():
         return 0
     try:
-        return len(_results(store)) // 4
+        return len(stored_seats(store)) // 4
     except sqlite3.OperationalError:
         return 0
-
-
-def _results(store: Path) -> list[tuple[object, ...]]:
-    conn = sqlite3.connect(store)
-    return conn.execute(
-        "SELECT m.id, s.seat, s.bot, s.score, s.place, s.outcome FROM matches m "
-        "JOIN seats s ON s.match_id = m.id ORDER BY m.slot, s.seat"
-    ).fetchall()
 
 
 def test_killed_and_resumed_gives_the_same_standings(tmp_path: Path) -> None:
@@ -97,7 +83,7 @@ def test_killed_and_resumed_gives_the_same_standings(tmp_path: Path) -> None:
         store = killed.parent / "t.sqlite"
         target = _stored(store) + int(rng.integers(0, 5))
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and (_stored(store) < target or not _children(proc.pid)):
+        while time.monotonic() < deadline and (_stored(store) < target or not children(proc.pid)):
             assert proc.poll() is None, "the run ended before it could be killed"
             time.sleep(0.01)
         time.sleep(float(rng.uniform(0, 0.08)))
@@ -108,7 +94,7 @@ def test_killed_and_resumed_gives_the_same_standings(tmp_path: Path) -> None:
             finally:
                 proc.send_signal(signal.SIGCONT)
         assert proc.poll() is None, "the run ended before it could be killed"
-        bots = _children(proc.pid)
+        bots = children(proc.pid)
         orphans += bots
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -127,7 +113,7 @@ def test_killed_and_resumed_gives_the_same_standings(tmp_path: Path) -> None:
     assert resumed.returncode == 0, resumed.stderr
     assert f"{finished_after_kill[-1]} already finished" in resumed.stderr
 
-    assert _results(killed.parent / "t.sqlite") == _results(reference.parent / "t.sqlite")
+    assert stored_seats(killed.parent / "t.sqlite") == stored_seats(reference.parent / "t.sqlite")
     ref, got = (standings_json(p.parent / "t.sqlite") for p in (reference, killed))
     assert got["bots"] == ref["bots"]
     assert got["pairs"] == ref["pairs"]

@@ -7,42 +7,22 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import shutil
 import socket
 import ssl
-import subprocess
 from pathlib import Path
 
 import pytest
 from serve_kit import ServeProcess, ctl_here
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command"),
-]
+pytestmark = pytest.mark.e2e  # the certificates: the suite's pki fixture (needs openssl)
 
 
-def _certificate(folder: Path) -> tuple[Path, Path]:
-    cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(
-        [
-            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-            "-subj", "/CN=croupier-test", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-            "-keyout", str(key), "-out", str(cert),
-        ],
-        check=True,
-        capture_output=True,
-    )  # fmt: skip
-    return cert, key
-
-
-def test_the_control_port_speaks_tls_only(tmp_path: Path) -> None:
-    cert, key = _certificate(tmp_path)
-    tls = ("--tls-cert", str(cert), "--tls-key", str(key))
+def test_the_control_port_speaks_tls_only(tmp_path: Path, pki: dict[str, Path]) -> None:
+    tls = ("--tls-cert", str(pki["server_pem"]), "--tls-key", str(pki["server_key"]))
     with ServeProcess(tmp_path / "state", *tls, "--control-listen", "0.0.0.0:0") as server:
         port = server.control_address.rpartition(":")[2]
         server.control_address = f"127.0.0.1:{port}"
-        ok = ctl_here(server, "--tls-ca", cert, "bots")
+        ok = ctl_here(server, "--tls-ca", pki["ca_pem"], "bots")
         assert ok.returncode == 0, ok.stderr
         assert ok.stdout.split() == ["bot", "owner", "connected", "version"]
         plain = ctl_here(server, "bots")
@@ -73,14 +53,13 @@ def _plain_get(port: int) -> bytes:
 
 
 def test_with_tls_the_web_page_is_https_only_and_may_listen_on_every_address(
-    tmp_path: Path,
+    tmp_path: Path, pki: dict[str, Path]
 ) -> None:
-    cert, key = _certificate(tmp_path)
-    tls = ("--tls-cert", str(cert), "--tls-key", str(key))
+    tls = ("--tls-cert", str(pki["server_pem"]), "--tls-key", str(pki["server_key"]))
     with ServeProcess(tmp_path / "state", *tls, "--web-listen", "0.0.0.0:0") as server:
         assert server.web_url.startswith("https://")
         port = int(server.web_url.rstrip("/").rpartition(":")[2])
-        trusted = ssl.create_default_context(cafile=str(cert))
+        trusted = ssl.create_default_context(cafile=str(pki["ca_pem"]))
         status, body = _https_get(port, "/", trusted)
         assert status == 200
         assert b'<script src="/static/app.js"' in body
@@ -94,16 +73,19 @@ def test_with_tls_the_web_page_is_https_only_and_may_listen_on_every_address(
         assert b"<script" not in plain
 
 
-def test_with_a_client_ca_the_web_page_demands_a_client_certificate(tmp_path: Path) -> None:
-    cert, key = _certificate(tmp_path)  # self-signed: it is its own CA, and the client's
-    tls = ("--tls-cert", str(cert), "--tls-key", str(key), "--tls-client-ca", str(cert))
+def test_with_a_client_ca_the_web_page_demands_a_client_certificate(
+    tmp_path: Path, pki: dict[str, Path]
+) -> None:
+    ca = str(pki["ca_pem"])  # the CA of the server's certificate and of the client's
+    tls = ("--tls-cert", str(pki["server_pem"]), "--tls-key", str(pki["server_key"]))
+    tls += ("--tls-client-ca", ca)
     with ServeProcess(tmp_path / "state", *tls, "--web-listen", "127.0.0.1:0") as server:
         port = int(server.web_url.rstrip("/").rpartition(":")[2])
-        anonymous = ssl.create_default_context(cafile=str(cert))
+        anonymous = ssl.create_default_context(cafile=ca)
         with pytest.raises((ssl.SSLError, ConnectionError)):
             _https_get(port, "/", anonymous)
-        holder = ssl.create_default_context(cafile=str(cert))
-        holder.load_cert_chain(cert, key)
+        holder = ssl.create_default_context(cafile=ca)
+        holder.load_cert_chain(pki["client_pem"], pki["client_key"])
         status, body = _https_get(port, "/", holder)
         assert status == 200
         assert b'<script src="/static/app.js"' in body

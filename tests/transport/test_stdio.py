@@ -1,5 +1,6 @@
-"""The stdio bridge's two translations: an arbiter message to one JSON line (protobuf's
-canonical mapping, read back to the same message), and a program's line to a reply."""
+"""The stdio bridges' two translations (``croupier_proto.v1.stdio``, which the arbiter's bridge
+and the SDK's both run): an arbiter message to one JSON line (protobuf's canonical mapping, read
+back to the same message), and a program's line to a reply."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from collections import deque
 import pytest
 from google.protobuf import json_format
 
-from croupier.transport._stdio import bot_name, parse_reply, to_line
 from croupier.v1 import bot_pb2 as pb
+from croupier_proto.v1.stdio import bot_name, parse_reply, to_line
 
 
 def _decision() -> pb.PlayResponse:

@@ -17,8 +17,9 @@ oldest unanswered decision, or ``{"request_id": "7", "action_id": 4}`` naming th
 blank lines are ignored and any other line goes to the arbiter as a message that is not an
 action (rejected; the default action is played). CMD's stderr is the bridge's. CMD gets the
 bridge's environment without the address, tokens and key, plus ``CROUPIER_SEED`` (the seat's
-seed). This module imports only the generated ``croupier_proto.v1`` stubs and grpc, never the
-server.
+seed). The lines are mapped to and from the messages by ``croupier_proto.v1.stdio``, the code
+the server's bridge runs too. This module imports only the stubs package ``croupier_proto`` and
+grpc, never the server.
 
 Exit status: 0 when the session (or the match) ended normally, 1 when the connection broke,
 2 for a usage error or a refusal (one ``croupier_bot.stdio: error: ...`` line on stderr).
@@ -29,7 +30,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import sys
 from collections import deque
@@ -37,13 +37,25 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
-from google.protobuf import json_format
 
 from croupier_proto.v1 import PROTOCOL_VERSION, bot_pb2_grpc
 from croupier_proto.v1 import bot_pb2 as pb
+from croupier_proto.v1.stdio import MAX_LINE_BYTES, bot_name, parse_reply, to_line
 
-#: Longest line read from the program; a longer one is not an action.
-MAX_LINE_BYTES = 1 << 20
+__all__ = [
+    "HIDDEN_ENV",
+    "MAX_LINE_BYTES",
+    "MAX_RECEIVE_BYTES",
+    "BridgeError",
+    "main",
+    "parse_reply",
+    "play_seat",
+    "play_stdio",
+    "program_name",
+    "serve_stdio",
+    "to_line",
+]
+
 #: Largest message accepted from the arbiter (decision messages grow with the match).
 MAX_RECEIVE_BYTES = 64 << 20
 #: The bridge's own variables, which the program does not get (it speaks stdio only).
@@ -66,62 +78,9 @@ class BridgeError(Exception):
         self.status = status
 
 
-def program_name(program: Sequence[str]) -> str:
-    """The bot name in Hello: the last argument naming a file, else the program's own name."""
-    for arg in reversed(program):
-        if os.path.isfile(arg):
-            return Path(arg).name
-    return Path(program[0]).name
-
-
-def to_line(response: pb.PlayResponse) -> bytes:
-    """One arbiter message as the program reads it: canonical JSON on one line."""
-    data = json_format.MessageToDict(response, always_print_fields_with_no_presence=True)
-    return json.dumps(data, separators=(",", ":")).encode() + b"\n"
-
-
-def _bounded(value: object, bound: int) -> int | None:
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < bound:
-        return value
-    return None
-
-
-def parse_reply(line: bytes, pending: deque[int], last: int) -> pb.PlayRequest | None:
-    """The message for one program line (``None``: a blank line). ``pending``: request ids sent
-    and not answered yet, oldest first; ``last``: the newest request id (what a bare id answers
-    when nothing is pending). A line naming its request settles it and all earlier ones; any
-    other line answers the oldest unanswered decision."""
-    text = line.strip()
-    if not text:
-        return None
-    action: int | None = None
-    named = False
-    request: int | None = None
-    if text.isdigit():
-        action = _bounded(int(text), 1 << 32)
-    else:
-        try:
-            data = json.loads(text)
-        except (ValueError, UnicodeDecodeError):
-            data = None
-        if isinstance(data, dict):
-            raw = data.get("action_id", data.get("actionId"))
-            action = None if isinstance(raw, str) else _bounded(raw, 1 << 32)
-            if "request_id" in data or "requestId" in data:
-                named = True
-                request = _bounded(data.get("request_id", data.get("requestId")), 1 << 64)
-    oldest = last
-    if request is not None:
-        while pending and pending[0] <= request:
-            pending.popleft()
-    elif pending:
-        oldest = pending.popleft()
-    if action is None or (named and request is None):
-        return pb.PlayRequest()  # not an action: the arbiter rejects it
-    rid = request if request is not None else oldest
-    return pb.PlayRequest(action=pb.ActionReply(request_id=rid, action_id=action))
+#: The name a program plays under in Hello: the last argument naming a file, else its own name
+#: (:func:`croupier_proto.v1.stdio.bot_name`).
+program_name = bot_name
 
 
 def _rpc_error(exc: grpc.aio.AioRpcError) -> BridgeError:
@@ -166,7 +125,7 @@ async def play_seat(
     stdin, stdout = proc.stdin, proc.stdout
     hello = pb.Hello(
         token=token,
-        bot_name=name or program_name(program),
+        bot_name=name or bot_name(program),
         bot_version="stdio",
         protocol_version=PROTOCOL_VERSION,
     )
@@ -266,7 +225,7 @@ async def serve_stdio(
     ``program``, up to ``capacity`` at a time, until the server ends the session (0)."""
     hello = pb.SessionHello(
         token=key,
-        bot_name=name or program_name(program),
+        bot_name=name or bot_name(program),
         bot_version="stdio",
         protocol_version=PROTOCOL_VERSION,
         capacity=max(1, capacity),

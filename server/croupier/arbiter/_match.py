@@ -449,28 +449,24 @@ class Match:
         legal = request.legal_actions
         loop = asyncio.get_running_loop()
         meter = link.cpu_meter if clock.kind is ClockKind.CPU else None
-        # the clock starts when the transport reports the request's first write (link.written;
-        # a request resent to a bot that came back is written again and does not restart it),
-        # until
+        # the clock starts when the transport reports the request written (link.written), until
         # then from now; time the arbiter itself stalled is never charged
         start = loop.time()
         cpu_start = meter() if meter else 0.0
         limit_s = (budget_ms + clock.margin_ms) / 1000  # what may be charged
         wall_s = limit_s + (clock.cpu_wall_guard_ms / 1000 if meter else 0.0)  # hard limit
-        seen = 0.0  # the write of this request last taken into account
 
         def started(read_at: float = 0.0) -> None:
-            """Once the transport has written the request (``link.written``, its first write),
-            its clock starts at that moment; but not from a write noted after the reply being
-            handled was read (``read_at``): the transport may resume from the write after the
-            reply came in."""
-            nonlocal start, cpu_start, seen
-            written_at = link.written_at
-            if read_at and written_at > read_at:
+            """Once the transport has written the request, its clock starts at that write; but
+            not from a write noted after the reply being handled was read (``read_at``): the
+            transport may resume from the write after the reply came in. Taking it again is a
+            no-op: the link keeps a request's first write (``SeatLink.written`` ignores the
+            rewrite of a request resent to a bot that came back)."""
+            nonlocal start, cpu_start
+            if link.written_id != request_id or (read_at and link.written_at > read_at):
                 return
-            if link.written_id == request_id and written_at != seen:
-                seen = start = link.pending_since = link.written_at
-                cpu_start = link.written_cpu if meter else 0.0
+            start = link.pending_since = link.written_at
+            cpu_start = link.written_cpu if meter else 0.0
 
         def timing(end: float) -> tuple[int, DecisionTiming]:
             wall = max(0.0, end - start)

@@ -28,12 +28,12 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from croupier.errors import ConfigError
-from croupier.ladder._store import MatchRecord, SeatRecord
+from croupier.ladder._sqlite import SQLiteStore, connect
+from croupier.ladder._store import SEAT_COLUMNS, MatchRecord, SeatRecord, seat_record, seat_rows
 
 SERVER_SCHEMA_VERSION = 1
 
@@ -154,16 +154,12 @@ _MATCH_COLUMNS = (
 )
 
 
-class ServerStore:
+class ServerStore(SQLiteStore):
     """The open server store. Use :func:`open_server_store`."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
-        self.path = path
-        self._conn = conn
+        super().__init__(path, conn)
         self._grouped = False
-
-    def close(self) -> None:
-        self._conn.close()
 
     @contextmanager
     def group(self) -> Iterator[None]:
@@ -185,24 +181,19 @@ class ServerStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn
-        if self._grouped:  # one write of a group (see group())
-            conn.execute("SAVEPOINT write")
-            try:
+        if not self._grouped:  # a transaction of its own (SQLiteStore's)
+            with super()._transaction() as conn:
                 yield conn
-            except BaseException:
-                conn.execute("ROLLBACK TO write")
-                conn.execute("RELEASE write")
-                raise
-            conn.execute("RELEASE write")
             return
-        conn.execute("BEGIN IMMEDIATE")
+        conn = self._conn  # one write of a group (see group())
+        conn.execute("SAVEPOINT write")
         try:
             yield conn
         except BaseException:
-            conn.execute("ROLLBACK")
+            conn.execute("ROLLBACK TO write")
+            conn.execute("RELEASE write")
             raise
-        conn.execute("COMMIT")
+        conn.execute("RELEASE write")
 
     # -- registered bots --------------------------------------------------------------------------
 
@@ -298,19 +289,7 @@ class ServerStore:
                 return False
             conn.executemany(
                 "INSERT INTO server_seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        match_id,
-                        s.seat,
-                        s.bot,
-                        str(s.score),
-                        s.place,
-                        s.outcome,
-                        s.timeouts,
-                        s.rejected,
-                    )
-                    for s in seats
-                ],
+                seat_rows(match_id, seats),
             )
         return True
 
@@ -371,13 +350,11 @@ class ServerStore:
             chunk = ids[start : start + 500]
             marks = ", ".join("?" * len(chunk))
             for row in self._conn.execute(
-                "SELECT match_id, seat, bot, score, place, outcome, timeouts, rejected "
-                f"FROM server_seats WHERE match_id IN ({marks}) ORDER BY match_id, seat",
+                f"SELECT {SEAT_COLUMNS} FROM server_seats WHERE match_id IN ({marks}) "
+                "ORDER BY match_id, seat",
                 chunk,
             ):
-                out.setdefault(row[0], []).append(
-                    SeatRecord(row[1], row[2], Fraction(row[3]), row[4], row[5], row[6], row[7])
-                )
+                out.setdefault(row[0], []).append(seat_record(row))
         return out
 
     def _rows(self, where: str, args: Sequence[Any], tail: str) -> list[ServerMatch]:
@@ -474,11 +451,7 @@ def open_server_store(path: Path) -> ServerStore:
     if it cannot be used."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        # autocommit mode; transactions are explicit (BEGIN IMMEDIATE ... COMMIT)
-        conn = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = FULL")  # a commit survives a power cut, not only a kill
-        conn.execute("PRAGMA foreign_keys = ON")
+        conn = connect(path, check_same_thread=False)
         conn.executescript(_SCHEMA)
         row = conn.execute("SELECT value FROM server_meta WHERE key = 'schema_version'").fetchone()
         if row is None:

@@ -22,14 +22,14 @@ import dataclasses
 import datetime as dt
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from croupier.errors import ConfigError
+from croupier.ladder._sqlite import SQLiteStore, connect
 
 SCHEMA_VERSION = 1
 
@@ -103,6 +103,23 @@ class SeatRecord:
     rejected: int
 
 
+#: The columns of a seat row, in table order (``seats``, and the server store's ``server_seats``).
+SEAT_COLUMNS = "match_id, seat, bot, score, place, outcome, timeouts, rejected"
+
+
+def seat_rows(match_id: str, seats: Iterable[SeatRecord]) -> list[tuple[object, ...]]:
+    """The rows of ``SEAT_COLUMNS`` that store ``seats`` of match ``match_id``."""
+    return [
+        (match_id, s.seat, s.bot, str(s.score), s.place, s.outcome, s.timeouts, s.rejected)
+        for s in seats
+    ]
+
+
+def seat_record(row: Sequence[Any]) -> SeatRecord:
+    """The seat a row of ``SEAT_COLUMNS`` holds (its match id, first, left out)."""
+    return SeatRecord(row[1], row[2], Fraction(row[3]), row[4], row[5], row[6], row[7])
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
     """A finished match as the store holds it."""
@@ -150,26 +167,8 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-class Store:
+class Store(SQLiteStore):
     """An open store. Use :func:`open_store` (writing) or :func:`read_store` (reading)."""
-
-    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
-        self.path = path
-        self._conn = conn
-
-    def close(self) -> None:
-        self._conn.close()
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
 
     # -- the tournament -------------------------------------------------------------------------
 
@@ -288,19 +287,7 @@ class Store:
             )
             conn.executemany(
                 "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        record.match_id,
-                        s.seat,
-                        s.bot,
-                        str(s.score),
-                        s.place,
-                        s.outcome,
-                        s.timeouts,
-                        s.rejected,
-                    )
-                    for s in record.seats
-                ],
+                seat_rows(record.match_id, record.seats),
             )
             for s, (name, version) in zip(record.seats, hello, strict=False):
                 if name or version:
@@ -318,13 +305,8 @@ class Store:
     def matches(self) -> list[MatchRecord]:
         """Every finished match, in schedule order."""
         seats: dict[str, list[SeatRecord]] = {}
-        for row in self._conn.execute(
-            "SELECT match_id, seat, bot, score, place, outcome, timeouts, rejected "
-            "FROM seats ORDER BY match_id, seat"
-        ):
-            seats.setdefault(row[0], []).append(
-                SeatRecord(row[1], row[2], Fraction(row[3]), row[4], row[5], row[6], row[7])
-            )
+        for row in self._conn.execute(f"SELECT {SEAT_COLUMNS} FROM seats ORDER BY match_id, seat"):
+            seats.setdefault(row[0], []).append(seat_record(row))
         out = []
         for row in self._conn.execute(
             "SELECT id, slot, round, table_no, seating, deal_set, seed, rounds_played, "
@@ -355,11 +337,7 @@ def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
     try:
         if create:
             path.parent.mkdir(parents=True, exist_ok=True)
-        # autocommit mode; transactions are explicit (BEGIN IMMEDIATE ... COMMIT)
-        conn = sqlite3.connect(path, isolation_level=None, timeout=30.0)
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = FULL")  # a commit survives a power cut, not only a kill
-        conn.execute("PRAGMA foreign_keys = ON")
+        conn = connect(path)
         if create:
             conn.executescript(_SCHEMA)
             have = {row[1] for row in conn.execute("PRAGMA table_info(bots)")}

@@ -1,7 +1,7 @@
 """The stdio bridge: a bot in any language that reads JSON lines on stdin and answers on stdout.
 
 ``croupier match --bot stdio:CMD`` launches this module as the seat's bot process (a script, so
-it imports only the generated ``croupier.v1`` code and grpc, not the server) with CMD after
+it imports only the stubs package ``croupier.v1`` and grpc, not the server) with CMD after
 ``--``. The bridge dials the arbiter like any bot (``CROUPIER_ADDRESS``, ``CROUPIER_TOKEN``),
 starts CMD with pipes on its stdin and stdout, and then, for the whole match:
 
@@ -30,22 +30,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import sys
 from collections import deque
 from pathlib import Path
 
 import grpc
-from google.protobuf import json_format
 
-from croupier.v1 import PROTOCOL_VERSION, bot_pb2_grpc
+from croupier.v1 import PROTOCOL_VERSION, bot_pb2_grpc, stdio
 from croupier.v1 import bot_pb2 as pb
 
 #: ``--bot stdio:CMD`` names a program that speaks the stdio protocol.
 PREFIX = "stdio:"
-#: Longest line the bridge reads from the program; a longer one is not an action.
-MAX_LINE_BYTES = 1 << 20
 #: Largest message the bridge accepts from the arbiter (decision messages grow with the match).
 MAX_RECEIVE_BYTES = 64 << 20
 #: The bridge's own environment variables that the program does not get (it speaks stdio only).
@@ -63,68 +59,6 @@ def bridge_argv(program: list[str]) -> list[str]:
     return [sys.executable, str(Path(__file__).resolve()), "--", *program]
 
 
-def bot_name(program: list[str]) -> str:
-    """The name in ``Hello``: the last argument that names a file (``bash bot.sh`` -> ``bot.sh``),
-    else the program's own name."""
-    for arg in reversed(program):
-        if os.path.isfile(arg):
-            return Path(arg).name
-    return Path(program[0]).name
-
-
-def to_line(response: pb.PlayResponse) -> bytes:
-    """One arbiter message as the program reads it: canonical JSON on one line."""
-    data = json_format.MessageToDict(response, always_print_fields_with_no_presence=True)
-    return json.dumps(data, separators=(",", ":")).encode() + b"\n"
-
-
-def _int(value: object, bound: int) -> int | None:
-    """``value`` if it is an integer in ``[0, bound)`` (a digit string too), else ``None``."""
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < bound:
-        return value
-    return None
-
-
-def parse_reply(line: bytes, pending: deque[int], last: int) -> pb.PlayRequest | None:
-    """The message for one line from the program (``None`` for a blank line). ``pending`` holds
-    the request ids sent to the program and not yet answered, oldest first; ``last`` is the most
-    recent request id, which a bare id answers when nothing is pending (a stale reply).
-
-    A line that names its request settles that one and every earlier one; any other line (a bare
-    id, an object without a request id, or something that is not an action at all) answers the
-    oldest unanswered decision."""
-    text = line.strip()
-    if not text:
-        return None
-    action_id: int | None = None
-    named, request_id = False, None
-    if text.isdigit():
-        action_id = _int(int(text), 1 << 32)
-    else:
-        try:
-            data = json.loads(text)
-        except (ValueError, UnicodeDecodeError):
-            data = None
-        if isinstance(data, dict):
-            raw = data.get("action_id", data.get("actionId"))
-            action_id = None if isinstance(raw, str) else _int(raw, 1 << 32)
-            if "request_id" in data or "requestId" in data:
-                named = True
-                request_id = _int(data.get("request_id", data.get("requestId")), 1 << 64)
-    oldest = last
-    if request_id is not None:
-        while pending and pending[0] <= request_id:  # earlier ones are settled or abandoned
-            pending.popleft()
-    elif pending:
-        oldest = pending.popleft()
-    if action_id is None or (named and request_id is None):
-        return pb.PlayRequest()  # not an action: the arbiter rejects it
-    rid = request_id if request_id is not None else oldest
-    return pb.PlayRequest(action=pb.ActionReply(request_id=rid, action_id=action_id))
-
-
 class _Disconnected(Exception):
     """The program closed its stdout (or its stdin broke) before the match ended."""
 
@@ -138,7 +72,7 @@ async def run_bridge(program: list[str], address: str, token: str) -> int:
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             env=env,
-            limit=MAX_LINE_BYTES,
+            limit=stdio.MAX_LINE_BYTES,
         )
     except OSError as exc:
         print(f"stdio bridge: cannot start {program[0]}: {exc.strerror or exc}", file=sys.stderr)
@@ -148,7 +82,7 @@ async def run_bridge(program: list[str], address: str, token: str) -> int:
     stdin, stdout = proc.stdin, proc.stdout
     hello = pb.Hello(
         token=token,
-        bot_name=bot_name(program),
+        bot_name=stdio.bot_name(program),
         bot_version="stdio",
         protocol_version=PROTOCOL_VERSION,
     )
@@ -168,7 +102,7 @@ async def run_bridge(program: list[str], address: str, token: str) -> int:
                         last = response.decision.request_id
                         pending.append(last)
                     try:
-                        stdin.write(to_line(response))
+                        stdin.write(stdio.to_line(response))
                         await stdin.drain()
                     except ConnectionError:
                         raise _Disconnected from None
@@ -187,7 +121,7 @@ async def run_bridge(program: list[str], address: str, token: str) -> int:
                             await stdout.readuntil(b"\n")
                     if not line:
                         return
-                    reply = parse_reply(line, pending, last)
+                    reply = stdio.parse_reply(line, pending, last)
                     if reply is not None:
                         with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                             await call.write(reply)

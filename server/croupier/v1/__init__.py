@@ -1,6 +1,7 @@
 """The wire contract as the server imports it: ``croupier.v1`` is another name for the stubs
 package ``croupier_proto.v1`` (``proto/python``), the same module objects under the name of the
-proto package, so ``from croupier.v1 import bot_pb2`` reads as the ``.proto`` does.
+proto package, so ``from croupier.v1 import bot_pb2`` reads as the ``.proto`` does; ``stdio``
+is the stubs package's hand-written mapping of the stdio protocol's lines to these messages.
 
 Bots and SDKs import ``croupier_proto.v1`` itself: it is a distribution of its own and needs
 nothing of the server.
@@ -18,6 +19,7 @@ from croupier_proto.v1 import (
     fipsen_pb2,
     scauver_pb2,
     score_pb2,
+    stdio,
 )
 
 __all__ = [
@@ -32,4 +34,5 @@ __all__ = [
     "fipsen_pb2",
     "scauver_pb2",
     "score_pb2",
+    "stdio",
 ]
