@@ -159,26 +159,32 @@ class Relay:
 
     def _to_bot(self, src: socket.socket, dst: socket.socket, connection: _Connection) -> None:
         messages = Messages(client=False)
-        with contextlib.suppress(OSError):
-            while data := src.recv(65536):
-                # (every byte is read: the frames are found from the connection's start)
-                if self._watch(messages.feed(data), connection):
-                    self.cut()  # the seat is not forwarded
-                    self.was_cut.set()
-                    return
-                dst.sendall(data)
-        self._reset(dst)
+        try:
+            with contextlib.suppress(OSError):
+                while data := src.recv(65536):
+                    # (every byte is read: the frames are found from the connection's start)
+                    if self._watch(messages.feed(data), connection):
+                        self.cut()  # the seat is not forwarded
+                        self.was_cut.set()
+                        return
+                    dst.sendall(data)
+        finally:  # whatever ends this pipe (a parse error too) ends the connection both ways,
+            self._reset(dst)  # never a half-open link that silently stops relaying
+            self._reset(src)
 
     def _to_arbiter(self, src: socket.socket, dst: socket.socket, connection: _Connection) -> None:
         messages = Messages(client=True)
-        with contextlib.suppress(OSError):
-            while data := src.recv(65536):
-                if self._is_target_reply(messages.feed(data), connection):
-                    self.cut()  # the reply is not forwarded
-                    self.was_cut.set()
-                    return
-                dst.sendall(data)
-        self._reset(dst)
+        try:
+            with contextlib.suppress(OSError):
+                while data := src.recv(65536):
+                    if self._is_target_reply(messages.feed(data), connection):
+                        self.cut()  # the reply is not forwarded
+                        self.was_cut.set()
+                        return
+                    dst.sendall(data)
+        finally:
+            self._reset(dst)
+            self._reset(src)
 
     def _watch(self, messages: list[tuple[int, bytes]], connection: _Connection) -> bool:
         """Note the Play streams' Welcomes and the armed decision; whether to cut now (a seat
