@@ -1,6 +1,7 @@
 """``python -m croupier`` is the ``croupier`` command (the console script calls :func:`run`)."""
 
 import os
+import signal
 import sys
 
 #: The exit status of a run cancelled by Ctrl-C (``croupier.cli.EXIT_CANCELLED``; not imported
@@ -10,6 +11,10 @@ EXIT_CANCELLED = 3
 
 def run() -> None:
     """Import the CLI and run it; Ctrl-C at any moment ends in one line, never a traceback."""
+    # A command started in the background of a non-interactive shell (CI, nohup, `cmd &`)
+    # inherits SIGINT ignored, and Python then leaves it ignored: a SIGINT before the event
+    # loop's own handler was installed was lost, and the run went on as if never interrupted.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         from croupier.cli import main
 
