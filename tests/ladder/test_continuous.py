@@ -79,6 +79,7 @@ def test_the_ladder_seats_only_connected_bots_rotates_seats_and_rates_each_match
     recomputation from the stored results."""
     names = ["ada", "bea", "cyd", "dot", "eve"]
     seen: list[tuple[str, str, tuple[str, ...], bool]] = []
+    open_sets: list[tuple[str, bool]] = []
 
     async def scenario() -> tuple[list[MatchRecord], dict[str, int]]:
         server = ArbiterServer()
@@ -93,6 +94,8 @@ def test_the_ladder_seats_only_connected_bots_rotates_seats_and_rates_each_match
         def listen(m: LadderMatch) -> None:
             connected = all(pool.connected(b) for b in m.bots)
             seen.append((m.match_id, m.state, m.bots, connected))
+            if m.state == "pending":  # its set's deals are being played: not for spectators
+                open_sets.append((m.deal_set, ladder.deal_set_open(m.deal_set)))
 
         backend = PoolBackend(config, server, pool, store, tmp_path / "out")
         ladder = LadderScheduler(config, backend, listener=listen)
@@ -110,6 +113,9 @@ def test_the_ladder_seats_only_connected_bots_rotates_seats_and_rates_each_match
             await until(lambda: len(store.matches()) >= before + 6)
             await ladder.stop(finish=True)
             matches = store.matches()
+            assert open_sets
+            assert all(is_open for _, is_open in open_sets)
+            assert not ladder.deal_set_open(open_sets[0][0])  # the first set is long over
             assert_ratings_agree(store, names)
             held = store.ratings()
             for name, rating in ladder.ratings().items():  # what it pairs by is what it stored

@@ -326,3 +326,47 @@ def test_a_server_stop_records_a_tournaments_live_match_aborted_and_keeps_the_fi
     assert aborted[0].detail == "the server stopped before the match ended"
     assert aborted[0].decisions == _actions(tmp_path / "state" / aborted[0].replay_path) >= 1
     assert all(m.state in (FINISHED, ABORTED) for m in cup.values())  # none left running
+
+
+def test_a_duplicate_set_is_watched_by_operators_only_until_its_tournament_ends(
+    server: ServeProcess, tmp_path: Path
+) -> None:
+    """With duplicate sets every seating of a table plays the same deals: a seating's public
+    view (showdowns, the stock) shows cards that are hidden at its sibling seatings, and a bot's
+    owner may play one while watching another. So while the tournament may still play the set,
+    WatchMatch of its matches, even finished ones, is for operators; afterwards for all."""
+    op = Control(server.control_address, server.operator_key)
+    spectator = Control(server.control_address, server.spectator_key)
+    bot = f"env SLOW_BOT_DELAY_S=0.05 {sys.executable} {BOTS / 'random_slow_bot.py'}"
+    config = tmp_path / "dup.toml"
+    text = CUP.format(bot=bot).replace('"live-cup"', '"dup-cup"')
+    config.write_text(text.replace("duplicate = false", "duplicate = true"))
+    started = ctl_here(server, "tournament", config)
+    assert started.returncode == 0, started.stderr
+
+    def cup(state: int) -> list[cpb.MatchInfo]:
+        page = op.ListMatches(cpb.ListMatchesRequest(state=state)).matches
+        return [m for m in page if m.tournament == "dup-cup"]
+
+    wait_for(lambda: cup(cpb.MATCH_STATE_RUNNING), 60, "a seating to be played")
+    match_id = cup(cpb.MATCH_STATE_RUNNING)[0].match_id
+    request = cpb.WatchMatchRequest(match_id=match_id)
+    with pytest.raises(grpc.RpcError) as refused:
+        next(iter(spectator.WatchMatch(request)))
+    assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert "duplicate set" in (refused.value.details() or "")
+    assert next(iter(op.WatchMatch(request))).HasField("started")  # operators may
+    standings = cpb.GetStandingsRequest(tournament="dup-cup")
+    wait_for(
+        lambda: sum(r.matches for r in op.GetStandings(standings).rows) == 3 * 3,
+        120,
+        "the tournament to end",
+    )
+    wait_for(lambda: not cup(cpb.MATCH_STATE_RUNNING), 30, "its last match to be listed ended")
+    wait_for(
+        lambda: ctl_here(server, "watch", match_id, key=server.spectator_key).returncode == 0,
+        30,
+        "the set to be over",
+    )
+    for control in (op, spectator):
+        control.close()

@@ -277,6 +277,13 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
+        if caller.role is not Role.OPERATOR and self._server.deal_set_open(record):
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"match {record.match_id} is a seating of a duplicate set still being played: "
+                "its cards are hidden at the other seatings, so only operators may watch it "
+                "until the set is over",
+            )
         if request.HasField("seat"):
             seat = request.seat
             if seat >= len(record.bots):

@@ -331,6 +331,13 @@ class LadderScheduler:
         """The matches being set up or played now."""
         return tuple(self._running.values())
 
+    def deal_set_open(self, deal_set: str) -> bool:
+        """Whether a seating of duplicate set ``deal_set`` is still running or queued: its
+        deals are then still to be played by someone."""
+        return any(m.deal_set == deal_set for m in self._running.values()) or any(
+            s.deal_set == deal_set for s in self._pending
+        )
+
     def cancel(self, match_id: str) -> bool:
         """Cancel a running match (it ends at once, not stored as finished, not rated); False
         if the ladder runs no such match."""

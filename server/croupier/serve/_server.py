@@ -881,6 +881,18 @@ class CompetitionServer:
         read on the caller's thread (the event loop's)."""
         return self.store.finished(tournament, game)
 
+    def deal_set_open(self, record: ServerMatch) -> bool:
+        """Whether ``record`` belongs to a duplicate set whose deals may still be played at
+        another seating (by its tournament while that runs, or by the ladder while a seating of
+        the set runs or is queued). Such a match, even finished, shows cards that are hidden
+        in its sibling seatings: only operators may watch it then."""
+        if not record.deal_set:
+            return False
+        if record.tournament:
+            task = self._tournaments.get(record.tournament)
+            return task is not None and not task.done()
+        return self.ladder is not None and self.ladder.deal_set_open(record.deal_set)
+
     async def watch_source(self, match_id: str) -> MatchFeed | Path:
         """What WatchMatch streams a match from: its live feed while this process has it
         pending or playing, else its replay file."""
