@@ -744,11 +744,20 @@ class CompetitionServer:
         if self._stopping:
             raise StateError("the server is stopping")
         record = self._new_record(order, order.match_id or new_match_id(order.game))
-        if record.match_id in self._running or not await self._write(
-            self._wstore.create_match, record
-        ):
+        if record.match_id in self._running:
             raise ExistsError(f"match {record.match_id} exists already")
-        self._start_match(record, order)
+
+        async def create() -> bool:
+            if not await self._write(self._wstore.create_match, record):
+                return False
+            if not self._stopping:  # (stored as the server stops: its next start aborts it)
+                self._start_match(record, order)
+            return True
+
+        # shielded: a caller that gives up (its deadline, a cancel) while the write is queued
+        # must not leave the match stored but never started
+        if not await asyncio.shield(create()):
+            raise ExistsError(f"match {record.match_id} exists already")
         return record
 
     async def submit_many(self, orders: Sequence[MatchOrder], batch: str = "") -> list[ServerMatch]:
@@ -777,13 +786,20 @@ class CompetitionServer:
             except CroupierError as exc:
                 raise type(exc)(f"matches[{i}]: {exc}") from None
         taken = next((r.match_id for r in records if r.match_id in self._running), None)
-        if taken is None:
-            taken = await self._write(self._wstore.create_matches, records)
         if taken is not None:
             raise ExistsError(f"match {taken} exists already: the batch is not created again")
-        for record, order in zip(records, orders, strict=True):
-            self._start_match(record, order)
-        self._log.info("matches_created", count=len(records), batch=batch)
+
+        async def create() -> str | None:
+            taken = await self._write(self._wstore.create_matches, records)
+            if taken is None and not self._stopping:  # (as in submit)
+                for record, order in zip(records, orders, strict=True):
+                    self._start_match(record, order)
+                self._log.info("matches_created", count=len(records), batch=batch)
+            return taken
+
+        # shielded, as in submit: stored means started, whether or not the caller still waits
+        if (taken := await asyncio.shield(create())) is not None:
+            raise ExistsError(f"match {taken} exists already: the batch is not created again")
         return records
 
     def _new_record(self, order: MatchOrder, match_id: str) -> ServerMatch:
