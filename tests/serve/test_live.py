@@ -356,6 +356,10 @@ def test_a_duplicate_set_is_watched_by_operators_only_until_its_tournament_ends(
     assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
     assert "duplicate set" in (refused.value.details() or "")
     assert next(iter(op.WatchMatch(request))).HasField("started")  # operators may
+    with pytest.raises(grpc.RpcError) as kept:  # a tournament's match is not cancelled alone
+        op.CancelMatch(cpb.CancelMatchRequest(match_id=match_id))
+    assert kept.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "not cancelled one by one" in (kept.value.details() or "")
     standings = cpb.GetStandingsRequest(tournament="dup-cup")
     wait_for(
         lambda: sum(r.matches for r in op.GetStandings(standings).rows) == 3 * 3,

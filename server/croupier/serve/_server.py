@@ -841,6 +841,11 @@ class CompetitionServer:
             record = self.store.get_match(match_id)
             if record is None:
                 raise NotFoundError(f"no match {match_id!r}")
+            if record.tournament and record.state in (PENDING, RUNNING):
+                raise StateError(
+                    f"match {match_id} is played by tournament {record.tournament!r}, "
+                    "whose matches are not cancelled one by one"
+                )
             raise StateError(f"match {match_id} has ended ({record.state})")
         running.reason = reason
         running.cancel.set()
