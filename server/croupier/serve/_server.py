@@ -829,9 +829,10 @@ class CompetitionServer:
     async def play(self, order: MatchOrder) -> ServerMatch:
         """Play a match to its end and return it as stored (finished, cancelled or aborted)."""
         record = await self.submit(order)
-        task = self._running[record.match_id].task
-        assert task is not None
-        return await asyncio.shield(task)
+        running = self._running.get(record.match_id)
+        if running is None or running.task is None:  # stored as the server stopped: not played
+            return record  # (pending; the next start records it aborted)
+        return await asyncio.shield(running.task)
 
     def cancel(self, match_id: str, reason: str = "cancelled by the operator") -> None:
         """Cancel a pending or running match (it ends as cancelled, unrated); NotFoundError or
