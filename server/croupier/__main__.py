@@ -12,12 +12,19 @@ EXIT_CANCELLED = 3
 def run() -> None:
     """Import the CLI and run it; Ctrl-C at any moment ends in one line, never a traceback."""
     # A command started in the background of a non-interactive shell (CI, nohup, `cmd &`)
-    # inherits SIGINT ignored, and Python then leaves it ignored: a SIGINT before the event
-    # loop's own handler was installed was lost, and the run went on as if never interrupted.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    # inherits SIGINT ignored, and Python leaves it so: a SIGINT before the event loop's own
+    # handler was installed was lost. And a KeyboardInterrupt raised inside a C extension's
+    # initialisation (grpc's) comes out as an ImportError with a traceback. So a SIGINT during
+    # the imports is only noted, and acted on once they are done.
+    interrupted: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, _frame: interrupted.append(signum))
     try:
         from croupier.cli import main
-
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        if interrupted:
+            raise KeyboardInterrupt
         code = main()
     except KeyboardInterrupt:
         print("croupier: interrupted", file=sys.stderr)
