@@ -45,7 +45,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 LIGHT_BOT = HERE / "_light_bot.py"
 
-_ARBITER = r"""
+_HOST = r"""
 import asyncio, logging, sys
 from pathlib import Path
 import structlog
@@ -53,26 +53,44 @@ from croupier.arbiter import ClockRules, MatchConfig
 from croupier.replay import read_replay
 from croupier.runner import run_match
 from croupier.transport import ArbiterServer, BotPool
+from croupier.transport._sandbox import Limits, SandboxMode, SandboxOptions
 
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
                     logger_factory=structlog.PrintLoggerFactory(sys.stderr))
 concurrency, matches, deals, out, light = (
     int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]), sys.argv[5])
+# "arbiter": this process is measured, every seat a light bot; "sdk" | "light": the bot named
+# "sdk" is (the SDK's random bot or a light one, run under the valgrind command that follows)
+measured, valgrind = sys.argv[6], sys.argv[7:]
 clock = ClockRules(60000, 600000)
 
 async def main():
     server = ArbiterServer()
     await server.start()
     (out / "logs").mkdir(parents=True)
-    pool = BotPool(server, out / "logs", capacity=concurrency)
-    names = ["l0", "l1", "l2", "l3"]
+    names, extra = ["l0", "l1", "l2", "l3"], {}
+    if measured == "arbiter":
+        pool = BotPool(server, out / "logs", capacity=concurrency)
+    else:
+        # the measured bot runs unsandboxed and unlimited: valgrind needs a large address space
+        # and callgrind_control reaches it through /tmp
+        sandbox = SandboxOptions(mode=SandboxMode.NONE, limits=Limits(memory_mb=0, cpu_s=0))
+        pool = BotPool(server, out / "logs", capacity=concurrency, sandbox=sandbox,
+                       session_timeout_s=600)  # a bot under valgrind starts slowly
+        names[0], extra = "sdk", {"connect_timeout_s": 600}
+        if measured == "sdk":
+            pool.add("sdk", [*valgrind, sys.executable, "-m", "croupier_bots.random_bot"])
+        else:  # the light bot, named apart from the three others
+            pool.add("sdk", [*valgrind, sys.executable, light, "measured"])
     for name in names:
-        pool.add(name, [sys.executable, light])
+        if name != "sdk":
+            pool.add(name, [sys.executable, light])
     replays = []
     try:
         async def one(i, d):
-            seats = [pool.assigner(n) for n in names]
-            config = MatchConfig("as-nas", {"deals": d}, seed=i, clock=clock)
+            turn = 0 if measured == "arbiter" else i % 4  # the measured bot in every seat
+            seats = [pool.assigner(n) for n in names[turn:] + names[:turn]]
+            config = MatchConfig("as-nas", {"deals": d}, seed=i, clock=clock, **extra)
             run = await run_match(config, seats, out, server=server, match_id=f"m{i}")
             replays.append(run.replay)
 
@@ -88,7 +106,15 @@ async def main():
 
         await asyncio.gather(*(worker() for _ in range(concurrency)))
     finally:
-        decisions = sum(1 for p in replays for r in read_replay(p).records if r.type == "action")
+        decisions = 0
+        for path in replays:
+            replay = read_replay(path)
+            acts = [r for r in replay.records if r.type == "action"]
+            if measured != "arbiter":  # the measured bot's decisions only
+                named = "random" if measured == "sdk" else "measured"
+                sdk = {s["seat"] for s in replay.header["seats"] if s["bot_name"] == named}
+                acts = [r for r in acts if r.data["seat"] in sdk]
+            decisions += len(acts)
         print("done", decisions, flush=True)
         await asyncio.to_thread(sys.stdin.readline)
         await pool.close()
@@ -173,95 +199,8 @@ sys.stdin.readline()
 #: The bare gRPC echo server, the baseline (a file both benches run).
 _ECHO_SERVER = str(Path(__file__).with_name("_echo_server.py"))
 
-_ECHO_CLIENT = r"""
-import asyncio, sys, grpc
-port, streams, each = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-payload = b"x" * 300
-async def one(channel, n):
-    call = channel.stream_stream("/bench.Echo/Echo")()
-    for _ in range(n):
-        await call.write(payload)
-        await call.read()
-    await call.done_writing()
-async def main():
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-        await channel.channel_ready()
-        await asyncio.gather(*(one(channel, 5) for _ in range(streams)))  # warm-up
-        print("ready", flush=True)
-        await asyncio.to_thread(sys.stdin.readline)
-        await asyncio.gather(*(one(channel, each) for _ in range(streams)))
-        print("done", streams * each, flush=True)
-asyncio.run(main())
-"""
-
-_BOT_HOST = r"""
-import asyncio, logging, sys
-from pathlib import Path
-import structlog
-from croupier.arbiter import ClockRules, MatchConfig
-from croupier.replay import read_replay
-from croupier.runner import run_match
-from croupier.transport import ArbiterServer, BotPool
-from croupier.transport._sandbox import Limits, SandboxMode, SandboxOptions
-
-structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
-                    logger_factory=structlog.PrintLoggerFactory(sys.stderr))
-concurrency, matches, deals, out, light = (
-    int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]), sys.argv[5])
-measured, valgrind = sys.argv[6], sys.argv[7:]
-clock = ClockRules(60000, 600000)
-
-async def main():
-    server = ArbiterServer()
-    await server.start()
-    # the measured bot runs unsandboxed and unlimited: valgrind needs a large address space and
-    # callgrind_control reaches it through /tmp
-    sandbox = SandboxOptions(mode=SandboxMode.NONE, limits=Limits(memory_mb=0, cpu_s=0))
-    (out / "logs").mkdir(parents=True)
-    pool = BotPool(server, out / "logs", capacity=concurrency, sandbox=sandbox,
-                   session_timeout_s=600)  # a bot under valgrind starts slowly
-    if measured == "sdk":
-        pool.add("sdk", [*valgrind, sys.executable, "-m", "croupier_bots.random_bot"])
-    else:  # the light bot, named apart from the three others
-        pool.add("sdk", [*valgrind, sys.executable, light, "measured"])
-    names = ["sdk", "l1", "l2", "l3"]
-    for name in names[1:]:
-        pool.add(name, [sys.executable, light])
-    replays = []
-    try:
-        async def one(i, d):
-            seats = [pool.assigner(n) for n in names[i % 4:] + names[:i % 4]]
-            config = MatchConfig("as-nas", {"deals": d}, seed=i, clock=clock,
-                                 connect_timeout_s=600)
-            run = await run_match(config, seats, out, server=server, match_id=f"m{i}")
-            replays.append(run.replay)
-
-        await asyncio.gather(*(one(10_000 + c, 1) for c in range(concurrency)))  # warm-up
-        replays.clear()
-        print("ready", flush=True)
-        await asyncio.to_thread(sys.stdin.readline)
-        queue = list(range(matches))
-
-        async def worker():
-            while queue:
-                await one(queue.pop(), deals)
-
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
-    finally:
-        decisions = 0
-        for path in replays:
-            replay = read_replay(path)
-            named = "random" if measured == "sdk" else "measured"
-            sdk = {s["seat"] for s in replay.header["seats"] if s["bot_name"] == named}
-            acts = (r for r in replay.records if r.type == "action")
-            decisions += sum(1 for r in acts if r.data["seat"] in sdk)
-        print("done", decisions, flush=True)
-        await asyncio.to_thread(sys.stdin.readline)
-        await pool.close()
-        await server.stop()
-
-asyncio.run(main())
-"""
+#: Its client, C ping-pong streams at once on one channel (run natively).
+_ECHO_CLIENT = str(Path(__file__).with_name("_echo_client.py"))
 
 
 #: ``--native``: no valgrind; CPU seconds (``/proc``) and wall time instead of instructions.
@@ -354,8 +293,8 @@ def _popen(argv: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
 def arbiter(env: dict[str, str], concurrency: int, matches: int, deals: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        argv = [*_valgrind(folder), sys.executable, "-c", _ARBITER, str(concurrency),
-                str(matches), str(deals), str(folder / "out"), str(LIGHT_BOT)]  # fmt: skip
+        argv = [*_valgrind(folder), sys.executable, "-c", _HOST, str(concurrency), str(matches),
+                str(deals), str(folder / "out"), str(LIGHT_BOT), "arbiter"]  # fmt: skip
         proc = _popen(argv, env)
         try:
             return _measure(proc, lambda: proc.pid, folder)
@@ -384,8 +323,7 @@ def bare(env: dict[str, str], streams: int, total: int) -> tuple[float, float]:
             assert server.stdout is not None
             port = server.stdout.readline().strip()
             each = max(1, total // streams)
-            client = _popen([sys.executable, "-c", _ECHO_CLIENT, port, str(streams), str(each)],
-                            env)  # fmt: skip
+            client = _popen([sys.executable, _ECHO_CLIENT, port, str(streams), str(each)], env)
             try:
                 return _measure(client, lambda: server.pid, folder)
             finally:
@@ -400,7 +338,7 @@ def bot(
 ) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        argv = [sys.executable, "-c", _BOT_HOST, str(concurrency), str(matches), str(deals),
+        argv = [sys.executable, "-c", _HOST, str(concurrency), str(matches), str(deals),
                 str(folder / "out"), str(LIGHT_BOT), measured, *_valgrind(folder)]  # fmt: skip
         host = _popen(argv, env)
 

@@ -101,25 +101,8 @@ def bench_rules(repeats: int) -> dict[str, float]:
 
 # ---- wire ----------------------------------------------------------------------------------------
 
-_ECHO_SERVER = r"""
-import asyncio, sys, grpc
-async def main():
-    async def echo(request_iterator, context):
-        while True:
-            msg = await context.read()
-            if msg is grpc.aio.EOF:
-                return
-            await context.write(msg)
-    handler = grpc.stream_stream_rpc_method_handler(echo)
-    server = grpc.aio.server()
-    generic = grpc.method_handlers_generic_handler("bench.Echo", {"Echo": handler})
-    server.add_generic_rpc_handlers((generic,))
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    print(port, flush=True)
-    await server.wait_for_termination()
-asyncio.run(main())
-"""
+#: The bare gRPC echo server (a file bench/sessions.py and bench/cpu.py run too).
+_ECHO_SERVER = str(Path(__file__).with_name("_echo_server.py"))
 
 _ECHO_CLIENT = r"""
 import sys, time, grpc, queue
@@ -143,9 +126,7 @@ with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
 
 
 def _raw_round_trips(n: int) -> float:
-    server = subprocess.Popen(
-        [sys.executable, "-c", _ECHO_SERVER], stdout=subprocess.PIPE, text=True
-    )
+    server = subprocess.Popen([sys.executable, _ECHO_SERVER], stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
         port = server.stdout.readline().strip()
