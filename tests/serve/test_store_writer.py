@@ -10,23 +10,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from serve_kit import server_match
 
 from croupier.errors import ConfigError
-from croupier.ladder._server_store import PENDING, ServerMatch, open_server_store
+from croupier.ladder._server_store import open_server_store
 from croupier.serve._writer import StoreWriter
-
-
-def _match(i: int) -> ServerMatch:
-    return ServerMatch(
-        match_id=f"m{i:03d}",
-        game="fipsen",
-        params={"players": 2},
-        seed=i,
-        state=PENDING,
-        tournament="",
-        bots=("a", "b"),
-        created_ms=1000 + i,
-    )
 
 
 def _ids(path: Path) -> list[str]:
@@ -45,11 +33,15 @@ def test_queued_writes_commit_together_and_a_failing_one_alone_is_undone(tmp_pat
         # the first write holds the thread while the next 40 queue up behind it
         blocker = asyncio.ensure_future(writer.write(lambda: release.wait(30)))
         await asyncio.sleep(0.05)
-        writes = [writer.write(lambda i=i: store.create_match(_match(i))) for i in range(20)]
+        writes = [writer.write(lambda i=i: store.create_match(server_match(i))) for i in range(20)]
         writes.append(writer.write(lambda: store.register_bot("alice", "", "hash-b")))  # taken
         # fails after writing its first row: that row must go with it
-        writes.append(writer.write(lambda: store.create_matches([_match(98), _match(98)])))
-        writes += [writer.write(lambda i=i: store.create_match(_match(i))) for i in range(20, 40)]
+        writes.append(
+            writer.write(lambda: store.create_matches([server_match(98), server_match(98)]))
+        )
+        writes += [
+            writer.write(lambda i=i: store.create_match(server_match(i))) for i in range(20, 40)
+        ]
         release.set()
         results = await asyncio.gather(*writes, return_exceptions=True)
         await blocker
@@ -78,7 +70,7 @@ def test_a_caller_is_answered_only_once_its_write_is_committed(tmp_path: Path) -
         writer = StoreWriter(store)
         seen = []
         for i in range(5):
-            assert await writer.write(lambda i=i: store.create_match(_match(i)))
+            assert await writer.write(lambda i=i: store.create_match(server_match(i)))
             seen.append(_ids(path))
         writer.close()
         return seen
@@ -90,12 +82,12 @@ def test_a_caller_is_answered_only_once_its_write_is_committed(tmp_path: Path) -
 
 def test_create_matches_is_all_or_none(tmp_path: Path) -> None:
     store = open_server_store(tmp_path / "store.sqlite")
-    assert store.create_matches([_match(i) for i in range(3)]) is None
+    assert store.create_matches([server_match(i) for i in range(3)]) is None
     # one id of the batch is known: none of it is written, and that id is named
-    assert store.create_matches([_match(i) for i in range(2, 6)]) == "m002"
-    assert store.create_match(_match(2)) is False
+    assert store.create_matches([server_match(i) for i in range(2, 6)]) == "m002"
+    assert store.create_match(server_match(2)) is False
     assert [m.match_id for m in store.list_matches(limit=10)] == ["m002", "m001", "m000"]
     with pytest.raises(sqlite3.IntegrityError):  # the same id twice in one batch
-        store.create_matches([_match(7), _match(7)])
+        store.create_matches([server_match(7), server_match(7)])
     assert store.get_match("m007") is None
     store.close()
