@@ -42,6 +42,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from _kit import cpu_s
+
 HERE = Path(__file__).resolve().parent
 LIGHT_BOT = HERE / "_light_bot.py"
 
@@ -223,12 +225,6 @@ def _parent(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
 
 
-def _cpu_s(pid: int) -> float:
-    """CPU seconds (user + system, all threads) ``pid`` has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _control(command: str, pid: int) -> None:
     subprocess.run(["callgrind_control", command, str(pid)], check=True, capture_output=True)
 
@@ -269,7 +265,7 @@ def _measure(
     _expect(driver, "ready")
     pid = which()
     if NATIVE:
-        cpu = _cpu_s(pid)
+        cpu = cpu_s(pid)
     else:
         _control("-z", pid)
     start = time.perf_counter()
@@ -277,7 +273,7 @@ def _measure(
     units = max(1, int(_expect(driver, "done")[0]))
     wall = time.perf_counter() - start
     if NATIVE:
-        used = (_cpu_s(pid) - cpu) * 1e6
+        used = (cpu_s(pid) - cpu) * 1e6
     else:
         _control("-d", pid)
         used = _totals(folder, pid)

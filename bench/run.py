@@ -19,10 +19,8 @@ times on a shared machine drift:
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
-import logging
 import os
 import statistics
 import subprocess
@@ -33,7 +31,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-import structlog
+from _kit import run_benches
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -395,20 +393,5 @@ BENCHES = {
 }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("which", nargs="*", metavar="BENCH", help=f"any of {', '.join(BENCHES)}")
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-    unknown = [name for name in args.which if name not in BENCHES]
-    if unknown:
-        parser.error(f"unknown benchmark {', '.join(unknown)} (known: {', '.join(BENCHES)})")
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    results = {}
-    for name in args.which or BENCHES:
-        results[name] = BENCHES[name](args.repeats)
-        print(json.dumps({name: {k: round(v, 3) for k, v in results[name].items()}}), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    run_benches(__doc__, BENCHES)

@@ -19,10 +19,7 @@ arbiter's decisions per second against bare gRPC. Not tests; nothing here assert
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
-import logging
 import os
 import statistics
 import subprocess
@@ -31,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import structlog
+from _kit import cpu_s, run_benches
 
 from croupier.arbiter import ClockRules, MatchConfig
 from croupier.replay import read_replay
@@ -133,12 +130,6 @@ _ECHO_SERVER = str(Path(__file__).with_name("_echo_server.py"))
 _ECHO_CLIENT = str(Path(__file__).with_name("_echo_client.py"))
 
 
-def _cpu_s(pid: int) -> float:
-    """CPU seconds (user + system) a process has used so far (Linux ``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _ping_pong(streams: int, total: int) -> tuple[float, float, float]:
     """Bare gRPC round trips per second with ``streams`` ping-pong streams at once, and the
     server's and the client's CPU seconds per round trip (the timed part only: warm-up left
@@ -158,11 +149,11 @@ def _ping_pong(streams: int, total: int) -> tuple[float, float, float]:
             assert client.stdout is not None
             if client.stdout.readline().split() != ["ready"]:
                 raise SystemExit(f"{_ECHO_CLIENT} did not warm up")
-            cpu = _cpu_s(server.pid)
+            cpu = cpu_s(server.pid)
             client.stdin.write("\n")
             client.stdin.flush()
             word, trips, rate, client_cpu = client.stdout.readline().split()
-            server_cpu = _cpu_s(server.pid) - cpu
+            server_cpu = cpu_s(server.pid) - cpu
         finally:
             client.wait()
         if word != "done" or client.returncode != 0:
@@ -242,19 +233,5 @@ def bench_decisions(repeats: int) -> dict[str, float]:
 BENCHES = {"matches": bench_matches, "decisions": bench_decisions}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("which", nargs="*", metavar="BENCH", help=f"any of {', '.join(BENCHES)}")
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-    unknown = [name for name in args.which if name not in BENCHES]
-    if unknown:
-        parser.error(f"unknown benchmark {', '.join(unknown)} (known: {', '.join(BENCHES)})")
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    for name in args.which or BENCHES:
-        result = BENCHES[name](args.repeats)
-        print(json.dumps({name: {k: round(v, 3) for k, v in result.items()}}), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    run_benches(__doc__, BENCHES)
