@@ -342,12 +342,21 @@ def bot(
             if not NATIVE:
                 (log,) = folder.glob("vg.*")
                 return int(log.name.split(".")[1])
+            # the launcher's supervisor (a child of the host) carries the bot's argv in its
+            # command line too: the bot is its child (a checkout from before it: the host's)
+            mark = b"croupier_bots.random_bot" if measured == "sdk" else b"measured"
+            found: dict[int, int] = {}  # pid: its parent
             for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
                 with contextlib.suppress(OSError, ValueError):
                     pid = int(cmdline.parent.name)
-                    mark = b"croupier_bots.random_bot" if measured == "sdk" else b"measured"
-                    if mark in cmdline.read_bytes() and _parent(pid) == host.pid:
-                        return pid
+                    if mark in cmdline.read_bytes():
+                        found[pid] = _parent(pid)
+            for pid, parent in found.items():
+                if parent in found and found[parent] == host.pid:
+                    return pid
+            for pid, parent in found.items():
+                if parent == host.pid:
+                    return pid
             raise SystemExit("the SDK bot's process was not found")
 
         try:
