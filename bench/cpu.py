@@ -182,18 +182,18 @@ async def one(i, d):
     await match.run()
     await asyncio.gather(*seats)
 
-async def run(count, d):
-    queue = list(range(count))
+async def run(count, d, first):
+    queue = list(range(first, first + count))
     async def worker():
         while queue:
-            await one(queue.pop() + 1000 * d, d)
+            await one(queue.pop(), d)
     await asyncio.gather(*(worker() for _ in range(concurrency)))
 
-asyncio.run(run(concurrency, 1))  # warm-up
+asyncio.run(run(concurrency, 1, 100_000))  # warm-up (its own match ids, whatever the deals)
 decisions = 0
 print("ready", flush=True)
 sys.stdin.readline()
-asyncio.run(run(matches, deals))
+asyncio.run(run(matches, deals, 1000 * deals))
 print("done", decisions, flush=True)
 sys.stdin.readline()
 """
