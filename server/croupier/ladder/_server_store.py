@@ -16,8 +16,11 @@ A match's life is pending -> running -> finished | cancelled | aborted, and ever
 conditional update (``WHERE state IN (pending, running)``): a match that has ended never changes
 again, so a finished match is counted once however often its commit is retried. A finished match
 is written in one transaction (state, counts, replay hash and every seat) after its replay is on
-disk (the replay writer fsyncs it at close). At start, :meth:`ServerStore.abort_unfinished` marks
-whatever a killed server left pending or running as aborted, in one transaction.
+disk (the replay writer fsyncs it at close). At start, the server first finishes the
+tournament matches left open here that their tournament's store has committed
+(:meth:`ServerStore.unfinished`, then :meth:`ServerStore.finish_match`); then
+:meth:`ServerStore.abort_unfinished` marks whatever is still pending or running as aborted, in
+one transaction.
 """
 
 from __future__ import annotations
@@ -357,6 +360,10 @@ class ServerStore(SQLiteStore):
                 ),
             )
         return cur.rowcount == 1
+
+    def unfinished(self) -> list[ServerMatch]:
+        """Every pending or running match (at start: what a stopped or killed server left)."""
+        return self._rows("WHERE state IN (?, ?)", _OPEN, "ORDER BY created_ms, id")
 
     def abort_unfinished(self, detail: str) -> list[str]:
         """Mark every pending or running match aborted (a server start after a stop or a

@@ -32,6 +32,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import signal
 import tomllib
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -74,6 +75,7 @@ from croupier.ladder._server_store import (
     open_server_store,
 )
 from croupier.ladder._stats import standings
+from croupier.ladder._store import read_store
 from croupier.runner import new_match_id, random_seed, run_match
 from croupier.serve._config import ServeConfig, is_loopback
 from croupier.serve._scheduler import LadderScheduler
@@ -98,6 +100,11 @@ from croupier.transport._server import UNREQUESTED_WAIT_S
 from croupier.v1 import control_pb2, control_pb2_grpc
 
 T = TypeVar("T")
+
+#: A test hook, off unless this environment variable is "1": the server SIGKILLs itself once a
+#: tournament's store has committed a match and before the server's store records it (the
+#: window :func:`_mirror_committed` closes at the next start; tests/serve/test_restart.py).
+_KILL_BEFORE_MIRROR = "CROUPIER_TEST_KILL_BEFORE_MIRROR"
 
 #: The environment variable that holds the operator key (instead of the key file).
 ENV_OPERATOR_KEY = "CROUPIER_OPERATOR_KEY"
@@ -439,6 +446,10 @@ class CompetitionServer:
             raise ConfigError(f"cannot create {config.state_dir}: {exc.strerror or exc}") from None
         self._load_keys()
         self._store = open_server_store(config.store_path)
+        # a tournament's match committed by its store but not yet here is finished, not aborted
+        mirrored = _mirror_committed(self._store, config.state_dir)
+        if mirrored:
+            self._log.info("matches_mirrored_at_start", count=len(mirrored), match_ids=mirrored)
         aborted = self._store.abort_unfinished("the server stopped before the match ended")
         if aborted:
             self._log.warning("matches_aborted_at_start", count=len(aborted), match_ids=aborted)
@@ -1029,18 +1040,14 @@ class CompetitionServer:
         running when it started; created here if that write has not landed), then drop its
         feed: watchers go to its replay file from now on."""
 
+        decisions = await asyncio.to_thread(_decisions, replay) if replay.is_file() else 0
+
         def write(store: ServerStore) -> None:
             store.create_match(mine)  # (no-op: it was recorded when it started)
-            store.finish_match(
-                record.match_id,
-                ended_ms=now_ms(),
-                rounds=record.rounds_played,
-                decisions=_decisions(replay) if replay.is_file() else 0,
-                replay_path=os.path.relpath(replay, self.config.state_dir),
-                replay_sha256=record.replay_sha256,
-                seats=tuple(sorted(record.seats, key=lambda s: s.seat)),
-            )
+            _finish_mirrored(store, record, replay, self.config.state_dir, decisions)
 
+        if os.environ.get(_KILL_BEFORE_MIRROR) == "1":  # tests only: see _KILL_BEFORE_MIRROR
+            os.kill(os.getpid(), signal.SIGKILL)
         await self._write(write, self._wstore)
         watch.done(record.match_id)
 
@@ -1178,6 +1185,49 @@ def _own_standings(store: ServerStore, game: str) -> tuple[str, Standings]:
     names = sorted({s.bot for m in matches for s in m.seats})
     seats = int(matches[0].params.get("players", 2)) if matches else 2
     return game, standings([m.record() for m in matches], names, seats)
+
+
+def _finish_mirrored(
+    store: ServerStore, record: MatchRecord, replay: Path, state_dir: Path, decisions: int
+) -> bool:
+    """Finish, in the server's store, a tournament's match its own store has committed."""
+    return store.finish_match(
+        record.match_id,
+        ended_ms=now_ms(),
+        rounds=record.rounds_played,
+        decisions=decisions,
+        replay_path=os.path.relpath(replay, state_dir),
+        replay_sha256=record.replay_sha256,
+        seats=tuple(sorted(record.seats, key=lambda s: s.seat)),
+    )
+
+
+def _mirror_committed(store: ServerStore, state_dir: Path) -> list[str]:
+    """At start, before the unfinished are aborted: finish the tournament matches the server's
+    store holds as open that their tournament's store has committed (the server was killed
+    between the two commits), in one transaction; return their ids."""
+    wanted: dict[str, set[str]] = {}
+    for match in store.unfinished():
+        if match.tournament:
+            wanted.setdefault(match.tournament, set()).add(match.match_id)
+    found: list[tuple[MatchRecord, Path]] = []
+    for name, ids in sorted(wanted.items()):
+        path = state_dir / "tournaments" / name / "store.sqlite"
+        try:
+            held = read_store(path)
+        except ConfigError:  # no store (yet): nothing of it was committed
+            continue
+        try:
+            found += [(r, path.parent / r.replay_path) for r in held.matches() if r.match_id in ids]
+        finally:
+            held.close()
+    done = []
+    with store.group():
+        for record, replay in found:
+            decisions = _decisions(replay) if replay.is_file() else 0
+            if _finish_mirrored(store, record, replay, state_dir, decisions):
+                done.append(record.match_id)
+    return done
 
 
 def _digest(path: Path) -> tuple[str, int]:
