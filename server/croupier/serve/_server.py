@@ -339,7 +339,7 @@ class _TournamentWatch:
         if match_id not in self.live:
             return
         replay = self.config.out / f"{match_id}.jsonl"
-        sha, decisions = await server._write(_digest, replay)
+        sha, decisions = await asyncio.to_thread(_digest, replay)  # off the writer
         await server._write(
             server._wstore.end_match,
             match_id,
@@ -498,7 +498,7 @@ class CompetitionServer:
             sandbox=SandboxOptions(mode=mode),
             remote_grace_s=config.reconnect_grace_s,
         )
-        for bot in self._wstore.registered_bots():
+        for bot in self.store.registered_bots():  # (the reading connection)
             self._add_registered(bot)
         arbiter.bots.session_lookup = self._session_for_key
 
@@ -1129,7 +1129,7 @@ class CompetitionServer:
             return await self.get_match(match_id)
         replay = run.replay
         rel = os.path.relpath(replay, config.state_dir)
-        sha, decisions = await self._write(_digest, replay)
+        sha, decisions = await asyncio.to_thread(_digest, replay)  # off the writer
         if run.result.cancelled:
             state = ABORTED if self._stopping else CANCELLED
             await self._write(
