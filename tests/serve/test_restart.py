@@ -17,6 +17,7 @@ from serve_kit import (
     Control,
     ServeProcess,
     ctl,
+    ctl_here,
     register,
     start_bot,
     wait_connected,
@@ -170,6 +171,13 @@ def test_a_kill_between_a_tournaments_commit_and_the_servers_keeps_the_match_fin
             if m.match_id != committed.match_id
         ]
         assert set(others) <= {cpb.MATCH_STATE_ABORTED}  # the cup's next match, if it began
+        # its name is taken for good: the same tournament again is refused, in one line
+        again = ctl_here(second, "tournament", config)
+        assert again.returncode == 2
+        assert again.stderr == (
+            "croupier: error: already_exists: a tournament named 'kill-cup' exists already: "
+            "a name is used once per state folder\n"
+        )
         op.close()
     copy = tmp_path / "fetched.jsonl"
     copy.write_bytes(data)

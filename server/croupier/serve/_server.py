@@ -977,8 +977,11 @@ class CompetitionServer:
         if parsed.tls is not None:
             raise ConfigError("config_toml: tls: the server's tournaments have no remote bots")
         folder = self._tournament_dir(parsed.name)
-        if parsed.name in self._tournaments or folder.exists():
-            raise StateError(f"a tournament named {parsed.name!r} exists already")
+        if parsed.name in self._tournaments or folder.exists():  # (also from before a restart)
+            raise ExistsError(
+                f"a tournament named {parsed.name!r} exists already: a name is used once per "
+                "state folder"
+            )
         config = with_runtime(
             parsed,
             store=folder / "store.sqlite",
