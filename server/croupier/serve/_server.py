@@ -33,6 +33,7 @@ import hmac
 import os
 import secrets
 import signal
+import sqlite3
 import tomllib
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -46,7 +47,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from croupier.arbiter import ClockRules, Match, MatchConfig
-from croupier.errors import ConfigError, CroupierError
+from croupier.errors import ConfigError, CroupierError, StoreError
 from croupier.games import get_game
 from croupier.ladder import (
     MatchRecord,
@@ -446,11 +447,16 @@ class CompetitionServer:
             raise ConfigError(f"cannot create {config.state_dir}: {exc.strerror or exc}") from None
         self._load_keys()
         self._store = open_server_store(config.store_path)
-        # a tournament's match committed by its store but not yet here is finished, not aborted
-        mirrored = _mirror_committed(self._store, config.state_dir)
+        try:  # a tournament's match its store committed is finished here, not aborted
+            mirrored = _mirror_committed(self._store, config.state_dir)
+            aborted = self._store.abort_unfinished("the server stopped before the match ended")
+        except (sqlite3.Error, StoreError) as exc:  # (a full disk: one line, not a traceback)
+            self._store.close()
+            self._store = None
+            message = str(exc) if isinstance(exc, StoreError) else f"{config.store_path}: {exc}"
+            raise StoreError(message) from None
         if mirrored:
             self._log.info("matches_mirrored_at_start", count=len(mirrored), match_ids=mirrored)
-        aborted = self._store.abort_unfinished("the server stopped before the match ended")
         if aborted:
             self._log.warning("matches_aborted_at_start", count=len(aborted), match_ids=aborted)
         self._reads = open_server_store(config.store_path)
