@@ -16,7 +16,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from serve_kit import Control, ServeProcess, register
+from serve_kit import Control, ServeProcess, register, wait_for
 
 from croupier.v1 import control_pb2 as cpb
 
@@ -71,6 +71,12 @@ def test_a_full_disk_fails_each_call_in_one_line_and_loses_nothing(tmp_path: Pat
             op = Control(server.control_address, server.operator_key)
             register(op, *BOTS)
             op.CreateMatches(_batch("before"))
+
+            def started() -> bool:  # (their start is a write too: done before the disk fills)
+                listed = op.ListMatches(cpb.ListMatchesRequest(limit=1000)).matches
+                return all(m.state == cpb.MATCH_STATE_RUNNING for m in listed)
+
+            wait_for(started, 10, "the first batch to start")
             assert _fill(disk / "filler") == errno.ENOSPC
             for name in ("full", "full", "other"):
                 with pytest.raises(grpc.RpcError) as info:
