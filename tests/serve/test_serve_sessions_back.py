@@ -57,8 +57,8 @@ def _node() -> str:
 
 
 def _bridge(address: str, key: str) -> list[str]:
-    return [sys.executable, "-m", "croupier_bot.stdio", "--connect", address, "--key", key,
-            "--", *STDIO_BOT]  # fmt: skip
+    bridge = [sys.executable, "-m", "croupier_bot.stdio"]
+    return [*bridge, "--connect", address, "--key", key, "--", *STDIO_BOT]
 
 
 def _play(op: Control, names: tuple[str, ...]) -> Any:
@@ -93,8 +93,12 @@ def test_the_same_bot_processes_play_on_after_the_server_is_killed_and_restarted
         address = first.bot_address
         bots = [
             start_bot(address, keys["py"], RANDOM_BOT, log=logs["py"]),
-            start_bot(address, keys["js"], [node, str(NODE_SDK / "examples" / "random.js")],
-                      log=logs["js"]),  # fmt: skip
+            start_bot(
+                address,
+                keys["js"],
+                [node, str(NODE_SDK / "examples" / "random.js")],
+                log=logs["js"],
+            ),
             start_bot(address, keys["io"], _bridge(address, keys["io"]), log=logs["io"]),
         ]
         wait_connected(op, names)
@@ -143,7 +147,8 @@ def test_a_session_reset_mid_match_comes_back_and_its_seat_rejoins(tmp_path: Pat
             held = _play(op, names)
             for name, relay in relays.items():
                 assert relay.was_cut.is_set(), f"{name}'s connection was never reset"
-                assert relay.cut_at is not None and relay.cut_at.match_id == held.match_id
+                assert relay.cut_at is not None
+                assert relay.cut_at.match_id == held.match_id
             # the bots come back by themselves, through their new sessions
             wait_for(lambda: all(r.accepted >= 2 for r in relays.values()), 30, "new dials")
             wait_connected(op, names)
@@ -164,7 +169,8 @@ def test_a_session_reset_mid_match_comes_back_and_its_seat_rejoins(tmp_path: Pat
     for name in relays:
         seat = next(s.seat for s in held.seats if s.bot_name == name)
         kinds = [r["type"] for r in records if r.get("seat") == seat]
-        assert "dropped" in kinds and "rejoined" in kinds, (name, kinds)
+        assert "dropped" in kinds, (name, kinds)
+        assert "rejoined" in kinds, (name, kinds)
         assert kinds.index("dropped") < kinds.index("rejoined")
         mine = [r for r in records if r["type"] == "action" and r["seat"] == seat]
         assert all(r["fault"] is None for r in mine), "no default action for the cut seat"
