@@ -89,11 +89,12 @@ async def _session_matches(matches: int, concurrency: int, out: Path) -> float:
 def _local_matches_per_s(matches: int) -> float:
     """(c) in-process play through the codec, no gRPC: the floor."""
     from croupier.transport import play_local
+    from croupier_bot import Seat
     from croupier_bots.random_bot import RandomBot
 
     start = time.perf_counter()
     for i in range(matches):
-        play_local("as-nas", {}, i, [RandomBot(4 * i + s) for s in range(4)])
+        play_local("as-nas", {}, i, [Seat(RandomBot(4 * i + s)) for s in range(4)])
     return matches / (time.perf_counter() - start)
 
 
