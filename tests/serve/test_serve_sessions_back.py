@@ -6,9 +6,9 @@ being restarted.
 
 - ``croupier serve`` is SIGKILLed and started again on the same ports and state dir: the same
   three processes (same PIDs) are connected again and play a new match to a normal finish.
-- A TCP relay (``relay_kit.Relay``) resets the connection of a Python and a Node bot while each
-  holds a decision: that match finishes normally (each seat rejoined on its own Play stream),
-  and a later match is played through the bots' new sessions.
+- A TCP relay (``relay_kit.Relay``) resets the connection of each of the three while it holds a
+  decision (its reply is dropped): that match finishes normally (each seat rejoined on its own
+  Play stream and was answered), and a later match is played through the bots' new sessions.
 """
 
 from __future__ import annotations
@@ -133,13 +133,14 @@ def test_a_session_reset_mid_match_comes_back_and_its_seat_rejoins(tmp_path: Pat
     with ServeProcess(state, "--reconnect-grace", "8") as server:
         op = Control(server.control_address, server.operator_key)
         keys = register(op, *names)
-        relays = {n: Relay(server.bot_address) for n in ("py", "js")}
-        argv = {"py": RANDOM_BOT, "js": [node, str(NODE_SDK / "examples" / "random.js")]}
+        relays = {n: Relay(server.bot_address) for n in names}
+        argv = {
+            "py": RANDOM_BOT,
+            "js": [node, str(NODE_SDK / "examples" / "random.js")],
+            "io": _bridge(relays["io"].address, keys["io"]),
+        }
         logs = {n: tmp_path / f"{n}.log" for n in names}
-        bots = [start_bot(relays[n].address, keys[n], argv[n], log=logs[n]) for n in relays]
-        bots.append(
-            start_bot(server.bot_address, keys["io"], _bridge(server.bot_address, keys["io"]))
-        )
+        bots = [start_bot(relays[n].address, keys[n], argv[n], log=logs[n]) for n in names]
         try:
             wait_connected(op, names)
             for relay in relays.values():

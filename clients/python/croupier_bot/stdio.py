@@ -85,6 +85,11 @@ DEFAULT_SESSION_RECONNECT_S = 300.0
 _BACKOFF_FIRST_S = 0.1
 _BACKOFF_CAP_S = 5.0
 _RETRY_REASONS = {"", "SESSION_TAKEN", "TOO_MANY_ATTEMPTS"}
+#: A seat's Play stream dialled again after a drop: refusals worth another try while its window
+#: lasts (the arbiter has not yet noticed that the old stream is gone, or cannot be reached),
+#: and the pause between tries (as the SDKs).
+_SEAT_RETRY_REASONS = {"SEAT_TAKEN", ""}
+_SEAT_RETRY_PAUSE_S = 0.1
 
 
 class BridgeError(Exception):
@@ -123,7 +128,13 @@ async def play_seat(
 ) -> int:
     """Start ``program`` and play the seat ``token`` admits between its pipes and a Play stream
     of ``channel``; return the program's exit status (1 if it left before the match ended).
-    :class:`BridgeError` when the arbiter refuses the seat."""
+    :class:`BridgeError` when the arbiter refuses the seat.
+
+    If the stream drops after the Welcome and the seat has a reconnect window
+    (``Welcome.reconnect_grace_ms``), the bridge dials in again with the same token until the
+    window has passed (each drop its own window), as the SDKs do; the program goes on. What the
+    arbiter sends again is not repeated to it: the second Welcome, and a decision it already
+    has; a decision it has answered is answered again with the same reply."""
     env = {k: v for k, v in os.environ.items() if k not in HIDDEN_ENV}
     if seed is not None:
         env["CROUPIER_SEED"] = str(seed)
@@ -148,27 +159,75 @@ async def play_seat(
     )
     pending: deque[int] = deque()
     last = 0
-    call = bot_pb2_grpc.BotServiceStub(channel).Play()
+    stub = bot_pb2_grpc.BotServiceStub(channel)
+    call = stub.Play()
     ended = False
+    grace_s = 0.0  # the seat's reconnect window, from its Welcome
+    welcomed = rejoined = False  # the seat was admitted; the current stream was
+    replied: pb.PlayRequest | None = None  # the last reply sent (again, if asked again)
 
-    async def downstream() -> None:
-        """Arbiter -> program, until MatchEnd."""
-        nonlocal last, ended
+    async def forward(response: pb.PlayResponse) -> None:
+        with contextlib.suppress(ConnectionError):  # it stopped reading: its clock runs
+            stdin.write(to_line(response))
+            await stdin.drain()
+
+    async def stream() -> None:
+        """One Play stream, arbiter -> program, until MatchEnd (or the arbiter ends it
+        before); :class:`grpc.aio.AioRpcError` if it broke or was refused."""
+        nonlocal last, ended, grace_s, welcomed, rejoined
         await call.write(pb.PlayRequest(hello=hello))
         while (response := await call.read()) is not grpc.aio.EOF:
             kind = response.WhichOneof("kind")
-            if kind == "decision":
-                last = response.decision.request_id
+            if kind == "welcome":
+                rejoined = True
+                if welcomed:  # back after a drop: the program has had its Welcome
+                    if response.events:
+                        await forward(pb.PlayResponse(events=response.events))
+                    continue
+                welcomed = True
+                grace_s = response.welcome.reconnect_grace_ms / 1000
+            elif kind == "decision":
+                request_id = response.decision.request_id
+                again = replied is not None and replied.action.request_id == request_id
+                if request_id in pending or again:  # asked again after a drop
+                    if response.events:
+                        await forward(pb.PlayResponse(events=response.events))
+                    if again and replied is not None:  # answered, and the answer was lost
+                        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                            await call.write(replied)
+                    continue
+                last = request_id
                 pending.append(last)
-            with contextlib.suppress(ConnectionError):  # it stopped reading: its clock runs
-                stdin.write(to_line(response))
-                await stdin.drain()
+            await forward(response)
             if kind == "match_end":
                 ended = True
                 return
 
+    async def downstream() -> None:
+        """Arbiter -> program, until MatchEnd; the stream dialled again after a drop while the
+        seat's window lasts."""
+        nonlocal call, rejoined
+        give_up = 0.0
+        while True:
+            rejoined = False  # (set when this stream is welcomed)
+            try:
+                await stream()
+                return
+            except grpc.aio.AioRpcError as exc:
+                reason = str(dict(exc.trailing_metadata() or ()).get(_REASON_KEY, ""))
+                now = time.monotonic()
+                if rejoined:
+                    give_up = now + grace_s  # a new drop: its own window
+                elif not (welcomed and reason in _SEAT_RETRY_REASONS):
+                    raise  # a refusal
+                if grace_s <= 0 or now >= give_up:
+                    raise
+            await asyncio.sleep(_SEAT_RETRY_PAUSE_S)
+            call = stub.Play()
+
     async def upstream() -> None:
         """Program -> arbiter, until the program closes its stdout."""
+        nonlocal replied
         while True:
             try:
                 line = await stdout.readline()
@@ -180,8 +239,10 @@ async def play_seat(
                 return
             reply = parse_reply(line, pending, last)
             if reply is not None:
+                if reply.WhichOneof("kind") == "action":
+                    replied = reply
                 with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
-                    await call.write(reply)
+                    await call.write(reply)  # (the stream of the moment: a new one after a drop)
 
     reader = asyncio.create_task(upstream())
     writer = asyncio.create_task(downstream())
