@@ -82,3 +82,20 @@ def test_reconnect_0_ends_the_session_at_the_drop(tmp_path: Path) -> None:
     outcome, took = asyncio.run(_scenario(str(tmp_path), 0, network_back=False))
     assert isinstance(outcome, BotError), outcome
     assert took < 1, took
+
+
+def test_the_bridge_says_a_bad_reconnect_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from croupier_bot.stdio import main
+
+    argv = ["--connect", "127.0.0.1:1", "--key", "k"]
+    assert main([*argv, "--reconnect", "-1", "--", "true"]) == 2
+    monkeypatch.setenv("CROUPIER_SESSION_RECONNECT_S", "soon")
+    assert main([*argv, "--", "true"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        "croupier_bot.stdio: error: --reconnect must be 0 or more seconds, got -1",
+        "croupier_bot.stdio: error: CROUPIER_SESSION_RECONNECT_S must be a number of seconds, "
+        "got 'soon'",
+    ]
