@@ -293,10 +293,9 @@ class _SessionLost(Exception):
     """The Session stream broke (``welcomed``: after its welcome, a new drop), or a session
     dialled again was refused for a reason a moment may cure."""
 
-    def __init__(self, error: BridgeError, reason: str, *, welcomed: bool) -> None:
+    def __init__(self, error: BridgeError, *, welcomed: bool) -> None:
         super().__init__(str(error))
         self.error = error
-        self.reason = reason
         self.welcomed = welcomed
 
 
@@ -321,7 +320,7 @@ async def _session_stream(
     except grpc.aio.AioRpcError as exc:
         reason = str(dict(exc.trailing_metadata() or ()).get(_REASON_KEY, ""))
         if welcomed or (again and reason in _RETRY_REASONS):
-            raise _SessionLost(_rpc_error(exc), reason, welcomed=welcomed) from None
+            raise _SessionLost(_rpc_error(exc), welcomed=welcomed) from None
         raise _rpc_error(exc) from None
     finally:
         call.cancel()  # (a no-op once the stream has ended)
