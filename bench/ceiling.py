@@ -15,8 +15,9 @@ the arbiter adds once a seat waits more than 50 ms, so it is a bound from above.
 
 * decisions: decisions per second with C matches at once (C = 8 and 64), four light session
   bots (``bench/_light_bot.py``, as in ``bench/sessions.py decisions``): the null arbiter, the
-  real arbiter, and bare ``grpc.aio`` ping-pong with C streams, in the same run; and the CPU
-  each side spends per decision (the server's process, and the four bots together).
+  real arbiter (and again with ``event_flush_ms = 0``: no events-only messages), and bare
+  ``grpc.aio`` ping-pong with C streams, in the same run; and the CPU each side spends per
+  decision (the server's process, and the four bots together).
 * matches: complete matches per second with four random Python SDK bots at concurrency 1 and
   at ``os.cpu_count()``: the null arbiter, the real arbiter with bot sessions (``BotPool``), and
   (c) in-process play (``play_local``).
@@ -251,6 +252,7 @@ def bench_decisions(repeats: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         for concurrency, matches in ((8, 32), (64, 64)):
             bare, null, arbiter, null_cpu, null_bots, arbiter_cpu = [], [], [], [], [], []
+            off, off_cpu = [], []
             for r in range(repeats):
                 bare.append(sessions._ping_pong(concurrency, 6000)[0])
                 run = asyncio.run(_null_run(LIGHT, concurrency, matches, script))
@@ -261,6 +263,10 @@ def bench_decisions(repeats: int) -> dict[str, float]:
                 rate, cpu = asyncio.run(sessions._arbiter_decisions(concurrency, matches, path))
                 arbiter.append(rate)
                 arbiter_cpu.append(cpu * 1e6)
+                path = Path(tmp) / f"c{concurrency}-{r}-flush0"
+                rate, cpu = asyncio.run(sessions._arbiter_decisions(concurrency, matches, path, 0))
+                off.append(rate)
+                off_cpu.append(cpu * 1e6)
             b, n, a = (statistics.median(x) for x in (bare, null, arbiter))
             c = concurrency
             out[f"bare_grpc_round_trips_per_s_c{c}"] = b
@@ -272,6 +278,9 @@ def bench_decisions(repeats: int) -> dict[str, float]:
             out[f"null_server_cpu_us_per_decision_c{c}"] = statistics.median(null_cpu)
             out[f"null_bots_cpu_us_per_decision_c{c}"] = statistics.median(null_bots)
             out[f"arbiter_cpu_us_per_decision_c{c}"] = statistics.median(arbiter_cpu)
+            out[f"arbiter_flush0_decisions_per_s_c{c}"] = statistics.median(off)
+            out[f"ratio_arbiter_flush0_to_null_c{c}"] = statistics.median(off) / n
+            out[f"arbiter_flush0_cpu_us_per_decision_c{c}"] = statistics.median(off_cpu)
     return out
 
 

@@ -175,7 +175,9 @@ def _ping_pong(streams: int, total: int) -> tuple[float, float]:
         server.wait()
 
 
-async def _arbiter_decisions(concurrency: int, matches: int, out: Path) -> tuple[float, float]:
+async def _arbiter_decisions(
+    concurrency: int, matches: int, out: Path, event_flush_ms: int = 50
+) -> tuple[float, float]:
     """Decisions per second of wall time with ``concurrency`` matches at once, light bots; and
     the arbiter's CPU seconds per decision (this process: the arbiter and its gRPC threads)."""
     server = ArbiterServer()
@@ -189,7 +191,7 @@ async def _arbiter_decisions(concurrency: int, matches: int, out: Path) -> tuple
 
         async def one(i: int) -> None:
             seats = [pool.assigner(n) for n in names]
-            config = MatchConfig("as-nas", seed=i, clock=CLOCK)
+            config = MatchConfig("as-nas", seed=i, clock=CLOCK, event_flush_ms=event_flush_ms)
             run = await run_match(config, seats, out, server=server, match_id=f"d{concurrency}-{i}")
             replays.append(run.replay)
 

@@ -179,3 +179,24 @@ def test_a_bad_reconnect_grace_is_refused(tmp_path: Path) -> None:
     text = GOOD.replace("move_ms = 500", "move_ms = 500\nreconnect_grace_s = -1")
     with pytest.raises(ConfigError, match=r"clock\.reconnect_grace_s: must be 0 to 86400"):
         load_config(_write(tmp_path, text))
+
+
+def test_event_flush_ms_is_a_runtime_setting_passed_to_every_match(tmp_path: Path) -> None:
+    """How long events wait for their seat's next message changes how the matches are sent,
+    not what defines them: outside the hash (like concurrency), in every match's config."""
+    from croupier.ladder._play import make_jobs, resolve_bot
+    from croupier.ladder._schedule import Schedule
+
+    plain = load_config(_write(tmp_path, GOOD))
+    assert plain.event_flush_ms == 50
+    off = load_config(_write(tmp_path, "event_flush_ms = 0\n" + GOOD))
+    assert off.event_flush_ms == 0
+    assert off.config_hash() == plain.config_hash()
+    assert load_config(_write(tmp_path, GOOD), {"event_flush_ms": 7}).event_flush_ms == 7
+    slots = Schedule(off).round_slots(0, {})[:2]
+    bots = {b.name: resolve_bot(b) for b in off.bots}
+    jobs = make_jobs(off, slots, bots)
+    assert [job.config.event_flush_ms for job in jobs] == [0, 0]
+    for bad in ("-1", "60001", '"soon"'):
+        with pytest.raises(ConfigError, match=r"^\S*t\.toml: event_flush_ms: must"):
+            load_config(_write(tmp_path, f"event_flush_ms = {bad}\n" + GOOD))

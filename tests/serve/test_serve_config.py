@@ -28,6 +28,7 @@ control_listen = "[::1]:7101"
 state_dir = "state"
 max_matches = 12
 move_ms = 500
+event_flush_ms = 0
 [tls]
 cert = "tls/cert.pem"
 key = "tls/key.pem"
@@ -42,6 +43,7 @@ game = "scauver"
     assert config.state_dir == tmp_path / "state"
     assert config.store_path == tmp_path / "state" / "croupier.sqlite"
     assert (config.max_matches, config.move_ms, config.anonymous_spectators) == (12, 500, False)
+    assert config.event_flush_ms == 0
     assert config.tls is not None
     assert config.tls.cert == tmp_path / "tls" / "cert.pem"
     assert config.ladder_game == "scauver"
@@ -52,6 +54,7 @@ game = "scauver"
     [
         ("[serve]\nmax_matches = 0\n", "serve.max_matches: must be from 1 to 100000, got 0"),
         ("[serve]\nmove_ms = true\n", "serve.move_ms: must be an integer, got True"),
+        ("[serve]\nevent_flush_ms = -5\n", "serve.event_flush_ms: must be from 0 to 60000"),
         ("[serve]\nbot_listen = 'nowhere'\n", "serve.bot_listen: 'nowhere' is not HOST:PORT"),
         ("[serve]\nports = 3\n", "serve.ports: unknown key"),
         ("[sever]\n", "sever: unknown table"),

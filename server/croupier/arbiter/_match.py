@@ -63,6 +63,10 @@ class MatchConfig:
     #: How long a bot that dialed in (not a launched one) may be away after its connection
     #: drops and come back with its token to the pending decision; 0: no reconnect.
     reconnect_grace_s: float = 0.0
+    #: How long a public event may wait for the next message to its seat before it is sent in
+    #: an events-only message of its own, in milliseconds; 0: it always waits for that message
+    #: (fewer messages: a throughput setting for ladders whose bots do not think between turns).
+    event_flush_ms: int = 50
 
 
 @dataclass(frozen=True, slots=True)

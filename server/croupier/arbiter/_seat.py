@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
+import math
 import unicodedata
 from collections.abc import Callable
 
@@ -65,7 +66,8 @@ class Outbox:
             return
         if self._wake_on_events or not event:
             waiter.set_result(None)
-        elif first and self._timer is None:  # the events go alone if nothing follows in time
+        elif first and self._timer is None and self._linger_s < math.inf:
+            # the events go alone if nothing follows in time
             self._timer = loop.call_at(self._since + self._linger_s, _wake, waiter)
 
     def empty(self) -> bool:
@@ -91,7 +93,7 @@ class Outbox:
 
     async def get_batch(self, linger_s: float) -> list[Outbound | None]:
         """The queued public events up to and including the next other message (or ``None``);
-        or only events, once the oldest of them has waited ``linger_s``."""
+        or only events, once the oldest of them has waited ``linger_s`` (``math.inf``: never)."""
         loop = asyncio.get_running_loop()
         items = self._items
         while True:
@@ -111,7 +113,7 @@ class Outbox:
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[None] = loop.create_future()
         self._waiter, self._wake_on_events, self._linger_s = waiter, wake_on_events, linger_s
-        if not wake_on_events and self._items:  # events are waiting already
+        if not wake_on_events and self._items and linger_s < math.inf:  # events are waiting
             self._timer = loop.call_at(self._since + linger_s, _wake, waiter)
         try:
             await waiter

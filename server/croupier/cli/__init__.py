@@ -161,6 +161,17 @@ def _ms(text: str) -> int:
     return value
 
 
+def _flush_ms(text: str) -> int:
+    """``--event-flush-ms``: whole milliseconds from 0 to a minute."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of ms") from None
+    if not 0 <= value <= 60_000:
+        raise argparse.ArgumentTypeError(f"{text} is not from 0 to 60000 ms")
+    return value
+
+
 def _seconds(text: str) -> float:
     """A duration in seconds: a finite number from 0 to a day."""
     try:
@@ -464,6 +475,16 @@ def build_parser() -> argparse.ArgumentParser:
             f"(default {REMOTE_RECONNECT_GRACE_S:g}; 0: a lost connection ends the seat)"
         ),
     )
+    m.add_argument(
+        "--event-flush-ms",
+        type=_flush_ms,
+        default=50,
+        metavar="MS",
+        help=(
+            "how long a public event may wait for the next message to its seat before it is "
+            "sent alone (default 50; 0: always with the next message: fewer messages)"
+        ),
+    )
     _add_sandbox_arguments(m)
     m.add_argument(
         "--listen",
@@ -571,6 +592,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
         connect_timeout_s=args.connect_timeout,
         fault_policy=FaultPolicy.parse(args.fault_policy),
         reconnect_grace_s=args.reconnect_grace,
+        event_flush_ms=args.event_flush_ms,
     )
 
     sandbox = _sandbox(args)

@@ -2,7 +2,8 @@
 
 Every error names the key and the file, in one line (:class:`ConfigError`). What defines the
 tournament (game, params, clocks, format, rounds, seed, bots) is hashed; what only says how to run
-it (store, replay folder, concurrency, executor, restart) is not, so it may change between runs.
+it (store, replay folder, concurrency, executor, restart, event_flush_ms) is not, so it may
+change between runs.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ _TOP_KEYS = {
     "store",
     "out",
     "concurrency",
+    "event_flush_ms",
     "executor",
     "address",
     "listen",
@@ -114,6 +116,8 @@ class TournamentConfig:
     store: Path = Path("tournament.sqlite")
     out: Path = Path("matches")
     concurrency: int = 0  # 0: os.cpu_count()
+    #: How long an event may wait for its seat's next message (0: always; MatchConfig's).
+    event_flush_ms: int = 50
     executor: str = "local"
     address: str = ""  # Ray cluster address ("" starts or joins a local one)
     listen: str = "127.0.0.1:0"
@@ -350,6 +354,9 @@ def parse_config(
     grace = r.number(clock, "clock.reconnect_grace_s", 0.0)
     if not 0 <= grace <= 86400:  # (nan is neither)
         raise r.fail("clock.reconnect_grace_s", f"must be 0 to 86400 seconds, got {grace!r}")
+    flush_ms = r.integer(data, "event_flush_ms", 50)
+    if flush_ms > 60000:
+        raise r.fail("event_flush_ms", f"must be 0 to 60000 milliseconds, got {flush_ms}")
 
     def place(key: str, default: str, table: Mapping[str, Any] = data) -> Path:
         value = Path(r.text(table, key, default))
@@ -384,6 +391,7 @@ def parse_config(
         store=place("store", f"{stem}.sqlite"),
         out=place("out", f"{stem}-matches"),
         concurrency=r.integer(data, "concurrency", 0),
+        event_flush_ms=flush_ms,
         executor=r.choice(data, "executor", "local", EXECUTORS),
         address=r.text(data, "address", ""),
         listen=r.text(data, "listen", "127.0.0.1:0"),

@@ -158,6 +158,7 @@ def make_jobs(
             chance_script=script,
             fault_policy=config.fault_policy,
             reconnect_grace_s=config.reconnect_grace_s,
+            event_flush_ms=config.event_flush_ms,
         )
         out.append(MatchJob(slot, mc, tuple(bots[name] for name in slot.bots)))
     return out

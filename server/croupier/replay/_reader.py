@@ -282,6 +282,9 @@ class ReplayCheck:
         grace = data.get("reconnect_grace_ms", 0)
         if not isinstance(grace, int) or isinstance(grace, bool) or not 0 <= grace < _BIG:
             raise ReplayFormatError("header: reconnect_grace_ms must be 0 or more", header.line)
+        flush = data.get("event_flush_ms", 50)
+        if not isinstance(flush, int) or isinstance(flush, bool) or not 0 <= flush < _BIG:
+            raise ReplayFormatError("header: event_flush_ms must be 0 or more", header.line)
         #: The reconnect window; per seat, whether its bot is away (dropped, not back yet).
         self.grace_ms: int = grace
         self.away = [False] * self.seats

@@ -111,6 +111,7 @@ class ReplayWriter:
                 },
                 "fault_policy": match.config.fault_policy.as_dict(),
                 "reconnect_grace_ms": round(match.config.reconnect_grace_s * 1000),
+                "event_flush_ms": match.config.event_flush_ms,
                 "seats": [
                     {
                         "seat": s.seat,

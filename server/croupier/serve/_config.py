@@ -28,6 +28,7 @@ _SERVE_KEYS = {
     "bank_ms",
     "connect_timeout_s",
     "reconnect_grace_s",
+    "event_flush_ms",
     "bot_capacity",
     "bot_streams",
     "sandbox",
@@ -69,6 +70,9 @@ class ServeConfig:
     #: How long a registered bot whose connection drops may take to come back with its seat
     #: tokens and get the pending decision again (0: no window; docs/server.md).
     reconnect_grace_s: float = 10.0
+    #: How long a public event may wait for the next message to its seat before it goes out
+    #: alone (0: always: fewer messages; docs/protocol.md, "Events").
+    event_flush_ms: int = 50
     #: Seats one bundled bot process plays at once (its session capacity).
     bot_capacity: int = 16
     #: Streams the bot port serves at once (0: enough for ``max_matches`` of four seats and
@@ -173,7 +177,14 @@ def parse_serve_config(data: Mapping[str, Any], source: str, *, base: Path) -> S
         changes["state_dir"] = base / _get(source, serve, "serve.state_dir", str)
     if "allow_insecure_remote" in serve:
         changes["allow_insecure_remote"] = _get(source, serve, "serve.allow_insecure_remote", bool)
-    for key in ("max_matches", "move_ms", "bank_ms", "bot_capacity", "bot_streams"):
+    for key in (
+        "max_matches",
+        "move_ms",
+        "bank_ms",
+        "event_flush_ms",
+        "bot_capacity",
+        "bot_streams",
+    ):
         if key in serve:
             changes[key] = _get(source, serve, f"serve.{key}", int)
     if "connect_timeout_s" in serve:
@@ -240,6 +251,7 @@ def check(config: ServeConfig) -> ServeConfig:
         ("max_matches", 1, 100_000),
         ("move_ms", 1, 86_400_000),
         ("bank_ms", 0, 86_400_000),
+        ("event_flush_ms", 0, 60_000),
         ("bot_capacity", 1, 4096),
         ("bot_streams", 0, 1_000_000),
     ):

@@ -1095,6 +1095,7 @@ class CompetitionServer:
             clock=ClockRules(config.move_ms, config.bank_ms),
             connect_timeout_s=config.connect_timeout_s,
             reconnect_grace_s=config.reconnect_grace_s,
+            event_flush_ms=config.event_flush_ms,
             chance_script=order.chance_script,
         )
 

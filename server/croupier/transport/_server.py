@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import math
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -39,7 +40,8 @@ from croupier.transport._tls import TlsConfig, server_credentials
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
 
-#: Longest time a public event waits to be batched with later messages to the same bot.
+#: Longest time a public event waits to be batched with later messages to the same bot, unless
+#: the match says otherwise (``MatchConfig.event_flush_ms``; this is its default).
 EVENT_FLUSH_S = 0.05
 
 #: A bot may have at most this many messages the match has not read yet (a well-behaved bot has
@@ -455,19 +457,21 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 return False
 
         outbox = link.outbox
+        flush_ms = entry.match.config.event_flush_ms
+        linger_s = flush_ms / 1000 if flush_ms > 0 else math.inf  # 0: with the next message
         try:
             resent = link.resync() if connection > 1 else None
             if resent is not None and not await write(encode(resent, codec), resent.request_id):
                 return
             while True:
                 # the next message with the events before it; or, once the oldest has waited
-                # EVENT_FLUSH_S with nothing else to go with, the events alone; or nothing once
+                # linger_s with nothing else to go with, the events alone; or nothing once
                 # this stream's reader has ended (the bot may come back on another)
                 if not self._closing_event().is_set():
                     if link.grace_s > 0 and not link.launched:  # it may come back elsewhere
-                        batch = await self._unless_closing(_batch_or_end(outbox, reader))
+                        batch = await self._unless_closing(_batch_or_end(outbox, reader, linger_s))
                     else:
-                        batch = await self._unless_closing(outbox.get_batch(EVENT_FLUSH_S))
+                        batch = await self._unless_closing(outbox.get_batch(linger_s))
                 elif outbox.empty():
                     return
                 else:  # shutting down: what is still queued (MatchEnd, say) goes out first
@@ -510,11 +514,11 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 )
 
 
-async def _batch_or_end(outbox: Any, reader: asyncio.Task[None]) -> list[Any]:
-    """The outbox's next batch, or ``[None]`` once ``reader`` (the stream's reader) has ended
-    and nothing is ready: the stream is over, but the seat's messages stay queued for the
-    bot's next connection."""
-    getter = asyncio.ensure_future(outbox.get_batch(EVENT_FLUSH_S))
+async def _batch_or_end(outbox: Any, reader: asyncio.Task[None], linger_s: float) -> list[Any]:
+    """The outbox's next batch (events lingering up to ``linger_s``), or ``[None]`` once
+    ``reader`` (the stream's reader) has ended and nothing is ready: the stream is over, but the
+    seat's messages stay queued for the bot's next connection."""
+    getter = asyncio.ensure_future(outbox.get_batch(linger_s))
     try:
         await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
     finally:
