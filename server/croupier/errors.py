@@ -10,6 +10,7 @@
     ├── ClaimError                a connection may not take a seat (taken, closed, match over)
     ├── ExecutorError             a tournament's executor could not play a match (Ray gave up)
     ├── PermissionDeniedError     the caller's role does not allow this (another seat's view)
+    ├── StoreError                a store's write was not committed (disk full, I/O error)
     └── ReplayError               anything about a replay file
         ├── ReplayFormatError     the file is not a readable replay (corrupt line, missing header)
         ├── ReplayMismatchError   re-simulation disagrees with what the file records
@@ -65,6 +66,11 @@ class ExecutorError(CroupierError):
 class PermissionDeniedError(CroupierError):
     """The caller's credentials do not allow what it asked (e.g. a seat's view that is not its
     own); the control API answers PERMISSION_DENIED."""
+
+
+class StoreError(CroupierError):
+    """A write of a store was not committed: SQLite failed (disk full, I/O error, out of
+    memory) or the store's writer has stopped. Nothing of that write is on disk."""
 
 
 class ReplayError(CroupierError):

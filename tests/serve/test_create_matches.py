@@ -5,11 +5,13 @@ still there and sending it again creates nothing twice."""
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 
 import grpc
 import pytest
-from serve_kit import Control, ServeProcess, register
+from serve_kit import Control, ServeProcess, register, wait_for
 
 from croupier.v1 import control_pb2 as cpb
 
@@ -100,3 +102,48 @@ def test_a_batch_is_created_whole_once_and_survives_a_restart(tmp_path: Path) ->
         op.close()
     finally:  # (a stop would wait for the seats of bots that never come)
         second.kill()
+
+
+def test_a_call_cancelled_while_its_write_waits_still_starts_what_is_stored(
+    tmp_path: Path,
+) -> None:
+    """CreateMatch and CreateMatches are cancelled by their callers while the server's write
+    waits (another connection holds the store's write lock). Once the lock is let go, the
+    write lands: each match it stored is started (running), never left pending, and the
+    batch sent again is refused as existing, not created twice."""
+    state = tmp_path / "state"
+    server = ServeProcess(state)
+    try:
+        op = Control(server.control_address, server.operator_key)
+        register(op, *BOTS)
+        lock = sqlite3.connect(state / "croupier.sqlite", isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")  # the server's writer now waits for it
+        one = op.stub.CreateMatch.future(
+            cpb.CreateMatchRequest(game="as-nas", bots=BOTS, params={"deals": 1}),
+            metadata=op.metadata,
+        )
+        many = op.stub.CreateMatches.future(_request([1, 1, 1], "gone"), metadata=op.metadata)
+        time.sleep(0.5)  # both handlers are awaiting the write
+        assert one.cancel()
+        assert many.cancel()
+        time.sleep(0.5)  # the server has seen both cancellations
+        lock.execute("ROLLBACK")
+        lock.close()
+
+        def settled() -> bool:
+            listed = op.ListMatches(cpb.ListMatchesRequest(limit=100)).matches
+            return len(listed) == 4 and all(m.state != cpb.MATCH_STATE_PENDING for m in listed)
+
+        wait_for(settled, 10, "the stored matches to start")
+        listed = op.ListMatches(cpb.ListMatchesRequest(limit=100)).matches
+        assert {m.state for m in listed} == {cpb.MATCH_STATE_RUNNING}
+        assert sorted(m.match_id for m in listed if m.match_id.startswith("gone-")) == [
+            "gone-0000",
+            "gone-0001",
+            "gone-0002",
+        ]
+        code, _ = _refusal(lambda: op.CreateMatches(_request([1, 1, 1], "gone")))
+        assert code == grpc.StatusCode.ALREADY_EXISTS
+        op.close()
+    finally:  # (a stop would wait for the seats of bots that never come)
+        server.kill()

@@ -6,19 +6,26 @@ keys still work, and nothing is counted twice."""
 from __future__ import annotations
 
 import hashlib
+import signal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from serve_kit import (
+    RANDOM_BOT,
     SLOW_BOT,
     Control,
     ServeProcess,
+    ctl,
+    ctl_here,
     register,
     start_bot,
     wait_connected,
     wait_state,
 )
 
+from croupier.ladder._server_store import RUNNING, open_server_store
+from croupier.ladder._store import read_store
 from croupier.replay import read_replay, verify
 from croupier.v1 import control_pb2 as cpb
 
@@ -101,3 +108,82 @@ def test_a_sigkilled_server_restarts_with_nothing_lost_or_counted_twice(tmp_path
         second.stop()
         for bot in back:
             bot.wait(30)
+
+
+CUP = """
+name = "kill-cup"
+game = "scauver"
+seed = 4
+concurrency = 1
+[params]
+players = 2
+round_cap = 1
+[format]
+duplicate = false
+[bots]
+amy = "{bot}"
+bob = "{bot}"
+"""
+
+
+def test_a_kill_between_a_tournaments_commit_and_the_servers_keeps_the_match_finished(
+    tmp_path: Path,
+) -> None:
+    """The server is SIGKILLed (its test hook) after a tournament's store has committed a
+    match and before the server's store records it: restarted, the server lists that match
+    finished, with its replay, digest and seats, as the tournament's store has it; it is not
+    aborted."""
+    state = tmp_path / "state"
+    config = tmp_path / "cup.toml"
+    config.write_text(CUP.format(bot=" ".join(RANDOM_BOT)))
+    first = ServeProcess(state, env={"CROUPIER_TEST_KILL_BEFORE_MIRROR": "1"})
+    try:
+        done = ctl(first, "tournament", config)
+        assert done.returncode == 0, done.stderr
+        assert first.proc.wait(60) == -signal.SIGKILL  # the hook fired
+    finally:
+        if first.proc.poll() is None:
+            first.kill()
+    held = read_store(state / "tournaments" / "kill-cup" / "store.sqlite")
+    try:
+        (committed,) = held.matches()
+    finally:
+        held.close()
+    store = open_server_store(state / "croupier.sqlite")
+    try:
+        left = store.get_match(committed.match_id)
+    finally:
+        store.close()
+    assert left is not None
+    assert left.state == RUNNING  # the window the hook opens: committed there, open here
+
+    with ServeProcess(state) as second:
+        op = Control(second.control_address, second.operator_key)
+        match = op.GetMatch(cpb.GetMatchRequest(match_id=committed.match_id)).match
+        assert match.state == cpb.MATCH_STATE_FINISHED
+        assert match.tournament == "kill-cup"
+        data, sha = _fetch(op, committed.match_id)
+        assert sha == committed.replay_sha256 == hashlib.sha256(data).hexdigest()
+        assert match.decisions == data.count(b'{"type":"action"') > 0
+        scores = [
+            (s.bot_name, Fraction(s.result.score.numerator, s.result.score.denominator))
+            for s in match.seats
+        ]
+        assert scores == [(s.bot, s.score) for s in committed.seats]
+        others = [
+            m.state
+            for m in op.ListMatches(cpb.ListMatchesRequest()).matches
+            if m.match_id != committed.match_id
+        ]
+        assert set(others) <= {cpb.MATCH_STATE_ABORTED}  # the cup's next match, if it began
+        # its name is taken for good: the same tournament again is refused, in one line
+        again = ctl_here(second, "tournament", config)
+        assert again.returncode == 2
+        assert again.stderr == (
+            "croupier: error: already_exists: a tournament named 'kill-cup' exists already: "
+            "a name is used once per state folder\n"
+        )
+        op.close()
+    copy = tmp_path / "fetched.jsonl"
+    copy.write_bytes(data)
+    verify(read_replay(copy))

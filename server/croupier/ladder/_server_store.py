@@ -16,8 +16,11 @@ A match's life is pending -> running -> finished | cancelled | aborted, and ever
 conditional update (``WHERE state IN (pending, running)``): a match that has ended never changes
 again, so a finished match is counted once however often its commit is retried. A finished match
 is written in one transaction (state, counts, replay hash and every seat) after its replay is on
-disk (the replay writer fsyncs it at close). At start, :meth:`ServerStore.abort_unfinished` marks
-whatever a killed server left pending or running as aborted, in one transaction.
+disk (the replay writer fsyncs it at close). At start, the server first finishes the
+tournament matches left open here that their tournament's store has committed
+(:meth:`ServerStore.unfinished`, then :meth:`ServerStore.finish_match`); then
+:meth:`ServerStore.abort_unfinished` marks whatever is still pending or running as aborted, in
+one transaction.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from croupier.errors import ConfigError
+from croupier.errors import ConfigError, StoreError
 from croupier.ladder._sqlite import SQLiteStore, connect
 from croupier.ladder._store import SEAT_COLUMNS, MatchRecord, SeatRecord, seat_record, seat_rows
 
@@ -160,24 +163,40 @@ class ServerStore(SQLiteStore):
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         super().__init__(path, conn)
         self._grouped = False
+        #: Inside group(): why its transaction is gone, once SQLite has rolled it back.
+        self._lost: StoreError | None = None
+
+    @property
+    def group_lost(self) -> StoreError | None:
+        """Inside :meth:`group`, once SQLite has rolled its whole transaction back (on
+        SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM, some SQLITE_BUSY): the error every write of
+        the group gets. Every write made in the group before it is undone; every write
+        after it raises it, without touching the file."""
+        return self._lost
 
     @contextmanager
     def group(self) -> Iterator[None]:
         """Run the writes made inside as one transaction: one commit (one fsync) for them all.
         Each write's own transaction becomes a savepoint, so a write that fails is undone alone
-        and the others are committed; if the commit itself fails, none is."""
+        and the others are committed; if the commit itself fails, none is. If SQLite rolls the
+        whole transaction back (:attr:`group_lost`), the group fails as a whole: it raises
+        that :class:`StoreError` at its end, and nothing after it was written, not even in
+        autocommit."""
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
-        self._grouped = True
+        self._grouped, self._lost = True, None
         try:
             yield
+            if self._lost is not None:
+                raise self._lost
             conn.execute("COMMIT")
         except BaseException:
-            with suppress(sqlite3.Error):  # (a failed COMMIT may have ended it already)
-                conn.execute("ROLLBACK")
+            if conn.in_transaction:  # (a failed COMMIT may have ended it already)
+                with suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
             raise
         finally:
-            self._grouped = False
+            self._grouped, self._lost = False, None
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -186,14 +205,29 @@ class ServerStore(SQLiteStore):
                 yield conn
             return
         conn = self._conn  # one write of a group (see group())
+        if self._lost is None and not conn.in_transaction:
+            self._lose("the transaction ended outside a write")
+        if self._lost is not None:  # a SAVEPOINT now would start a transaction of its own
+            raise self._lost
         conn.execute("SAVEPOINT write")
         try:
             yield conn
-        except BaseException:
+        except BaseException as exc:
+            if not conn.in_transaction:  # SQLite rolled the whole group back
+                raise self._lose(str(exc)) from exc
             conn.execute("ROLLBACK TO write")
             conn.execute("RELEASE write")
             raise
+        if not conn.in_transaction:  # (a write that caught SQLite's error itself)
+            raise self._lose("the transaction ended inside a write")
         conn.execute("RELEASE write")
+
+    def _lose(self, why: str) -> StoreError:
+        self._lost = StoreError(
+            f"{self.path}: {why}: SQLite rolled back the transaction, so none of the writes "
+            "committed with it is stored"
+        )
+        return self._lost
 
     # -- registered bots --------------------------------------------------------------------------
 
@@ -326,6 +360,10 @@ class ServerStore(SQLiteStore):
                 ),
             )
         return cur.rowcount == 1
+
+    def unfinished(self) -> list[ServerMatch]:
+        """Every pending or running match (at start: what a stopped or killed server left)."""
+        return self._rows("WHERE state IN (?, ?)", _OPEN, "ORDER BY created_ms, id")
 
     def abort_unfinished(self, detail: str) -> list[str]:
         """Mark every pending or running match aborted (a server start after a stop or a

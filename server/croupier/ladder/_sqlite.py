@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 #: How long a connection waits for another one's write lock before it fails (seconds).
@@ -44,12 +44,18 @@ class SQLiteStore:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE``, then ``COMMIT`` if the block ends normally, else ``ROLLBACK``
-        (whatever the block raised, a cancellation too, is raised again)."""
+        (whatever the block raised, a cancellation too, is raised again). On some errors
+        (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM) SQLite has rolled the transaction back
+        itself: then there is nothing left to roll back, and the error is raised as it was.
+        A failed ``COMMIT`` is rolled back too, so the connection is never left inside a
+        transaction."""
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
+            conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                with suppress(sqlite3.Error):  # (the error raised is the one that matters)
+                    conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")

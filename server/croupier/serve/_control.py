@@ -34,7 +34,13 @@ from fractions import Fraction
 import grpc
 import structlog
 
-from croupier.errors import ConfigError, CroupierError, PermissionDeniedError, ReplayError
+from croupier.errors import (
+    ConfigError,
+    CroupierError,
+    PermissionDeniedError,
+    ReplayError,
+    StoreError,
+)
 from croupier.ladder._server_store import (
     ABORTED,
     CANCELLED,
@@ -188,6 +194,8 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
             code = grpc.StatusCode.PERMISSION_DENIED
         elif isinstance(exc, ReplayError):  # a stored replay that does not read
             code = grpc.StatusCode.DATA_LOSS
+        elif isinstance(exc, StoreError):  # the server's store could not commit (disk full)
+            code = grpc.StatusCode.INTERNAL
         await context.abort(code, str(exc))
 
     # -- matches --------------------------------------------------------------------------------

@@ -32,6 +32,8 @@ import hashlib
 import hmac
 import os
 import secrets
+import signal
+import sqlite3
 import tomllib
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -45,7 +47,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from croupier.arbiter import ClockRules, Match, MatchConfig
-from croupier.errors import ConfigError, CroupierError
+from croupier.errors import ConfigError, CroupierError, StoreError
 from croupier.games import get_game
 from croupier.ladder import (
     MatchRecord,
@@ -74,6 +76,7 @@ from croupier.ladder._server_store import (
     open_server_store,
 )
 from croupier.ladder._stats import standings
+from croupier.ladder._store import read_store
 from croupier.runner import new_match_id, random_seed, run_match
 from croupier.serve._config import ServeConfig, is_loopback
 from croupier.serve._scheduler import LadderScheduler
@@ -98,6 +101,11 @@ from croupier.transport._server import UNREQUESTED_WAIT_S
 from croupier.v1 import control_pb2, control_pb2_grpc
 
 T = TypeVar("T")
+
+#: A test hook, off unless this environment variable is "1": the server SIGKILLs itself once a
+#: tournament's store has committed a match and before the server's store records it (the
+#: window :func:`_mirror_committed` closes at the next start; tests/serve/test_restart.py).
+_KILL_BEFORE_MIRROR = "CROUPIER_TEST_KILL_BEFORE_MIRROR"
 
 #: The environment variable that holds the operator key (instead of the key file).
 ENV_OPERATOR_KEY = "CROUPIER_OPERATOR_KEY"
@@ -332,7 +340,7 @@ class _TournamentWatch:
         if match_id not in self.live:
             return
         replay = self.config.out / f"{match_id}.jsonl"
-        sha, decisions = await server._write(_digest, replay)
+        sha, decisions = await asyncio.to_thread(_digest, replay)  # off the writer
         await server._write(
             server._wstore.end_match,
             match_id,
@@ -439,7 +447,16 @@ class CompetitionServer:
             raise ConfigError(f"cannot create {config.state_dir}: {exc.strerror or exc}") from None
         self._load_keys()
         self._store = open_server_store(config.store_path)
-        aborted = self._store.abort_unfinished("the server stopped before the match ended")
+        try:  # a tournament's match its store committed is finished here, not aborted
+            mirrored = _mirror_committed(self._store, config.state_dir)
+            aborted = self._store.abort_unfinished("the server stopped before the match ended")
+        except (sqlite3.Error, StoreError) as exc:  # (a full disk: one line, not a traceback)
+            self._store.close()
+            self._store = None
+            message = str(exc) if isinstance(exc, StoreError) else f"{config.store_path}: {exc}"
+            raise StoreError(message) from None
+        if mirrored:
+            self._log.info("matches_mirrored_at_start", count=len(mirrored), match_ids=mirrored)
         if aborted:
             self._log.warning("matches_aborted_at_start", count=len(aborted), match_ids=aborted)
         self._reads = open_server_store(config.store_path)
@@ -487,7 +504,7 @@ class CompetitionServer:
             sandbox=SandboxOptions(mode=mode),
             remote_grace_s=config.reconnect_grace_s,
         )
-        for bot in self._wstore.registered_bots():
+        for bot in self.store.registered_bots():  # (the reading connection)
             self._add_registered(bot)
         arbiter.bots.session_lookup = self._session_for_key
 
@@ -966,8 +983,11 @@ class CompetitionServer:
         if parsed.tls is not None:
             raise ConfigError("config_toml: tls: the server's tournaments have no remote bots")
         folder = self._tournament_dir(parsed.name)
-        if parsed.name in self._tournaments or folder.exists():
-            raise StateError(f"a tournament named {parsed.name!r} exists already")
+        if parsed.name in self._tournaments or folder.exists():  # (also from before a restart)
+            raise ExistsError(
+                f"a tournament named {parsed.name!r} exists already: a name is used once per "
+                "state folder"
+            )
         config = with_runtime(
             parsed,
             store=folder / "store.sqlite",
@@ -1029,18 +1049,14 @@ class CompetitionServer:
         running when it started; created here if that write has not landed), then drop its
         feed: watchers go to its replay file from now on."""
 
+        decisions = await asyncio.to_thread(_decisions, replay) if replay.is_file() else 0
+
         def write(store: ServerStore) -> None:
             store.create_match(mine)  # (no-op: it was recorded when it started)
-            store.finish_match(
-                record.match_id,
-                ended_ms=now_ms(),
-                rounds=record.rounds_played,
-                decisions=_decisions(replay) if replay.is_file() else 0,
-                replay_path=os.path.relpath(replay, self.config.state_dir),
-                replay_sha256=record.replay_sha256,
-                seats=tuple(sorted(record.seats, key=lambda s: s.seat)),
-            )
+            _finish_mirrored(store, record, replay, self.config.state_dir, decisions)
 
+        if os.environ.get(_KILL_BEFORE_MIRROR) == "1":  # tests only: see _KILL_BEFORE_MIRROR
+            os.kill(os.getpid(), signal.SIGKILL)
         await self._write(write, self._wstore)
         watch.done(record.match_id)
 
@@ -1123,7 +1139,7 @@ class CompetitionServer:
             return await self.get_match(match_id)
         replay = run.replay
         rel = os.path.relpath(replay, config.state_dir)
-        sha, decisions = await self._write(_digest, replay)
+        sha, decisions = await asyncio.to_thread(_digest, replay)  # off the writer
         if run.result.cancelled:
             state = ABORTED if self._stopping else CANCELLED
             await self._write(
@@ -1179,6 +1195,49 @@ def _own_standings(store: ServerStore, game: str) -> tuple[str, Standings]:
     names = sorted({s.bot for m in matches for s in m.seats})
     seats = int(matches[0].params.get("players", 2)) if matches else 2
     return game, standings([m.record() for m in matches], names, seats)
+
+
+def _finish_mirrored(
+    store: ServerStore, record: MatchRecord, replay: Path, state_dir: Path, decisions: int
+) -> bool:
+    """Finish, in the server's store, a tournament's match its own store has committed."""
+    return store.finish_match(
+        record.match_id,
+        ended_ms=now_ms(),
+        rounds=record.rounds_played,
+        decisions=decisions,
+        replay_path=os.path.relpath(replay, state_dir),
+        replay_sha256=record.replay_sha256,
+        seats=tuple(sorted(record.seats, key=lambda s: s.seat)),
+    )
+
+
+def _mirror_committed(store: ServerStore, state_dir: Path) -> list[str]:
+    """At start, before the unfinished are aborted: finish the tournament matches the server's
+    store holds as open that their tournament's store has committed (the server was killed
+    between the two commits), in one transaction; return their ids."""
+    wanted: dict[str, set[str]] = {}
+    for match in store.unfinished():
+        if match.tournament:
+            wanted.setdefault(match.tournament, set()).add(match.match_id)
+    found: list[tuple[MatchRecord, Path]] = []
+    for name, ids in sorted(wanted.items()):
+        path = state_dir / "tournaments" / name / "store.sqlite"
+        try:
+            held = read_store(path)
+        except ConfigError:  # no store (yet): nothing of it was committed
+            continue
+        try:
+            found += [(r, path.parent / r.replay_path) for r in held.matches() if r.match_id in ids]
+        finally:
+            held.close()
+    done = []
+    with store.group():
+        for record, replay in found:
+            decisions = _decisions(replay) if replay.is_file() else 0
+            if _finish_mirrored(store, record, replay, state_dir, decisions):
+                done.append(record.match_id)
+    return done
 
 
 def _digest(path: Path) -> tuple[str, int]:
