@@ -296,15 +296,53 @@ function sessionCapacity(options) {
   return wanted.length ? Math.min(...wanted) : 1;
 }
 
+// How long a session dials again after its Session stream breaks, in seconds:
+// options.reconnectS, else CROUPIER_SESSION_RECONNECT_S (a tournament that launches the bot sets
+// it to 0, so that it does not outlive its arbiter), else 300 (a bot that connects by itself).
+const ENV_SESSION_RECONNECT = "CROUPIER_SESSION_RECONNECT_S";
+const DEFAULT_SESSION_RECONNECT_S = 300;
+// The pause before dialling a broken session again: doubled after each failed try up to the
+// cap, each drawn between half and all of it (the bots of a restarted server do not all dial at
+// once). The refusals of a session dialled again worth another try: the server still holds the
+// old session (it has not noticed the drop yet), limits attempts for a moment, or is not there.
+const SESSION_BACKOFF_FIRST_MS = 100;
+const SESSION_BACKOFF_CAP_MS = 5000;
+const SESSION_RETRY_REASONS = new Set(["", "SESSION_TAKEN", "TOO_MANY_ATTEMPTS"]);
+
+function sessionReconnectS(options) {
+  if (options.reconnectS !== undefined && options.reconnectS !== null) {
+    const given = Number(options.reconnectS);
+    if (!(given >= 0)) {
+      throw new BotError(`reconnectS must be 0 or more seconds, got ${options.reconnectS}`);
+    }
+    return given;
+  }
+  const raw = process.env[ENV_SESSION_RECONNECT];
+  if (raw === undefined || raw === "") return DEFAULT_SESSION_RECONNECT_S;
+  const value = Number(raw);
+  if (!(value >= 0)) {
+    throw new BotError(`${ENV_SESSION_RECONNECT} must be a number of seconds, got "${raw}"`);
+  }
+  return value;
+}
+
 // Serve a bot session (the process stays up across matches): open BotService.Session with the
 // session token (CROUPIER_SESSION_TOKEN), then play every seat the arbiter hands over on its own
-// Play stream, concurrently up to the capacity, until the arbiter ends the session. Resolves with
-// { sessionId, matches, failed }; rejects with a BotError if the arbiter refuses the session.
+// Play stream, concurrently up to the capacity, until the arbiter ends the session. If the
+// Session stream breaks (the network, or the server was killed and restarted), the seats held
+// go on on their own Play streams and a new session is dialled with the same token, with
+// backoff, for options.reconnectS seconds (sessionReconnectS; each drop its own window).
+// Resolves with { sessionId, matches, failed, sessions } (matches and failed count every
+// session; sessionId is the last one's); rejects with a BotError if the arbiter refuses the
+// session, or it broke and did not come back in time.
 function serve(act, options = {}) {
   const token =
     options.token !== undefined ? options.token : process.env.CROUPIER_SESSION_TOKEN || "";
+  const name = options.name || "node-bot";
   let client;
+  let windowS;
   try {
+    windowS = sessionReconnectS(options);
     client = botClient(options.address || process.env.CROUPIER_ADDRESS);
   } catch (err) {
     return Promise.reject(err);
@@ -312,9 +350,19 @@ function serve(act, options = {}) {
   return new Promise((resolve, reject) => {
     const seats = [];
     let sessionId = "";
+    let sessions = 0;
     let matches = 0;
     let failed = 0;
     let over = false;
+    let droppedAt = null; // when the session being dialled again broke
+    let pause = SESSION_BACKOFF_FIRST_MS;
+    const hello = {
+      token,
+      bot_name: name,
+      bot_version: options.version || "0",
+      protocol_version: PROTOCOL_VERSION,
+      capacity: sessionCapacity(options),
+    };
     const finish = (err) => {
       if (over) return;
       over = true;
@@ -322,39 +370,78 @@ function serve(act, options = {}) {
       Promise.allSettled(seats).then(() => {
         client.close();
         if (err) reject(err);
-        else resolve({ sessionId, matches, failed });
+        else resolve({ sessionId, matches, failed, sessions });
       });
     };
-    const stream = client.Session();
-    stream.write({
-      hello: {
-        token,
-        bot_name: options.name || "node-bot",
-        bot_version: options.version || "0",
-        protocol_version: PROTOCOL_VERSION,
-        capacity: sessionCapacity(options),
-      },
-    });
-    stream.on("data", (message) => {
-      if (message.kind === "welcome") {
-        sessionId = message.welcome.session_id;
-      } else if (message.kind === "seat") {
-        const seat = message.seat;
-        const played = playSeat(client, act, options, seat.token, seat.seed).then(
-          () => {
-            matches += 1;
-          },
-          (err) => {
-            matches += 1;
-            failed += 1;
-            console.error(`${options.name || "node-bot"}: a match failed: ${err.message}`);
-          },
-        );
-        seats.push(played);
-      }
-    });
-    stream.on("error", (err) => finish(rpcError(err)));
-    stream.on("end", () => finish(null));
+
+    function open() {
+      const again = droppedAt !== null;
+      let welcomed = false;
+      let settled = false;
+      const stream = client.Session();
+      stream.write({ hello });
+      stream.on("data", (message) => {
+        if (message.kind === "welcome") {
+          welcomed = true;
+          sessionId = message.welcome.session_id;
+          sessions += 1;
+          if (droppedAt !== null) {
+            const away = ((Date.now() - droppedAt) / 1000).toFixed(1);
+            console.error(`${name}: session back after ${away}s (${sessionId})`);
+            droppedAt = null;
+          }
+        } else if (message.kind === "seat") {
+          const seat = message.seat;
+          const played = playSeat(client, act, options, seat.token, seat.seed).then(
+            () => {
+              matches += 1;
+            },
+            (err) => {
+              matches += 1;
+              failed += 1;
+              console.error(`${name}: a match failed: ${err.message}`);
+            },
+          );
+          seats.push(played);
+        }
+      });
+      stream.on("error", () => {}); // (what it says comes with the status, below)
+      // the call's status decides: OK, the arbiter ended the session; else it broke or refused
+      stream.on("status", (status) => {
+        if (settled) return;
+        settled = true;
+        if (status.code === grpc.status.OK) {
+          if (welcomed) finish(null);
+          else finish(new BotError("the arbiter did not welcome the session"));
+          return;
+        }
+        const error = rpcError(status);
+        if (!welcomed && !(again && SESSION_RETRY_REASONS.has(error.reason))) {
+          finish(error); // a refusal
+          return;
+        }
+        const now = Date.now();
+        if (welcomed) {
+          droppedAt = now; // a new drop: its own window
+          pause = SESSION_BACKOFF_FIRST_MS;
+          if (windowS > 0) {
+            console.error(
+              `${name}: session dropped (${error.message}); dialling again for up to ${windowS}s`,
+            );
+          }
+        }
+        const left = droppedAt + windowS * 1000 - now;
+        if (left <= 0) {
+          finish(error);
+          return;
+        }
+        const wait = Math.min(left, pause / 2 + (Math.random() * pause) / 2);
+        pause = Math.min(pause * 2, SESSION_BACKOFF_CAP_MS);
+        setTimeout(open, wait);
+      });
+    }
+
+    open();
   });
 }
 

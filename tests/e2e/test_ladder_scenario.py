@@ -293,10 +293,10 @@ def test_thirty_minutes_of_a_continuous_ladder_in_under_a_minute(tmp_path: Path)
             cut = cuts[name] = relay.cut_at
             over = lambda m=cut.match_id: state_of(m) == FINISHED  # noqa: E731
             wait_for(over, 60, f"{name}'s cut match")
-            # its session is not resumed: the SDK played its seats to the end and exited; its
-            # owner starts it again
-            bots.running.pop(name).wait(30)
-            bots.start(name)
+            # its session comes back by itself: the same process dials a new one with its key
+            back = lambda n=name: n in bots.connected()  # noqa: E731
+            wait_for(back, 30, f"{name}'s session back")
+            assert bots.running[name].poll() is None, f"{name} left"
         bots.kill("py-ben")  # one goes for good
 
         # the server is SIGKILLed mid-ladder, with matches running
@@ -306,14 +306,15 @@ def test_thirty_minutes_of_a_continuous_ladder_in_under_a_minute(tmp_path: Path)
         running_at_kill = {mid for mid, m in before.items() if m.state == cpb.MATCH_STATE_RUNNING}
         server.kill()
         killed_ms = time.time() * 1000  # (the process is gone when kill() returns)
-        bots.end_all()  # their sessions broke with the server; their owners start them again
+        # their sessions broke with the server: each bot dials again by itself (nobody restarts
+        # it) and is seated in the ladder's matches once the server is back
+        survivors = {name: bots.running[name].pid for name in bots.running}
 
         server.start()
         after_restart = {m.match_id: m for m in server.matches()}
-        for name in ("py-ann", "py-cat", "js-dan", "js-eva", "js-fay", "io-gus", "io-hal"):
-            bots.start(name)
         restarted_at = len(server.matches(FINISHED))
         wait_for(lambda: finished() >= restarted_at + 6, 60, "matches after the restart")
+        assert {n: p.pid for n, p in bots.running.items() if p.poll() is None} == survivors
         standings = server.call("GetStandings", cpb.GetStandingsRequest())
         assert isinstance(standings, cpb.GetStandingsResponse)
     finally:

@@ -50,7 +50,10 @@ def test_a_sigkilled_server_restarts_with_nothing_lost_or_counted_twice(tmp_path
     first = ServeProcess(state)
     op = Control(first.control_address, first.operator_key)
     keys = register(op, *names)
-    bots = [start_bot(first.bot_address, keys[n]) for n in names]
+    # (reconnect off: these bots end when their sessions break, as a supervised bot would be
+    # restarted; tests/serve/test_serve_sessions_back.py has the bots that come back by themselves)
+    off = {"CROUPIER_SESSION_RECONNECT_S": "0"}
+    bots = [start_bot(first.bot_address, keys[n], **off) for n in names]
     wait_connected(op, names)
     done = op.CreateMatch(cpb.CreateMatchRequest(game="scauver", params=PLAYERS, bots=names))
     finished = wait_state(op, done.match.match_id, [cpb.MATCH_STATE_FINISHED])
@@ -61,14 +64,16 @@ def test_a_sigkilled_server_restarts_with_nothing_lost_or_counted_twice(tmp_path
     # a slow match, cut off by SIGKILL while it is being played
     slow = ("dan", "eve", "fay")
     keys.update(register(op, *slow))
-    bots += [start_bot(first.bot_address, keys[n], SLOW_BOT, SLOW_BOT_MS="300") for n in slow]
+    bots += [
+        start_bot(first.bot_address, keys[n], SLOW_BOT, SLOW_BOT_MS="300", **off) for n in slow
+    ]
     wait_connected(op, slow)
     cut = op.CreateMatch(cpb.CreateMatchRequest(game="scauver", params=PLAYERS, bots=slow))
     wait_state(op, cut.match.match_id, [cpb.MATCH_STATE_RUNNING])
     op.close()
     first.kill()
-    for bot in bots:  # their sessions broke with the server: the SDK bots end
-        bot.wait(30)
+    for bot in bots:  # their sessions broke with the server: the SDK bots end (reconnect 0)
+        assert bot.wait(30) == 2
 
     with ServeProcess(state) as second:
         op = Control(second.control_address, second.operator_key)

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import copy
 import os
+import random
 import sys
 import time
 import traceback
@@ -28,6 +29,12 @@ ENV_TLS_CA = "CROUPIER_TLS_CA"  # PEM file of the CA (or self-signed certificate
 ENV_TLS_CERT = "CROUPIER_TLS_CERT"  # the bot's own certificate chain, for mutual TLS
 ENV_TLS_KEY = "CROUPIER_TLS_KEY"  # and its private key
 ENV_TLS_SERVER_NAME = "CROUPIER_TLS_SERVER_NAME"  # the name to check the certificate for
+#: How long a session dials again after its Session stream breaks (seconds; 0: it does not).
+#: A tournament that launches the bot sets it to 0: a launched bot does not outlive its arbiter.
+ENV_SESSION_RECONNECT = "CROUPIER_SESSION_RECONNECT_S"
+#: The default of a bot that connects by itself (a competition server's registered bot): long
+#: enough for the server to be restarted or the network to come back.
+DEFAULT_SESSION_RECONNECT_S = 300.0
 
 
 class BotError(Exception):
@@ -366,11 +373,82 @@ async def _play_stream(channel: grpc.aio.Channel, seat: Seat, hello: Any, *, ret
 
 @dataclass(frozen=True)
 class SessionSummary:
-    """What a session (a process that stayed up for many matches) played."""
+    """What a session (a process that stayed up for many matches) played: ``matches`` and
+    ``failed`` count every session it opened (``sessions``: more than 1 when its Session stream
+    broke and it dialled in again); ``session_id`` is the last one's."""
 
     session_id: str
     matches: int
     failed: int
+    sessions: int = 1
+
+
+#: The pause before dialling a broken session again: the first, doubled after each failed try
+#: up to the cap, each drawn between half and all of it (jitter: the bots a restarted server
+#: had do not all dial at the same instant).
+_SESSION_BACKOFF_FIRST_S = 0.1
+_SESSION_BACKOFF_CAP_S = 5.0
+#: Refusals of a session dialled again after a drop that are worth another try: the server
+#: still holds the old session (it has not noticed the drop yet: SESSION_TAKEN), limits this
+#: address's attempts for a moment, or cannot be reached (no reason).
+_SESSION_RETRY_REASONS = {"", "SESSION_TAKEN", "TOO_MANY_ATTEMPTS"}
+
+
+class _SessionLost(Exception):
+    """The Session stream broke (``welcomed``: after its SessionWelcome, so a new drop), or a
+    session dialled again was refused for a reason a moment may cure."""
+
+    def __init__(self, error: BotError, *, welcomed: bool) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.welcomed = welcomed
+
+
+def _session_reconnect_s(reconnect_s: float | None) -> float:
+    if reconnect_s is not None:
+        return max(0.0, reconnect_s)
+    raw = os.environ.get(ENV_SESSION_RECONNECT, "")
+    if not raw:
+        return DEFAULT_SESSION_RECONNECT_S
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        raise BotError(
+            f"{ENV_SESSION_RECONNECT} must be a number of seconds, got {raw!r}"
+        ) from None
+
+
+async def _session_stream(
+    channel: grpc.aio.Channel,
+    hello: Any,
+    *,
+    again: bool,
+    welcomed: Callable[[Any], None],
+    seated: Callable[[Any], None],
+) -> None:
+    """One Session stream: send ``hello``, hand its SessionWelcome to ``welcomed`` and each
+    SeatAssignment to ``seated``; return when the arbiter ends it with status OK.
+    :class:`_SessionLost` if it breaks after the welcome (or, ``again``: dialled again after a
+    drop, is refused for a reason a moment may cure); :class:`BotError` for a refusal."""
+    call = bot_pb2_grpc.BotServiceStub(channel).Session()
+    welcome = None
+    try:
+        await call.write(pb.SessionRequest(hello=hello))
+        first = await call.read()
+        if first is grpc.aio.EOF or first.WhichOneof("kind") != "welcome":
+            raise BotError("the arbiter did not welcome the session")
+        welcome = first.welcome
+        welcomed(welcome)
+        while (response := await call.read()) is not grpc.aio.EOF:
+            if response.WhichOneof("kind") == "seat":
+                seated(response.seat)
+    except grpc.aio.AioRpcError as exc:
+        error = _rpc_error(exc)
+        if welcome is not None or (again and error.reason in _SESSION_RETRY_REASONS):
+            raise _SessionLost(error, welcomed=welcome is not None) from None
+        raise error from None
+    finally:
+        call.cancel()  # (a no-op once the stream has ended)
 
 
 def serve(
@@ -381,6 +459,7 @@ def serve(
     capacity: int | None = None,
     connect_timeout_s: float = 30.0,
     tls: Tls | None = None,
+    reconnect_s: float | None = None,
 ) -> SessionSummary:
     """Serve a bot session: play every seat the arbiter hands this process, each on its own Play
     stream and with its own deep copy of ``bot`` (taken before any match: per-match state starts
@@ -389,6 +468,12 @@ def serve(
     ``address``, ``token`` and ``capacity`` default to ``CROUPIER_ADDRESS``,
     ``CROUPIER_SESSION_TOKEN`` and the smaller of ``bot.capacity`` and
     ``CROUPIER_SESSION_CAPACITY`` (1 if neither says). :class:`BotError` if the arbiter refuses.
+
+    If the Session stream breaks (the network, or the server was killed and restarted), the
+    seats held go on on their own Play streams and a new session is dialled with the same
+    token, with backoff, for ``reconnect_s`` seconds (default ``CROUPIER_SESSION_RECONNECT_S``,
+    else 300; 0: it is not, and the session ends); each drop has a window of its own. A
+    session the arbiter ends (status OK) or refuses is not dialled again.
     """
     return asyncio.run(
         serve_async(
@@ -398,6 +483,7 @@ def serve(
             capacity=capacity,
             connect_timeout_s=connect_timeout_s,
             tls=tls,
+            reconnect_s=reconnect_s,
         )
     )
 
@@ -418,12 +504,14 @@ async def serve_async(
     capacity: int | None = None,
     connect_timeout_s: float = 30.0,
     tls: Tls | None = None,
+    reconnect_s: float | None = None,
 ) -> SessionSummary:
     """:func:`serve` for code that already runs an asyncio loop."""
     address = address or os.environ.get("CROUPIER_ADDRESS", "")
     token = token if token is not None else os.environ.get("CROUPIER_SESSION_TOKEN", "")
     if not address:
         raise BotError("no arbiter address: set CROUPIER_ADDRESS or pass address=")
+    window = _session_reconnect_s(reconnect_s)
     template = copy.deepcopy(bot)  # the pristine bot: each match plays a copy of it
     hello = pb.SessionHello(
         token=token,
@@ -432,7 +520,9 @@ async def serve_async(
         protocol_version=PROTOCOL_VERSION,
         capacity=_session_capacity(bot, capacity),
     )
-    played = failed = 0
+    played = failed = sessions = 0
+    session_id = ""
+    dropped_at: float | None = None  # when the session being dialled again broke
     seats: set[asyncio.Task[Any]] = set()
 
     def finished(task: asyncio.Task[Any]) -> None:
@@ -444,31 +534,57 @@ async def serve_async(
             print(f"{bot.name}: a match failed:", file=sys.stderr)
             traceback.print_exception(exc, file=sys.stderr)
 
+    def welcomed(welcome: Any) -> None:
+        nonlocal session_id, sessions, dropped_at
+        session_id = welcome.session_id
+        sessions += 1
+        if dropped_at is not None:
+            away = time.monotonic() - dropped_at
+            print(f"{bot.name}: session back after {away:.1f}s ({session_id})", file=sys.stderr)
+            dropped_at = None
+
+    def seated(seat: Any) -> None:
+        task = asyncio.create_task(
+            _play_seat(channel, copy.deepcopy(template), seat.token, seat.seed)
+        )
+        seats.add(task)
+        task.add_done_callback(finished)
+
     async with _channel(address, tls) as channel:
         await _ready(channel, address, connect_timeout_s)
-        call = bot_pb2_grpc.BotServiceStub(channel).Session()
         try:
-            await call.write(pb.SessionRequest(hello=hello))
-            welcome = await call.read()
-            if welcome is grpc.aio.EOF or welcome.WhichOneof("kind") != "welcome":
-                raise BotError("the arbiter did not welcome the session")
-            session_id = welcome.welcome.session_id
-            while (response := await call.read()) is not grpc.aio.EOF:
-                if response.WhichOneof("kind") != "seat":
-                    continue
-                seat = response.seat
-                task = asyncio.create_task(
-                    _play_seat(channel, copy.deepcopy(template), seat.token, seat.seed)
-                )
-                seats.add(task)
-                task.add_done_callback(finished)
-        except grpc.aio.AioRpcError as exc:
-            raise _rpc_error(exc) from None
+            pause = _SESSION_BACKOFF_FIRST_S
+            while True:
+                try:
+                    await _session_stream(
+                        channel,
+                        hello,
+                        again=dropped_at is not None,
+                        welcomed=welcomed,
+                        seated=seated,
+                    )
+                    break  # the arbiter ended the session
+                except _SessionLost as lost:
+                    now = time.monotonic()
+                    if lost.welcomed:  # a new drop: its own window
+                        dropped_at, pause = now, _SESSION_BACKOFF_FIRST_S
+                        if window > 0:
+                            print(
+                                f"{bot.name}: session dropped ({lost.error}); dialling again "
+                                f"for up to {window:g}s",
+                                file=sys.stderr,
+                            )
+                    assert dropped_at is not None  # (set by the drop that led here)
+                    left = dropped_at + window - now
+                    if left <= 0:
+                        raise lost.error from None
+                    await asyncio.sleep(min(left, random.uniform(pause / 2, pause)))
+                    pause = min(pause * 2, _SESSION_BACKOFF_CAP_S)
         finally:
-            # the session is over (or broke): the seats already handed out are played to the end
+            # the session is over (or broke for good): the seats handed out are played to the end
             if seats:
                 await asyncio.gather(*seats, return_exceptions=True)
-    return SessionSummary(session_id, played, failed)
+    return SessionSummary(session_id, played, failed, sessions)
 
 
 def run(

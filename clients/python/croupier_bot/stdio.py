@@ -7,7 +7,10 @@ plays as a bot that connects by itself, e.g. a registered bot of a competition s
 With ``--key`` (or ``CROUPIER_SESSION_TOKEN``) the bridge opens a bot session with that key and
 stays up: for every seat the server hands it, it starts CMD afresh and plays that one match
 between CMD's pipes and the seat's own ``Play`` stream, up to ``--capacity`` matches at a time
-(each its own CMD process), until the server ends the session. With ``--token`` (or
+(each its own CMD process), until the server ends the session. If the session's stream breaks
+(the network, or the server was killed and restarted) it dials a new one with the same key, with
+backoff, for ``--reconnect`` seconds (default ``CROUPIER_SESSION_RECONNECT_S``, else 300; 0: it
+does not); the matches already running go on meanwhile. With ``--token`` (or
 ``CROUPIER_TOKEN``) it plays the one seat that token admits and exits.
 
 The stdio protocol is the one ``croupier match --bot stdio:CMD`` runs (the server's bridge,
@@ -21,8 +24,9 @@ seed). The lines are mapped to and from the messages by ``croupier_proto.v1.stdi
 the server's bridge runs too. This module imports only the stubs package ``croupier_proto`` and
 grpc, never the server.
 
-Exit status: 0 when the session (or the match) ended normally, 1 when the connection broke,
-2 for a usage error or a refusal (one ``croupier_bot.stdio: error: ...`` line on stderr).
+Exit status: 0 when the session (or the match) ended normally, 1 when the connection broke
+(in a session: and did not come back within ``--reconnect``), 2 for a usage error or a
+refusal (one ``croupier_bot.stdio: error: ...`` line on stderr).
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ import argparse
 import asyncio
 import contextlib
 import os
+import random
 import sys
+import time
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
@@ -61,6 +67,7 @@ MAX_RECEIVE_BYTES = 64 << 20
 #: The bridge's own variables, which the program does not get (it speaks stdio only).
 HIDDEN_ENV = (
     "CROUPIER_ADDRESS",
+    "CROUPIER_SESSION_RECONNECT_S",
     "CROUPIER_TOKEN",
     "CROUPIER_SESSION_TOKEN",
     "CROUPIER_SESSION_CAPACITY",
@@ -68,6 +75,21 @@ HIDDEN_ENV = (
 )
 _REASON_KEY = "croupier-reason"
 _PROG = "croupier_bot.stdio"
+#: How long a session dials again after its stream breaks (seconds), unless ``--reconnect``
+#: says: a tournament that launches the bridge sets it to 0 (croupier_bot's ENV_SESSION_RECONNECT).
+ENV_SESSION_RECONNECT = "CROUPIER_SESSION_RECONNECT_S"
+DEFAULT_SESSION_RECONNECT_S = 300.0
+#: The pause before dialling a broken session again, doubled after each failed try up to the
+#: cap, each drawn between half and all of it; and the refusals of a session dialled again that
+#: are worth another try (the server still holds the old one, or limits attempts for a moment).
+_BACKOFF_FIRST_S = 0.1
+_BACKOFF_CAP_S = 5.0
+_RETRY_REASONS = {"", "SESSION_TAKEN", "TOO_MANY_ATTEMPTS"}
+#: A seat's Play stream dialled again after a drop: refusals worth another try while its window
+#: lasts (the arbiter has not yet noticed that the old stream is gone, or cannot be reached),
+#: and the pause between tries (as the SDKs).
+_SEAT_RETRY_REASONS = {"SEAT_TAKEN", ""}
+_SEAT_RETRY_PAUSE_S = 0.1
 
 
 class BridgeError(Exception):
@@ -106,7 +128,13 @@ async def play_seat(
 ) -> int:
     """Start ``program`` and play the seat ``token`` admits between its pipes and a Play stream
     of ``channel``; return the program's exit status (1 if it left before the match ended).
-    :class:`BridgeError` when the arbiter refuses the seat."""
+    :class:`BridgeError` when the arbiter refuses the seat.
+
+    If the stream drops after the Welcome and the seat has a reconnect window
+    (``Welcome.reconnect_grace_ms``), the bridge dials in again with the same token until the
+    window has passed (each drop its own window), as the SDKs do; the program goes on. What the
+    arbiter sends again is not repeated to it: the second Welcome, and a decision it already
+    has; a decision it has answered is answered again with the same reply."""
     env = {k: v for k, v in os.environ.items() if k not in HIDDEN_ENV}
     if seed is not None:
         env["CROUPIER_SEED"] = str(seed)
@@ -131,27 +159,75 @@ async def play_seat(
     )
     pending: deque[int] = deque()
     last = 0
-    call = bot_pb2_grpc.BotServiceStub(channel).Play()
+    stub = bot_pb2_grpc.BotServiceStub(channel)
+    call = stub.Play()
     ended = False
+    grace_s = 0.0  # the seat's reconnect window, from its Welcome
+    welcomed = rejoined = False  # the seat was admitted; the current stream was
+    replied: pb.PlayRequest | None = None  # the last reply sent (again, if asked again)
 
-    async def downstream() -> None:
-        """Arbiter -> program, until MatchEnd."""
-        nonlocal last, ended
+    async def forward(response: pb.PlayResponse) -> None:
+        with contextlib.suppress(ConnectionError):  # it stopped reading: its clock runs
+            stdin.write(to_line(response))
+            await stdin.drain()
+
+    async def stream() -> None:
+        """One Play stream, arbiter -> program, until MatchEnd (or the arbiter ends it
+        before); :class:`grpc.aio.AioRpcError` if it broke or was refused."""
+        nonlocal last, ended, grace_s, welcomed, rejoined
         await call.write(pb.PlayRequest(hello=hello))
         while (response := await call.read()) is not grpc.aio.EOF:
             kind = response.WhichOneof("kind")
-            if kind == "decision":
-                last = response.decision.request_id
+            if kind == "welcome":
+                rejoined = True
+                if welcomed:  # back after a drop: the program has had its Welcome
+                    if response.events:
+                        await forward(pb.PlayResponse(events=response.events))
+                    continue
+                welcomed = True
+                grace_s = response.welcome.reconnect_grace_ms / 1000
+            elif kind == "decision":
+                request_id = response.decision.request_id
+                again = replied is not None and replied.action.request_id == request_id
+                if request_id in pending or again:  # asked again after a drop
+                    if response.events:
+                        await forward(pb.PlayResponse(events=response.events))
+                    if again and replied is not None:  # answered, and the answer was lost
+                        with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                            await call.write(replied)
+                    continue
+                last = request_id
                 pending.append(last)
-            with contextlib.suppress(ConnectionError):  # it stopped reading: its clock runs
-                stdin.write(to_line(response))
-                await stdin.drain()
+            await forward(response)
             if kind == "match_end":
                 ended = True
                 return
 
+    async def downstream() -> None:
+        """Arbiter -> program, until MatchEnd; the stream dialled again after a drop while the
+        seat's window lasts."""
+        nonlocal call, rejoined
+        give_up = 0.0
+        while True:
+            rejoined = False  # (set when this stream is welcomed)
+            try:
+                await stream()
+                return
+            except grpc.aio.AioRpcError as exc:
+                reason = str(dict(exc.trailing_metadata() or ()).get(_REASON_KEY, ""))
+                now = time.monotonic()
+                if rejoined:
+                    give_up = now + grace_s  # a new drop: its own window
+                elif not (welcomed and reason in _SEAT_RETRY_REASONS):
+                    raise  # a refusal
+                if grace_s <= 0 or now >= give_up:
+                    raise
+            await asyncio.sleep(_SEAT_RETRY_PAUSE_S)
+            call = stub.Play()
+
     async def upstream() -> None:
         """Program -> arbiter, until the program closes its stdout."""
+        nonlocal replied
         while True:
             try:
                 line = await stdout.readline()
@@ -163,8 +239,10 @@ async def play_seat(
                 return
             reply = parse_reply(line, pending, last)
             if reply is not None:
+                if reply.WhichOneof("kind") == "action":
+                    replied = reply
                 with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
-                    await call.write(reply)
+                    await call.write(reply)  # (the stream of the moment: a new one after a drop)
 
     reader = asyncio.create_task(upstream())
     writer = asyncio.create_task(downstream())
@@ -211,6 +289,71 @@ async def _ready(channel: grpc.aio.Channel, address: str, timeout_s: float) -> N
         raise BridgeError(f"cannot reach the server at {address}", 1) from None
 
 
+class _SessionLost(Exception):
+    """The Session stream broke (``welcomed``: after its welcome, a new drop), or a session
+    dialled again was refused for a reason a moment may cure."""
+
+    def __init__(self, error: BridgeError, *, welcomed: bool) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.welcomed = welcomed
+
+
+async def _session_stream(
+    channel: grpc.aio.Channel, hello: pb.SessionHello, *, again: bool, seated: _Seated
+) -> None:
+    """One Session stream: hand each SeatAssignment to ``seated``; return when the server ends
+    it with status OK; :class:`_SessionLost` if it breaks after the welcome (or, ``again``, is
+    refused for a reason a moment may cure); :class:`BridgeError` for a refusal."""
+    call = bot_pb2_grpc.BotServiceStub(channel).Session()
+    welcomed = False
+    try:
+        await call.write(pb.SessionRequest(hello=hello))
+        welcome = await call.read()
+        if welcome is grpc.aio.EOF or welcome.WhichOneof("kind") != "welcome":
+            raise BridgeError("the server did not welcome the session", 1)
+        welcomed = True
+        seated.welcomed(welcome.welcome.session_id)
+        while (response := await call.read()) is not grpc.aio.EOF:
+            if response.WhichOneof("kind") == "seat":
+                seated(response.seat)
+    except grpc.aio.AioRpcError as exc:
+        reason = str(dict(exc.trailing_metadata() or ()).get(_REASON_KEY, ""))
+        if welcomed or (again and reason in _RETRY_REASONS):
+            raise _SessionLost(_rpc_error(exc), welcomed=welcomed) from None
+        raise _rpc_error(exc) from None
+    finally:
+        call.cancel()  # (a no-op once the stream has ended)
+
+
+class _Seated:
+    """What a session does with the seats it is handed (each played by a fresh program, in a
+    task of its own that outlives a broken session) and with a welcome after a drop."""
+
+    def __init__(self, channel: grpc.aio.Channel, program: Sequence[str], name: str) -> None:
+        self.channel, self.program, self.name = channel, program, name
+        self.tasks: set[asyncio.Task[int]] = set()
+        self.dropped_at: float | None = None
+
+    def __call__(self, seat: pb.SeatAssignment) -> None:
+        task = asyncio.create_task(
+            play_seat(self.channel, self.program, seat.token, seed=seat.seed, name=self.name)
+        )
+        self.tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[int]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            print(f"{_PROG}: a match failed: {exc}", file=sys.stderr)
+
+    def welcomed(self, session_id: str) -> None:
+        if self.dropped_at is not None:
+            away = time.monotonic() - self.dropped_at
+            print(f"{_PROG}: session back after {away:.1f}s ({session_id})", file=sys.stderr)
+            self.dropped_at = None
+
+
 async def serve_stdio(
     program: Sequence[str],
     address: str,
@@ -220,9 +363,12 @@ async def serve_stdio(
     tls_ca: Path | None = None,
     name: str = "",
     connect_timeout_s: float = 30.0,
+    reconnect_s: float = DEFAULT_SESSION_RECONNECT_S,
 ) -> int:
     """Open a bot session with ``key`` and play every seat handed to it with a fresh
-    ``program``, up to ``capacity`` at a time, until the server ends the session (0)."""
+    ``program``, up to ``capacity`` at a time, until the server ends the session (0). If the
+    session's stream breaks, dial a new one with the same key for ``reconnect_s`` seconds
+    (each drop its own window); :class:`BridgeError` (status 1) if it does not come back."""
     hello = pb.SessionHello(
         token=key,
         bot_name=name or bot_name(program),
@@ -230,36 +376,36 @@ async def serve_stdio(
         protocol_version=PROTOCOL_VERSION,
         capacity=max(1, capacity),
     )
-    seats: set[asyncio.Task[int]] = set()
-
-    def finished(task: asyncio.Task[int]) -> None:
-        seats.discard(task)
-        if not task.cancelled() and (exc := task.exception()) is not None:
-            print(f"{_PROG}: a match failed: {exc}", file=sys.stderr)
-
     async with _channel(address, tls_ca) as channel:
         await _ready(channel, address, connect_timeout_s)
-        call = bot_pb2_grpc.BotServiceStub(channel).Session()
+        seated = _Seated(channel, program, name)
         try:
-            await call.write(pb.SessionRequest(hello=hello))
-            welcome = await call.read()
-            if welcome is grpc.aio.EOF or welcome.WhichOneof("kind") != "welcome":
-                raise BridgeError("the server did not welcome the session", 1)
-            while (response := await call.read()) is not grpc.aio.EOF:
-                if response.WhichOneof("kind") != "seat":
-                    continue
-                seat = response.seat
-                task = asyncio.create_task(
-                    play_seat(channel, program, seat.token, seed=seat.seed, name=name)
-                )
-                seats.add(task)
-                task.add_done_callback(finished)
-        except grpc.aio.AioRpcError as exc:
-            raise _rpc_error(exc) from None
+            pause = _BACKOFF_FIRST_S
+            while True:
+                again = seated.dropped_at is not None
+                try:
+                    await _session_stream(channel, hello, again=again, seated=seated)
+                    return 0  # the server ended the session
+                except _SessionLost as lost:
+                    now = time.monotonic()
+                    if lost.welcomed:  # a new drop: its own window
+                        seated.dropped_at, pause = now, _BACKOFF_FIRST_S
+                        if reconnect_s > 0:
+                            print(
+                                f"{_PROG}: session dropped ({lost.error}); dialling again "
+                                f"for up to {reconnect_s:g}s",
+                                file=sys.stderr,
+                            )
+                    dropped_at = seated.dropped_at
+                    if dropped_at is None or now >= dropped_at + reconnect_s:
+                        raise lost.error from None
+                    await asyncio.sleep(
+                        min(dropped_at + reconnect_s - now, random.uniform(pause / 2, pause))
+                    )
+                    pause = min(pause * 2, _BACKOFF_CAP_S)
         finally:
-            if seats:  # the seats already handed out are played to the end
-                await asyncio.gather(*seats, return_exceptions=True)
-    return 0
+            if seated.tasks:  # the seats already handed out are played to the end
+                await asyncio.gather(*seated.tasks, return_exceptions=True)
 
 
 async def play_stdio(
@@ -293,6 +439,13 @@ def _parser() -> argparse.ArgumentParser:
         "--capacity", type=int, default=1, help="matches at a time in a session (default 1)"
     )
     parser.add_argument("--name", default="", help="bot name in Hello (default: the program's)")
+    parser.add_argument(
+        "--reconnect",
+        type=float,
+        metavar="S",
+        help="in a session: dial again for S seconds after its stream breaks "
+        f"({ENV_SESSION_RECONNECT}, else {DEFAULT_SESSION_RECONNECT_S:g}; 0: do not)",
+    )
     parser.add_argument("program", nargs=argparse.REMAINDER, help="-- CMD ARGS...")
     return parser
 
@@ -320,6 +473,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(f"--capacity must be at least 1, got {args.capacity}")
     if args.tls_ca is not None and not args.tls_ca.is_file():
         return fail(f"--tls-ca {args.tls_ca}: no such file")
+    reconnect_s = args.reconnect
+    if reconnect_s is None:
+        raw = os.environ.get(ENV_SESSION_RECONNECT, "")
+        try:
+            reconnect_s = float(raw) if raw else DEFAULT_SESSION_RECONNECT_S
+        except ValueError:
+            return fail(f"{ENV_SESSION_RECONNECT} must be a number of seconds, got {raw!r}")
+    if not reconnect_s >= 0:  # (NaN too)
+        return fail(f"--reconnect must be 0 or more seconds, got {reconnect_s:g}")
     try:
         if key:
             return asyncio.run(
@@ -330,6 +492,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     capacity=args.capacity,
                     tls_ca=args.tls_ca,
                     name=args.name,
+                    reconnect_s=reconnect_s,
                 )
             )
         return asyncio.run(play_stdio(program, address, token, tls_ca=args.tls_ca, name=args.name))

@@ -40,6 +40,10 @@ ENV_MATCH_ID = "CROUPIER_MATCH_ID"
 ENV_SESSION_TOKEN = "CROUPIER_SESSION_TOKEN"
 #: How many matches at a time the organiser would like a session bot to play (it may say fewer).
 ENV_SESSION_CAPACITY = "CROUPIER_SESSION_CAPACITY"
+#: How long a session bot dials again after its Session stream breaks: 0 for a launched bot, so
+#: that it does not outlive the arbiter that started it (the SDKs' default, for a bot that
+#: connects by itself, is minutes).
+ENV_SESSION_RECONNECT = "CROUPIER_SESSION_RECONNECT_S"
 
 #: How often the launcher looks whether a bot process has exited.
 EXIT_POLL_S = 0.05
@@ -270,6 +274,7 @@ async def launch_bot(
         # CROUPIER_TOKEN too: a bot that knows only the per-match protocol says Hello with it on
         # Play, and the arbiter tells it (and whoever launched it) to use a session instead
         env.update({ENV_SESSION_TOKEN: session[0], ENV_SESSION_CAPACITY: str(session[1])})
+        env[ENV_SESSION_RECONNECT] = "0"
         env[ENV_TOKEN] = session[0]
     spawned = await spawn(
         argv, env, log_path, sandbox or SandboxOptions(), log_cap_bytes=log_cap_bytes
