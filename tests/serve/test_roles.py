@@ -17,6 +17,7 @@ from serve_kit import (
     ctl_here,
     register,
     start_bot,
+    stop_bots,
     wait_connected,
     wait_state,
 )
@@ -56,8 +57,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             yield World(server, keys, match)
         finally:
             server.stop()
-            for bot in bots:
-                bot.wait(20)
+            stop_bots(bots)
 
 
 def code_of(call: Any) -> grpc.StatusCode:
