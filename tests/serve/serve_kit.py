@@ -143,6 +143,19 @@ def start_bot(
     )
 
 
+def stop_bots(bots: Sequence[subprocess.Popen[bytes]]) -> None:
+    """Stop registered bots' processes (a server's stop does not: it asks them to come back)."""
+    for bot in bots:
+        if bot.poll() is None:
+            bot.terminate()
+    for bot in bots:
+        try:
+            bot.wait(20)
+        except subprocess.TimeoutExpired:
+            bot.kill()
+            bot.wait(10)
+
+
 class Control:
     """A ControlService stub that presents ``key`` on every call (``None``: no key)."""
 

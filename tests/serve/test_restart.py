@@ -20,6 +20,7 @@ from serve_kit import (
     ctl_here,
     register,
     start_bot,
+    stop_bots,
     wait_connected,
     wait_state,
 )
@@ -106,8 +107,7 @@ def test_a_sigkilled_server_restarts_with_nothing_lost_or_counted_twice(tmp_path
         assert sorted(r[1] for r in after) == [2, 2, 2]  # one more match each, never two
         op.close()
         second.stop()
-        for bot in back:
-            bot.wait(30)
+        stop_bots(back)
 
 
 CUP = """

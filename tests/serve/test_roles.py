@@ -18,6 +18,7 @@ from serve_kit import (
     ctl_here,
     register,
     start_bot,
+    stop_bots,
     wait_connected,
     wait_state,
     watch_code,
@@ -58,8 +59,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             yield World(server, keys, match)
         finally:
             server.stop()
-            for bot in bots:
-                bot.wait(20)
+            stop_bots(bots)
 
 
 def fetch(control: Control, match_id: str) -> grpc.StatusCode:

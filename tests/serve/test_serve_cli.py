@@ -24,6 +24,7 @@ from serve_kit import (
     ctl_here,
     register,
     start_bot,
+    stop_bots,
     wait_connected,
     wait_for,
     wait_state,
@@ -55,8 +56,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             yield World(server, keys, tmp)
         finally:
             server.stop()
-            for bot in bots:
-                bot.wait(20)
+            stop_bots(bots)
 
 
 def test_ctl_registers_creates_lists_shows_and_fetches(world: World) -> None:

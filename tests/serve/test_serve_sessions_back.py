@@ -4,8 +4,9 @@ process in session mode, dial a new session with their key when theirs breaks, f
 ``CROUPIER_SESSION_RECONNECT_S`` (300 s by default), and are seated in new matches without
 being restarted.
 
-- ``croupier serve`` is SIGKILLed and started again on the same ports and state dir: the same
-  three processes (same PIDs) are connected again and play a new match to a normal finish.
+- ``croupier serve`` is SIGKILLed (or stopped with SIGTERM) and started again on the same ports
+  and state dir: the same three processes (same PIDs) are connected again and play a new match
+  to a normal finish.
 - A TCP relay (``relay_kit.Relay``) resets the connection of each of the three while it holds a
   decision (its reply is dropped): that match finishes normally (each seat rejoined on its own
   Play stream and was answered), and a later match is played through the bots' new sessions.
@@ -28,6 +29,7 @@ from serve_kit import (
     ServeProcess,
     register,
     start_bot,
+    stop_bots,
     wait_connected,
     wait_for,
     wait_state,
@@ -71,16 +73,12 @@ def _all_normal(done: Any) -> bool:
     return all(s.result.outcome == bpb.SEAT_OUTCOME_NORMAL for s in done.seats)
 
 
-def _stop(bots: list[subprocess.Popen[bytes]]) -> None:
-    for bot in bots:
-        if bot.poll() is None:
-            bot.kill()
-        bot.wait(10)
-
-
+@pytest.mark.parametrize("how", ["kill", "stop"])
 def test_the_same_bot_processes_play_on_after_the_server_is_killed_and_restarted(
-    tmp_path: Path,
+    tmp_path: Path, how: str
 ) -> None:
+    """``kill``: SIGKILL, the sessions break. ``stop``: SIGTERM, the server ends the registered
+    bots' sessions UNAVAILABLE (it will be back), not OK (no more seats), so they dial again."""
     node = _node()
     state = tmp_path / "state"
     names = ("py", "js", "io")
@@ -104,7 +102,10 @@ def test_the_same_bot_processes_play_on_after_the_server_is_killed_and_restarted
         wait_connected(op, names)
         assert _all_normal(_play(op, names))
         op.close()
-        first.kill()
+        if how == "kill":
+            first.kill()
+        else:
+            assert first.stop() == 0
         again = ServeProcess(
             state, "--bot-listen", address, "--control-listen", first.control_address
         )
@@ -115,7 +116,7 @@ def test_the_same_bot_processes_play_on_after_the_server_is_killed_and_restarted
             done = _play(op, names)
             op.close()
     finally:
-        _stop(bots)
+        stop_bots(bots)
     assert _all_normal(done), [s.result for s in done.seats]
     assert sorted(s.bot_name for s in done.seats) == sorted(names)
     for name in names:
@@ -158,7 +159,7 @@ def test_a_session_reset_mid_match_comes_back_and_its_seat_rejoins(tmp_path: Pat
         finally:
             for relay in relays.values():
                 relay.close()
-            _stop(bots)
+            stop_bots(bots)
             op.close()
     assert alive == [None, None, None], "the same processes"
     assert _all_normal(held), [s.result for s in held.seats]

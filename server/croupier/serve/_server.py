@@ -610,8 +610,8 @@ class CompetitionServer:
         with contextlib.suppress(Exception):
             await self._health.enter_graceful_shutdown()
         try:
-            if self._pool is not None:
-                await self._pool.close()
+            if self._pool is not None:  # registered bots are told to dial again, not to go
+                await self._pool.close(remotes_come_back=True)
         finally:
             try:
                 if self._control is not None:

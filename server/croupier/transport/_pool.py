@@ -505,9 +505,11 @@ class BotPool:
 
     # -- the end ---------------------------------------------------------------------------------
 
-    async def close(self) -> tuple[BotExit, ...]:
+    async def close(self, remotes_come_back: bool = False) -> tuple[BotExit, ...]:
         """End every session (its bot exits by itself, or is stopped) and stop what remains;
-        return how every process the pool started ended."""
+        return how every process the pool started ended. ``remotes_come_back``: the remote bots'
+        sessions end UNAVAILABLE, not OK (a server that stops to start again: their SDKs dial
+        again), so they are seated again once it is back."""
         self._closed.set()
         instances = [i for bot in self._bots.values() for i in bot.instances]
         for instance in instances:
@@ -515,7 +517,7 @@ class BotPool:
         monitors = [i.monitor for i in instances if i.monitor is not None]
         await asyncio.gather(*monitors, return_exceptions=True)
         for remote in self._remotes.values():  # its bot finishes its matches and goes
-            self._server.bots.close_session(remote.session)
+            self._server.bots.close_session(remote.session, come_back=remotes_come_back)
             if remote.monitor is not None:
                 remote.monitor.cancel()
         await asyncio.gather(

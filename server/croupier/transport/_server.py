@@ -192,9 +192,10 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         self._sessions[session.token] = session
         return session
 
-    def close_session(self, session: BotSession) -> None:
-        """End ``session`` (its stream closes with OK) and forget its token."""
-        session.close()
+    def close_session(self, session: BotSession, come_back: bool = False) -> None:
+        """End ``session`` (its stream closes with OK; ``come_back``: UNAVAILABLE, so that a
+        bot which redials a broken session comes back) and forget its token."""
+        session.close(come_back)
         self._sessions.pop(session.token, None)
 
     def add_match(self, match: Match) -> None:
@@ -378,6 +379,10 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                         return  # the bot hung up, or the server is shutting down
                     assignment = getter.result()
                 if assignment is None:
+                    if session.come_back:  # no reason attached: to the bot, a broken session
+                        await context.abort(
+                            grpc.StatusCode.UNAVAILABLE, "the server is stopping: dial again"
+                        )
                     return
                 entry = self._seats.get(assignment.token)
                 if entry is None:  # the match ended (or was dropped) before the seat was sent

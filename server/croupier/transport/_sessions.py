@@ -40,6 +40,8 @@ class BotSession:
         self.ended = asyncio.Event()
         #: Seats to hand the bot, in order; ``None`` ends the session.
         self.queue: asyncio.Queue[Assignment | None] = asyncio.Queue()
+        #: Set by :meth:`close`: the stream ends UNAVAILABLE rather than OK.
+        self.come_back = False
         self._attached = False
 
     def attach(self, bot_name: str, bot_version: str, capacity: int) -> bool:
@@ -55,8 +57,11 @@ class BotSession:
         """Hand the bot the seat whose token is ``token`` (the caller keeps within capacity)."""
         self.queue.put_nowait(Assignment(token, seed))
 
-    def close(self) -> None:
-        """End the session: the stream closes with status OK once queued seats are sent."""
+    def close(self, come_back: bool = False) -> None:
+        """End the session: the stream closes once queued seats are sent, with status OK (no
+        more seats: the bot's work is done), or with ``come_back`` UNAVAILABLE (the server is
+        stopping and will be back: a bot that redials a broken session dials again)."""
+        self.come_back = come_back
         self.queue.put_nowait(None)
 
     def detach(self) -> None:
