@@ -1,5 +1,6 @@
-"""The bare gRPC baseline of bench/sessions.py and bench/cpu.py: a grpc.aio bidirectional echo
-server on a free loopback port (printed on stdout), which echoes every message it reads."""
+"""The bare gRPC baseline of bench/sessions.py, bench/cpu.py and bench/run.py: a grpc.aio
+bidirectional echo server on a free loopback port (printed on stdout), which echoes every message
+it reads."""
 
 import asyncio
 

@@ -1,9 +1,16 @@
-"""The light session bot of ``bench/sessions.py decisions``: raw ``grpc.aio``, parses each
-message and answers a random legal id (no SDK). A file, not ``python -c``: a launched bot runs in
-its sandbox, which resolves its program's path. Its Hello names it ``light``, or its first
-argument (``bench/cpu.py bot`` tells the measured one apart)."""
+"""The light session bot of ``bench/sessions.py decisions``, ``bench/cpu.py`` and
+``bench/serve_scale.py``: raw ``grpc.aio``, parses each message and answers a random legal id (no
+SDK). A file, not ``python -c``: a launched bot runs in its sandbox, which resolves its program's
+path. Its Hello names it ``light``, or its first argument (``bench/cpu.py bot`` tells the
+measured one apart).
+
+Launched by a ``BotPool`` it opens one session, with ``CROUPIER_SESSION_TOKEN``. With
+``LIGHT_SESSION_TOKENS`` (comma-separated: ``bench/serve_scale.py``) it opens a session for each
+token instead, all on its one connection; ``LIGHT_DELAY_MS`` makes it wait that long before each
+reply. A seat whose match was cancelled before it joined ends quietly."""
 
 import asyncio
+import contextlib
 import os
 import random
 import sys
@@ -18,9 +25,15 @@ except ImportError:
     from croupier.v1 import bot_pb2 as pb  # type: ignore[no-redef]
 
 NAME = sys.argv[1] if len(sys.argv) > 1 else "light"
+DELAY = int(os.environ.get("LIGHT_DELAY_MS", "0")) / 1000
 
 
 async def seat(stub, token, seed):
+    with contextlib.suppress(grpc.aio.AioRpcError):  # its match was cancelled before it joined
+        await play(stub, token, seed)
+
+
+async def play(stub, token, seed):
     rng = random.Random(seed)
     call = stub.Play()
     await call.write(
@@ -34,6 +47,8 @@ async def seat(stub, token, seed):
         kind = r.WhichOneof("kind")
         if kind == "decision":
             d = r.decision
+            if DELAY:
+                await asyncio.sleep(DELAY)
             action = rng.choice(d.legal_actions).id
             await call.write(
                 pb.PlayRequest(action=pb.ActionReply(request_id=d.request_id, action_id=action))
@@ -43,28 +58,36 @@ async def seat(stub, token, seed):
             return
 
 
-async def main():
-    async with grpc.aio.insecure_channel(os.environ["CROUPIER_ADDRESS"]) as channel:
-        stub = bot_pb2_grpc.BotServiceStub(channel)
-        session = stub.Session()
-        await session.write(
-            pb.SessionRequest(
-                hello=pb.SessionHello(
-                    token=os.environ["CROUPIER_SESSION_TOKEN"],
-                    bot_name=NAME,
-                    bot_version="1",
-                    protocol_version=PROTOCOL_VERSION,
-                    capacity=int(os.environ["CROUPIER_SESSION_CAPACITY"]),
-                )
+async def session(stub, token, capacity):
+    call = stub.Session()
+    await call.write(
+        pb.SessionRequest(
+            hello=pb.SessionHello(
+                token=token,
+                bot_name=NAME,
+                bot_version="1",
+                protocol_version=PROTOCOL_VERSION,
+                capacity=capacity,
             )
         )
-        seats = set()
-        while (r := await session.read()) is not grpc.aio.EOF:
-            if r.WhichOneof("kind") == "seat":
-                task = asyncio.create_task(seat(stub, r.seat.token, r.seat.seed))
-                seats.add(task)
-                task.add_done_callback(seats.discard)
-        await asyncio.gather(*seats)
+    )
+    seats = set()
+    while (r := await call.read()) is not grpc.aio.EOF:
+        if r.WhichOneof("kind") == "seat":
+            task = asyncio.create_task(seat(stub, r.seat.token, r.seat.seed))
+            seats.add(task)
+            task.add_done_callback(seats.discard)
+    await asyncio.gather(*seats)
+
+
+async def main():
+    tokens = os.environ.get("LIGHT_SESSION_TOKENS") or os.environ["CROUPIER_SESSION_TOKEN"]
+    capacity = int(os.environ["CROUPIER_SESSION_CAPACITY"])
+    # one connection carries the sessions of every token this process plays
+    options = [("grpc.max_concurrent_streams", 100000)]
+    async with grpc.aio.insecure_channel(os.environ["CROUPIER_ADDRESS"], options=options) as ch:
+        stub = bot_pb2_grpc.BotServiceStub(ch)
+        await asyncio.gather(*(session(stub, token, capacity) for token in tokens.split(",")))
 
 
 asyncio.run(main())

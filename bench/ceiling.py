@@ -28,10 +28,7 @@ these bots on this machine; the real arbiter against the null one is what its ow
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
-import logging
 import os
 import secrets
 import statistics
@@ -44,7 +41,7 @@ from pathlib import Path
 
 import grpc
 import sessions  # bench/sessions.py: the real arbiter's runs and the bare baseline
-import structlog
+from _kit import cpu_s, run_benches
 
 from croupier.transport import play_local
 from croupier.transport._local import LocalSeat
@@ -222,11 +219,11 @@ async def _null_run(
                 await null.match(next(numbers), names)
 
         before = null.decisions
-        bots = sum(sessions._cpu_s(p.pid) for p in procs)
+        bots = sum(cpu_s(p.pid) for p in procs)
         start, cpu = time.perf_counter(), time.process_time()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-        bots = sum(sessions._cpu_s(p.pid) for p in procs) - bots
+        bots = sum(cpu_s(p.pid) for p in procs) - bots
         decisions = null.decisions - before
     finally:
         for name in names:
@@ -311,19 +308,5 @@ def bench_matches(repeats: int) -> dict[str, float]:
 BENCHES = {"decisions": bench_decisions, "matches": bench_matches}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("which", nargs="*", metavar="BENCH", help=f"any of {', '.join(BENCHES)}")
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-    unknown = [name for name in args.which if name not in BENCHES]
-    if unknown:
-        parser.error(f"unknown benchmark {', '.join(unknown)} (known: {', '.join(BENCHES)})")
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    for name in args.which or BENCHES:
-        result = BENCHES[name](args.repeats)
-        print(json.dumps({name: {k: round(v, 3) for k, v in result.items()}}), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    run_benches(__doc__, BENCHES)

@@ -42,10 +42,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from _kit import cpu_s
+
 HERE = Path(__file__).resolve().parent
 LIGHT_BOT = HERE / "_light_bot.py"
 
-_ARBITER = r"""
+_HOST = r"""
 import asyncio, logging, sys
 from pathlib import Path
 import structlog
@@ -53,26 +55,44 @@ from croupier.arbiter import ClockRules, MatchConfig
 from croupier.replay import read_replay
 from croupier.runner import run_match
 from croupier.transport import ArbiterServer, BotPool
+from croupier.transport._sandbox import Limits, SandboxMode, SandboxOptions
 
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
                     logger_factory=structlog.PrintLoggerFactory(sys.stderr))
 concurrency, matches, deals, out, light = (
     int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]), sys.argv[5])
+# "arbiter": this process is measured, every seat a light bot; "sdk" | "light": the bot named
+# "sdk" is (the SDK's random bot or a light one, run under the valgrind command that follows)
+measured, valgrind = sys.argv[6], sys.argv[7:]
 clock = ClockRules(60000, 600000)
 
 async def main():
     server = ArbiterServer()
     await server.start()
     (out / "logs").mkdir(parents=True)
-    pool = BotPool(server, out / "logs", capacity=concurrency)
-    names = ["l0", "l1", "l2", "l3"]
+    names, extra = ["l0", "l1", "l2", "l3"], {}
+    if measured == "arbiter":
+        pool = BotPool(server, out / "logs", capacity=concurrency)
+    else:
+        # the measured bot runs unsandboxed and unlimited: valgrind needs a large address space
+        # and callgrind_control reaches it through /tmp
+        sandbox = SandboxOptions(mode=SandboxMode.NONE, limits=Limits(memory_mb=0, cpu_s=0))
+        pool = BotPool(server, out / "logs", capacity=concurrency, sandbox=sandbox,
+                       session_timeout_s=600)  # a bot under valgrind starts slowly
+        names[0], extra = "sdk", {"connect_timeout_s": 600}
+        if measured == "sdk":
+            pool.add("sdk", [*valgrind, sys.executable, "-m", "croupier_bots.random_bot"])
+        else:  # the light bot, named apart from the three others
+            pool.add("sdk", [*valgrind, sys.executable, light, "measured"])
     for name in names:
-        pool.add(name, [sys.executable, light])
+        if name != "sdk":
+            pool.add(name, [sys.executable, light])
     replays = []
     try:
         async def one(i, d):
-            seats = [pool.assigner(n) for n in names]
-            config = MatchConfig("as-nas", {"deals": d}, seed=i, clock=clock)
+            turn = 0 if measured == "arbiter" else i % 4  # the measured bot in every seat
+            seats = [pool.assigner(n) for n in names[turn:] + names[:turn]]
+            config = MatchConfig("as-nas", {"deals": d}, seed=i, clock=clock, **extra)
             run = await run_match(config, seats, out, server=server, match_id=f"m{i}")
             replays.append(run.replay)
 
@@ -88,7 +108,15 @@ async def main():
 
         await asyncio.gather(*(worker() for _ in range(concurrency)))
     finally:
-        decisions = sum(1 for p in replays for r in read_replay(p).records if r.type == "action")
+        decisions = 0
+        for path in replays:
+            replay = read_replay(path)
+            acts = [r for r in replay.records if r.type == "action"]
+            if measured != "arbiter":  # the measured bot's decisions only
+                named = "random" if measured == "sdk" else "measured"
+                sdk = {s["seat"] for s in replay.header["seats"] if s["bot_name"] == named}
+                acts = [r for r in acts if r.data["seat"] in sdk]
+            decisions += len(acts)
         print("done", decisions, flush=True)
         await asyncio.to_thread(sys.stdin.readline)
         await pool.close()
@@ -154,18 +182,18 @@ async def one(i, d):
     await match.run()
     await asyncio.gather(*seats)
 
-async def run(count, d):
-    queue = list(range(count))
+async def run(count, d, first):
+    queue = list(range(first, first + count))
     async def worker():
         while queue:
-            await one(queue.pop() + 1000 * d, d)
+            await one(queue.pop(), d)
     await asyncio.gather(*(worker() for _ in range(concurrency)))
 
-asyncio.run(run(concurrency, 1))  # warm-up
+asyncio.run(run(concurrency, 1, 100_000))  # warm-up (its own match ids, whatever the deals)
 decisions = 0
 print("ready", flush=True)
 sys.stdin.readline()
-asyncio.run(run(matches, deals))
+asyncio.run(run(matches, deals, 1000 * deals))
 print("done", decisions, flush=True)
 sys.stdin.readline()
 """
@@ -173,95 +201,8 @@ sys.stdin.readline()
 #: The bare gRPC echo server, the baseline (a file both benches run).
 _ECHO_SERVER = str(Path(__file__).with_name("_echo_server.py"))
 
-_ECHO_CLIENT = r"""
-import asyncio, sys, grpc
-port, streams, each = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-payload = b"x" * 300
-async def one(channel, n):
-    call = channel.stream_stream("/bench.Echo/Echo")()
-    for _ in range(n):
-        await call.write(payload)
-        await call.read()
-    await call.done_writing()
-async def main():
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-        await channel.channel_ready()
-        await asyncio.gather(*(one(channel, 5) for _ in range(streams)))  # warm-up
-        print("ready", flush=True)
-        await asyncio.to_thread(sys.stdin.readline)
-        await asyncio.gather(*(one(channel, each) for _ in range(streams)))
-        print("done", streams * each, flush=True)
-asyncio.run(main())
-"""
-
-_BOT_HOST = r"""
-import asyncio, logging, sys
-from pathlib import Path
-import structlog
-from croupier.arbiter import ClockRules, MatchConfig
-from croupier.replay import read_replay
-from croupier.runner import run_match
-from croupier.transport import ArbiterServer, BotPool
-from croupier.transport._sandbox import Limits, SandboxMode, SandboxOptions
-
-structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
-                    logger_factory=structlog.PrintLoggerFactory(sys.stderr))
-concurrency, matches, deals, out, light = (
-    int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]), sys.argv[5])
-measured, valgrind = sys.argv[6], sys.argv[7:]
-clock = ClockRules(60000, 600000)
-
-async def main():
-    server = ArbiterServer()
-    await server.start()
-    # the measured bot runs unsandboxed and unlimited: valgrind needs a large address space and
-    # callgrind_control reaches it through /tmp
-    sandbox = SandboxOptions(mode=SandboxMode.NONE, limits=Limits(memory_mb=0, cpu_s=0))
-    (out / "logs").mkdir(parents=True)
-    pool = BotPool(server, out / "logs", capacity=concurrency, sandbox=sandbox,
-                   session_timeout_s=600)  # a bot under valgrind starts slowly
-    if measured == "sdk":
-        pool.add("sdk", [*valgrind, sys.executable, "-m", "croupier_bots.random_bot"])
-    else:  # the light bot, named apart from the three others
-        pool.add("sdk", [*valgrind, sys.executable, light, "measured"])
-    names = ["sdk", "l1", "l2", "l3"]
-    for name in names[1:]:
-        pool.add(name, [sys.executable, light])
-    replays = []
-    try:
-        async def one(i, d):
-            seats = [pool.assigner(n) for n in names[i % 4:] + names[:i % 4]]
-            config = MatchConfig("as-nas", {"deals": d}, seed=i, clock=clock,
-                                 connect_timeout_s=600)
-            run = await run_match(config, seats, out, server=server, match_id=f"m{i}")
-            replays.append(run.replay)
-
-        await asyncio.gather(*(one(10_000 + c, 1) for c in range(concurrency)))  # warm-up
-        replays.clear()
-        print("ready", flush=True)
-        await asyncio.to_thread(sys.stdin.readline)
-        queue = list(range(matches))
-
-        async def worker():
-            while queue:
-                await one(queue.pop(), deals)
-
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
-    finally:
-        decisions = 0
-        for path in replays:
-            replay = read_replay(path)
-            named = "random" if measured == "sdk" else "measured"
-            sdk = {s["seat"] for s in replay.header["seats"] if s["bot_name"] == named}
-            acts = (r for r in replay.records if r.type == "action")
-            decisions += sum(1 for r in acts if r.data["seat"] in sdk)
-        print("done", decisions, flush=True)
-        await asyncio.to_thread(sys.stdin.readline)
-        await pool.close()
-        await server.stop()
-
-asyncio.run(main())
-"""
+#: Its client, C ping-pong streams at once on one channel (run natively).
+_ECHO_CLIENT = str(Path(__file__).with_name("_echo_client.py"))
 
 
 #: ``--native``: no valgrind; CPU seconds (``/proc``) and wall time instead of instructions.
@@ -282,12 +223,6 @@ def _valgrind(out: Path) -> list[str]:
 
 def _parent(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-
-
-def _cpu_s(pid: int) -> float:
-    """CPU seconds (user + system, all threads) ``pid`` has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _control(command: str, pid: int) -> None:
@@ -330,7 +265,7 @@ def _measure(
     _expect(driver, "ready")
     pid = which()
     if NATIVE:
-        cpu = _cpu_s(pid)
+        cpu = cpu_s(pid)
     else:
         _control("-z", pid)
     start = time.perf_counter()
@@ -338,7 +273,7 @@ def _measure(
     units = max(1, int(_expect(driver, "done")[0]))
     wall = time.perf_counter() - start
     if NATIVE:
-        used = (_cpu_s(pid) - cpu) * 1e6
+        used = (cpu_s(pid) - cpu) * 1e6
     else:
         _control("-d", pid)
         used = _totals(folder, pid)
@@ -354,8 +289,8 @@ def _popen(argv: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
 def arbiter(env: dict[str, str], concurrency: int, matches: int, deals: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        argv = [*_valgrind(folder), sys.executable, "-c", _ARBITER, str(concurrency),
-                str(matches), str(deals), str(folder / "out"), str(LIGHT_BOT)]  # fmt: skip
+        argv = [*_valgrind(folder), sys.executable, "-c", _HOST, str(concurrency), str(matches),
+                str(deals), str(folder / "out"), str(LIGHT_BOT), "arbiter"]  # fmt: skip
         proc = _popen(argv, env)
         try:
             return _measure(proc, lambda: proc.pid, folder)
@@ -384,8 +319,7 @@ def bare(env: dict[str, str], streams: int, total: int) -> tuple[float, float]:
             assert server.stdout is not None
             port = server.stdout.readline().strip()
             each = max(1, total // streams)
-            client = _popen([sys.executable, "-c", _ECHO_CLIENT, port, str(streams), str(each)],
-                            env)  # fmt: skip
+            client = _popen([sys.executable, _ECHO_CLIENT, port, str(streams), str(each)], env)
             try:
                 return _measure(client, lambda: server.pid, folder)
             finally:
@@ -400,7 +334,7 @@ def bot(
 ) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        argv = [sys.executable, "-c", _BOT_HOST, str(concurrency), str(matches), str(deals),
+        argv = [sys.executable, "-c", _HOST, str(concurrency), str(matches), str(deals),
                 str(folder / "out"), str(LIGHT_BOT), measured, *_valgrind(folder)]  # fmt: skip
         host = _popen(argv, env)
 
@@ -408,12 +342,21 @@ def bot(
             if not NATIVE:
                 (log,) = folder.glob("vg.*")
                 return int(log.name.split(".")[1])
+            # the launcher's supervisor (a child of the host) carries the bot's argv in its
+            # command line too: the bot is its child (a checkout from before it: the host's)
+            mark = b"croupier_bots.random_bot" if measured == "sdk" else b"measured"
+            found: dict[int, int] = {}  # pid: its parent
             for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
                 with contextlib.suppress(OSError, ValueError):
                     pid = int(cmdline.parent.name)
-                    mark = b"croupier_bots.random_bot" if measured == "sdk" else b"measured"
-                    if mark in cmdline.read_bytes() and _parent(pid) == host.pid:
-                        return pid
+                    if mark in cmdline.read_bytes():
+                        found[pid] = _parent(pid)
+            for pid, parent in found.items():
+                if parent in found and found[parent] == host.pid:
+                    return pid
+            for pid, parent in found.items():
+                if parent == host.pid:
+                    return pid
             raise SystemExit("the SDK bot's process was not found")
 
         try:

@@ -19,10 +19,8 @@ times on a shared machine drift:
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
-import logging
 import os
 import statistics
 import subprocess
@@ -33,7 +31,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-import structlog
+from _kit import run_benches
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -101,25 +99,8 @@ def bench_rules(repeats: int) -> dict[str, float]:
 
 # ---- wire ----------------------------------------------------------------------------------------
 
-_ECHO_SERVER = r"""
-import asyncio, sys, grpc
-async def main():
-    async def echo(request_iterator, context):
-        while True:
-            msg = await context.read()
-            if msg is grpc.aio.EOF:
-                return
-            await context.write(msg)
-    handler = grpc.stream_stream_rpc_method_handler(echo)
-    server = grpc.aio.server()
-    generic = grpc.method_handlers_generic_handler("bench.Echo", {"Echo": handler})
-    server.add_generic_rpc_handlers((generic,))
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    print(port, flush=True)
-    await server.wait_for_termination()
-asyncio.run(main())
-"""
+#: The bare gRPC echo server (a file bench/sessions.py and bench/cpu.py run too).
+_ECHO_SERVER = str(Path(__file__).with_name("_echo_server.py"))
 
 _ECHO_CLIENT = r"""
 import sys, time, grpc, queue
@@ -143,9 +124,7 @@ with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
 
 
 def _raw_round_trips(n: int) -> float:
-    server = subprocess.Popen(
-        [sys.executable, "-c", _ECHO_SERVER], stdout=subprocess.PIPE, text=True
-    )
+    server = subprocess.Popen([sys.executable, _ECHO_SERVER], stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
         port = server.stdout.readline().strip()
@@ -414,20 +393,5 @@ BENCHES = {
 }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("which", nargs="*", metavar="BENCH", help=f"any of {', '.join(BENCHES)}")
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-    unknown = [name for name in args.which if name not in BENCHES]
-    if unknown:
-        parser.error(f"unknown benchmark {', '.join(unknown)} (known: {', '.join(BENCHES)})")
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    results = {}
-    for name in args.which or BENCHES:
-        results[name] = BENCHES[name](args.repeats)
-        print(json.dumps({name: {k: round(v, 3) for k, v in results[name].items()}}), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    run_benches(__doc__, BENCHES)

@@ -68,59 +68,9 @@ CLIENTS = 8
 #: Matches created (and cancelled) on the idle server(s) for the creation baseline.
 IDLE_CREATES = 100
 
-_LIGHT_BOT = r"""
-import asyncio, os, random, grpc
-from croupier_proto.v1 import PROTOCOL_VERSION, bot_pb2 as pb, bot_pb2_grpc
-
-DELAY = int(os.environ.get("LIGHT_DELAY_MS", "0")) / 1000
-
-async def seat(stub, token, seed):
-    try:
-        await play(stub, token, seed)
-    except grpc.aio.AioRpcError:  # a seat of a match cancelled before it joined
-        pass
-
-async def play(stub, token, seed):
-    rng = random.Random(seed)
-    call = stub.Play()
-    await call.write(pb.PlayRequest(hello=pb.Hello(
-        token=token, bot_name="light", bot_version="1", protocol_version=PROTOCOL_VERSION)))
-    while (r := await call.read()) is not grpc.aio.EOF:
-        kind = r.WhichOneof("kind")
-        if kind == "decision":
-            d = r.decision
-            if DELAY:
-                await asyncio.sleep(DELAY)
-            await call.write(pb.PlayRequest(action=pb.ActionReply(
-                request_id=d.request_id, action_id=rng.choice(d.legal_actions).id)))
-        elif kind == "match_end":
-            await call.done_writing()
-            return
-
-async def session(stub, token, capacity):
-    call = stub.Session()
-    await call.write(pb.SessionRequest(hello=pb.SessionHello(
-        token=token, bot_name="light", bot_version="1", protocol_version=PROTOCOL_VERSION,
-        capacity=capacity)))
-    seats = set()
-    while (r := await call.read()) is not grpc.aio.EOF:
-        if r.WhichOneof("kind") == "seat":
-            task = asyncio.create_task(seat(stub, r.seat.token, r.seat.seed))
-            seats.add(task)
-            task.add_done_callback(seats.discard)
-    await asyncio.gather(*seats, return_exceptions=True)
-
-async def main():
-    # one connection carries the sessions of every registered bot this process plays
-    options = [("grpc.max_concurrent_streams", 100000)]
-    async with grpc.aio.insecure_channel(os.environ["CROUPIER_ADDRESS"], options=options) as ch:
-        stub = bot_pb2_grpc.BotServiceStub(ch)
-        capacity = int(os.environ["CROUPIER_SESSION_CAPACITY"])
-        tokens = os.environ["LIGHT_SESSION_TOKENS"].split(",")
-        await asyncio.gather(*(session(stub, token, capacity) for token in tokens))
-
-asyncio.run(main())
-"""
+#: The light bot (raw ``grpc.aio``, no SDK); each process holds the sessions of the tokens in
+#: ``LIGHT_SESSION_TOKENS`` on one connection and waits ``LIGHT_DELAY_MS`` before each reply.
+_LIGHT_BOT = str(Path(__file__).with_name("_light_bot.py"))
 
 
 def _rss_kb(pid: int) -> int:
@@ -189,7 +139,7 @@ class Shard:
         ]
         self.bots = [
             subprocess.Popen(
-                [sys.executable, "-c", _LIGHT_BOT],
+                [sys.executable, _LIGHT_BOT],
                 env={
                     **os.environ,
                     "CROUPIER_ADDRESS": self.bot_address,

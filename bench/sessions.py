@@ -12,15 +12,14 @@ arbiter's decisions per second against bare gRPC. Not tests; nothing here assert
 * decisions: the arbiter's decisions per second with C matches at once (C = 8 and 64), its seats
   played by four light session bots (raw ``grpc.aio`` clients that parse each message and answer
   a random legal id: no SDK), against bare ``grpc.aio`` bidirectional ping-pong with C streams at
-  once (300-byte payload, client and server in two processes), in the same run.
+  once (300-byte payload, client and server in two processes, ``bench/_echo_client.py`` and
+  ``bench/_echo_server.py``), in the same run; and CPU per decision of the arbiter against CPU
+  per round trip of the bare server and, measured by itself, of the bare client.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
-import logging
 import os
 import statistics
 import subprocess
@@ -29,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import structlog
+from _kit import cpu_s, run_benches
 
 from croupier.arbiter import ClockRules, MatchConfig
 from croupier.replay import read_replay
@@ -128,48 +127,39 @@ _LIGHT_BOT = str(Path(__file__).with_name("_light_bot.py"))
 #: The bare gRPC echo server, the baseline (a file both benches run).
 _ECHO_SERVER = str(Path(__file__).with_name("_echo_server.py"))
 
-_ECHO_CLIENT = r"""
-import asyncio, sys, time, grpc
-port, streams, each = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-payload = b"x" * 300
-async def one(channel):
-    call = channel.stream_stream("/bench.Echo/Echo")()
-    for _ in range(each):
-        await call.write(payload)
-        await call.read()
-    await call.done_writing()
-async def main():
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-        await channel.channel_ready()
-        await one(channel)  # warm-up
-        start = time.perf_counter()
-        await asyncio.gather(*(one(channel) for _ in range(streams)))
-        print(streams * each / (time.perf_counter() - start))
-asyncio.run(main())
-"""
+#: Its client: C ping-pong streams at once, its own CPU per round trip measured.
+_ECHO_CLIENT = str(Path(__file__).with_name("_echo_client.py"))
 
 
-def _cpu_s(pid: int) -> float:
-    """CPU seconds (user + system) a process has used so far (Linux ``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _ping_pong(streams: int, total: int) -> tuple[float, float]:
+def _ping_pong(streams: int, total: int) -> tuple[float, float, float]:
     """Bare gRPC round trips per second with ``streams`` ping-pong streams at once, and the
-    server's CPU seconds per round trip."""
+    server's and the client's CPU seconds per round trip (the timed part only: warm-up left
+    out)."""
     server = subprocess.Popen([sys.executable, _ECHO_SERVER], stdout=subprocess.PIPE,
                               text=True)  # fmt: skip
     try:
         assert server.stdout is not None
         port = server.stdout.readline().strip()
         each = max(1, total // streams)
-        cpu = _cpu_s(server.pid)
-        done = subprocess.run(
-            [sys.executable, "-c", _ECHO_CLIENT, port, str(streams), str(each)],
-            capture_output=True, text=True, check=True,
+        client = subprocess.Popen(
+            [sys.executable, _ECHO_CLIENT, port, str(streams), str(each)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
-        return float(done.stdout.strip()), (_cpu_s(server.pid) - cpu) / (streams * (each + 1))
+        try:
+            assert client.stdin is not None
+            assert client.stdout is not None
+            if client.stdout.readline().split() != ["ready"]:
+                raise SystemExit(f"{_ECHO_CLIENT} did not warm up")
+            cpu = cpu_s(server.pid)
+            client.stdin.write("\n")
+            client.stdin.flush()
+            word, trips, rate, client_cpu = client.stdout.readline().split()
+            server_cpu = cpu_s(server.pid) - cpu
+        finally:
+            client.wait()
+        if word != "done" or client.returncode != 0:
+            raise SystemExit(f"{_ECHO_CLIENT} failed (status {client.returncode})")
+        return float(rate), server_cpu / int(trips), float(client_cpu)
     finally:
         server.kill()
         server.wait()
@@ -219,11 +209,12 @@ def bench_decisions(repeats: int) -> dict[str, float]:
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for concurrency, matches in ((8, 32), (64, 64)):
-            raw, raw_cpu, arbiter, arbiter_cpu = [], [], [], []
+            raw, raw_cpu, raw_client_cpu, arbiter, arbiter_cpu = [], [], [], [], []
             for r in range(repeats):
-                trips, trip_cpu = _ping_pong(concurrency, 6000)
+                trips, trip_cpu, client_cpu = _ping_pong(concurrency, 6000)
                 raw.append(trips)
                 raw_cpu.append(trip_cpu)
+                raw_client_cpu.append(client_cpu)
                 path = Path(tmp) / f"c{concurrency}-{r}"
                 rate, cpu = asyncio.run(_arbiter_decisions(concurrency, matches, path))
                 arbiter.append(rate)
@@ -234,6 +225,9 @@ def bench_decisions(repeats: int) -> dict[str, float]:
             out[f"arbiter_decisions_per_s_c{concurrency}"] = ad
             out[f"ratio_arbiter_to_raw_c{concurrency}"] = ad / rt
             out[f"raw_server_cpu_us_per_round_trip_c{concurrency}"] = rc * 1e6
+            out[f"raw_client_cpu_us_per_round_trip_c{concurrency}"] = (
+                statistics.median(raw_client_cpu) * 1e6
+            )
             out[f"arbiter_cpu_us_per_decision_c{concurrency}"] = ac * 1e6
             out[f"ratio_cpu_arbiter_to_raw_server_c{concurrency}"] = ac / rc
     return out
@@ -242,19 +236,5 @@ def bench_decisions(repeats: int) -> dict[str, float]:
 BENCHES = {"matches": bench_matches, "decisions": bench_decisions}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("which", nargs="*", metavar="BENCH", help=f"any of {', '.join(BENCHES)}")
-    parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
-    unknown = [name for name in args.which if name not in BENCHES]
-    if unknown:
-        parser.error(f"unknown benchmark {', '.join(unknown)} (known: {', '.join(BENCHES)})")
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    for name in args.which or BENCHES:
-        result = BENCHES[name](args.repeats)
-        print(json.dumps({name: {k: round(v, 3) for k, v in result.items()}}), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    run_benches(__doc__, BENCHES)

@@ -12,22 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
+from ladder_kit import children
 
 from croupier.errors import ReplayFormatError, ReplayMismatchError
 from croupier.replay import read_replay, verify
-
-
-def _children(pid: int) -> list[int]:
-    """Pids whose parent is ``pid`` (Linux /proc)."""
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            out.append(int(stat.parent.name))
-    return out
 
 
 def _run_match(out: Path, seed: int = 4, deals: int = 3) -> Path:
@@ -72,7 +60,7 @@ def test_killed_arbiter_leaves_a_readable_prefix(tmp_path: Path) -> None:
                 break
             time.sleep(0.05)
         assert replay is not None, "the match did not start writing"
-        bots = _children(proc.pid)
+        bots = children(proc.pid)
         assert len(bots) == 4
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)

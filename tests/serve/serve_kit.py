@@ -1,6 +1,8 @@
 """Helpers of the server tests: ``croupier serve`` as a real process (:class:`ServeProcess`),
 ``croupier ctl`` as a user runs it (:func:`ctl`), registered bots as real SDK processes
-(:func:`start_bot`), and a control API stub with a key (:class:`Control`)."""
+(:func:`start_bot`), a control API stub with a key (:class:`Control`), what a call was answered
+(:func:`code_of`, :func:`watch_code`), a store's match (:func:`server_match`), and the cards a
+spectator must never see (:func:`card_ids`, :func:`public_steps`)."""
 
 from __future__ import annotations
 
@@ -18,8 +20,10 @@ from typing import Any
 
 import grpc
 
+from croupier.ladder._server_store import PENDING, ServerMatch
+from croupier.replay import Replay
+from croupier.v1 import chips_pb2, control_pb2_grpc
 from croupier.v1 import control_pb2 as cpb
-from croupier.v1 import control_pb2_grpc
 
 CROUPIER = [sys.executable, "-m", "croupier"]
 BOTS = Path(__file__).parent / "bots"
@@ -226,3 +230,71 @@ def ctl_here(server: ServeProcess, *args: object, key: str | None = None) -> Don
         except SystemExit as exc:  # argparse
             code = int(exc.code or 0)
     return Done(code, out.getvalue(), err.getvalue())
+
+
+def code_of(call: Any) -> grpc.StatusCode:
+    """The status ``call()`` was answered with (of a stream: its first message)."""
+    try:
+        result = call()
+        if hasattr(result, "__next__"):
+            next(result)
+    except grpc.RpcError as exc:
+        return exc.code()  # type: ignore[no-any-return]
+    return grpc.StatusCode.OK
+
+
+def watch_code(control: Control, match_id: str, seat: int | None = None) -> grpc.StatusCode:
+    """The status WatchMatch of ``match_id`` (its seat ``seat``'s view) is answered with."""
+    request = cpb.WatchMatchRequest(match_id=match_id)
+    if seat is not None:
+        request.seat = seat
+    return code_of(lambda: control.WatchMatch(request))
+
+
+def server_match(i: int, created: int | None = None) -> ServerMatch:
+    """A pending two-seat Fipsen match of the server store, ``m{i:03d}``, created at ``created``
+    (default ``1000 + i``) ms."""
+    return ServerMatch(
+        match_id=f"m{i:03d}",
+        game="fipsen",
+        params={"players": 2},
+        seed=i,
+        state=PENDING,
+        tournament="",
+        bots=("a", "b"),
+        created_ms=created if created is not None else 1000 + i,
+    )
+
+
+def card_ids(message: Any) -> set[int]:
+    """Every Card40 id anywhere in a message."""
+    found: set[int] = set()
+    for descriptor, value in message.ListFields():
+        if descriptor.message_type is None:
+            continue
+        for item in value if descriptor.is_repeated else [value]:
+            if isinstance(item, chips_pb2.Card40):
+                found.add(item.id)
+            elif hasattr(item, "ListFields"):
+                found |= card_ids(item)
+    return found
+
+
+def hidden_cards(state: Any) -> set[int]:
+    """The cards in a Scauver state's hands and stock: nobody but their holder sees them."""
+    return {int(c) for hand in state.hands for c in hand} | {int(c) for c in state.stock}
+
+
+def public_steps(replay: Replay) -> tuple[list[Any], set[int]]:
+    """From a Scauver match's omniscient replay: the state at each public step (a frame's
+    ``step`` n is index n - 1), and the cards never shown (those in the hands and the stock
+    before the first round's last action)."""
+    game = replay.game
+    at_step = [
+        replay.states[i]
+        for i, r in enumerate(replay.records)
+        if r.type == "chance"
+        or (r.type == "action" and game.is_public(replay.before(i), r.data["action"]))
+    ]
+    end = next(i for i, r in enumerate(replay.records) if r.type == "round_end")
+    return at_step, hidden_cards(replay.before(end - 1))

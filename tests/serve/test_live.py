@@ -10,7 +10,6 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import grpc
 import pytest
@@ -19,17 +18,20 @@ from serve_kit import (
     RANDOM_SLOW_BOT,
     Control,
     ServeProcess,
+    card_ids,
     ctl_here,
+    hidden_cards,
+    public_steps,
     register,
     start_bot,
     wait_connected,
     wait_for,
+    watch_code,
 )
 
 from croupier.ladder import read_store
 from croupier.ladder._server_store import ABORTED, FINISHED, open_server_store
 from croupier.replay import read_replay
-from croupier.v1 import chips_pb2
 from croupier.v1 import control_pb2 as cpb
 
 pytestmark = pytest.mark.e2e
@@ -157,35 +159,6 @@ class _Stream(threading.Thread):
         return [m.SerializeToString(deterministic=True) for _, m in self.messages[1:]]
 
 
-def _card_ids(message: Any) -> set[int]:
-    """Every Card40 id anywhere in a message."""
-    found: set[int] = set()
-    for descriptor, value in message.ListFields():
-        if descriptor.message_type is None:
-            continue
-        for item in value if descriptor.is_repeated else [value]:
-            if isinstance(item, chips_pb2.Card40):
-                found.add(item.id)
-            elif hasattr(item, "ListFields"):
-                found |= _card_ids(item)
-    return found
-
-
-def _hidden(state: Any) -> set[int]:
-    """The cards in the hands and the stock: nobody but their holder sees them."""
-    return {int(c) for hand in state.hands for c in hand} | {int(c) for c in state.stock}
-
-
-def _seat_denied(control: Control, match_id: str, seat: int) -> grpc.StatusCode:
-    request = cpb.WatchMatchRequest(match_id=match_id, seat=seat)
-    try:
-        for _ in control.WatchMatch(request):
-            pass
-    except grpc.RpcError as exc:
-        return exc.code()  # type: ignore[no-any-return]
-    return grpc.StatusCode.OK
-
-
 def test_a_server_tournament_is_watched_live_and_a_spectator_never_sees_a_hidden_card(
     server: ServeProcess, tmp_path: Path
 ) -> None:
@@ -222,8 +195,8 @@ def test_a_server_tournament_is_watched_live_and_a_spectator_never_sees_a_hidden
         _Stream(op, cpb.WatchMatchRequest(match_id=match_id, seat=seat)),
     ]
     amy = next(s.seat for s in match.seats if s.bot_name == "amy")
-    assert _seat_denied(namesake, match_id, amy) == grpc.StatusCode.PERMISSION_DENIED
-    assert _seat_denied(spectator, match_id, seat) == grpc.StatusCode.PERMISSION_DENIED
+    assert watch_code(namesake, match_id, amy) == grpc.StatusCode.PERMISSION_DENIED
+    assert watch_code(spectator, match_id, seat) == grpc.StatusCode.PERMISSION_DENIED
     got, _, final = _poll(op, match_id)
     ran_until = time.monotonic()  # the last poll that saw it running was before this
     for stream in streams:
@@ -248,26 +221,17 @@ def test_a_server_tournament_is_watched_live_and_a_spectator_never_sees_a_hidden
     )
     assert first_delayed > first_public
     # no hidden card, computed from the omniscient replay
-    replay = read_replay(replay_path)
-    game = replay.game
-    at_step = [
-        replay.states[i]
-        for i, r in enumerate(replay.records)
-        if r.type == "chance"
-        or (r.type == "action" and game.is_public(replay.before(i), r.data["action"]))
-    ]
-    end = next(i for i, r in enumerate(replay.records) if r.type == "round_end")
-    never_shown = _hidden(replay.before(end - 1))
+    at_step, never_shown = public_steps(read_replay(replay_path))
     assert len(never_shown) > 10
     frames = public.frames()
     assert len(frames) >= 4
     for frame in frames:
-        assert not _card_ids(frame) & _hidden(at_step[frame.step - 1]), frame.step
+        assert not card_ids(frame) & hidden_cards(at_step[frame.step - 1]), frame.step
     for _, message in public.messages:
-        assert not _card_ids(message) & never_shown
+        assert not card_ids(message) & never_shown
     # the seat's own view, live, holds its hidden hand (so the check above can fail)
     assert own.messages[0][1].started.seat == seat
-    assert any(_card_ids(f) & _hidden(at_step[f.step - 1]) for f in own.frames())
+    assert any(card_ids(f) & hidden_cards(at_step[f.step - 1]) for f in own.frames())
     # once ended it is streamed from its file: the same public stream
     again = _Stream(spectator, cpb.WatchMatchRequest(match_id=match_id))
     again.join(30)

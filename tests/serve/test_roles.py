@@ -14,12 +14,14 @@ import pytest
 from serve_kit import (
     Control,
     ServeProcess,
+    code_of,
     ctl_here,
     register,
     start_bot,
     stop_bots,
     wait_connected,
     wait_state,
+    watch_code,
 )
 
 from croupier.v1 import control_pb2 as cpb
@@ -60,23 +62,6 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             stop_bots(bots)
 
 
-def code_of(call: Any) -> grpc.StatusCode:
-    try:
-        result = call()
-        if hasattr(result, "__next__"):
-            next(result)
-    except grpc.RpcError as exc:
-        return exc.code()  # type: ignore[no-any-return]
-    return grpc.StatusCode.OK
-
-
-def watch(control: Control, match_id: str, seat: int | None = None) -> grpc.StatusCode:
-    request = cpb.WatchMatchRequest(match_id=match_id)
-    if seat is not None:
-        request.seat = seat
-    return code_of(lambda: control.WatchMatch(request))
-
-
 def fetch(control: Control, match_id: str) -> grpc.StatusCode:
     return code_of(lambda: control.FetchReplay(cpb.FetchReplayRequest(match_id=match_id)))
 
@@ -110,15 +95,15 @@ def test_the_operator_fetches_the_replay_byte_for_byte(world: World) -> None:
 def test_a_spectator_cannot_watch_a_seat_view(world: World, who: str) -> None:
     control = world.control(world.server.spectator_key if who == "spectator" else None)
     for seat in range(3):
-        assert watch(control, world.match.match_id, seat) == DENIED
-    assert watch(control, world.match.match_id) != DENIED  # the public view is for everyone
+        assert watch_code(control, world.match.match_id, seat) == DENIED
+    assert watch_code(control, world.match.match_id) != DENIED  # the public view is for everyone
 
 
 def test_a_bot_watches_its_own_seat_and_no_other(world: World) -> None:
     seat_of = {s.bot_name: s.seat for s in world.match.seats}
     control = world.control(world.keys["alice"])
     for name, seat in seat_of.items():
-        code = watch(control, world.match.match_id, seat)
+        code = watch_code(control, world.match.match_id, seat)
         if name == "alice":
             assert code != DENIED
         else:

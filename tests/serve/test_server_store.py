@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from serve_kit import server_match
 
 from croupier.errors import ConfigError
 from croupier.ladder import SeatRecord
@@ -15,25 +16,9 @@ from croupier.ladder._server_store import (
     ABORTED,
     CANCELLED,
     FINISHED,
-    PENDING,
     RUNNING,
-    ServerMatch,
     open_server_store,
 )
-
-
-def _match(i: int, created: int | None = None) -> ServerMatch:
-    return ServerMatch(
-        match_id=f"m{i:03d}",
-        game="fipsen",
-        params={"players": 2},
-        seed=i,
-        state=PENDING,
-        tournament="",
-        bots=("a", "b"),
-        created_ms=created if created is not None else 1000 + i,
-    )
-
 
 SEATS = (
     SeatRecord(0, "a", Fraction(3, 2), 1, "normal", 0, 0),
@@ -43,8 +28,8 @@ SEATS = (
 
 def test_a_match_is_finished_once_with_its_seats(tmp_path: Path) -> None:
     store = open_server_store(tmp_path / "s.sqlite")
-    assert store.create_match(_match(1))
-    assert not store.create_match(_match(1))  # the same id is refused, not written twice
+    assert store.create_match(server_match(1))
+    assert not store.create_match(server_match(1))  # the same id is refused, not written twice
     assert store.mark_running("m001", 2000)
     kwargs = {
         "ended_ms": 3000,
@@ -69,7 +54,7 @@ def test_unfinished_matches_are_aborted_at_the_next_start(tmp_path: Path) -> Non
     path = tmp_path / "s.sqlite"
     store = open_server_store(path)
     for i in range(3):
-        store.create_match(_match(i))
+        store.create_match(server_match(i))
     store.mark_running("m001", 5)
     store.mark_running("m002", 5)
     store.finish_match(
@@ -93,7 +78,7 @@ def test_unfinished_matches_are_aborted_at_the_next_start(tmp_path: Path) -> Non
 def test_pages_are_newest_first_and_filter_by_state(tmp_path: Path) -> None:
     store = open_server_store(tmp_path / "s.sqlite")
     for i in range(7):
-        store.create_match(_match(i, created=100 if i < 4 else 200))  # ties on time: by id
+        store.create_match(server_match(i, created=100 if i < 4 else 200))  # ties on time: by id
     store.mark_running("m005", 1)
     first = store.list_matches(limit=3)
     assert [m.match_id for m in first] == ["m006", "m005", "m004"]

@@ -14,24 +14,12 @@ import time
 from pathlib import Path
 
 import pytest
+from serve_kit import server_match
 from structlog.testing import capture_logs
 
 from croupier.errors import ConfigError, StoreError
-from croupier.ladder._server_store import PENDING, ServerMatch, open_server_store
+from croupier.ladder._server_store import open_server_store
 from croupier.serve._writer import StoreWriter
-
-
-def _match(i: int) -> ServerMatch:
-    return ServerMatch(
-        match_id=f"m{i:03d}",
-        game="fipsen",
-        params={"players": 2},
-        seed=i,
-        state=PENDING,
-        tournament="",
-        bots=("a", "b"),
-        created_ms=1000 + i,
-    )
 
 
 def _ids(path: Path) -> list[str]:
@@ -50,11 +38,15 @@ def test_queued_writes_commit_together_and_a_failing_one_alone_is_undone(tmp_pat
         # the first write holds the thread while the next 40 queue up behind it
         blocker = asyncio.ensure_future(writer.write(lambda: release.wait(30)))
         await asyncio.sleep(0.05)
-        writes = [writer.write(lambda i=i: store.create_match(_match(i))) for i in range(20)]
+        writes = [writer.write(lambda i=i: store.create_match(server_match(i))) for i in range(20)]
         writes.append(writer.write(lambda: store.register_bot("alice", "", "hash-b")))  # taken
         # fails after writing its first row: that row must go with it
-        writes.append(writer.write(lambda: store.create_matches([_match(98), _match(98)])))
-        writes += [writer.write(lambda i=i: store.create_match(_match(i))) for i in range(20, 40)]
+        writes.append(
+            writer.write(lambda: store.create_matches([server_match(98), server_match(98)]))
+        )
+        writes += [
+            writer.write(lambda i=i: store.create_match(server_match(i))) for i in range(20, 40)
+        ]
         release.set()
         results = await asyncio.gather(*writes, return_exceptions=True)
         await blocker
@@ -99,7 +91,9 @@ def test_a_caller_is_answered_only_once_its_write_is_committed(tmp_path: Path) -
 
         for i in range(2):
             answered.clear()
-            future = asyncio.ensure_future(writer.write(lambda i=i: store.create_match(_match(i))))
+            future = asyncio.ensure_future(
+                writer.write(lambda i=i: store.create_match(server_match(i)))
+            )
             future.add_done_callback(look)
             assert await future
         writer.close()
@@ -119,18 +113,20 @@ def test_a_group_that_sqlite_rolls_back_fails_as_a_whole(tmp_path: Path) -> None
     exactly what the callers were told; the next group commits as usual."""
     path = tmp_path / "store.sqlite"
     store = open_server_store(path)
-    assert store.create_match(_match(0))
+    assert store.create_match(server_match(0))
     (pages,) = store._conn.execute("PRAGMA page_count").fetchone()
     store._conn.execute(f"PRAGMA max_page_count = {pages + 2}")  # room for a few rows only
     ran: list[str] = []
 
     def big() -> object:  # about 60 KB of rows: more than the file may grow
-        wide = [dataclasses.replace(_match(100 + i), bots=("x" * 600, "y")) for i in range(100)]
+        wide = [
+            dataclasses.replace(server_match(100 + i), bots=("x" * 600, "y")) for i in range(100)
+        ]
         return store.create_matches(wide)
 
     def after() -> bool:
         ran.append("after")
-        return store.create_match(_match(3))
+        return store.create_match(server_match(3))
 
     async def main() -> tuple[list[object], list[object]]:
         writer = StoreWriter(store)
@@ -140,11 +136,11 @@ def test_a_group_that_sqlite_rolls_back_fails_as_a_whole(tmp_path: Path) -> None
         group = [
             asyncio.ensure_future(writer.write(fn))
             for fn in (
-                lambda: store.create_match(_match(1)),
-                lambda: store.create_match(_match(2)),
+                lambda: store.create_match(server_match(1)),
+                lambda: store.create_match(server_match(2)),
                 big,
                 after,
-                lambda: store.create_match(_match(4)),
+                lambda: store.create_match(server_match(4)),
             )
         ]
         await asyncio.sleep(0.05)  # all queued behind the blocker: one group
@@ -152,7 +148,7 @@ def test_a_group_that_sqlite_rolls_back_fails_as_a_whole(tmp_path: Path) -> None
         results = await asyncio.gather(*group, return_exceptions=True)
         await blocker
         later = await asyncio.gather(
-            writer.write(lambda: store.create_match(_match(5))), return_exceptions=True
+            writer.write(lambda: store.create_match(server_match(5))), return_exceptions=True
         )
         writer.close()
         return results, later
@@ -195,19 +191,19 @@ def test_a_writer_stopped_by_a_base_exception_answers_everyone(tmp_path: Path, h
 
     async def main() -> tuple[list[object], list[object]]:
         writer = StoreWriter(store)
-        assert await writer.write(lambda: store.create_match(_match(0)))
+        assert await writer.write(lambda: store.create_match(server_match(0)))
         release = threading.Event()
         blocker = asyncio.ensure_future(writer.write(lambda: release.wait(30)))
         await asyncio.sleep(0.05)
         group = [
             asyncio.ensure_future(writer.write(fn))
-            for fn in (lambda: store.create_match(_match(1)), killer)
+            for fn in (lambda: store.create_match(server_match(1)), killer)
         ]
         await asyncio.sleep(0.05)
         release.set()
         await blocker
         assert await asyncio.to_thread(started.wait, 10)
-        queued = asyncio.ensure_future(writer.write(lambda: store.create_match(_match(2))))
+        queued = asyncio.ensure_future(writer.write(lambda: store.create_match(server_match(2))))
         await asyncio.sleep(0.05)
         if how == "raised":
             go.set()
@@ -219,7 +215,7 @@ def test_a_writer_stopped_by_a_base_exception_answers_everyone(tmp_path: Path, h
         results = await asyncio.wait_for(answers, 10)
         later = await asyncio.wait_for(
             asyncio.gather(
-                writer.write(lambda: store.create_match(_match(3))), return_exceptions=True
+                writer.write(lambda: store.create_match(server_match(3))), return_exceptions=True
             ),
             10,
         )
@@ -238,12 +234,12 @@ def test_a_writer_stopped_by_a_base_exception_answers_everyone(tmp_path: Path, h
 
 def test_create_matches_is_all_or_none(tmp_path: Path) -> None:
     store = open_server_store(tmp_path / "store.sqlite")
-    assert store.create_matches([_match(i) for i in range(3)]) is None
+    assert store.create_matches([server_match(i) for i in range(3)]) is None
     # one id of the batch is known: none of it is written, and that id is named
-    assert store.create_matches([_match(i) for i in range(2, 6)]) == "m002"
-    assert store.create_match(_match(2)) is False
+    assert store.create_matches([server_match(i) for i in range(2, 6)]) == "m002"
+    assert store.create_match(server_match(2)) is False
     assert [m.match_id for m in store.list_matches(limit=10)] == ["m002", "m001", "m000"]
     with pytest.raises(sqlite3.IntegrityError):  # the same id twice in one batch
-        store.create_matches([_match(7), _match(7)])
+        store.create_matches([server_match(7), server_match(7)])
     assert store.get_match("m007") is None
     store.close()

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 import scauver_kit
 from seats_kit import play, scripted
+from serve_kit import card_ids, hidden_cards, public_steps
 
 from croupier.arbiter import (
     ActionEvent,
@@ -36,7 +37,6 @@ from croupier.replay import ReplayWriter, read_replay
 from croupier.serve import MatchFeed, watch_match
 from croupier.transport._codec import encode_event
 from croupier.v1 import bot_pb2 as pb
-from croupier.v1 import chips_pb2
 from croupier.v1 import control_pb2 as cpb
 
 FOLDER = 2  # the seat whose hidden cards change
@@ -105,52 +105,23 @@ def test_the_public_stream_is_byte_identical_whatever_the_public_cannot_see(
     assert _watch_file(a, seat=FOLDER)[:-1] != _watch_file(b, seat=FOLDER)[:-1]
 
 
-def _card_ids(message: Any) -> set[int]:
-    """Every Card40 id anywhere in a message."""
-    found: set[int] = set()
-    for descriptor, value in message.ListFields():
-        if descriptor.message_type is None:
-            continue
-        items = value if descriptor.is_repeated else [value]
-        for item in items:
-            if isinstance(item, chips_pb2.Card40):
-                found.add(item.id)
-            elif hasattr(item, "ListFields"):
-                found |= _card_ids(item)
-    return found
-
-
-def _hidden(state: Any) -> set[int]:
-    """The cards in the hands and the stock: nobody but their holder sees them."""
-    return {int(c) for hand in state.hands for c in hand} | {int(c) for c in state.stock}
-
-
 def test_no_public_frame_holds_a_card_from_a_hand_or_the_stock(tmp_path: Path) -> None:
     """Computed from the omniscient replay: at each public step, the cards then in the hands
     and the stock are not public, and the frame of that step holds none of them; the cards
     left in hands and stock when the round ended were never shown, and no message holds one.
     The folding seat's own view does hold its cards (the check can fail)."""
     a, _ = _scauver_pair(tmp_path)
-    replay = read_replay(a)
-    game = replay.game
-    at_step = [
-        replay.states[i]
-        for i, r in enumerate(replay.records)
-        if r.type == "chance"
-        or (r.type == "action" and game.is_public(replay.before(i), r.data["action"]))
-    ]
-    end = next(i for i, r in enumerate(replay.records) if r.type == "round_end")
-    never_shown = _hidden(replay.before(end - 1))  # before the round's last action
+    at_step, never_shown = public_steps(read_replay(a))
     assert len(never_shown) > 10
     public = asyncio.run(_collect(a, _request()))
     frames = [m.frame for m in public if m.WhichOneof("kind") == "frame"]
     assert len(frames) > 10
     for frame in frames:
-        assert not _card_ids(frame) & _hidden(at_step[frame.step - 1]), frame.step
+        assert not card_ids(frame) & hidden_cards(at_step[frame.step - 1]), frame.step
     for message in public:
-        assert not _card_ids(message) & never_shown
+        assert not card_ids(message) & never_shown
     own = asyncio.run(_collect(a, _request(seat=FOLDER)))
-    assert set().union(*(_card_ids(m) for m in own)) & never_shown
+    assert set().union(*(card_ids(m) for m in own)) & never_shown
 
 
 class _Random:
