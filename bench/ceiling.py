@@ -249,9 +249,11 @@ def bench_decisions(repeats: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
         for concurrency, matches in ((8, 32), (64, 64)):
             bare, null, arbiter, null_cpu, null_bots, arbiter_cpu = [], [], [], [], [], []
-            off, off_cpu = [], []
+            off, off_cpu, bare_cpu = [], [], []
             for r in range(repeats):
-                bare.append(sessions._ping_pong(concurrency, 6000)[0])
+                trips, server_s, client_s = sessions._ping_pong(concurrency, 6000)
+                bare.append(trips)
+                bare_cpu.append((server_s + client_s) * 1e6)
                 run = asyncio.run(_null_run(LIGHT, concurrency, matches, script))
                 null.append(run["decisions_per_s"])
                 null_cpu.append(run["server_cpu_us"])
@@ -274,6 +276,12 @@ def bench_decisions(repeats: int) -> dict[str, float]:
             out[f"ratio_arbiter_to_null_c{c}"] = a / n
             out[f"null_server_cpu_us_per_decision_c{c}"] = statistics.median(null_cpu)
             out[f"null_bots_cpu_us_per_decision_c{c}"] = statistics.median(null_bots)
+            # CPU per round trip of the bare pair against per decision of the null server and
+            # its bots: their rates' ratio once both keep every core busy (steadier under load)
+            pair = statistics.median(bare_cpu)
+            null_all = statistics.median([x + y for x, y in zip(null_cpu, null_bots, strict=True)])
+            out[f"bare_pair_cpu_us_per_round_trip_c{c}"] = pair
+            out[f"cpu_bound_ratio_null_to_bare_c{c}"] = pair / null_all
             out[f"arbiter_cpu_us_per_decision_c{c}"] = statistics.median(arbiter_cpu)
             out[f"arbiter_flush0_decisions_per_s_c{c}"] = statistics.median(off)
             out[f"ratio_arbiter_flush0_to_null_c{c}"] = statistics.median(off) / n
