@@ -10,23 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from serve_kit import node_program
 
 from croupier.replay import read_replay, verify
 
 pytestmark = pytest.mark.e2e
 
 NODE_SDK = Path(__file__).resolve().parents[2] / "clients" / "node"
-
-
-def _node() -> str:
-    node = shutil.which("node")
-    ready = node is not None and (NODE_SDK / "node_modules" / "@grpc" / "grpc-js").is_dir()
-    if not ready:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI needs node and `npm ci --prefix clients/node` (tests/run does it)")
-        pytest.skip("node or the Node SDK's dependencies are missing (run bash tests/run)")
-    assert node is not None
-    return node
 
 
 def _check_bot(bot: str, *args: str, cwd: Path | None = None) -> None:
@@ -40,15 +30,15 @@ def _check_bot(bot: str, *args: str, cwd: Path | None = None) -> None:
 
 @pytest.mark.parametrize("game", ["as-nas", "fipsen", "felduz", "scauver"])
 def test_the_node_random_bot_passes_check_bot(game: str) -> None:
-    _check_bot(f"{_node()} {NODE_SDK / 'examples' / 'random.js'}", "--game", game)
+    _check_bot(f"{node_program()} {NODE_SDK / 'examples' / 'random.js'}", "--game", game)
 
 
 def test_the_node_as_nas_looker_passes_check_bot() -> None:
-    _check_bot(f"{_node()} {NODE_SDK / 'examples' / 'as-nas-looker.js'}")
+    _check_bot(f"{node_program()} {NODE_SDK / 'examples' / 'as-nas-looker.js'}")
 
 
 def test_the_packed_sdk_installs_and_plays_in_a_project_outside_the_repo(tmp_path: Path) -> None:
-    node = _node()
+    node = node_program()
     npm = shutil.which("npm")
     assert npm is not None
     quiet = ["--silent", "--no-audit", "--no-fund"]
@@ -82,7 +72,7 @@ def test_the_packed_sdk_installs_and_plays_in_a_project_outside_the_repo(tmp_pat
 
 def test_a_missing_proto_is_one_clear_error_naming_croupier_proto_dir(tmp_path: Path) -> None:
     done = subprocess.run(
-        [_node(), str(NODE_SDK / "examples" / "random.js")],
+        [node_program(), str(NODE_SDK / "examples" / "random.js")],
         capture_output=True, text=True, timeout=60,
         env={**os.environ, "CROUPIER_ADDRESS": "127.0.0.1:1", "CROUPIER_PROTO_DIR": str(tmp_path)},
     )  # fmt: skip
@@ -93,7 +83,7 @@ def test_a_missing_proto_is_one_clear_error_naming_croupier_proto_dir(tmp_path: 
 
 
 def test_a_match_between_node_and_python_bots(tmp_path: Path) -> None:
-    node = _node()
+    node = node_program()
     done = subprocess.run(
         [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--seed", "4",
          "--deals", "4", "--out", str(tmp_path),
@@ -113,7 +103,7 @@ def test_a_match_between_node_and_python_bots(tmp_path: Path) -> None:
 
 
 def test_node_sdk_reports_a_refusal_with_its_reason() -> None:
-    node = _node()
+    node = node_program()
     script = (
         "const { play } = require(process.argv[1]);"
         "play(() => 0, { address: '127.0.0.1:1', token: 'x' })"

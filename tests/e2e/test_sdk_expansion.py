@@ -4,13 +4,13 @@ bot reads every finished round from the observation as before protocol 2."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from serve_kit import node_program
 
 from croupier.arbiter import Clocks, decision_request
 from croupier.games import CHANCE, chips, get_spec
@@ -75,20 +75,11 @@ def _python_lines(decision: pb.DecisionRequest) -> list[str]:
     return out
 
 
-def _node() -> str:
-    node = shutil.which("node")
-    if node is None or not (NODE_SDK / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI needs node and `npm ci --prefix clients/node` (tests/run does it)")
-        pytest.skip("node or the Node SDK's dependencies are missing (run bash tests/run)")
-    return node
-
-
 @pytest.mark.parametrize("game", ["felduz", "scauver"])
 def test_the_node_sdk_expands_ranges_as_the_python_sdk(game: str) -> None:
     decision = betting_request(game, 300)
     done = subprocess.run(
-        [_node(), "-e", NODE_EXPAND, str(ROOT / "proto")],
+        [node_program(), "-e", NODE_EXPAND, str(ROOT / "proto")],
         input=pb.PlayResponse(decision=decision).SerializeToString(),
         capture_output=True, timeout=60, env={**os.environ, "CROUPIER_NODE_SDK": str(NODE_SDK)},
     )  # fmt: skip
@@ -118,7 +109,7 @@ def test_the_cpp_kit_expands_ranges_as_the_python_sdk(game: str) -> None:
 def test_a_node_bot_reads_every_finished_round_from_its_observation(
     game: str, tmp_path: Path
 ) -> None:
-    node = _node()
+    node = node_program()
     done = subprocess.run(
         [sys.executable, "-m", "croupier", "check-bot", f"{node} {PAST_READER}", "--game", game,
          "--deals", "3", "--sandbox", "none", "--out", str(tmp_path)],

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from e2e_kit import RANDOM, Kit, config
+from serve_kit import node_program
 
 from croupier.arbiter import Outcome
 from croupier.replay import read_replay, verify
@@ -24,16 +24,6 @@ from croupier_bots.random_bot import RandomBot
 pytestmark = pytest.mark.e2e
 
 NODE_RANDOM = Path(__file__).resolve().parents[2] / "clients" / "node" / "examples" / "random.js"
-
-
-def _node() -> str:
-    node = shutil.which("node")
-    modules = NODE_RANDOM.parents[1] / "node_modules" / "@grpc" / "grpc-js"
-    if node is None or not modules.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI needs node and `npm ci --prefix clients/node` (tests/run does it)")
-        pytest.skip("node or the Node SDK's dependencies are missing (run bash tests/run)")
-    return node
 
 
 async def _tournament(
@@ -86,7 +76,7 @@ def _actions(run: MatchRun) -> list[tuple[int, int]]:
 
 
 def test_python_and_node_bots_each_play_many_matches_in_one_session(tmp_path: Path) -> None:
-    node = _node()
+    node = node_program()
     bots = {
         "py": RANDOM,
         "node": [node, str(NODE_RANDOM)],

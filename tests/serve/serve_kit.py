@@ -28,6 +28,26 @@ from croupier.v1 import control_pb2 as cpb
 CROUPIER = [sys.executable, "-m", "croupier"]
 BOTS = Path(__file__).parent / "bots"
 RANDOM_BOT = [sys.executable, "-m", "croupier_bots.random_bot"]
+
+#: The Node SDK's folder (``clients/node``).
+NODE_SDK = Path(__file__).resolve().parents[2] / "clients" / "node"
+
+
+def node_program() -> str:
+    """The ``node`` program, once the Node SDK's dependencies are installed; else the test is
+    skipped (failed in CI, where ``tests/run`` installs them)."""
+    import shutil
+
+    import pytest
+
+    node = shutil.which("node")
+    if node is None or not (NODE_SDK / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI needs node and `npm ci --prefix clients/node` (tests/run does it)")
+        pytest.skip("node or the Node SDK's dependencies are missing (run bash tests/run)")
+    return node
+
+
 SLOW_BOT = [sys.executable, str(BOTS / "slow_bot.py")]
 #: Random legal actions after SLOW_BOT_DELAY_S seconds (the spectating tests).
 RANDOM_SLOW_BOT = [sys.executable, str(BOTS / "random_slow_bot.py")]

@@ -14,8 +14,6 @@ being restarted.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +25,7 @@ from serve_kit import (
     RANDOM_BOT,
     Control,
     ServeProcess,
+    node_program,
     register,
     start_bot,
     stop_bots,
@@ -47,15 +46,6 @@ STDIO_BOT = [sys.executable, str(ROOT / "clients" / "stdio" / "random_bot.py")]
 #: A 3-player Scauver match of two rounds: a few seconds with three random bots.
 GAME, PARAMS = "scauver", {"players": 3, "round_cap": 2}
 FINISHED = cpb.MATCH_STATE_FINISHED
-
-
-def _node() -> str:
-    node = shutil.which("node")
-    if node is None or not (NODE_SDK / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI needs node and `npm ci --prefix clients/node` (tests/run does it)")
-        pytest.skip("node or the Node SDK's dependencies are missing (run bash tests/run)")
-    return node
 
 
 def _bridge(address: str, key: str) -> list[str]:
@@ -79,7 +69,7 @@ def test_the_same_bot_processes_play_on_after_the_server_is_killed_and_restarted
 ) -> None:
     """``kill``: SIGKILL, the sessions break. ``stop``: SIGTERM, the server ends the registered
     bots' sessions UNAVAILABLE (it will be back), not OK (no more seats), so they dial again."""
-    node = _node()
+    node = node_program()
     state = tmp_path / "state"
     names = ("py", "js", "io")
     logs = {n: tmp_path / f"{n}.log" for n in names}
@@ -128,7 +118,7 @@ def test_the_same_bot_processes_play_on_after_the_server_is_killed_and_restarted
 
 
 def test_a_session_reset_mid_match_comes_back_and_its_seat_rejoins(tmp_path: Path) -> None:
-    node = _node()
+    node = node_program()
     state = tmp_path / "state"
     names = ("py", "js", "io")
     with ServeProcess(state, "--reconnect-grace", "8") as server:

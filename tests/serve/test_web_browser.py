@@ -16,7 +16,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -31,6 +30,7 @@ from serve_kit import (
     ServeProcess,
     register,
     start_bot,
+    stop_bots,
     wait_connected,
     wait_state,
 )
@@ -155,15 +155,8 @@ def served(tmp_path: Path) -> Iterator[_Served]:
         wait_connected(control, BOTS)
         yield _Served(server, control)
     finally:
-        for bot in bots:
-            bot.terminate()
         server.stop()
-        for bot in bots:
-            try:
-                bot.wait(10)
-            except subprocess.TimeoutExpired:
-                bot.kill()
-                bot.wait(5)
+        stop_bots(bots)
         control.close()
 
 
