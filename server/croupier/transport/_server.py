@@ -40,10 +40,6 @@ from croupier.transport._tls import TlsConfig, server_credentials
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
 
-#: Longest time a public event waits to be batched with later messages to the same bot, unless
-#: the match says otherwise (``MatchConfig.event_flush_ms``; this is its default).
-EVENT_FLUSH_S = 0.05
-
 #: A bot may have at most this many messages the match has not read yet (a well-behaved bot has
 #: one: its reply); more is flooding, and the seat is closed.
 MAX_UNREAD = 16
