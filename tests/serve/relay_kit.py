@@ -17,6 +17,7 @@ import contextlib
 import socket
 import struct
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from google.protobuf.message import DecodeError
@@ -158,32 +159,31 @@ class Relay:
                 threading.Thread(target=pipe, args=(*args, connection), daemon=True).start()
 
     def _to_bot(self, src: socket.socket, dst: socket.socket, connection: _Connection) -> None:
-        messages = Messages(client=False)
+        self._pipe(src, dst, Messages(client=False), lambda m: self._watch(m, connection))
+
+    def _to_arbiter(self, src: socket.socket, dst: socket.socket, connection: _Connection) -> None:
+        self._pipe(src, dst, Messages(client=True), lambda m: self._is_target_reply(m, connection))
+
+    def _pipe(
+        self,
+        src: socket.socket,
+        dst: socket.socket,
+        messages: Messages,
+        cut_at: Callable[[list[tuple[int, bytes]]], bool],
+    ) -> None:
+        """Copy ``src`` to ``dst`` until either ends, or until ``cut_at`` says the messages just
+        read (not forwarded) are where to cut everything."""
         try:
             with contextlib.suppress(OSError):
                 while data := src.recv(65536):
                     # (every byte is read: the frames are found from the connection's start)
-                    if self._watch(messages.feed(data), connection):
-                        self.cut()  # the seat is not forwarded
+                    if cut_at(messages.feed(data)):
+                        self.cut()
                         self.was_cut.set()
                         return
                     dst.sendall(data)
         finally:  # whatever ends this pipe (a parse error too) ends the connection both ways,
             self._reset(dst)  # never a half-open link that silently stops relaying
-            self._reset(src)
-
-    def _to_arbiter(self, src: socket.socket, dst: socket.socket, connection: _Connection) -> None:
-        messages = Messages(client=True)
-        try:
-            with contextlib.suppress(OSError):
-                while data := src.recv(65536):
-                    if self._is_target_reply(messages.feed(data), connection):
-                        self.cut()  # the reply is not forwarded
-                        self.was_cut.set()
-                        return
-                    dst.sendall(data)
-        finally:
-            self._reset(dst)
             self._reset(src)
 
     def _watch(self, messages: list[tuple[int, bytes]], connection: _Connection) -> bool:

@@ -1049,7 +1049,7 @@ class CompetitionServer:
         running when it started; created here if that write has not landed), then drop its
         feed: watchers go to its replay file from now on."""
 
-        decisions = await asyncio.to_thread(_decisions, replay) if replay.is_file() else 0
+        decisions = await asyncio.to_thread(_decisions, replay)
 
         def write(store: ServerStore) -> None:
             store.create_match(mine)  # (no-op: it was recorded when it started)
@@ -1234,17 +1234,14 @@ def _mirror_committed(store: ServerStore, state_dir: Path) -> list[str]:
     done = []
     with store.group():
         for record, replay in found:
-            decisions = _decisions(replay) if replay.is_file() else 0
-            if _finish_mirrored(store, record, replay, state_dir, decisions):
+            if _finish_mirrored(store, record, replay, state_dir, _decisions(replay)):
                 done.append(record.match_id)
     return done
 
 
 def _digest(path: Path) -> tuple[str, int]:
     """A replay's SHA-256 and its decisions ("", 0 when there is no file)."""
-    if not path.is_file():
-        return "", 0
-    return _sha256(path), _decisions(path)
+    return (_sha256(path), _decisions(path)) if path.is_file() else ("", 0)
 
 
 def _sha256(path: Path) -> str:
@@ -1256,6 +1253,8 @@ def _sha256(path: Path) -> str:
 
 
 def _decisions(path: Path) -> int:
-    """The action records of a replay (the decisions played)."""
+    """The action records of a replay (the decisions played; 0 when there is no file)."""
+    if not path.is_file():
+        return 0
     with path.open("rb") as f:
         return sum(1 for line in f if line.startswith(b'{"type":"action"'))
