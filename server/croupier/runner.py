@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
-import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,23 +32,6 @@ def new_match_id(game: str) -> str:
     """``as-nas-20261130T101500-3fa2c1``: sortable by time, unique by the random suffix."""
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
     return f"{game}-{stamp}-{secrets.token_hex(3)}"
-
-
-#: Default match seeds are drawn below this (2**53: exact in every JSON reader, and far too many
-#: to search: a bot that could guess the seed would know every deal).
-SEED_LIMIT = 1 << 53
-
-
-def random_seed() -> int:
-    """An unguessable match seed (the default of ``croupier match``)."""
-    return secrets.randbelow(SEED_LIMIT)
-
-
-def bot_seed(match_seed: int, seat: int) -> int:
-    """The seed handed to the bot in ``seat`` (``CROUPIER_SEED``), derived from the match seed
-    by SHA-256, so that it reveals nothing usable about the match seed (and hence the deals)."""
-    digest = hashlib.sha256(f"croupier/bot-seed/{match_seed}/{seat}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +113,7 @@ async def run_match(
                     argv,
                     link=link,
                     address=server.address,
-                    seed=bot_seed(config.seed, link.seat),
+                    seed=link.bot_seed,
                     match_id=match_id,
                     log_path=out_dir / f"{match_id}.seat{link.seat}.log",
                     sandbox=isolation,

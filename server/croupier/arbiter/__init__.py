@@ -9,6 +9,18 @@ from croupier.arbiter._commit import script_digest
 from croupier.arbiter._faults import FaultClass, FaultPolicy, Policy, fault_class, forfeit_places
 from croupier.arbiter._match import Match, MatchConfig, Recorder, SeatInfo, decision_request
 from croupier.arbiter._seat import SeatLink
+from croupier.arbiter._seeds import (
+    SEED_BITS,
+    SEED_LIMIT,
+    bot_seed,
+    check_seed,
+    explicit_key,
+    keyed_seed,
+    new_secret,
+    random_seed,
+    searchable,
+    searchable_warning,
+)
 from croupier.arbiter._types import (
     ActionEvent,
     ClockKind,
@@ -35,6 +47,8 @@ from croupier.arbiter._types import (
 from croupier.errors import ClaimError
 
 __all__ = [
+    "SEED_BITS",
+    "SEED_LIMIT",
     "ActionEvent",
     "ClaimError",
     "ClockKind",
@@ -65,9 +79,17 @@ __all__ = [
     "SeatStats",
     "Unexpected",
     "Welcome",
+    "bot_seed",
+    "check_seed",
     "deal_commitment",
     "decision_request",
+    "explicit_key",
     "fault_class",
     "forfeit_places",
+    "keyed_seed",
+    "new_secret",
+    "random_seed",
     "script_digest",
+    "searchable",
+    "searchable_warning",
 ]

@@ -19,6 +19,7 @@ from croupier.arbiter import _commit
 from croupier.arbiter._clock import LagMonitor
 from croupier.arbiter._faults import FaultClass, FaultPolicy, Policy, fault_class, forfeit_places
 from croupier.arbiter._seat import SeatLink
+from croupier.arbiter._seeds import bot_seed, check_seed
 from croupier.arbiter._types import (
     ActionEvent,
     Cancelled,
@@ -187,9 +188,11 @@ class Match:
         self.game = get_game(config.game)
         self.params = self.game.info.make_params(config.params)
         self.num_seats = self.params["players"]
+        check_seed(config.seed, "match seed")
         self.seats = [SeatLink(i, secrets.token_urlsafe(24)) for i in range(self.num_seats)]
         for link in self.seats:
             link.grace_s = config.reconnect_grace_s
+            link.bot_seed = bot_seed(config.seed, link.seat)
         self._step = 0  # the replay step of the decision being asked, for the gap records
         #: Per seat: when its bot dropped (event-loop time), while it is away.
         self._dropped_at: list[float | None] = [None] * self.num_seats
@@ -216,9 +219,7 @@ class Match:
         self._cancelled = False
         self._cancel_reason = ""
         self._cancel_event = asyncio.Event()
-        self._log = structlog.get_logger("croupier.match").bind(
-            match_id=match_id, game=config.game, seed=config.seed
-        )
+        self._log = structlog.get_logger("croupier.match").bind(match_id=match_id, game=config.game)
 
     @property
     def tokens(self) -> list[str]:

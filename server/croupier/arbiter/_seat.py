@@ -147,6 +147,9 @@ class SeatLink:
         self.inbox: asyncio.Queue[Inbound] = asyncio.Queue()
         self.bot_name = ""
         self.bot_version = ""
+        #: The seed for the bot's own randomness in this seat (``CROUPIER_SEED``,
+        #: ``SeatAssignment.seed``): set by the match from its seed (see ``_seeds.bot_seed``).
+        self.bot_seed = 0
         self.joined = asyncio.Event()
         self.abandoned = asyncio.Event()  # the bot left (or its process died) before/while playing
         self.left_reason = ""

@@ -32,7 +32,18 @@ from typing import Any
 import structlog
 
 from croupier import __version__
-from croupier.arbiter import ClockKind, ClockRules, FaultPolicy, Match, MatchConfig, MatchResult
+from croupier.arbiter import (
+    ClockKind,
+    ClockRules,
+    FaultPolicy,
+    Match,
+    MatchConfig,
+    MatchResult,
+    check_seed,
+    random_seed,
+    searchable,
+    searchable_warning,
+)
 from croupier.cli import _ctl, _serve, _tournament
 from croupier.cli._tls import add_tls_arguments, tls_config
 from croupier.compliance import Status, check_bot
@@ -58,7 +69,7 @@ from croupier.replay import (
     verify,
     write_table,
 )
-from croupier.runner import MatchRun, random_seed, run_match
+from croupier.runner import MatchRun, run_match
 from croupier.transport import (
     BUNDLED,
     Isolation,
@@ -143,6 +154,16 @@ def _nonneg(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative")
     return value
+
+
+def _seed(text: str) -> int:
+    """A match seed: an integer from 0 to 2**128 - 1."""
+    try:
+        return check_seed(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _listen(text: str) -> str:
@@ -417,11 +438,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     m.add_argument(
         "--seed",
-        type=_nonneg,
+        type=_seed,
         default=None,
         help=(
-            "match seed, for a reproducible match (default: an unguessable random seed; in a "
-            "competition never use a guessable one: it determines every deal)"
+            "match seed (0 to 2**128 - 1), for a reproducible match (default: 128 random bits; "
+            "it determines every deal, so a small one is warned about)"
         ),
     )
     m.add_argument(
@@ -527,7 +548,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--players", type=int, default=None, metavar="N", help="number of seats")
     _add_clock_arguments(c, bank_ms=5000)
     _add_sandbox_arguments(c)
-    c.add_argument("--seed", type=_nonneg, default=1, help="match seed (default 1)")
+    c.add_argument("--seed", type=_seed, default=1, help="match seed (default 1)")
     c.add_argument(
         "--out",
         type=Path,
@@ -584,6 +605,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
     commands += ["random"] * (seats - len(commands))
     bots = [None if c == REMOTE else parse_bot_command(c) for c in commands]
     seed = args.seed if args.seed is not None else random_seed()
+    if args.seed is not None and searchable(args.seed):
+        print(f"croupier: warning: {searchable_warning(args.seed, '--seed')}", file=sys.stderr)
     config = MatchConfig(
         game=game.info.name,
         params=params,
@@ -639,7 +662,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
         def progress(done: int) -> None:
             print(f"\r  {unit} {done}{shown}", end="", file=sys.stderr, flush=True)
 
-    print(f"{game.info.title}: {seats} seats, seed {seed}", file=sys.stderr)
+    chosen = f"seed {seed}" if args.seed is not None else "a random seed (in the replay)"
+    print(f"{game.info.title}: {seats} seats, {chosen}", file=sys.stderr)
     run = asyncio.run(main())
     for line in _standings_table(run.result, commands).splitlines():
         _say(line)

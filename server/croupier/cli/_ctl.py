@@ -121,7 +121,9 @@ def add_parser(sub: Any) -> None:
         "--bot", action="append", required=True, help="per seat: a registered name or bundled:NAME"
     )
     create.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
-    create.add_argument("--seed", type=int, default=0)
+    create.add_argument(
+        "--seed", type=int, default=0, help="a reproducible seed (default 0: a secret one)"
+    )
     create.add_argument("--wait", action="store_true", help="wait for its end and show it")
     st = cs.add_parser(
         "standings", parents=[common], help="the ladder's (or a tournament's) standings"
@@ -303,8 +305,12 @@ def _param(text: str) -> tuple[str, int]:
 
 
 def _create(stub: Any, args: argparse.Namespace, md: Any) -> int:
-    if args.seed < 0:
-        raise ConfigError(f"--seed {args.seed}: must not be negative")
+    if not 0 <= args.seed < 1 << 64:
+        raise ConfigError(f"--seed {args.seed}: must be from 0 to 2**64 - 1 (0: a secret one)")
+    if args.seed and args.seed < 1 << 96:  # (the arbiter's searchable(), without its imports)
+        from croupier.arbiter import searchable_warning
+
+        print(f"croupier: warning: {searchable_warning(args.seed, '--seed')}", file=sys.stderr)
     request = control_pb2.CreateMatchRequest(
         game=args.game, bots=args.bot, params=dict(_param(p) for p in args.param), seed=args.seed
     )

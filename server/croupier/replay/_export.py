@@ -31,7 +31,7 @@ INT, STR, BOOL, FLOAT, INTS, STRS = (
 SCHEMAS: dict[str, tuple[tuple[str, str], ...]] = {
     "matches": (
         ("file", STR), ("match_id", STR), ("game", STR), ("format_version", INT),
-        ("rules_version", INT), ("croupier_version", STR), ("seed", INT), ("players", INT),
+        ("rules_version", INT), ("croupier_version", STR), ("seed", STR), ("players", INT),
         ("length", INT), ("params", STR), ("status", STR), ("rounds", INT), ("steps", INT),
         ("decisions", INT), ("move_time_ms", INT), ("time_bank_ms", INT), ("started_at", STR),
         ("ended_at", STR),
@@ -136,7 +136,7 @@ class Tables:
             "matches",
             file=str(replay.path), match_id=match_id, game=name,
             format_version=header["format_version"], rules_version=header["rules_version"],
-            croupier_version=_str(header.get("croupier_version")), seed=header["seed"],
+            croupier_version=_str(header.get("croupier_version")), seed=str(header["seed"]),
             players=seats, length=params[game.info.length_param], params=_json(params),
             status=replay.status,
             rounds=sum(1 for r in replay.records if r.type == "round_end"),

@@ -28,6 +28,7 @@ from typing import IO, Any
 import numpy as np
 
 from croupier.arbiter import (
+    SEED_LIMIT,
     Fault,
     FaultClass,
     FaultPolicy,
@@ -329,7 +330,9 @@ class ReplayCheck:
             game.info.make_params(data["params"])
         except ConfigError as exc:
             raise ReplayFormatError(str(exc), line) from None
-        for key in ("seed", "chance_script", "protocol_version"):
+        if not 0 <= data["seed"] < SEED_LIMIT:
+            raise ReplayFormatError(f"header: seed {_short(data['seed'])} is out of range", line)
+        for key in ("chance_script", "protocol_version"):
             if not 0 <= data[key] < _BIG:
                 raise ReplayFormatError(f"header: {key} {_short(data[key])} is out of range", line)
         return game

@@ -25,8 +25,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import hashlib
 import os
+import secrets
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,14 +60,6 @@ class SeatAssigner(Protocol):
     """
 
     async def assign(self, link: SeatLink, match_id: str, address: str) -> None: ...
-
-
-def match_bot_seed(match_id: str, seat: int) -> int:
-    """The seed a pooled bot gets for its seat (``SeatAssignment.seed``, or ``CROUPIER_SEED`` when
-    launched per match): derived from the match id by SHA-256, so it tells nothing of the deals,
-    and the same match id seats the same bot behaviour."""
-    digest = hashlib.sha256(f"croupier/pool-seed/{match_id}/{seat}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
 
 
 @dataclass
@@ -243,7 +235,7 @@ class BotPool:
             return
         bot = self._bots[name]
         bot.stats.seats += 1
-        seed = match_bot_seed(match_id, link.seat)
+        seed = link.bot_seed
         try:
             if bot.restart == "per-match" or bot.stats.mode == "per-match":
                 await self._launch_per_match(bot, link, match_id, address, seed)
@@ -286,7 +278,7 @@ class BotPool:
             ):
                 remote.active[link] = match_id
                 remote.stats.peak_load = max(remote.stats.peak_load, len(remote.active))
-                session.assign(link.token, match_bot_seed(match_id, link.seat))
+                session.assign(link.token, link.bot_seed)
                 return
             remaining = deadline - loop.time()
             if remaining <= 0:
@@ -344,7 +336,7 @@ class BotPool:
                 return
             if session.connected.is_set():
                 for link in links:
-                    session.assign(link.token, match_bot_seed(remote.active[link], link.seat))
+                    session.assign(link.token, link.bot_seed)
                 self._log.info("seats_handed_again", bot=remote.name, seats=len(links))
                 return
             events = [session.connected, session.ended, self._closed]
@@ -376,13 +368,14 @@ class BotPool:
         it speaks only the per-match protocol or exits (None; ``bot.stats.mode`` tells which)."""
         session = self._server.bots.open_session()
         n = bot.stats.processes
-        digest = hashlib.sha256(f"croupier/session-seed/{bot.name}/{n}".encode()).digest()
         try:
             process = await launch_bot(
                 bot.argv,
                 link=None,
                 address=self._server.address,
-                seed=int.from_bytes(digest[:4], "big"),
+                # the process's own seed: random (each match's seed comes with its seat), so
+                # nobody can compute it from the bot's name, as they could from a derived one
+                seed=secrets.randbits(32),
                 match_id="",
                 log_path=self._log_dir / f"{bot.name}.{n}.log",
                 session=(session.token, self._capacity),
