@@ -50,3 +50,15 @@ def test_replay_verify_rejects_a_reveal_that_does_not_match(e2e: Kit, tmp_path: 
     done = croupier("replay", "verify", forged)
     assert done.returncode == 1
     assert "do not match the commitment" in done.stdout
+
+
+def test_a_seed_beyond_64_bits_is_revealed_in_seed_decimal(e2e: Kit) -> None:
+    seed = (1 << 127) + 12345  # match seeds are 128-bit: beyond MatchEnd.seed (uint64)
+    stream = e2e.streams / "seat0.bin"
+    run = e2e.run([e2e.bot("recorder", stream), e2e.random, e2e.random, e2e.random], seed=seed)
+    messages = [pb.PlayResponse.FromString(raw) for raw in read_stream(stream)]
+    welcome = next(m.welcome for m in messages if m.WhichOneof("kind") == "welcome")
+    end = next(m.match_end for m in messages if m.WhichOneof("kind") == "match_end")
+    assert (end.seed, end.seed_decimal) == (0, str(seed))
+    assert welcome.deal_commitment == _commit(int(end.seed_decimal), end.salt, [])
+    verify(read_replay(run.replay))

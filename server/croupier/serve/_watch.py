@@ -31,6 +31,7 @@ from croupier.errors import ConfigError, PermissionDeniedError
 from croupier.games import CHANCE, get_spec
 from croupier.games._codec_kit import score
 from croupier.replay import Record, Replay, ReplayCheck, read_replay
+from croupier.transport import reveal_seed
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import control_pb2 as cpb
 
@@ -236,7 +237,7 @@ class _Viewer:
             ],
         )
         if self.seat is not None:  # the seat's bot was told the reveal too
-            end.seed = self.header["seed"]
+            reveal_seed(end, int(self.header["seed"]))
             end.salt = data.get("salt") or ""
             end.chance_script_sha256 = data.get("chance_script_sha256") or ""
         return cpb.WatchMatchResponse(end=end)

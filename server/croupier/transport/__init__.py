@@ -1,6 +1,7 @@
 """Where proto types meet rules types: the codec, the gRPC servicers, bot sessions, the bot
 launcher and its sandbox, and the pool of bots that stay up across matches."""
 
+from croupier.transport._codec import reveal_seed
 from croupier.transport._launcher import (
     BUNDLED,
     ENV_ADDRESS,
@@ -19,7 +20,7 @@ from croupier.transport._launcher import (
     spawn,
 )
 from croupier.transport._local import play_local
-from croupier.transport._pool import BotPool, BotStats, Restart, SeatAssigner, match_bot_seed
+from croupier.transport._pool import BotPool, BotStats, Restart, SeatAssigner
 from croupier.transport._sandbox import (
     Isolation,
     Limits,
@@ -61,9 +62,9 @@ __all__ = [
     "bwrap_problem",
     "default_sandbox_mode",
     "launch_bot",
-    "match_bot_seed",
     "parse_bot_command",
     "play_local",
+    "reveal_seed",
     "server_credentials",
     "server_ssl_context",
     "spawn",

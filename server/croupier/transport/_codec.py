@@ -35,6 +35,16 @@ from croupier.arbiter import (
 from croupier.games._codec_kit import GameCodec, SerializedOnce, score
 from croupier.v1 import bot_pb2 as pb
 
+#: ``MatchEnd.seed`` is a uint64: it carries the seed only below this; ``seed_decimal`` always.
+UINT64_LIMIT = 1 << 64
+
+
+def reveal_seed(end: pb.MatchEnd, seed: int) -> None:
+    """Put the match seed into ``end`` (``seed_decimal``, and ``seed`` when it fits)."""
+    end.seed_decimal = str(seed)
+    end.seed = seed if seed < UINT64_LIMIT else 0
+
+
 #: One public event goes to every seat: encode it once.
 _EVENTS = SerializedOnce(256)
 
@@ -132,27 +142,26 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
         )
     if isinstance(message, MatchOver):
         result = message.result
-        return pb.PlayResponse(
-            match_end=pb.MatchEnd(
-                cancelled=result.cancelled,
-                seed=result.seed,
-                salt=result.salt,
-                chance_script_sha256=result.script_digest,
-                results=[
-                    pb.SeatResult(
-                        seat=r.seat,
-                        bot_name=r.bot_name,
-                        score=score(r.score),
-                        place=r.place,
-                        outcome=_OUTCOME[r.outcome],
-                        timeouts=r.timeouts,
-                        rejected=r.rejected,
-                        forfeits=r.forfeits,
-                    )
-                    for r in result.seats
-                ],
-            )
+        end = pb.MatchEnd(
+            cancelled=result.cancelled,
+            salt=result.salt,
+            chance_script_sha256=result.script_digest,
+            results=[
+                pb.SeatResult(
+                    seat=r.seat,
+                    bot_name=r.bot_name,
+                    score=score(r.score),
+                    place=r.place,
+                    outcome=_OUTCOME[r.outcome],
+                    timeouts=r.timeouts,
+                    rejected=r.rejected,
+                    forfeits=r.forfeits,
+                )
+                for r in result.seats
+            ],
         )
+        reveal_seed(end, result.seed)
+        return pb.PlayResponse(match_end=end)
     if isinstance(message, Welcome):
         return pb.PlayResponse(
             welcome=pb.Welcome(

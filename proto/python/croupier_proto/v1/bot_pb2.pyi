@@ -320,18 +320,20 @@ class SeatResult(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., score: _Optional[_Union[_score_pb2.Score, _Mapping]] = ..., place: _Optional[int] = ..., outcome: _Optional[_Union[SeatOutcome, str]] = ..., timeouts: _Optional[int] = ..., rejected: _Optional[int] = ..., forfeits: _Optional[int] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("results", "cancelled", "seed", "salt", "chance_script_sha256")
+    __slots__ = ("results", "cancelled", "seed", "salt", "chance_script_sha256", "seed_decimal")
     RESULTS_FIELD_NUMBER: _ClassVar[int]
     CANCELLED_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     SALT_FIELD_NUMBER: _ClassVar[int]
     CHANCE_SCRIPT_SHA256_FIELD_NUMBER: _ClassVar[int]
+    SEED_DECIMAL_FIELD_NUMBER: _ClassVar[int]
     results: _containers.RepeatedCompositeFieldContainer[SeatResult]
     cancelled: bool
     seed: int
     salt: str
     chance_script_sha256: str
-    def __init__(self, results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., cancelled: _Optional[bool] = ..., seed: _Optional[int] = ..., salt: _Optional[str] = ..., chance_script_sha256: _Optional[str] = ...) -> None: ...
+    seed_decimal: str
+    def __init__(self, results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., cancelled: _Optional[bool] = ..., seed: _Optional[int] = ..., salt: _Optional[str] = ..., chance_script_sha256: _Optional[str] = ..., seed_decimal: _Optional[str] = ...) -> None: ...
 
 class SessionRequest(_message.Message):
     __slots__ = ("hello",)
