@@ -185,7 +185,7 @@ def test_event_flush_ms_is_a_runtime_setting_passed_to_every_match(tmp_path: Pat
     """How long events wait for their seat's next message changes how the matches are sent,
     not what defines them: outside the hash (like concurrency), in every match's config."""
     from croupier.ladder._play import make_jobs, resolve_bot
-    from croupier.ladder._schedule import Schedule
+    from croupier.ladder._schedule import Schedule, Seeder
 
     plain = load_config(_write(tmp_path, GOOD))
     assert plain.event_flush_ms == 50
@@ -193,7 +193,7 @@ def test_event_flush_ms_is_a_runtime_setting_passed_to_every_match(tmp_path: Pat
     assert off.event_flush_ms == 0
     assert off.config_hash() == plain.config_hash()
     assert load_config(_write(tmp_path, GOOD), {"event_flush_ms": 7}).event_flush_ms == 7
-    slots = Schedule(off).round_slots(0, {})[:2]
+    slots = Schedule(off, Seeder(b"key")).round_slots(0, {})[:2]
     bots = {b.name: resolve_bot(b) for b in off.bots}
     jobs = make_jobs(off, slots, bots)
     assert [job.config.event_flush_ms for job in jobs] == [0, 0]

@@ -15,7 +15,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from croupier.errors import ConfigError
-from croupier.ladder import MatchRecord, open_store
+from croupier.ladder import MatchRecord, Seeder, open_store
 from croupier.ladder._store import Store
 from croupier.replay import read_replay, verify
 from croupier.serve import LadderConfig, LadderMatch, LadderScheduler
@@ -98,7 +98,7 @@ def test_the_ladder_seats_only_connected_bots_rotates_seats_and_rates_each_match
                 open_sets.append((m.deal_set, ladder.deal_set_open(m.deal_set)))
 
         backend = PoolBackend(config, server, pool, store, tmp_path / "out")
-        ladder = LadderScheduler(config, backend, listener=listen)
+        ladder = LadderScheduler(config, backend, seeds=Seeder.explicit(7), listener=listen)
         for name in names:
             ladder.add_bot(name)
         procs = [await connect(server.address, keys[n]) for n in names[:4]]
@@ -208,7 +208,8 @@ def test_a_stdio_program_behind_the_client_bridge_is_a_registered_bot(tmp_path: 
         std_key = keys["std"]
         store = open_store(tmp_path / "ladder.sqlite")
         config = LadderConfig("scauver", FAST, concurrency=2, seed=3, move_ms=3000, poll_s=0.05)
-        ladder = LadderScheduler(config, PoolBackend(config, server, pool, store, tmp_path / "out"))
+        backend = PoolBackend(config, server, pool, store, tmp_path / "out")
+        ladder = LadderScheduler(config, backend, seeds=Seeder.explicit(3))
         for name in names:
             ladder.add_bot(name)
         procs = [await connect(server.address, keys[n]) for n in names[:2]]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from croupier.arbiter import Match, MatchConfig
-from croupier.ladder import MatchRecord, SeatRecord
+from croupier.ladder import MatchRecord, SeatRecord, Seeder
 from croupier.serve import LadderConfig, LadderMatch, LadderScheduler
 from croupier.serve._scheduler import LadderState, RateMatch
 
@@ -72,7 +72,7 @@ class InstantBackend:
 
 def run_ladder(config: LadderConfig, backend: InstantBackend, matches: int) -> LadderScheduler:
     async def go() -> LadderScheduler:
-        ladder = LadderScheduler(config, backend)
+        ladder = LadderScheduler(config, backend, seeds=Seeder.explicit(config.seed or 0))
         for name in backend.names:
             ladder.add_bot(name)
         await ladder.start()

@@ -43,6 +43,7 @@ def test_a_match_is_stored_once_with_its_seats(tmp_path: Path) -> None:
         "hash": "h",
         "config": {"bots": {"a": "x", "b": "y"}},
         "total": 2,
+        "schema_version": 2,
     }
     reader.close()
     conn = sqlite3.connect(tmp_path / "s.sqlite")

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from croupier.arbiter import searchable, searchable_warning
 from croupier.cli._tls import add_tls_arguments, tls_config
 from croupier.errors import ConfigError
 from croupier.ladder import (
@@ -47,7 +48,14 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--store", type=Path, default=None, help="the SQLite store (overrides store)")
     t.add_argument("--out", type=Path, default=None, metavar="DIR", help="where replays go")
     t.add_argument("--rounds", type=int, default=None, metavar="N", help="overrides rounds")
-    t.add_argument("--seed", type=int, default=None, metavar="N", help="overrides seed")
+    t.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="a reproducible seed, which is then the secret every deal derives from "
+        "(default: the store draws a secret key)",
+    )
     t.add_argument(
         "--concurrency",
         type=int,
@@ -109,15 +117,23 @@ def run(args: argparse.Namespace) -> int:
         runtime["tls"] = tls
     config = with_runtime(config, **runtime)
     display = _Live(config.store) if sys.stderr.isatty() else _Plain()
+    warned = config.seed is None or not searchable(config.seed)
+
+    def update(progress: Progress) -> None:
+        nonlocal warned
+        if not warned:  # once the store took the config: said before the first match
+            warned = True
+            assert config.seed is not None
+            warning = searchable_warning(config.seed, "seed")
+            print(f"croupier: warning: {warning}", file=sys.stderr, flush=True)
+        display.update(progress)
 
     async def main() -> Any:
         cancel = asyncio.Event()
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, cancel.set)
         loop.add_signal_handler(signal.SIGTERM, cancel.set)
-        return await run_tournament(
-            config, on_progress=display.update, cancel=cancel, announce=_announce
-        )
+        return await run_tournament(config, on_progress=update, cancel=cancel, announce=_announce)
 
     try:
         summary = asyncio.run(main())

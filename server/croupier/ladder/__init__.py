@@ -19,7 +19,7 @@ from croupier.ladder._config import (
     parse_override,
 )
 from croupier.ladder._play import MatchWatch, Played, ResolvedBot, SeatEntry, seat_entry
-from croupier.ladder._schedule import Schedule, Slot, deal_script, seatings
+from croupier.ladder._schedule import Schedule, Seeder, Slot, deal_script, seatings
 from croupier.ladder._stats import Interval, Standings
 from croupier.ladder._store import MatchRecord, SeatRecord, open_store, read_store
 from croupier.ladder._tournament import Progress, Summary, run_tournament, store_standings
@@ -37,6 +37,7 @@ __all__ = [
     "Schedule",
     "SeatEntry",
     "SeatRecord",
+    "Seeder",
     "Slot",
     "SprtSpec",
     "Standings",

@@ -1,9 +1,9 @@
 """A tournament's configuration: read from TOML (``tomllib``), overridden by flags, validated.
 
 Every error names the key and the file, in one line (:class:`ConfigError`). What defines the
-tournament (game, params, clocks, format, rounds, seed, bots) is hashed; what only says how to run
-it (store, replay folder, concurrency, executor, restart, event_flush_ms) is not, so it may
-change between runs.
+tournament (game, params, clocks, format, rounds, an explicit seed, bots) is hashed; what only
+says how to run it (store, replay folder, concurrency, executor, restart, event_flush_ms) is
+not, so it may change between runs.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from croupier.arbiter import FaultPolicy
+from croupier.arbiter import SEED_BITS, SEED_LIMIT, FaultPolicy
 from croupier.errors import ConfigError
 from croupier.games import get_game
 from croupier.transport import TlsConfig
@@ -103,7 +103,9 @@ class TournamentConfig:
     bots: tuple[BotSpec, ...]
     fmt: FormatSpec = field(default_factory=FormatSpec)
     rounds: int = 1
-    seed: int = 0
+    #: ``None``: the seeds derive from a secret the store draws at the first start (the
+    #: default, for competitions); an integer makes the run reproducible and is that secret.
+    seed: int | None = None
     move_ms: int = 2000
     bank_ms: int = 30000
     connect_timeout_s: float = 15.0
@@ -140,7 +142,6 @@ class TournamentConfig:
             "game": self.game,
             "params": dict(sorted(self.params.items())),
             "rounds": self.rounds,
-            "seed": self.seed,
             "clock": {
                 "move_ms": self.move_ms,
                 "bank_ms": self.bank_ms,
@@ -155,6 +156,8 @@ class TournamentConfig:
             },
             "bots": {b.name: b.command for b in self.bots},
         }
+        if self.seed is not None:  # (absent when the store's secret is the key)
+            out["seed"] = self.seed
         if self.fault_policy != FaultPolicy():  # (absent when default: older stores still match)
             out["faults"] = self.fault_policy.as_dict()
         if self.reconnect_grace_s:
@@ -381,7 +384,7 @@ def parse_config(
         bots=bots,
         fmt=fmt,
         rounds=r.integer(data, "rounds", 1, low=1),
-        seed=r.integer(data, "seed", 0),
+        seed=_seed(r, data),
         move_ms=r.integer(clock, "clock.move_ms", 2000),
         bank_ms=r.integer(clock, "clock.bank_ms", 30000),
         connect_timeout_s=r.number(clock, "clock.connect_timeout_s", 15.0),
@@ -454,6 +457,16 @@ def _sprt(r: _Reader, data: Mapping[str, Any], names: list[str]) -> SprtSpec | N
         if not 0 < getattr(spec, key) < 0.5:
             raise r.fail(f"sprt.{key}", "must be between 0 and 0.5")
     return spec
+
+
+def _seed(r: _Reader, data: Mapping[str, Any]) -> int | None:
+    """The ``seed`` key: absent (``None``: the store's secret) or a match seed."""
+    if "seed" not in data:
+        return None
+    seed = r.integer(data, "seed", 0)
+    if seed >= SEED_LIMIT:
+        raise r.fail("seed", f"must be below 2**{SEED_BITS}, got {seed}")
+    return seed
 
 
 def with_runtime(config: TournamentConfig, **changes: Any) -> TournamentConfig:

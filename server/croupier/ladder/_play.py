@@ -326,7 +326,8 @@ class LocalPlayer:
         await server.start()
         self._server = server
         try:
-            self._log_dir.mkdir(parents=True, exist_ok=True)
+            for folder in (self._log_dir.parent, self._log_dir):  # (logs/run-...: both private)
+                folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             await server.stop()
             raise ConfigError(f"cannot create {self._log_dir}: {exc.strerror or exc}") from exc

@@ -7,8 +7,10 @@ bot of a table sits in each seat equally often; in a **duplicate set** all seati
 play the same deals (one chance script and one seed), so the luck of the cards cancels when two
 bots are compared on the deals they both played.
 
-Every match has a slot (round, table, seating) and its id is derived from it, so a rerun of the
-same configuration produces the same ids, the same seeds and the same deals.
+Every match has a slot (round, table, seating) and its id is derived from it; its seed is
+HMAC-SHA256 of the slot under the tournament's secret key (:class:`Seeder`), so a rerun of the
+same configuration with the same store produces the same ids, the same seeds and the same deals,
+and nobody without the key can compute a seed from the slot or the match id.
 """
 
 from __future__ import annotations
@@ -23,16 +25,40 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from croupier.arbiter import explicit_key, keyed_seed
 from croupier.games import CHANCE, TERMINAL, get_game
 from croupier.ladder._config import TournamentConfig
 
 Table = tuple[str, ...]
 
 
-def derive_seed(*parts: object) -> int:
-    """A 53-bit seed from SHA-256 of ``parts``: independent streams per slot, reproducible."""
+def legacy_seed(*parts: object) -> int:
+    """The seeds of a store begun before secret keys (store schema 1): a 53-bit seed from
+    SHA-256 of ``parts`` (the config's seed first), which anyone knowing the config and the
+    slot can compute. Kept only so that such a tournament resumes with the deals it began."""
     text = "/".join(str(p) for p in parts)
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 11
+
+
+@dataclass(frozen=True, slots=True)
+class Seeder:
+    """Where a schedule's seeds come from: HMAC-SHA256 under a secret ``key``
+    (:func:`~croupier.arbiter.keyed_seed`: the store's secret, or the key an explicit seed
+    stands for), or with ``key=None`` the public derivation of a store begun before keys
+    (:func:`legacy_seed` of ``legacy``, the config's seed)."""
+
+    key: bytes | None
+    legacy: int = 0
+
+    @classmethod
+    def explicit(cls, seed: int) -> Seeder:
+        """The seeds of an explicit (reproducible) seed."""
+        return cls(explicit_key(seed))
+
+    def __call__(self, *parts: object) -> int:
+        if self.key is None:
+            return legacy_seed(self.legacy, *parts)
+        return keyed_seed(self.key, *parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +94,9 @@ class Format:
     #: only after the previous one finished).
     dynamic = False
 
-    def __init__(self, config: TournamentConfig) -> None:
+    def __init__(self, config: TournamentConfig, seeds: Seeder | None = None) -> None:
         self.config = config
+        self.seeds = seeds
         self.names = tuple(b.name for b in config.bots)
         self.n = config.seats
 
@@ -81,7 +108,8 @@ class Format:
         raise NotImplementedError
 
     def _rng(self, *parts: object) -> np.random.Generator:
-        return np.random.default_rng(derive_seed(self.config.seed, "format", *parts))
+        assert self.seeds is not None, "a schedule that draws tables needs its seeds"
+        return np.random.default_rng(self.seeds("format", *parts))
 
 
 def balanced_sample(
@@ -121,16 +149,19 @@ class RoundRobin(Format):
     """Every table of n seats drawn from the m bots, each round; with ``max_tables`` (when
     C(m, n) is large) a balanced sample of that many tables per round instead."""
 
-    def __init__(self, config: TournamentConfig) -> None:
-        super().__init__(config)
+    def __init__(self, config: TournamentConfig, seeds: Seeder | None = None) -> None:
+        super().__init__(config, seeds)
         total = math.comb(len(self.names), self.n)
         limit = config.fmt.max_tables
         self._sampled = bool(limit) and limit < total
         self._count = limit if self._sampled else total
-        if self._sampled:  # balance carries across rounds: sample every round up front
-            rng = self._rng("round-robin")
-            tables = balanced_sample(self.names, self.n, limit * config.rounds, rng)
-            self._rounds = [tables[r * limit : (r + 1) * limit] for r in range(config.rounds)]
+
+    @functools.cached_property
+    def _rounds(self) -> list[list[Table]]:
+        """The sampled tables of every round (balance carries across rounds: all up front)."""
+        limit, rounds = self.config.fmt.max_tables, self.config.rounds
+        tables = balanced_sample(self.names, self.n, limit * rounds, self._rng("round-robin"))
+        return [tables[r * limit : (r + 1) * limit] for r in range(rounds)]
 
     def tables_per_round(self) -> int:
         return self._count
@@ -145,23 +176,26 @@ class Gauntlet(Format):
     """Each candidate against the field: every table is one candidate and n-1 bots of the field
     (all such tables, or a balanced sample of ``max_tables`` per candidate)."""
 
-    def __init__(self, config: TournamentConfig) -> None:
-        super().__init__(config)
+    def __init__(self, config: TournamentConfig, seeds: Seeder | None = None) -> None:
+        super().__init__(config, seeds)
         self.candidates = tuple(dict.fromkeys(config.fmt.candidates))
         self.field = tuple(b for b in self.names if b not in self.candidates)
         total = math.comb(len(self.field), self.n - 1)
         limit = config.fmt.max_tables
         self._sampled = bool(limit) and limit < total
         self._per = limit if self._sampled else total
-        self._rounds: list[list[Table]] = []
-        if self._sampled:
-            per_round: list[list[Table]] = [[] for _ in range(config.rounds)]
-            for c in self.candidates:
-                rng = self._rng("gauntlet", c)
-                tables = balanced_sample(self.field, self.n, limit * config.rounds, rng, fixed=(c,))
-                for r in range(config.rounds):
-                    per_round[r].extend(tables[r * limit : (r + 1) * limit])
-            self._rounds = per_round
+
+    @functools.cached_property
+    def _rounds(self) -> list[list[Table]]:
+        """The sampled tables of every round, each candidate's balanced on its own."""
+        limit, rounds = self.config.fmt.max_tables, self.config.rounds
+        per_round: list[list[Table]] = [[] for _ in range(rounds)]
+        for c in self.candidates:
+            rng = self._rng("gauntlet", c)
+            tables = balanced_sample(self.field, self.n, limit * rounds, rng, fixed=(c,))
+            for r in range(rounds):
+                per_round[r].extend(tables[r * limit : (r + 1) * limit])
+        return per_round
 
     def tables_per_round(self) -> int:
         return self._per * len(self.candidates)
@@ -213,9 +247,12 @@ def _slug(name: str) -> str:
 class Schedule:
     """The matches of a tournament, round by round, in a fixed order."""
 
-    def __init__(self, config: TournamentConfig) -> None:
+    def __init__(self, config: TournamentConfig, seeds: Seeder | None = None) -> None:
+        """``seeds`` draws every seed and table sample (see :class:`Seeder`); without it the
+        schedule can only be counted (:meth:`total`), not drawn."""
         self.config = config
-        self.format = FORMAT_CLASSES[config.fmt.kind](config)
+        self.seeds = seeds
+        self.format = FORMAT_CLASSES[config.fmt.kind](config, seeds)
         self.orders = seatings(config.seats, config.fmt.seatings)
         self._slug = _slug(config.name)
 
@@ -234,13 +271,15 @@ class Schedule:
         cfg = self.config
         out: list[Slot] = []
         index = round_index * self.per_round()
+        seeds = self.seeds
+        assert seeds is not None, "a schedule that draws seeds needs its seeder"
         for t, table in enumerate(self.format.tables(round_index, ratings)):
-            deal_seed = derive_seed(cfg.seed, "deals", round_index, t)
+            deal_seed = seeds("deals", round_index, t)
             for s, order in enumerate(self.orders):
                 if cfg.fmt.duplicate:
                     seed, deal_set = deal_seed, f"r{round_index + 1}t{t + 1}"
                 else:
-                    seed, deal_set = derive_seed(cfg.seed, "match", round_index, t, s), ""
+                    seed, deal_set = seeds("match", round_index, t, s), ""
                 match_id = f"{self._slug}-r{round_index + 1:03d}-t{t + 1:03d}-s{s + 1:02d}"
                 bots = tuple(table[i] for i in order)
                 out.append(Slot(index, round_index, t, s, bots, seed, deal_set, match_id))

@@ -9,10 +9,28 @@ write lock before it reads what it will change), WAL (readers go on while a writ
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+
+#: The mode of a store file: it holds secrets (the key every seed derives from, bots' key hashes).
+FILE_MODE = 0o600
+
+
+def private_file(path: Path) -> None:
+    """Create ``path`` mode 0600 if it is missing, or make it 0600, with the ``-wal`` and
+    ``-shm`` files SQLite keeps beside it (which it creates with the main file's mode)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+    try:
+        os.fchmod(fd, FILE_MODE)
+    finally:
+        os.close(fd)
+    for suffix in ("-wal", "-shm"):
+        with suppress(FileNotFoundError):
+            os.chmod(f"{path}{suffix}", FILE_MODE)
+
 
 #: How long a connection waits for another one's write lock before it fails (seconds).
 BUSY_TIMEOUT_S = 30.0

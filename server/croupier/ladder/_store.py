@@ -2,10 +2,12 @@
 
 Schema (``docs/ladder.md`` describes every column)::
 
-    tournament  one row: name, game, config hash, the defining config as JSON, schema version
+    tournament  one row: name, game, config hash, the defining config as JSON, schema version,
+                and the secret key every seed derives from (hex; empty with an explicit seed)
     bots        display name, command, executable hash; bot name and version from its Hello;
                 how its processes ran (session or per match), how many were started, crashes
-    matches     id (from the schedule slot), slot, round, table, seating, duplicate set, seed,
+    matches     id (from the schedule slot), slot, round, table, seating, duplicate set, seed
+                (decimal text: seeds are 128-bit),
                 rounds played, replay path and its SHA-256, who played it, when
     seats       per match and seat: bot, score (exact fraction as text), place, outcome, faults
     ratings     per bot, for a continuous ladder (``croupier serve``): openskill mu and sigma after
@@ -14,6 +16,13 @@ Schema (``docs/ladder.md`` describes every column)::
 A match is written only once it is finished and its replay is on disk (fsynced), in one
 transaction; a match id already present is never written again, so a match cannot count twice.
 Readers (``croupier tournament standings``) may open the file while a tournament writes it.
+
+The file (and SQLite's ``-wal`` and ``-shm`` files beside it, which take its mode) is created
+mode 0600, and an existing one opened to write is made 0600: it holds the secret key, and with
+it every deal still to be played.
+
+Schema versions: 1, before secret keys (the seeds derive from the config's seed by SHA-256, in
+an INTEGER column; such a store resumes with those seeds: :attr:`Store.legacy_seeds`); 2, now.
 """
 
 from __future__ import annotations
@@ -29,9 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from croupier.errors import ConfigError
-from croupier.ladder._sqlite import SQLiteStore, connect
+from croupier.ladder._sqlite import SQLiteStore, connect, private_file
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament (
@@ -42,7 +51,8 @@ CREATE TABLE IF NOT EXISTS tournament (
     config_json TEXT NOT NULL,
     total INTEGER NOT NULL,
     schema_version INTEGER NOT NULL,
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    secret TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS bots (
     name TEXT PRIMARY KEY,
@@ -62,7 +72,7 @@ CREATE TABLE IF NOT EXISTS matches (
     table_no INTEGER NOT NULL,
     seating INTEGER NOT NULL,
     deal_set TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,
     rounds_played INTEGER NOT NULL,
     replay_path TEXT NOT NULL,
     replay_sha256 TEXT NOT NULL,
@@ -173,8 +183,11 @@ class Store(SQLiteStore):
     # -- the tournament -------------------------------------------------------------------------
 
     def tournament(self) -> dict[str, Any] | None:
+        """The tournament row: name, game, config hash and defining config, total, and its
+        schema version (never the secret: :meth:`secret`)."""
         row = self._conn.execute(
-            "SELECT name, game, config_hash, config_json, total FROM tournament WHERE id = 1"
+            "SELECT name, game, config_hash, config_json, total, schema_version "
+            "FROM tournament WHERE id = 1"
         ).fetchone()
         if row is None:
             return None
@@ -184,14 +197,36 @@ class Store(SQLiteStore):
             "hash": row[2],
             "config": json.loads(row[3]),
             "total": row[4],
+            "schema_version": row[5],
         }
 
+    @property
+    def legacy_seeds(self) -> bool:
+        """Whether the tournament began before secret keys (schema 1): its seeds are the old
+        public ones (``_schedule.legacy_seed``), kept so that it resumes with the same deals."""
+        held = self.tournament()
+        return held is not None and held["schema_version"] < 2
+
+    def secret(self) -> bytes:
+        """The secret key every seed of the tournament derives from (drawn at its start);
+        empty with an explicit seed or in a store begun before keys."""
+        row = self._conn.execute("SELECT secret FROM tournament WHERE id = 1").fetchone()
+        return bytes.fromhex(row[0]) if row is not None and row[0] else b""
+
     def init_tournament(
-        self, name: str, game: str, config_hash: str, defining: Any, total: int
+        self,
+        name: str,
+        game: str,
+        config_hash: str,
+        defining: Any,
+        total: int,
+        secret: bytes = b"",
     ) -> None:
+        """Write the tournament row, with the secret key its seeds derive from (``b""``:
+        an explicit seed is the key)."""
         with self._transaction() as conn:
             conn.execute(
-                "INSERT INTO tournament VALUES (1, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tournament VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     name,
                     game,
@@ -200,6 +235,7 @@ class Store(SQLiteStore):
                     total,
                     SCHEMA_VERSION,
                     _now(),
+                    secret.hex(),
                 ),
             )
 
@@ -277,7 +313,7 @@ class Store(SQLiteStore):
                     record.table,
                     record.seating,
                     record.deal_set,
-                    record.seed,
+                    str(record.seed),
                     record.rounds_played,
                     record.replay_path,
                     record.replay_sha256,
@@ -320,7 +356,7 @@ class Store(SQLiteStore):
                     table=row[3],
                     seating=row[4],
                     deal_set=row[5],
-                    seed=row[6],
+                    seed=int(row[6]),
                     rounds_played=row[7],
                     replay_path=row[8],
                     replay_sha256=row[9],
@@ -336,7 +372,8 @@ def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
         raise ConfigError(f"no tournament store at {path}")
     try:
         if create:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            private_file(path)
         conn = connect(path)
         if create:
             conn.executescript(_SCHEMA)
@@ -344,6 +381,9 @@ def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
             for column, kind in _ADDED_BOT_COLUMNS.items():
                 if column not in have:
                     conn.execute(f"ALTER TABLE bots ADD COLUMN {column} {kind}")
+            have = {row[1] for row in conn.execute("PRAGMA table_info(tournament)")}
+            if "secret" not in have:  # a store of schema 1
+                conn.execute("ALTER TABLE tournament ADD COLUMN secret TEXT NOT NULL DEFAULT ''")
         else:
             conn.execute("SELECT 1 FROM tournament").fetchall()
     except (sqlite3.Error, OSError) as exc:

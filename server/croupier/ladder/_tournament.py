@@ -7,12 +7,13 @@ import asyncio
 import contextlib
 import os
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import structlog
 
+from croupier.arbiter import new_secret
 from croupier.errors import ConfigError
 from croupier.ladder._config import TournamentConfig, first_difference
 from croupier.ladder._play import (
@@ -27,7 +28,7 @@ from croupier.ladder._play import (
     make_jobs,
     resolve_bot,
 )
-from croupier.ladder._schedule import Schedule, Slot
+from croupier.ladder._schedule import Schedule, Seeder, Slot
 from croupier.ladder._stats import (
     Standings,
     openskill_ratings,
@@ -60,12 +61,20 @@ class Summary:
 
 def _check_store(
     store: Store, config: TournamentConfig, bots: dict[str, ResolvedBot], total: int
-) -> None:
-    """Refuse a store made by a different tournament, naming the first difference."""
+) -> Seeder:
+    """Refuse a store made by a different tournament, naming the first difference; return
+    where the tournament's seeds come from (a new store without an explicit seed draws its
+    secret key here)."""
     held = store.tournament()
+    if held is not None and held["schema_version"] < 2 and config.seed is None:
+        # begun before secret keys, when an absent seed meant 0: it resumes as it began
+        config = replace(config, seed=held["config"].get("seed", 0))
     defining = config.defining()
     if held is None:
-        store.init_tournament(config.name, config.game, config.config_hash(), defining, total)
+        secret = new_secret() if config.seed is None else b""
+        store.init_tournament(
+            config.name, config.game, config.config_hash(), defining, total, secret
+        )
     elif held["hash"] != config.config_hash():
         change = first_difference(held["config"], defining) or "the config hash differs"
         raise ConfigError(
@@ -84,6 +93,14 @@ def _check_store(
         store.put_bot(name, bot.command, bot.exe_sha256 or (old.exe_sha256 if old else ""))
         if bot.error:
             store.bot_error(name, bot.error)
+    if store.legacy_seeds:
+        return Seeder(None, legacy=config.seed or 0)
+    if config.seed is not None:
+        return Seeder.explicit(config.seed)
+    secret = store.secret()
+    if not secret:
+        raise ConfigError(f"{store.path}: the store has lost its secret key (seed)")
+    return Seeder(secret)
 
 
 def _relative(path: Path, base: Path) -> str:
@@ -96,9 +113,11 @@ def _relative(path: Path, base: Path) -> str:
 def write_replay(path: Path, data: bytes) -> None:
     """Put replay bytes that came back from a worker on disk for good: write a temporary file,
     fsync it, rename it into place, fsync the folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     tmp = path.with_suffix(".jsonl.part")
-    with tmp.open("wb") as f:
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    os.fchmod(fd, 0o600)  # (a stale part file of another mode)
+    with os.fdopen(fd, "wb") as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
@@ -139,9 +158,15 @@ async def run_tournament(
             log.warning("bot_cannot_start", bot=bot.name, error=bot.error)
     store = open_store(config.store)
     try:
-        schedule = Schedule(config)
-        total = schedule.total()
-        _check_store(store, config, bots, total)
+        try:  # replays, logs: the bots' hands and the seeds, private (0700 when made here)
+            config.out.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"cannot create {config.out}: {exc.strerror or exc}") from None
+        total = Schedule(config).total()
+        seeds = _check_store(store, config, bots, total)
+        if seeds.key is None:
+            log.warning("legacy_seeds", store=str(config.store))
+        schedule = Schedule(config, seeds)
         finished = store.finished_ids()
         skipped = len(finished)
         done = skipped

@@ -51,7 +51,7 @@ class ReplayWriter:
         self._listener = listener
         self._round_record: Any = None  # the game's GameSpec.round_record, known at the header
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
             self._file: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8")
         except OSError as exc:
