@@ -3,10 +3,12 @@ keep across restarts (``docs/server.md``, "What survives a restart").
 
 Schema::
 
-    server_meta      key -> value (the schema version)
+    server_meta      key -> value: the schema version, and the secret key the ladder's seeds
+                     derive from (hex, drawn at the first start; the file is mode 0600)
     registered_bots  name, owner, SHA-256 of its key (never the key), when registered, the
                      version string of its last SessionHello
-    server_matches   id, game, parameters (JSON), seed, state, tournament, bots by seat (JSON),
+    server_matches   id, game, parameters (JSON), seed (decimal text), state, tournament, bots
+                     by seat (JSON),
                      created/started/ended (Unix ms), rounds and decisions played, replay path and
                      SHA-256, why it ended when it did not finish (cancel reason, abort)
     server_seats     per finished match and seat: bot, score (exact fraction as text), place,
@@ -34,11 +36,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from croupier.arbiter import new_secret
 from croupier.errors import ConfigError, StoreError
-from croupier.ladder._sqlite import SQLiteStore, connect
+from croupier.ladder._sqlite import SQLiteStore, connect, private_file
 from croupier.ladder._store import SEAT_COLUMNS, MatchRecord, SeatRecord, seat_record, seat_rows
 
-SERVER_SCHEMA_VERSION = 1
+#: 1: seeds in an INTEGER column; 2: seeds as decimal text (128-bit), and the server's secret
+#: key (``server_meta`` ``secret``) that its ladder's seeds derive from.
+SERVER_SCHEMA_VERSION = 2
 
 #: The states of a match, as stored (``control.proto``'s ``MatchState`` without its prefix).
 PENDING, RUNNING, FINISHED, CANCELLED, ABORTED = (
@@ -51,23 +56,15 @@ PENDING, RUNNING, FINISHED, CANCELLED, ABORTED = (
 STATES = (PENDING, RUNNING, FINISHED, CANCELLED, ABORTED)
 _OPEN = (PENDING, RUNNING)
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS server_meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS registered_bots (
-    name TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    key_sha256 TEXT NOT NULL UNIQUE,
-    created_ms INTEGER NOT NULL,
-    bot_version TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS server_matches (
+_INDEX = (
+    "CREATE INDEX IF NOT EXISTS server_matches_by_time ON server_matches (created_ms DESC, id DESC)"
+)
+_MATCHES = """
+CREATE TABLE IF NOT EXISTS {name} (
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
     params_json TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,
     state TEXT NOT NULL,
     tournament TEXT NOT NULL,
     bots_json TEXT NOT NULL,
@@ -81,7 +78,21 @@ CREATE TABLE IF NOT EXISTS server_matches (
     detail TEXT NOT NULL DEFAULT '',
     deal_set TEXT NOT NULL DEFAULT ''
 );
-CREATE INDEX IF NOT EXISTS server_matches_by_time ON server_matches (created_ms DESC, id DESC);
+"""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS server_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS registered_bots (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    key_sha256 TEXT NOT NULL UNIQUE,
+    created_ms INTEGER NOT NULL,
+    bot_version TEXT NOT NULL DEFAULT ''
+);
+{matches}{index};
 CREATE TABLE IF NOT EXISTS server_seats (
     match_id TEXT NOT NULL REFERENCES server_matches (id),
     seat INTEGER NOT NULL,
@@ -93,7 +104,7 @@ CREATE TABLE IF NOT EXISTS server_seats (
     rejected INTEGER NOT NULL,
     PRIMARY KEY (match_id, seat)
 );
-"""
+""".format(matches=_MATCHES.format(name="server_matches"), index=_INDEX)
 
 
 def now_ms() -> int:
@@ -228,6 +239,19 @@ class ServerStore(SQLiteStore):
             "committed with it is stored"
         )
         return self._lost
+
+    # -- the secret ------------------------------------------------------------------------------
+
+    def secret(self) -> bytes:
+        """The server's secret key (every ladder seed derives from it): drawn from the operating
+        system at the first call and kept in the store, so a restart deals on from the same."""
+        with self._transaction() as conn:
+            row = conn.execute("SELECT value FROM server_meta WHERE key = 'secret'").fetchone()
+            if row is not None:
+                return bytes.fromhex(row[0])
+            secret = new_secret()
+            conn.execute("INSERT INTO server_meta VALUES ('secret', ?)", (secret.hex(),))
+        return secret
 
     # -- registered bots --------------------------------------------------------------------------
 
@@ -405,7 +429,7 @@ class ServerStore(SQLiteStore):
                 match_id=r[0],
                 game=r[1],
                 params=json.loads(r[2]),
-                seed=r[3],
+                seed=int(r[3]),
                 state=r[4],
                 tournament=r[5],
                 bots=tuple(json.loads(r[6])),
@@ -468,7 +492,7 @@ def _match_row(match: ServerMatch) -> tuple[Any, ...]:
         match.match_id,
         match.game,
         json.dumps(match.params, sort_keys=True),
-        match.seed,
+        str(match.seed),
         PENDING,
         match.tournament,
         json.dumps(list(match.bots)),
@@ -488,7 +512,8 @@ def open_server_store(path: Path) -> ServerStore:
     """Open (creating if needed) the server store at ``path``; :class:`ConfigError` in one line
     if it cannot be used."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_file(path)
         conn = connect(path, check_same_thread=False)
         conn.executescript(_SCHEMA)
         row = conn.execute("SELECT value FROM server_meta WHERE key = 'schema_version'").fetchone()
@@ -503,8 +528,38 @@ def open_server_store(path: Path) -> ServerStore:
                 f"{path}: made by a newer croupier (server schema {row[0]}; this one reads "
                 f"{SERVER_SCHEMA_VERSION})"
             )
+        elif int(row[0]) < 2:
+            _seeds_as_text(conn)
     except (sqlite3.Error, OSError, ValueError) as exc:
         raise ConfigError(f"{path}: not a usable server store: {exc}") from None
-    with suppress(OSError):
-        path.chmod(0o600)
     return ServerStore(path, conn)
+
+
+def _seeds_as_text(conn: sqlite3.Connection) -> None:
+    """Schema 1 -> 2: ``server_matches.seed`` becomes TEXT (a 128-bit seed fits no SQLite
+    integer, and text in an INTEGER column would be read back as a rounded REAL). SQLite cannot
+    change a column's type, so the table is rebuilt, in one transaction, with foreign keys off
+    meanwhile (SQLite's own recipe; ``server_seats`` refers to it by name)."""
+    conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(_MATCHES.format(name="server_matches_v2"))
+            conn.execute(
+                f"INSERT INTO server_matches_v2 ({_MATCH_COLUMNS}) SELECT "
+                + _MATCH_COLUMNS.replace("seed,", "CAST(seed AS TEXT),", 1)
+                + " FROM server_matches"
+            )
+            conn.execute("DROP TABLE server_matches")
+            conn.execute("ALTER TABLE server_matches_v2 RENAME TO server_matches")
+            conn.execute(_INDEX)
+            if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                raise sqlite3.IntegrityError("a seat refers to no match")
+            conn.execute("UPDATE server_meta SET value = '2' WHERE key = 'schema_version'")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.execute("PRAGMA foreign_keys = ON")

@@ -17,9 +17,19 @@ import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from croupier.arbiter import Match, MatchConfig
+import structlog
+
+from croupier.arbiter import (
+    SEED_BITS,
+    SEED_LIMIT,
+    Match,
+    MatchConfig,
+    searchable,
+    searchable_warning,
+)
 from croupier.errors import ConfigError
 from croupier.games import get_game
+from croupier.ladder._schedule import Seeder
 from croupier.ladder._server_store import CANCELLED, FINISHED
 from croupier.ladder._store import MatchRecord
 from croupier.serve._scheduler import (
@@ -80,8 +90,10 @@ def parse_ladder_config(table: Mapping[str, Any], source: str) -> LadderConfig |
         seatings=table.get("seatings", "rotations"),
         exploration=float(table.get("exploration", 0.1)),
         closeness=float(table.get("closeness", 25 / 6)),
-        seed=table.get("seed", 0),
+        seed=table.get("seed"),
     )
+    if config.seed is not None and not 0 <= config.seed < SEED_LIMIT:
+        raise fail("seed", f"must be from 0 to 2**{SEED_BITS} - 1, got {config.seed}")
     if config.seatings not in ("rotations", "permutations"):
         raise fail("seatings", f"must be rotations or permutations, got {config.seatings!r}")
     if not 1 <= config.concurrency <= 100_000:
@@ -177,6 +189,14 @@ async def start_ladder(server: CompetitionServer) -> LadderScheduler | None:
     config = parse_ladder_config(server.config.ladder, server.config.source)
     if config is None:
         return None
-    scheduler = LadderScheduler(config, ServeBackend(server, config))
+    if config.seed is None:
+        seeds = Seeder(server.store.secret())
+    else:
+        seeds = Seeder.explicit(config.seed)
+        if searchable(config.seed):
+            structlog.get_logger("croupier.serve").warning(
+                "searchable_seed", detail=searchable_warning(config.seed, "[ladder] seed")
+            )
+    scheduler = LadderScheduler(config, ServeBackend(server, config), seeds=seeds)
     await scheduler.start()
     return scheduler

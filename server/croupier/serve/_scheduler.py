@@ -33,8 +33,10 @@ match ends or a bot connects (and every ``poll_s``) it fills the free places:
 A bot that disconnects is left out of new matches until it connects again; the matches it was
 playing record it as that seat's fault (its seats are left: ``disconnected``). A cancelled
 match (:meth:`LadderScheduler.cancel`) and one cut off by :meth:`LadderScheduler.stop` are not
-rated. Choices come from a ``numpy`` Generator seeded from :attr:`LadderConfig.seed` and the
-number of the first table of this run, so a run is reproducible given the same connections.
+rated. Every table's seed, and the choices (a ``numpy`` Generator seeded with the number of the
+first table of this run), derive from the scheduler's :class:`~croupier.ladder.Seeder`: HMAC under
+the server's secret key, or under the key :attr:`LadderConfig.seed` stands for; so a run is
+reproducible given the same key and the same connections, and no seed follows from a match id.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ from croupier.arbiter import ClockRules, Match, MatchConfig
 from croupier.errors import ConfigError
 from croupier.games import get_game
 from croupier.ladder._play import MatchJob, Played, ResolvedBot, play_job
-from croupier.ladder._schedule import Slot, deal_script, derive_seed, seatings
+from croupier.ladder._schedule import Seeder, Slot, deal_script, seatings
 from croupier.ladder._stats import Rating, initial_rating, openskill_ratings, rate_match
 from croupier.ladder._store import MatchRecord, Store
 from croupier.transport import ArbiterServer, BotPool
@@ -102,7 +104,9 @@ class LadderConfig:
     exploration: float = 0.1
     #: The rating distance (in μ) over which the weight of a pairing falls by e^(-1/2).
     closeness: float = 25 / 6
-    seed: int = 0
+    #: ``None``: the seeds derive from the server's secret key (the default); an integer makes
+    #: the ladder reproducible and is that secret (see ``croupier.arbiter._seeds``).
+    seed: int | None = None
     #: How often the scheduler looks for bots that connected (it is also woken by every match end
     #: and by :meth:`LadderScheduler.wake`).
     poll_s: float = 0.2
@@ -233,9 +237,12 @@ class LadderScheduler:
         config: LadderConfig,
         backend: LadderBackend,
         *,
+        seeds: Seeder,
         listener: LadderListener | None = None,
     ) -> None:
+        """``seeds`` draws every table's seed (see the module docstring)."""
         self.config = config
+        self._seeds = seeds
         self._backend = backend
         self._listener = listener
         self._params = config.full_params()
@@ -256,8 +263,7 @@ class LadderScheduler:
         self._log = structlog.get_logger("croupier.ladder").bind(ladder=config.name)
         self._refresh()
         self._next_table = self._first_free_table()
-        seed = derive_seed(config.seed, config.name, "run", self._next_table)
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(seeds(config.name, "run", self._next_table))
 
     # -- state from the backend ---------------------------------------------------------------
 
@@ -451,7 +457,7 @@ class LadderScheduler:
         duplicate sets, queue the seatings after the first."""
         t = self._next_table
         self._next_table += 1
-        seed = derive_seed(self.config.seed, self.config.name, "table", t)
+        seed = self._seeds(self.config.name, "table", t)
         base = self._best_order(table)
         if not self.config.duplicate:
             return _Seating(t, 0, tuple(base), seed, "", ())

@@ -46,7 +46,14 @@ import structlog
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
-from croupier.arbiter import ClockRules, Match, MatchConfig
+from croupier.arbiter import (
+    ClockRules,
+    Match,
+    MatchConfig,
+    random_seed,
+    searchable,
+    searchable_warning,
+)
 from croupier.errors import ConfigError, CroupierError, StoreError
 from croupier.games import get_game
 from croupier.ladder import (
@@ -77,7 +84,7 @@ from croupier.ladder._server_store import (
 )
 from croupier.ladder._stats import standings
 from croupier.ladder._store import read_store
-from croupier.runner import new_match_id, random_seed, run_match
+from croupier.runner import new_match_id, run_match
 from croupier.serve._config import ServeConfig, is_loopback
 from croupier.serve._scheduler import LadderScheduler
 from croupier.serve._watch import MatchFeed
@@ -181,7 +188,7 @@ def _load_or_make_key(path: Path, prefix: str) -> str:
         return text
     key = new_key(prefix)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(key + "\n")
@@ -752,8 +759,13 @@ class CompetitionServer:
             if name in seen:
                 raise ConfigError(f"{name!r} is named twice: a registered bot holds one seat")
             seen.add(name)
-        seed = random_seed() if order.seed is None else order.seed
-        return params, seed
+        if order.seed is None:
+            return params, random_seed()
+        if searchable(order.seed):
+            self._log.warning(
+                "searchable_seed", detail=searchable_warning(order.seed, "the match's seed")
+            )
+        return params, order.seed
 
     async def submit(self, order: MatchOrder) -> ServerMatch:
         """Record a new match (pending) and start it; return its record. :class:`ConfigError`
