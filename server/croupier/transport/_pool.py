@@ -193,6 +193,7 @@ class BotPool:
         if name in self._bots or name in self._remotes:
             raise ValueError(f"bot {name!r} is already in the pool")
         session = self._server.bots.open_session(token)
+        session.name = name
         remote = _Remote(name, session.token, session)
         remote.stats.mode = "session"
         remote.monitor = asyncio.ensure_future(self._watch_remote(remote))
@@ -216,9 +217,15 @@ class BotPool:
         if session.connected.is_set() and not session.ended.is_set():
             session.refuse(reason, message)
             self._server.bots.close_session(session)  # (forgets its token; refused already)
-            remote.session = self._server.bots.open_session(remote.token)
+            remote.session = self._open_remote_session(remote)
         self._log.info("remote_session_ended_by_owner", bot=name, seats_lost=len(held))
         return len(held)
+
+    def _open_remote_session(self, remote: _Remote) -> BotSession:
+        """The remote bot's next session, under its token."""
+        session = self._server.bots.open_session(remote.token)
+        session.name = remote.name
+        return session
 
     def assigner(self, name: str) -> SeatAssigner:
         """The :class:`SeatAssigner` that seats the bot ``name``, for ``run_match``'s ``bots``."""
@@ -357,7 +364,7 @@ class BotPool:
                 return
             remote.stats.crashes += 1
             self._log.warning("remote_session_ended", bot=remote.name, seats_lost=len(held))
-            remote.session = self._server.bots.open_session(remote.token)
+            remote.session = self._open_remote_session(remote)
             unjoined = [link for link in held if not link.joined.is_set()]
             if self._remote_grace_s > 0 and unjoined:
                 self._spawn(self._hand_again(remote, remote.session, unjoined))

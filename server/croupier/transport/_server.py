@@ -355,7 +355,10 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         await self._abort(context, code, reason, message)
 
     async def _serve_session(self, context: grpc.aio.ServicerContext, session: BotSession) -> None:
-        log = self._log.bind(session_id=session.session_id, bot=session.bot_name)
+        # (who the bot is, where its owner named it; what its hello said comes after)
+        log = self._log.bind(
+            session_id=session.session_id, bot=session.name or session.bot_name
+        ).bind(says=session.bot_name)
         log.info("session_opened", version=session.bot_version, capacity=session.capacity)
         welcome = pb.SessionWelcome(
             session_id=session.session_id,
@@ -426,7 +429,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         than 1: the bot came back within its grace window, and is sent the pending decision
         again after the Welcome)."""
         link, codec = entry.link, entry.codec
-        log = self._log.bind(match_id=entry.match.match_id, seat=link.seat, bot=link.bot_name)
+        name = entry.match.registered_name(link.seat) or link.bot_name
+        log = self._log.bind(match_id=entry.match.match_id, seat=link.seat, bot=name)
         log.info("bot_joined", version=link.bot_version, connection=connection)
         await context.write(encode(entry.match.welcome(link.seat), codec))
 

@@ -32,6 +32,9 @@ class BotSession:
     def __init__(self, token: str | None = None) -> None:
         self.token = token or secrets.token_urlsafe(24)
         self.session_id = secrets.token_hex(4)
+        #: The name its owner knows the bot by (a competition server's registered name; ""
+        #: when none): who it is. ``bot_name`` is what its SessionHello says of itself.
+        self.name = ""
         self.bot_name = ""
         self.bot_version = ""
         self.capacity = 0
