@@ -24,7 +24,15 @@ def test_the_control_port_speaks_tls_only(tmp_path: Path, pki: dict[str, Path]) 
         server.control_address = f"127.0.0.1:{port}"
         ok = ctl_here(server, "--tls-ca", pki["ca_pem"], "bots")
         assert ok.returncode == 0, ok.stderr
-        assert ok.stdout.split() == ["bot", "owner", "connected", "version"]
+        assert ok.stdout.split() == [
+            "bot",
+            "games",
+            "key",
+            "connected",
+            "says",
+            "(name,",
+            "version)",
+        ]
         plain = ctl_here(server, "bots")
         assert plain.returncode == 5
         assert plain.stderr.startswith("croupier: error: cannot reach the server at")

@@ -103,3 +103,61 @@ def test_a_file_that_is_not_a_store_is_one_error(tmp_path: Path) -> None:
     path.write_bytes(b"not a database, not at all" * 100)
     with pytest.raises(ConfigError, match="not a usable server store"):
         open_server_store(path)
+
+
+#: ``registered_bots`` as schema 1 made it (before a bot declared its games, could be disabled
+#: or have its key revoked).
+_SCHEMA_1 = """
+CREATE TABLE server_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO server_meta VALUES ('schema_version', '1');
+CREATE TABLE registered_bots (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    key_sha256 TEXT NOT NULL UNIQUE,
+    created_ms INTEGER NOT NULL,
+    bot_version TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO registered_bots VALUES ('old', 'o@example.org', 'aa', 5, '');
+"""
+
+
+def test_a_schema_1_store_keeps_its_bots_as_they_were(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript(_SCHEMA_1)
+    conn.close()
+    store = open_server_store(path)
+    (old,) = store.registered_bots()
+    # every game, enabled, its key valid: what it could do before
+    assert (old.name, old.key_sha256, old.games, old.disabled, old.revoked_ms) == (
+        "old", "aa", (), False, 0,
+    )  # fmt: skip
+    assert old.plays("fipsen")
+    assert old.plays("as-nas")
+    row = store._conn.execute("SELECT value FROM server_meta WHERE key = 'schema_version'")
+    assert row.fetchone()[0] == "2"
+    store.close()
+    open_server_store(path).close()  # a second open changes nothing
+
+
+def test_a_bots_key_state_and_games_last(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    store = open_server_store(path)
+    store.register_bot("ann", "", "k1", ("fipsen",))
+    store.register_bot("ben", "", "k2")
+    with pytest.raises(ConfigError, match="already registered"):
+        store.register_bot("ann", "", "k3")
+    store.revoke_bot_key("ann", "nobody", 77)
+    store.set_bot_disabled("ben", True)
+    store.set_bot_games("ben", ("scauver", "as-nas", "scauver"))
+    with pytest.raises(ConfigError, match="no registered bot named 'zed'"):
+        store.set_bot_disabled("zed", True)
+    store.close()
+    store = open_server_store(path)
+    ann, ben = store.registered_bots()
+    assert (ann.key_sha256, ann.revoked_ms, ann.games) == ("nobody", 77, ("fipsen",))
+    assert not ann.plays("as-nas")
+    assert (ben.disabled, ben.games) == (True, ("as-nas", "scauver"))
+    rotated = store.set_bot_key("ann", "k4")
+    assert (rotated.key_sha256, rotated.revoked_ms) == ("k4", 0)
+    store.close()

@@ -68,6 +68,10 @@ class MatchConfig:
     #: an events-only message of its own, in milliseconds; 0: it always waits for that message
     #: (fewer messages: a throughput setting for ladders whose bots do not think between turns).
     event_flush_ms: int = 50
+    #: The names the host knows the seats' bots by, by seat (a competition server's registered
+    #: names): each seat's bot is that, whatever name it says in its Hello (kept as its
+    #: self-description). Empty: the host names none (each bot's Hello name is all there is).
+    seat_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,9 @@ class SeatInfo:
     #: Where the bot connected from, as gRPC names it (``ipv4:127.0.0.1:41120``,
     #: ``unix:/run/...``); empty for a seat that never joined.
     peer: str = ""
+    #: The name the host knows the seat's bot by (:attr:`MatchConfig.seat_names`); ``""``: none
+    #: (``bot_name``, what the bot said in its Hello, is then all there is).
+    registered_name: str = ""
 
 
 def decision_request(
@@ -308,7 +315,14 @@ class Match:
         await self.wait_for_seats()
         game, rng = self.game, np.random.default_rng(self.config.seed)
         seats_info = tuple(
-            SeatInfo(s.seat, s.bot_name, s.bot_version, s.joined.is_set(), s.peer)
+            SeatInfo(
+                s.seat,
+                s.bot_name,
+                s.bot_version,
+                s.joined.is_set(),
+                s.peer,
+                self.registered_name(s.seat),
+            )
             for s in self.seats
         )
         self._recorder.header(self, seats_info)
@@ -709,6 +723,12 @@ class Match:
         self._recorder.rejoined(self._step, seat, gap_us, message.peer)
         self._log.info("seat_rejoined", seat=seat, gap_us=gap_us, peer=message.peer)
 
+    def registered_name(self, seat: int) -> str:
+        """The name the host knows ``seat``'s bot by (``""``: none; see
+        :attr:`MatchConfig.seat_names`)."""
+        names = self.config.seat_names
+        return names[seat] if seat < len(names) else ""
+
     def _drain_departures(self, step: int) -> None:
         """Seats whose bot left after their last decision still count as disconnected."""
         self._step = step
@@ -731,6 +751,7 @@ class Match:
                 SeatResult(
                     seat=link.seat,
                     bot_name=link.bot_name,
+                    registered_name=self.registered_name(link.seat),
                     score=scores[link.seat],
                     place=place[link.seat],
                     outcome=self.stats[link.seat].outcome(),

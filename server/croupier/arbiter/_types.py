@@ -150,6 +150,15 @@ class SeatResult:
     rejected: int
     #: Faults whose policy was a forfeit (of the round or of the match).
     forfeits: int = 0
+    #: The name the host knows the seat's bot by (a competition server's registered name);
+    #: ``""``: none. ``bot_name`` is what the bot said in its Hello.
+    registered_name: str = ""
+
+    @property
+    def name(self) -> str:
+        """Who the seat's bot is: its registered name where the host gave one, else the name
+        it said in its Hello."""
+        return self.registered_name or self.bot_name
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,7 +139,29 @@ def add_parser(sub: Any) -> None:
     cs.add_parser("bots", parents=[common], help="the registered bots and who is connected")
     reg = cs.add_parser("register", parents=[common], help="register a bot; prints its key once")
     reg.add_argument("name")
-    reg.add_argument("--owner", default="")
+    reg.add_argument("--owner", default="", help="who is responsible (shown to operators only)")
+    reg.add_argument(
+        "--game",
+        action="append",
+        default=[],
+        dest="games",
+        metavar="GAME",
+        help="a game it plays (repeat; none: every game); it is seated only in these",
+    )
+    for command, what in (
+        ("revoke", "revoke a bot's key for good: its session and seats end at once"),
+        ("rotate", "give a bot a new key (printed once): the old one stops, its session ends"),
+        ("disable", "disable a bot: not seated, its key opens no session (history stays)"),
+        ("enable", "enable a disabled bot again"),
+    ):
+        cs.add_parser(command, parents=[common], help=what).add_argument("name")
+    games = cs.add_parser("games", parents=[common], help="set the games a bot plays")
+    games.add_argument("name")
+    which = games.add_mutually_exclusive_group(required=True)
+    which.add_argument(
+        "--game", action="append", dest="games", metavar="GAME", help="a game it plays (repeat)"
+    )
+    which.add_argument("--all", action="store_true", help="every game")
     tour = cs.add_parser(
         "tournament", parents=[common], help="start a tournament from a TOML file on the server"
     )
@@ -402,46 +424,103 @@ def _replay(stub: Any, args: argparse.Namespace, md: Any) -> int:
     return 0
 
 
+def _key_state(b: control_pb2.BotInfo) -> str:
+    return "revoked" if b.key_revoked else "disabled" if b.disabled else "active"
+
+
+def _bot_dict(b: control_pb2.BotInfo) -> dict[str, Any]:
+    return {
+        "bot": b.bot_name,
+        "owner": b.owner,  # (empty unless the key is an operator's)
+        "games": list(b.games),  # (empty: every game)
+        "key": _key_state(b),
+        "connected": b.connected,
+        "version": b.bot_version,
+        "reported_name": b.reported_name,
+    }
+
+
 def _bots(stub: Any, args: argparse.Namespace, md: Any) -> int:
     response = stub.ListBots(control_pb2.ListBotsRequest(), metadata=md, timeout=CALL_TIMEOUT_S)
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "bot": b.bot_name,
-                        "owner": b.owner,
-                        "connected": b.connected,
-                        "version": b.bot_version,
-                    }
-                    for b in response.bots
-                ],
-                indent=2,
-            )
-        )
+        print(json.dumps([_bot_dict(b) for b in response.bots], indent=2))
         return 0
-    print(f"{'bot':<24} {'owner':<20} {'connected':<9}  version")
+    owners = any(b.owner for b in response.bots)  # (an operator's key: the owners are sent)
+    owner = f" {'owner':<20}" if owners else ""
+    print(f"{'bot':<24}{owner} {'games':<16} {'key':<8} {'connected':<9}  says (name, version)")
     for b in response.bots:
         connected = "yes" if b.connected else "no"
-        print(_printable(f"{b.bot_name:<24} {b.owner:<20} {connected:<9}  {b.bot_version}"))
+        plays = ",".join(b.games) or "all"
+        mine = f" {b.owner:<20}" if owners else ""
+        says = f"{b.reported_name} {b.bot_version}".strip() or "-"
+        print(
+            _printable(
+                f"{b.bot_name:<24}{mine} {plays:<16} {_key_state(b):<8} {connected:<9}  {says}"
+            )
+        )
     return 0
 
 
 def _register(stub: Any, args: argparse.Namespace, md: Any) -> int:
     response = stub.RegisterBot(
-        control_pb2.RegisterBotRequest(bot_name=args.name, owner=args.owner),
+        control_pb2.RegisterBotRequest(bot_name=args.name, owner=args.owner, games=args.games),
         metadata=md,
         timeout=CALL_TIMEOUT_S,
     )
+    _print_key(args, response.key)
+    return 0
+
+
+def _print_key(args: argparse.Namespace, key: str) -> None:
     if args.json:
-        print(json.dumps({"bot": args.name, "key": response.key}))
+        print(json.dumps({"bot": args.name, "key": key}))
     else:
-        print(response.key)
+        print(key)
         print(
             "croupier: the key is shown only once: give it to the bot (its session token)",
             file=sys.stderr,
         )
+
+
+def _said(args: argparse.Namespace, bot: control_pb2.BotInfo, what: str) -> int:
+    if args.json:
+        print(json.dumps(_bot_dict(bot), indent=2))
+    else:
+        print(_printable(f"{bot.bot_name}: {what}"))
     return 0
+
+
+def _revoke(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    request = control_pb2.RevokeBotKeyRequest(bot_name=args.name)
+    bot = stub.RevokeBotKey(request, metadata=md, timeout=CALL_TIMEOUT_S).bot
+    return _said(args, bot, "key revoked (croupier ctl rotate gives it a new one)")
+
+
+def _rotate(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    request = control_pb2.RotateBotKeyRequest(bot_name=args.name)
+    response = stub.RotateBotKey(request, metadata=md, timeout=CALL_TIMEOUT_S)
+    _print_key(args, response.key)
+    return 0
+
+
+def _disable(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    request = control_pb2.DisableBotRequest(bot_name=args.name)
+    bot = stub.DisableBot(request, metadata=md, timeout=CALL_TIMEOUT_S).bot
+    return _said(args, bot, "disabled")
+
+
+def _enable(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    request = control_pb2.EnableBotRequest(bot_name=args.name)
+    bot = stub.EnableBot(request, metadata=md, timeout=CALL_TIMEOUT_S).bot
+    return _said(args, bot, "enabled")
+
+
+def _games(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    request = control_pb2.SetBotGamesRequest(
+        bot_name=args.name, games=[] if args.all else args.games
+    )
+    bot = stub.SetBotGames(request, metadata=md, timeout=CALL_TIMEOUT_S).bot
+    return _said(args, bot, f"plays {', '.join(bot.games) or 'every game'}")
 
 
 def _tournament(stub: Any, args: argparse.Namespace, md: Any) -> int:
@@ -483,5 +562,10 @@ _COMMANDS: dict[str, Callable[[Any, argparse.Namespace, Any], int]] = {
     "replay": _replay,
     "bots": _bots,
     "register": _register,
+    "revoke": _revoke,
+    "rotate": _rotate,
+    "disable": _disable,
+    "enable": _enable,
+    "games": _games,
     "tournament": _tournament,
 }

@@ -6,7 +6,8 @@ Schema::
     server_meta      key -> value: the schema version, and the secret key the ladder's seeds
                      derive from (hex, drawn at the first start; the file is mode 0600)
     registered_bots  name, owner, SHA-256 of its key (never the key), when registered, the
-                     version string of its last SessionHello
+                     version string of its last SessionHello, the games it plays (comma-separated;
+                     empty: every game), whether it is disabled, when its key was revoked (0: not)
     server_matches   id, game, parameters (JSON), seed (decimal text), state, tournament, bots
                      by seat (JSON),
                      created/started/ended (Unix ms), rounds and decisions played, replay path and
@@ -23,6 +24,10 @@ tournament matches left open here that their tournament's store has committed
 (:meth:`ServerStore.unfinished`, then :meth:`ServerStore.finish_match`); then
 :meth:`ServerStore.abort_unfinished` marks whatever is still pending or running as aborted, in
 one transaction.
+
+Schema 2 added ``registered_bots.games``, ``disabled`` and ``revoked_ms``; a schema 1 store gets
+them when it is opened (:func:`open_server_store`), with the defaults that keep its bots as they
+were: every game, enabled, their keys valid.
 """
 
 from __future__ import annotations
@@ -41,8 +46,9 @@ from croupier.errors import ConfigError, StoreError
 from croupier.ladder._sqlite import SQLiteStore, connect, private_file
 from croupier.ladder._store import SEAT_COLUMNS, MatchRecord, SeatRecord, seat_record, seat_rows
 
-#: 1: seeds in an INTEGER column; 2: seeds as decimal text (128-bit), and the server's secret
-#: key (``server_meta`` ``secret``) that its ladder's seeds derive from.
+#: 1: seeds in an INTEGER column; 2: seeds as decimal text (128-bit), the server's secret key
+#: (``server_meta`` ``secret``) that its ladder's seeds derive from, and the registered bots'
+#: games, disabled and revoked state.
 SERVER_SCHEMA_VERSION = 2
 
 #: The states of a match, as stored (``control.proto``'s ``MatchState`` without its prefix).
@@ -90,7 +96,10 @@ CREATE TABLE IF NOT EXISTS registered_bots (
     owner TEXT NOT NULL,
     key_sha256 TEXT NOT NULL UNIQUE,
     created_ms INTEGER NOT NULL,
-    bot_version TEXT NOT NULL DEFAULT ''
+    bot_version TEXT NOT NULL DEFAULT '',
+    games TEXT NOT NULL DEFAULT '',
+    disabled INTEGER NOT NULL DEFAULT 0,
+    revoked_ms INTEGER NOT NULL DEFAULT 0
 );
 {matches}{index};
 CREATE TABLE IF NOT EXISTS server_seats (
@@ -105,6 +114,14 @@ CREATE TABLE IF NOT EXISTS server_seats (
     PRIMARY KEY (match_id, seat)
 );
 """.format(matches=_MATCHES.format(name="server_matches"), index=_INDEX)
+#: Columns added to ``registered_bots`` since schema 1, with their definitions (see
+#: :func:`_migrate`).
+_ADDED_BOT_COLUMNS = (
+    ("games", "TEXT NOT NULL DEFAULT ''"),
+    ("disabled", "INTEGER NOT NULL DEFAULT 0"),
+    ("revoked_ms", "INTEGER NOT NULL DEFAULT 0"),
+)
+_BOT_COLUMNS = "name, owner, key_sha256, created_ms, bot_version, games, disabled, revoked_ms"
 
 
 def now_ms() -> int:
@@ -113,13 +130,37 @@ def now_ms() -> int:
 
 @dataclass(frozen=True, slots=True)
 class RegisteredBot:
-    """A bot registered on the server (its key is known only by its hash)."""
+    """A bot registered on the server (its key is known only by its hash). ``games``: the games
+    it plays, sorted (empty: every game); ``disabled``: not seated, its key opens no session;
+    ``revoked_ms``: when its key was revoked (0: it has a valid key; a revoked bot's
+    ``key_sha256`` is that of a key nobody holds)."""
 
     name: str
     owner: str
     key_sha256: str
     created_ms: int
     bot_version: str
+    games: tuple[str, ...] = ()
+    disabled: bool = False
+    revoked_ms: int = 0
+
+    def plays(self, game: str) -> bool:
+        """Whether the bot plays ``game`` (it declared it, or declared none: every game)."""
+        return not self.games or game in self.games
+
+
+def _bot(row: Sequence[Any]) -> RegisteredBot:
+    name, owner, key, created, version, games, disabled, revoked = row
+    return RegisteredBot(
+        name,
+        owner,
+        key,
+        created,
+        version,
+        tuple(g for g in str(games).split(",") if g),
+        bool(disabled),
+        int(revoked),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,25 +296,63 @@ class ServerStore(SQLiteStore):
 
     # -- registered bots --------------------------------------------------------------------------
 
-    def register_bot(self, name: str, owner: str, key_sha256: str) -> RegisteredBot:
-        """Add a bot; :class:`ConfigError` if the name is taken."""
+    def register_bot(
+        self, name: str, owner: str, key_sha256: str, games: Sequence[str] = ()
+    ) -> RegisteredBot:
+        """Add a bot that plays ``games`` (empty: every game); :class:`ConfigError` if the name
+        is taken."""
         created = now_ms()
         with self._transaction() as conn:
             if conn.execute("SELECT 1 FROM registered_bots WHERE name = ?", (name,)).fetchone():
                 raise ConfigError(f"a bot named {name!r} is already registered")
             conn.execute(
-                "INSERT INTO registered_bots (name, owner, key_sha256, created_ms) "
-                "VALUES (?, ?, ?, ?)",
-                (name, owner, key_sha256, created),
+                "INSERT INTO registered_bots (name, owner, key_sha256, created_ms, games) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (name, owner, key_sha256, created, ",".join(sorted(set(games)))),
             )
-        return RegisteredBot(name, owner, key_sha256, created, "")
+        return self._bot(name)
 
     def registered_bots(self) -> list[RegisteredBot]:
         rows = self._conn.execute(
-            "SELECT name, owner, key_sha256, created_ms, bot_version FROM registered_bots "
-            "ORDER BY name"
+            f"SELECT {_BOT_COLUMNS} FROM registered_bots ORDER BY name"
         ).fetchall()
-        return [RegisteredBot(*r) for r in rows]
+        return [_bot(r) for r in rows]
+
+    def _bot(self, name: str) -> RegisteredBot:
+        row = self._conn.execute(
+            f"SELECT {_BOT_COLUMNS} FROM registered_bots WHERE name = ?", (name,)
+        ).fetchone()
+        if row is None:
+            raise ConfigError(f"no registered bot named {name!r}")
+        return _bot(row)
+
+    def _update_bot(self, name: str, assignments: str, args: Sequence[Any]) -> RegisteredBot:
+        with self._transaction() as conn:
+            cur = conn.execute(
+                f"UPDATE registered_bots SET {assignments} WHERE name = ?", (*args, name)
+            )
+            if cur.rowcount != 1:
+                raise ConfigError(f"no registered bot named {name!r}")
+        return self._bot(name)
+
+    def set_bot_key(self, name: str, key_sha256: str) -> RegisteredBot:
+        """Give the bot a new key (by its hash): the old one is forgotten; a revoked bot has a
+        key again."""
+        return self._update_bot(name, "key_sha256 = ?, revoked_ms = 0", (key_sha256,))
+
+    def revoke_bot_key(self, name: str, nobody_sha256: str, when_ms: int) -> RegisteredBot:
+        """Revoke the bot's key: its hash is replaced by ``nobody_sha256`` (that of a key
+        nobody holds), so the old key is never accepted again, and ``revoked_ms`` is set."""
+        return self._update_bot(
+            name, "key_sha256 = ?, revoked_ms = ?", (nobody_sha256, max(1, when_ms))
+        )
+
+    def set_bot_disabled(self, name: str, disabled: bool) -> RegisteredBot:
+        return self._update_bot(name, "disabled = ?", (int(disabled),))
+
+    def set_bot_games(self, name: str, games: Sequence[str]) -> RegisteredBot:
+        """The games the bot plays from now on (empty: every game)."""
+        return self._update_bot(name, "games = ?", (",".join(sorted(set(games))),))
 
     def set_bot_version(self, name: str, version: str) -> None:
         with self._transaction() as conn:
@@ -508,6 +587,35 @@ def _match_row(match: ServerMatch) -> tuple[Any, ...]:
     )
 
 
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring an older store's schema up to this one's: a seed column of schema 1 becomes text
+    (:func:`_seeds_as_text`, a transaction of its own), then, in one transaction, the columns
+    added since and the schema version. Each step looks at what the tables lack, so a half-done
+    or repeated migration is harmless."""
+    seed = [r[2] for r in conn.execute("PRAGMA table_info(server_matches)") if r[1] == "seed"]
+    if seed == ["INTEGER"]:  # schema 1
+        _seeds_as_text(conn)
+    row = conn.execute("SELECT value FROM server_meta WHERE key = 'schema_version'").fetchone()
+    if row is not None and int(row[0]) == SERVER_SCHEMA_VERSION:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        have = {r[1] for r in conn.execute("PRAGMA table_info(registered_bots)")}
+        for column, definition in _ADDED_BOT_COLUMNS:
+            if column not in have:
+                conn.execute(f"ALTER TABLE registered_bots ADD COLUMN {column} {definition}")
+        conn.execute(
+            "INSERT INTO server_meta VALUES ('schema_version', ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (str(SERVER_SCHEMA_VERSION),),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
 def open_server_store(path: Path) -> ServerStore:
     """Open (creating if needed) the server store at ``path``; :class:`ConfigError` in one line
     if it cannot be used."""
@@ -517,29 +625,23 @@ def open_server_store(path: Path) -> ServerStore:
         conn = connect(path, check_same_thread=False)
         conn.executescript(_SCHEMA)
         row = conn.execute("SELECT value FROM server_meta WHERE key = 'schema_version'").fetchone()
-        if row is None:
-            conn.execute(
-                "INSERT INTO server_meta VALUES ('schema_version', ?)",
-                (str(SERVER_SCHEMA_VERSION),),
-            )
-        elif int(row[0]) > SERVER_SCHEMA_VERSION:
+        if row is not None and int(row[0]) > SERVER_SCHEMA_VERSION:
             conn.close()
             raise ConfigError(
                 f"{path}: made by a newer croupier (server schema {row[0]}; this one reads "
                 f"{SERVER_SCHEMA_VERSION})"
             )
-        elif int(row[0]) < 2:
-            _seeds_as_text(conn)
+        _migrate(conn)
     except (sqlite3.Error, OSError, ValueError) as exc:
         raise ConfigError(f"{path}: not a usable server store: {exc}") from None
     return ServerStore(path, conn)
 
 
 def _seeds_as_text(conn: sqlite3.Connection) -> None:
-    """Schema 1 -> 2: ``server_matches.seed`` becomes TEXT (a 128-bit seed fits no SQLite
-    integer, and text in an INTEGER column would be read back as a rounded REAL). SQLite cannot
-    change a column's type, so the table is rebuilt, in one transaction, with foreign keys off
-    meanwhile (SQLite's own recipe; ``server_seats`` refers to it by name)."""
+    """Schema 1 -> 2, first step: ``server_matches.seed`` becomes TEXT (a 128-bit seed fits no
+    SQLite integer, and text in an INTEGER column would be read back as a rounded REAL). SQLite
+    cannot change a column's type, so the table is rebuilt, in one transaction, with foreign keys
+    off meanwhile (SQLite's own recipe; ``server_seats`` refers to it by name)."""
     conn.execute("PRAGMA foreign_keys = OFF")
     try:
         conn.execute("BEGIN IMMEDIATE")
@@ -555,7 +657,6 @@ def _seeds_as_text(conn: sqlite3.Connection) -> None:
             conn.execute(_INDEX)
             if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
                 raise sqlite3.IntegrityError("a seat refers to no match")
-            conn.execute("UPDATE server_meta SET value = '2' WHERE key = 'schema_version'")
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:

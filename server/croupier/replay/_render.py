@@ -61,7 +61,7 @@ class Narration:
         seed = f" · seed {header['seed']}" if self.omniscient else ""  # the seed: every deal
         lines = [f"{self.game.info.title} · match {header['match_id']}{seed} · {who}"]
         for s in header["seats"]:
-            lines.append(f"   seat {s['seat']}: {s['bot_name'] or '(no bot)'}")
+            lines.append(f"   seat {s['seat']}: {_seat_label(s)}")
         return lines
 
     def feed(self, rec: Record, before: Any, after: Any) -> list[Line]:
@@ -108,7 +108,7 @@ class Narration:
                 say(data["round"], text)
             return out
         elif rec.type == "result":
-            for text in _standings(data):
+            for text in _standings(data, self.header):
                 say(None, text)
             return out
         new_obs = game.observe(after, viewer)
@@ -254,6 +254,7 @@ def summary_data(replay: Replay) -> dict[str, Any]:
                 "seat": s,
                 "bot_name": header["seats"][s]["bot_name"],
                 "bot_version": header["seats"][s]["bot_version"],
+                **_registered(header["seats"][s]),
                 "score": row["score"] if row else None,
                 "place": row["place"] if row else None,
                 "outcome": row["outcome"] if row else None,
@@ -284,7 +285,7 @@ def summarize(replay: Replay) -> Iterator[str]:
     unit = f"{data['round_noun']}s"  # the chip games play rounds
     yield f"{data['match_id']}: {data['game']}, {data['rounds']} {unit}, {data['status']}"
     for row in data["seats"]:
-        name = row["bot_name"] or "(no bot)"
+        name = _seat_label(row)
         outcome = (
             f"place {row['place']}, score {row['score']}, {row['outcome']}"
             if row["score"] is not None
@@ -300,12 +301,32 @@ def _policy(data: dict[str, Any]) -> str:
     return f", {policy}" if policy and policy != "default" else ""
 
 
-def _standings(data: dict[str, Any]) -> Iterator[str]:
+def _registered(seat: dict[str, Any]) -> dict[str, str]:
+    """``{"registered_name": ...}`` for a header seat that has one (``croupier serve``)."""
+    name = seat.get("registered_name")
+    return {"registered_name": name} if isinstance(name, str) and name else {}
+
+
+def _seat_label(seat: dict[str, Any]) -> str:
+    """Who a seat's bot is: where the host registered it (``croupier serve``), its registered
+    name, with the name it said in its Hello after it when that differs (its self-description,
+    not its identity); else the Hello name."""
+    said = seat.get("bot_name") or ""
+    name = _registered(seat).get("registered_name", "")
+    if not name:
+        return said or "(no bot)"
+    return name if said in ("", name) else f"{name} (says {said!r})"
+
+
+def _standings(data: dict[str, Any], header: dict[str, Any]) -> Iterator[str]:
     title = "Final standings (cancelled)" if data["cancelled"] else "Final standings"
     yield f"── {title} ──"
+    seats = header["seats"]
     for row in sorted(data["seats"], key=lambda r: (r["place"], r["seat"])):
+        seat = row["seat"]
+        name = _registered(seats[seat]).get("registered_name") if seat < len(seats) else None
         yield (
-            f"   {row['place']}. seat {row['seat']} {row['bot_name'] or '(no bot)'}: "
+            f"   {row['place']}. seat {seat} {name or row['bot_name'] or '(no bot)'}: "
             f"{row['score']}  [{row['outcome']}]"
             + (f"  ({row['forfeits']} forfeits)" if row.get("forfeits") else "")
         )

@@ -119,6 +119,9 @@ class ReplayWriter:
                         "bot_version": s.bot_version,
                         "connected": s.connected,
                         "peer": s.peer,
+                        # only where the host names its bots (croupier serve): the name it
+                        # knows the bot by; bot_name stays what the bot said of itself
+                        **({"registered_name": s.registered_name} if s.registered_name else {}),
                     }
                     for s in seats
                 ],

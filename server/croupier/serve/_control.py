@@ -18,8 +18,17 @@ WatchMatch     yes      public view; its own seat's    public view
 FetchReplay    yes      no                             no
 GetStandings   yes      yes                            yes
 RegisterBot    yes      no                             no
-ListBots       yes      yes                            yes
+ListBots       yes      yes (no owners)                yes (no owners)
+RevokeBotKey   yes      no                             no
+RotateBotKey   yes      no                             no
+DisableBot     yes      no                             no
+EnableBot      yes      no                             no
+SetBotGames    yes      no                             no
 ============== ======== ============================== =========
+
+An owner's contact details (``BotInfo.owner``) are sent to operators only. Errors carry a
+stable reason in the trailing metadata ``croupier-reason`` where one is defined
+(``control.proto``'s ``ControlErrorReason``: ``BOT_NOT_FOUND``, ``KEY_REVOKED``, ...).
 """
 
 from __future__ import annotations
@@ -51,6 +60,7 @@ from croupier.ladder._server_store import (
 )
 from croupier.serve._server import (
     AuthError,
+    BotStatus,
     Caller,
     CompetitionServer,
     ExistsError,
@@ -58,6 +68,7 @@ from croupier.serve._server import (
     NotFoundError,
     Role,
     StateError,
+    reason_of,
 )
 from croupier.serve._watch import watch_match
 from croupier.v1 import bot_pb2, control_pb2, control_pb2_grpc, score_pb2
@@ -67,6 +78,8 @@ DEFAULT_PAGE = 100
 MAX_PAGE = 1000
 #: FetchReplay's chunk size.
 CHUNK_BYTES = 64 * 1024
+#: The trailing-metadata key of a control error's stable reason (as on the bot port).
+REASON_KEY = "croupier-reason"
 
 _STATE_TO_PB = {
     PENDING: control_pb2.MATCH_STATE_PENDING,
@@ -173,12 +186,17 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
         try:
             caller = self._server.authenticate(context.invocation_metadata())
         except AuthError as exc:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, str(exc))
+            await context.abort(
+                grpc.StatusCode.UNAUTHENTICATED,
+                str(exc),
+                trailing_metadata=((REASON_KEY, "KEY_UNKNOWN"),),
+            )
             raise AssertionError("unreachable") from None  # abort raises
         if allowed and caller.role not in allowed:
             await context.abort(
                 grpc.StatusCode.PERMISSION_DENIED,
                 f"{method} is not allowed to a {caller.role.value} key",
+                trailing_metadata=((REASON_KEY, "ROLE"),),
             )
         return caller
 
@@ -196,7 +214,10 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
             code = grpc.StatusCode.DATA_LOSS
         elif isinstance(exc, StoreError):  # the server's store could not commit (disk full)
             code = grpc.StatusCode.INTERNAL
-        await context.abort(code, str(exc))
+        reason = reason_of(exc)
+        await context.abort(
+            code, str(exc), trailing_metadata=((REASON_KEY, reason),) if reason else ()
+        )
 
     # -- matches --------------------------------------------------------------------------------
 
@@ -387,27 +408,95 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.RegisterBotResponse:
         await self._caller(context, "RegisterBot", Role.OPERATOR)
         try:
-            key = await self._server.register_bot(request.bot_name, request.owner)
-        except ConfigError as exc:
-            code = grpc.StatusCode.INVALID_ARGUMENT
-            if "already registered" in str(exc):
-                code = grpc.StatusCode.ALREADY_EXISTS
-            await context.abort(code, str(exc))
+            key = await self._server.register_bot(
+                request.bot_name, request.owner, tuple(request.games)
+            )
+        except CroupierError as exc:
+            await self._fail(context, exc)
             raise
         return control_pb2.RegisterBotResponse(key=key)
 
     async def ListBots(
         self, request: control_pb2.ListBotsRequest, context: grpc.aio.ServicerContext
     ) -> control_pb2.ListBotsResponse:
-        await self._caller(context, "ListBots")
+        caller = await self._caller(context, "ListBots")
+        operator = caller.role is Role.OPERATOR
         return control_pb2.ListBotsResponse(
-            bots=[
-                control_pb2.BotInfo(
-                    bot_name=s.bot.name,
-                    owner=s.bot.owner,
-                    connected=s.connected,
-                    bot_version=s.version,
-                )
-                for s in self._server.bots()
-            ]
+            bots=[bot_info(s, owner=operator) for s in self._server.bots()]
         )
+
+    def _status(self, name: str) -> BotStatus:
+        return next(s for s in self._server.bots() if s.bot.name == name)
+
+    async def RevokeBotKey(
+        self, request: control_pb2.RevokeBotKeyRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.RevokeBotKeyResponse:
+        await self._caller(context, "RevokeBotKey", Role.OPERATOR)
+        try:
+            await self._server.revoke_key(request.bot_name)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        return control_pb2.RevokeBotKeyResponse(bot=bot_info(self._status(request.bot_name)))
+
+    async def RotateBotKey(
+        self, request: control_pb2.RotateBotKeyRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.RotateBotKeyResponse:
+        await self._caller(context, "RotateBotKey", Role.OPERATOR)
+        try:
+            key, _ = await self._server.rotate_key(request.bot_name)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        return control_pb2.RotateBotKeyResponse(
+            key=key, bot=bot_info(self._status(request.bot_name))
+        )
+
+    async def DisableBot(
+        self, request: control_pb2.DisableBotRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.DisableBotResponse:
+        await self._caller(context, "DisableBot", Role.OPERATOR)
+        try:
+            await self._server.set_disabled(request.bot_name, True)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        return control_pb2.DisableBotResponse(bot=bot_info(self._status(request.bot_name)))
+
+    async def EnableBot(
+        self, request: control_pb2.EnableBotRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.EnableBotResponse:
+        await self._caller(context, "EnableBot", Role.OPERATOR)
+        try:
+            await self._server.set_disabled(request.bot_name, False)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        return control_pb2.EnableBotResponse(bot=bot_info(self._status(request.bot_name)))
+
+    async def SetBotGames(
+        self, request: control_pb2.SetBotGamesRequest, context: grpc.aio.ServicerContext
+    ) -> control_pb2.SetBotGamesResponse:
+        await self._caller(context, "SetBotGames", Role.OPERATOR)
+        try:
+            await self._server.set_games(request.bot_name, tuple(request.games))
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        return control_pb2.SetBotGamesResponse(bot=bot_info(self._status(request.bot_name)))
+
+
+def bot_info(status: BotStatus, *, owner: bool = True) -> control_pb2.BotInfo:
+    """A registered bot as the control API shows it; its owner only with ``owner`` (operators:
+    an owner's contact details are never sent to bot keys or spectators)."""
+    bot = status.bot
+    return control_pb2.BotInfo(
+        bot_name=bot.name,
+        owner=bot.owner if owner else "",
+        connected=status.connected,
+        bot_version=status.version,
+        games=list(bot.games),
+        disabled=bot.disabled,
+        key_revoked=bool(bot.revoked_ms),
+        reported_name=status.reported_name,
+    )

@@ -3,11 +3,12 @@
 :class:`~croupier.serve.CompetitionServer` (:class:`ServeBackend`), and :func:`start_ladder`,
 which the server calls once its ports are up.
 
-Every registered bot takes part: the scheduler looks for new registrations each time it fills
-the free places. Ladder matches are the server's own matches (tournament ``""``): they are
-listed, watched and cancelled like any other, stored in the server's store, and their ratings
-are the fold over the server's finished matches of the ladder's game in the order they finished,
-the same fold ``GetStandings`` computes.
+Every registered bot that plays the ladder's game takes part (not a disabled one, nor one whose
+key is revoked): the scheduler looks for new registrations each time it fills the free places.
+Ladder matches are the server's own matches (tournament ``""``): they are listed, watched and
+cancelled like any other, stored in the server's store, and their ratings are the fold over the
+server's finished matches of the ladder's game in the order they finished, the same fold
+``GetStandings`` computes.
 """
 
 from __future__ import annotations
@@ -130,13 +131,19 @@ class ServeBackend:
         self._config = config
 
     def registered(self) -> Iterable[str]:
-        return [status.bot.name for status in self._server.bots()]
+        # only the bots that play the ladder's game and may be seated (not disabled, with a
+        # key): a bot declared for other games never takes a seat here
+        return [s.bot.name for s in self._server.bots() if self._seatable(s.bot.name)]
+
+    def _seatable(self, name: str) -> bool:
+        return self._server.seatable(name, self._config.game)
 
     def connected(self, name: str) -> bool:
-        return self._server.pool.connected(name)
+        # (a bot whose games, key or state changed since it joined the ladder is left out)
+        return self._seatable(name) and self._server.pool.connected(name)
 
     def room(self, name: str) -> int:
-        return self._server.pool.room(name)
+        return self._server.pool.room(name) if self._seatable(name) else 0
 
     def add_bot(self, name: str) -> None:
         self._server.pool.assigner(name)  # KeyError if it is no registered bot

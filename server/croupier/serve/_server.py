@@ -55,7 +55,7 @@ from croupier.arbiter import (
     searchable_warning,
 )
 from croupier.errors import ConfigError, CroupierError, StoreError
-from croupier.games import get_game
+from croupier.games import GAMES, get_game
 from croupier.ladder import (
     MatchRecord,
     Played,
@@ -105,7 +105,7 @@ from croupier.transport import (
 )
 from croupier.transport._reflection import enable_reflection
 from croupier.transport._server import UNREQUESTED_WAIT_S
-from croupier.v1 import control_pb2, control_pb2_grpc
+from croupier.v1 import bot_pb2, control_pb2, control_pb2_grpc
 
 T = TypeVar("T")
 
@@ -125,6 +125,11 @@ MAX_CONTROL_MESSAGE_BYTES = 1 << 20
 #: Most matches one ``CreateMatches`` call may create, and the longest batch name.
 MAX_BATCH = 1000
 MAX_BATCH_NAME = 48
+#: What a bot whose key was revoked, changed or that was disabled is told as its session ends
+#: (and what its seats' ``disconnect`` faults say).
+_REVOKED = "the bot's key was revoked by the server's operator"
+_CHANGED = "the bot's key was changed by the server's operator: the old key admits nothing"
+_DISABLED = "bot {name!r} is disabled on this server by its operator"
 #: A registered bot's name: letters, digits, ``-``, ``_``, ``.``, 1 to 64 of them.
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
 
@@ -158,7 +163,22 @@ class StateError(CroupierError):
 
 
 class ExistsError(StateError):
-    """A match id that is used already (ALREADY_EXISTS)."""
+    """A match id (or bot name) that is used already (ALREADY_EXISTS)."""
+
+
+E = TypeVar("E", bound=BaseException)
+
+
+def with_reason(exc: E, reason: str) -> E:
+    """``exc`` carrying the stable reason the control API sends with it (``croupier-reason``:
+    a ``ControlErrorReason`` name without its prefix, e.g. ``BOT_NOT_FOUND``)."""
+    exc.croupier_reason = reason  # type: ignore[attr-defined]
+    return exc
+
+
+def reason_of(exc: BaseException) -> str:
+    """The stable reason :func:`with_reason` gave ``exc`` (``""``: none)."""
+    return str(getattr(exc, "croupier_reason", ""))
 
 
 def key_hash(key: str) -> str:
@@ -244,11 +264,13 @@ class _Running:
 
 @dataclass(frozen=True, slots=True)
 class BotStatus:
-    """A registered bot and whether it is connected now."""
+    """A registered bot, whether it is connected now, and what its session said of itself
+    (its SessionHello's version and name: a self-description, never its identity)."""
 
     bot: RegisteredBot
     connected: bool
     version: str
+    reported_name: str = ""
 
 
 def tls_config(config: ServeConfig) -> TlsConfig | None:
@@ -679,7 +701,8 @@ class CompetitionServer:
     # -- registered bots ------------------------------------------------------------------------
 
     def _add_registered(self, bot: RegisteredBot) -> None:
-        self._bot_keys[bot.key_sha256] = bot.name
+        if not bot.revoked_ms:  # (a revoked bot's stored hash is of a key nobody holds)
+            self._bot_keys[bot.key_sha256] = bot.name
         self._registered[bot.name] = bot
         # the pool's session token is internal and random: a bot presents its key, which
         # _session_for_key turns into the session (the key itself is never held)
@@ -689,23 +712,139 @@ class CompetitionServer:
         name = self._bot_keys.get(key_hash(key))
         if name is None:
             return None
+        if self._registered[name].disabled:  # a session that refuses the bot, BOT_DISABLED
+            refused = BotSession()
+            refused.refuse(bot_pb2.ERROR_REASON_BOT_DISABLED, _DISABLED.format(name=name))
+            return refused
         return self.pool.remote_session(name)
 
-    async def register_bot(self, name: str, owner: str) -> str:
-        """Register a bot; return its key (shown once: only its hash is kept)."""
+    def registered_bot(self, name: str) -> RegisteredBot:
+        """The registered bot ``name``; :class:`NotFoundError` (``BOT_NOT_FOUND``) if none."""
+        bot = self._registered.get(name)
+        if bot is None:
+            raise with_reason(NotFoundError(f"no registered bot named {name!r}"), "BOT_NOT_FOUND")
+        return bot
+
+    def seatable(self, name: str, game: str) -> bool:
+        """Whether the registered bot ``name`` may be seated in ``game`` now: it plays that
+        game, is not disabled and has a key (the ladder's filter; :meth:`_check_order` says
+        why not in one line)."""
+        bot = self._registered.get(name)
+        return bot is not None and not bot.disabled and not bot.revoked_ms and bot.plays(game)
+
+    def _check_games(self, games: Sequence[str]) -> tuple[str, ...]:
+        unknown = []
+        for game in games:
+            try:
+                get_game(game)
+            except ConfigError:
+                unknown.append(game)
+        if unknown:
+            known = ", ".join(GAMES)
+            raise with_reason(
+                ConfigError(f"games: unknown game {unknown[0]!r} (the games: {known})"),
+                "GAME_UNKNOWN",
+            )
+        return tuple(sorted(set(games)))
+
+    async def register_bot(self, name: str, owner: str, games: Sequence[str] = ()) -> str:
+        """Register a bot that plays ``games`` (empty: every game); return its key (shown
+        once: only its hash is kept)."""
         if not name or len(name) > 64 or not set(name) <= _NAME_CHARS:
-            raise ConfigError(f"bot name {name!r}: use 1 to 64 letters, digits, '-', '_' or '.'")
+            raise with_reason(
+                ConfigError(f"bot name {name!r}: use 1 to 64 letters, digits, '-', '_' or '.'"),
+                "BAD_NAME",
+            )
         if name.startswith("bundled"):
-            raise ConfigError(f"bot name {name!r}: names starting 'bundled' are reserved")
+            raise with_reason(
+                ConfigError(f"bot name {name!r}: names starting 'bundled' are reserved"),
+                "BAD_NAME",
+            )
         if len(owner) > 200:
-            raise ConfigError("owner: at most 200 characters")
+            raise with_reason(ConfigError("owner: at most 200 characters"), "BAD_NAME")
+        checked = self._check_games(games)
         key = new_key("bot")
         if name in self._registered:
-            raise ConfigError(f"a bot named {name!r} is already registered")
-        bot = await self._write(self._wstore.register_bot, name, owner, key_hash(key))
+            raise with_reason(
+                ExistsError(f"a bot named {name!r} is already registered"), "BOT_EXISTS"
+            )
+        try:
+            bot = await self._write(self._wstore.register_bot, name, owner, key_hash(key), checked)
+        except ConfigError as exc:  # (registered meanwhile)
+            raise with_reason(ExistsError(str(exc)), "BOT_EXISTS") from None
         self._add_registered(bot)
-        self._log.info("bot_registered", bot=name, owner=owner)
+        self._log.info("bot_registered", bot=name, owner=owner, games=list(checked))
         return key
+
+    def _changed(self, bot: RegisteredBot, old: RegisteredBot) -> None:
+        """Take a bot's stored change in: its key as the store now holds it."""
+        self._bot_keys.pop(old.key_sha256, None)
+        if not bot.revoked_ms:
+            self._bot_keys[bot.key_sha256] = bot.name
+        self._registered[bot.name] = bot
+        if self.ladder is not None:
+            self.ladder.wake()
+
+    def _end_session(self, name: str, reason: int, message: str) -> None:
+        """The bot's live session and the Play streams of its seats end now (see
+        :meth:`BotPool.end_remote`)."""
+        lost = self.pool.end_remote(name, reason, message)
+        self._log.info("bot_session_ended", bot=name, seats_lost=lost, detail=message)
+
+    async def revoke_key(self, name: str) -> RegisteredBot:
+        """Revoke the bot's key for good: the store forgets its hash (a restart does not bring
+        it back), its live session and seats end (TOKEN_UNKNOWN); it keeps its name, history
+        and rating, and has no key until :meth:`rotate_key`. :class:`StateError`
+        (``KEY_REVOKED``) if it was revoked already."""
+        old = self.registered_bot(name)
+        if old.revoked_ms:
+            raise with_reason(
+                StateError(
+                    f"bot {name!r} has no key: it was revoked already (croupier ctl rotate "
+                    "gives it a new one)"
+                ),
+                "KEY_REVOKED",
+            )
+        nobody = key_hash(new_key("revoked"))  # a key nobody holds, so the column stays unique
+        bot = await self._write(self._wstore.revoke_bot_key, name, nobody, now_ms())
+        self._changed(bot, old)
+        self._end_session(name, bot_pb2.ERROR_REASON_TOKEN_UNKNOWN, _REVOKED)
+        self._log.info("bot_key_revoked", bot=name)
+        return bot
+
+    async def rotate_key(self, name: str) -> tuple[str, RegisteredBot]:
+        """Give the bot a new key (returned once; only its hash is stored): the old key stops
+        working, and its live session and seats end (TOKEN_UNKNOWN)."""
+        old = self.registered_bot(name)
+        key = new_key("bot")
+        bot = await self._write(self._wstore.set_bot_key, name, key_hash(key))
+        self._changed(bot, old)
+        self._end_session(name, bot_pb2.ERROR_REASON_TOKEN_UNKNOWN, _CHANGED)
+        self._log.info("bot_key_rotated", bot=name)
+        return key, bot
+
+    async def set_disabled(self, name: str, disabled: bool) -> RegisteredBot:
+        """Disable the bot (it is not seated, its key opens no session: BOT_DISABLED; its live
+        session and seats end) or enable it again. Its history and rating stay."""
+        old = self.registered_bot(name)
+        if old.disabled == disabled:
+            return old
+        bot = await self._write(self._wstore.set_bot_disabled, name, disabled)
+        self._changed(bot, old)
+        if disabled:
+            self._end_session(name, bot_pb2.ERROR_REASON_BOT_DISABLED, _DISABLED.format(name=name))
+        self._log.info("bot_disabled" if disabled else "bot_enabled", bot=name)
+        return bot
+
+    async def set_games(self, name: str, games: Sequence[str]) -> RegisteredBot:
+        """The games the bot plays from now on (empty: every game): it is seated only in those
+        (matches already created play on)."""
+        old = self.registered_bot(name)
+        checked = self._check_games(games)
+        bot = await self._write(self._wstore.set_bot_games, name, checked)
+        self._changed(bot, old)
+        self._log.info("bot_games_set", bot=name, games=list(checked))
+        return bot
 
     def bots(self) -> list[BotStatus]:
         """The registered bots, by name, with whether each is connected now."""
@@ -713,7 +852,8 @@ class CompetitionServer:
         for bot in sorted(self._registered.values(), key=lambda b: b.name):
             session = self.pool.remote_session(bot.name)
             live = session.connected.is_set() and not session.ended.is_set()
-            out.append(BotStatus(bot, live, session.bot_version if live else bot.bot_version))
+            said, version = self.pool.reported(bot.name)
+            out.append(BotStatus(bot, live, version or bot.bot_version, said))
         return out
 
     def connected_bots(self) -> list[str]:
@@ -745,7 +885,6 @@ class CompetitionServer:
                 f"{order.game} with these parameters has {seats} seats, "
                 f"{len(order.bots)} bots were named"
             )
-        registered = set(self._bot_keys.values())
         seen: set[str] = set()
         for name in order.bots:
             if name.startswith(BUNDLED_PREFIX):
@@ -754,8 +893,28 @@ class CompetitionServer:
                 except ConfigError as exc:
                     raise ConfigError(f"{name}: {exc}") from None
                 continue
-            if name not in registered:
-                raise NotFoundError(f"no registered bot named {name!r}")
+            bot = self.registered_bot(name)
+            if bot.revoked_ms:
+                raise with_reason(
+                    StateError(
+                        f"bot {name!r} cannot be seated: its key was revoked (croupier ctl "
+                        "rotate gives it a new one)"
+                    ),
+                    "KEY_REVOKED",
+                )
+            if bot.disabled:
+                raise with_reason(
+                    StateError(f"bot {name!r} cannot be seated: it is disabled"),
+                    "BOT_DISABLED",
+                )
+            if not bot.plays(order.game):
+                raise with_reason(
+                    StateError(
+                        f"bot {name!r} does not play {order.game} (it plays "
+                        f"{', '.join(bot.games)}; croupier ctl games changes that)"
+                    ),
+                    "GAME_NOT_PLAYED",
+                )
             if name in seen:
                 raise ConfigError(f"{name!r} is named twice: a registered bot holds one seat")
             seen.add(name)
@@ -813,7 +972,7 @@ class CompetitionServer:
             try:
                 records.append(self._new_record(order, match_id))
             except CroupierError as exc:
-                raise type(exc)(f"matches[{i}]: {exc}") from None
+                raise with_reason(type(exc)(f"matches[{i}]: {exc}"), reason_of(exc)) from None
         taken = next((r.match_id for r in records if r.match_id in self._running), None)
         if taken is not None:
             raise ExistsError(f"match {taken} exists already: the batch is not created again")
@@ -1125,6 +1284,7 @@ class CompetitionServer:
             reconnect_grace_s=config.reconnect_grace_s,
             event_flush_ms=config.event_flush_ms,
             chance_script=order.chance_script,
+            seat_names=record.bots,  # who each seat's bot is, whatever its Hello says
         )
 
         def progress(done: int) -> None:

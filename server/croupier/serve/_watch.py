@@ -226,7 +226,7 @@ class _Viewer:
             results=[
                 pb.SeatResult(
                     seat=r["seat"],
-                    bot_name=r["bot_name"],
+                    bot_name=seat_name(self.header, r["seat"], r["bot_name"]),
                     score=score(Fraction(r["score"])),
                     place=r["place"],
                     outcome=_OUTCOME[r["outcome"]],
@@ -251,8 +251,21 @@ def match_info(header: dict[str, Any], state: int) -> cpb.MatchInfo:
         game=header["game"],
         params=header["params"],
         state=state,  # type: ignore[arg-type]
-        seats=[cpb.MatchSeat(seat=s["seat"], bot_name=s["bot_name"]) for s in header["seats"]],
+        seats=[
+            cpb.MatchSeat(seat=s["seat"], bot_name=seat_name(header, s["seat"], s["bot_name"]))
+            for s in header["seats"]
+        ],
     )
+
+
+def seat_name(header: dict[str, Any], seat: int, said: str) -> str:
+    """Who sits in ``seat``: the name the server registered its bot under (the header's
+    ``registered_name``), never the name the bot said in its Hello (``said``), which is only
+    what it says of itself; ``said`` for a replay whose host named no bots."""
+    seats = header.get("seats") or []
+    entry = seats[seat] if 0 <= seat < len(seats) else {}
+    registered = entry.get("registered_name") if isinstance(entry, dict) else None
+    return registered if isinstance(registered, str) and registered else said
 
 
 # ---- the stream ---------------------------------------------------------------------------------

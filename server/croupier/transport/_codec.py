@@ -149,7 +149,7 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
             results=[
                 pb.SeatResult(
                     seat=r.seat,
-                    bot_name=r.bot_name,
+                    bot_name=r.name,
                     score=score(r.score),
                     place=r.place,
                     outcome=_OUTCOME[r.outcome],

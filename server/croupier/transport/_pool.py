@@ -109,6 +109,8 @@ class _Remote:
     stats: BotStats = field(default_factory=BotStats)
     active: dict[SeatLink, str] = field(default_factory=dict)
     monitor: asyncio.Task[None] | None = None
+    #: The name and version its last session said in its SessionHello.
+    said: tuple[str, str] = ("", "")
 
 
 class _Assigner:
@@ -183,11 +185,39 @@ class BotPool:
         if name in self._bots or name in self._remotes:
             raise ValueError(f"bot {name!r} is already in the pool")
         session = self._server.bots.open_session(token)
+        session.name = name
         remote = _Remote(name, session.token, session)
         remote.stats.mode = "session"
         remote.monitor = asyncio.ensure_future(self._watch_remote(remote))
         self._remotes[name] = remote
         return session.token
+
+    def end_remote(self, name: str, reason: int, message: str) -> int:
+        """End the remote bot ``name``'s session at once and take its seats from it (its key
+        was revoked or changed, or it was disabled): its Session stream ends with the error
+        ``reason`` (an ``ErrorReason`` value) and ``message``; every seat it holds or was
+        handed loses its bot now, with no reconnect window, and the Play streams of those
+        seats end (each match records a ``disconnect`` fault with ``message``); the bot's next
+        session starts afresh. Return how many seats it lost."""
+        remote = self._remotes[name]
+        self.reported(name)
+        held = [link for link in remote.active if not link.done.is_set()]
+        remote.active.clear()
+        for link in held:
+            link.leave(message)
+        session = remote.session
+        if session.connected.is_set() and not session.ended.is_set():
+            session.refuse(reason, message)
+            self._server.bots.close_session(session)  # (forgets its token; refused already)
+            remote.session = self._open_remote_session(remote)
+        self._log.info("remote_session_ended_by_owner", bot=name, seats_lost=len(held))
+        return len(held)
+
+    def _open_remote_session(self, remote: _Remote) -> BotSession:
+        """The remote bot's next session, under its token."""
+        session = self._server.bots.open_session(remote.token)
+        session.name = remote.name
+        return session
 
     def assigner(self, name: str) -> SeatAssigner:
         """The :class:`SeatAssigner` that seats the bot ``name``, for ``run_match``'s ``bots``."""
@@ -199,6 +229,15 @@ class BotPool:
         """The remote bot ``name``'s current session: connected while
         ``connected.is_set() and not ended.is_set()`` (a fresh one is opened after each drop)."""
         return self._remotes[name].session
+
+    def reported(self, name: str) -> tuple[str, str]:
+        """The name and version the remote bot ``name`` said in its SessionHello, now or last
+        (``("", "")`` before it ever connected): what it says of itself, not who it is."""
+        remote = self._remotes[name]
+        session = remote.session
+        if session.connected.is_set():
+            remote.said = (session.bot_name, session.bot_version)
+        return remote.said
 
     def connected(self, name: str) -> bool:
         """Whether the remote bot ``name`` has its session open now."""
@@ -300,7 +339,11 @@ class BotPool:
         reconnect window: then each match waits for its seat's own stream to come back), and
         its token admits the next connection."""
         while True:
-            await remote.session.ended.wait()
+            session = remote.session
+            await session.ended.wait()
+            if remote.session is not session:  # ended by end_remote, which did the rest
+                continue
+            self.reported(remote.name)
             held = [link for link in remote.active if not link.done.is_set()]
             if self._remote_grace_s > 0:
                 remote.active = {link: remote.active[link] for link in held}
@@ -313,7 +356,7 @@ class BotPool:
                 return
             remote.stats.crashes += 1
             self._log.warning("remote_session_ended", bot=remote.name, seats_lost=len(held))
-            remote.session = self._server.bots.open_session(remote.token)
+            remote.session = self._open_remote_session(remote)
             unjoined = [link for link in held if not link.joined.is_set()]
             if self._remote_grace_s > 0 and unjoined:
                 self._spawn(self._hand_again(remote, remote.session, unjoined))

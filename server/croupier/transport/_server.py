@@ -72,6 +72,12 @@ MAX_WATCHERS = 64
 #: Trailing-metadata key carrying the stable :class:`ErrorReason` name of a stream error.
 REASON_KEY = "croupier-reason"
 
+#: The status a session refused by its owner (:meth:`BotSession.refuse`) ends with, by reason.
+_REFUSAL_CODES: dict[int, grpc.StatusCode] = {
+    pb.ERROR_REASON_TOKEN_UNKNOWN: grpc.StatusCode.UNAUTHENTICATED,
+    pb.ERROR_REASON_BOT_DISABLED: grpc.StatusCode.PERMISSION_DENIED,
+}
+
 _CLAIM_ERRORS = {
     ClaimError.Kind.SEAT_TAKEN: (grpc.StatusCode.ALREADY_EXISTS, pb.ERROR_REASON_SEAT_TAKEN),
     ClaimError.Kind.SEAT_CLOSED: (grpc.StatusCode.FAILED_PRECONDITION, pb.ERROR_REASON_SEAT_CLOSED),
@@ -325,6 +331,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 "the token admits no session",
             )
             return
+        if session.refusal is not None:
+            await self._refuse_session(context, session)
+            return
         if not session.attach(hello.bot_name, hello.bot_version, hello.capacity):
             await self._abort(
                 context,
@@ -338,8 +347,18 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         finally:
             session.detach()
 
+    async def _refuse_session(self, context: grpc.aio.ServicerContext, session: BotSession) -> None:
+        """End a Session stream with the refusal its owner set (:meth:`BotSession.refuse`)."""
+        assert session.refusal is not None
+        reason, message = session.refusal
+        code = _REFUSAL_CODES.get(reason, grpc.StatusCode.FAILED_PRECONDITION)
+        await self._abort(context, code, reason, message)
+
     async def _serve_session(self, context: grpc.aio.ServicerContext, session: BotSession) -> None:
-        log = self._log.bind(session_id=session.session_id, bot=session.bot_name)
+        # (who the bot is, where its owner named it; what its hello said comes after)
+        log = self._log.bind(
+            session_id=session.session_id, bot=session.name or session.bot_name
+        ).bind(says=session.bot_name)
         log.info("session_opened", version=session.bot_version, capacity=session.capacity)
         welcome = pb.SessionWelcome(
             session_id=session.session_id,
@@ -375,6 +394,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                         return  # the bot hung up, or the server is shutting down
                     assignment = getter.result()
                 if assignment is None:
+                    if session.refusal is not None:
+                        await self._refuse_session(context, session)
                     if session.come_back:  # no reason attached: to the bot, a broken session
                         await context.abort(
                             grpc.StatusCode.UNAVAILABLE, "the server is stopping: dial again"
@@ -408,7 +429,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         than 1: the bot came back within its grace window, and is sent the pending decision
         again after the Welcome)."""
         link, codec = entry.link, entry.codec
-        log = self._log.bind(match_id=entry.match.match_id, seat=link.seat, bot=link.bot_name)
+        name = entry.match.registered_name(link.seat) or link.bot_name
+        log = self._log.bind(match_id=entry.match.match_id, seat=link.seat, bot=name)
         log.info("bot_joined", version=link.bot_version, connection=connection)
         await context.write(encode(entry.match.welcome(link.seat), codec))
 

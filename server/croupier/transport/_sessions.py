@@ -32,6 +32,9 @@ class BotSession:
     def __init__(self, token: str | None = None) -> None:
         self.token = token or secrets.token_urlsafe(24)
         self.session_id = secrets.token_hex(4)
+        #: The name its owner knows the bot by (a competition server's registered name; ""
+        #: when none): who it is. ``bot_name`` is what its SessionHello says of itself.
+        self.name = ""
         self.bot_name = ""
         self.bot_version = ""
         self.capacity = 0
@@ -42,11 +45,14 @@ class BotSession:
         self.queue: asyncio.Queue[Assignment | None] = asyncio.Queue()
         #: Set by :meth:`close`: the stream ends UNAVAILABLE rather than OK.
         self.come_back = False
+        #: Set by :meth:`refuse`: the ``ErrorReason`` value and message the stream ends with
+        #: (and a new stream is refused with) instead of OK.
+        self.refusal: tuple[int, str] | None = None
         self._attached = False
 
     def attach(self, bot_name: str, bot_version: str, capacity: int) -> bool:
         """The bot said hello; False if a connection already holds this session."""
-        if self._attached or self.ended.is_set():
+        if self._attached or self.ended.is_set() or self.refusal is not None:
             return False
         self._attached = True
         self.bot_name, self.bot_version, self.capacity = bot_name, bot_version, max(1, capacity)
@@ -62,6 +68,15 @@ class BotSession:
         more seats: the bot's work is done), or with ``come_back`` UNAVAILABLE (the server is
         stopping and will be back: a bot that redials a broken session dials again)."""
         self.come_back = come_back
+        self.queue.put_nowait(None)
+
+    def refuse(self, reason: int, message: str) -> None:
+        """End the session at once with an error (``reason``, an ``ErrorReason`` value): the
+        seats queued and not yet sent are dropped; a stream that tries to attach is refused so
+        (the bot's key was revoked or changed, or the bot was disabled)."""
+        self.refusal = (reason, message)
+        while not self.queue.empty():
+            self.queue.get_nowait()
         self.queue.put_nowait(None)
 
     def detach(self) -> None:

@@ -49,6 +49,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_SESSION_TAKEN: _ClassVar[ErrorReason]
     ERROR_REASON_SESSION_HELLO_EXPECTED: _ClassVar[ErrorReason]
     ERROR_REASON_TOO_MANY_ATTEMPTS: _ClassVar[ErrorReason]
+    ERROR_REASON_BOT_DISABLED: _ClassVar[ErrorReason]
 CLOCK_KIND_UNSPECIFIED: ClockKind
 CLOCK_KIND_WALL: ClockKind
 CLOCK_KIND_CPU: ClockKind
@@ -75,6 +76,7 @@ ERROR_REASON_SESSION_EXPECTED: ErrorReason
 ERROR_REASON_SESSION_TAKEN: ErrorReason
 ERROR_REASON_SESSION_HELLO_EXPECTED: ErrorReason
 ERROR_REASON_TOO_MANY_ATTEMPTS: ErrorReason
+ERROR_REASON_BOT_DISABLED: ErrorReason
 
 class PlayRequest(_message.Message):
     __slots__ = ("hello", "action")

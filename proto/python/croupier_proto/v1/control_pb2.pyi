@@ -8,6 +8,19 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class ControlErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CONTROL_ERROR_REASON_UNSPECIFIED: _ClassVar[ControlErrorReason]
+    CONTROL_ERROR_REASON_BOT_NOT_FOUND: _ClassVar[ControlErrorReason]
+    CONTROL_ERROR_REASON_KEY_REVOKED: _ClassVar[ControlErrorReason]
+    CONTROL_ERROR_REASON_BOT_DISABLED: _ClassVar[ControlErrorReason]
+    CONTROL_ERROR_REASON_GAME_NOT_PLAYED: _ClassVar[ControlErrorReason]
+    CONTROL_ERROR_REASON_GAME_UNKNOWN: _ClassVar[ControlErrorReason]
+    CONTROL_ERROR_REASON_BOT_EXISTS: _ClassVar[ControlErrorReason]
+    CONTROL_ERROR_REASON_BAD_NAME: _ClassVar[ControlErrorReason]
+    CONTROL_ERROR_REASON_KEY_UNKNOWN: _ClassVar[ControlErrorReason]
+    CONTROL_ERROR_REASON_ROLE: _ClassVar[ControlErrorReason]
+
 class MatchState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     MATCH_STATE_UNSPECIFIED: _ClassVar[MatchState]
@@ -16,6 +29,16 @@ class MatchState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MATCH_STATE_FINISHED: _ClassVar[MatchState]
     MATCH_STATE_CANCELLED: _ClassVar[MatchState]
     MATCH_STATE_ABORTED: _ClassVar[MatchState]
+CONTROL_ERROR_REASON_UNSPECIFIED: ControlErrorReason
+CONTROL_ERROR_REASON_BOT_NOT_FOUND: ControlErrorReason
+CONTROL_ERROR_REASON_KEY_REVOKED: ControlErrorReason
+CONTROL_ERROR_REASON_BOT_DISABLED: ControlErrorReason
+CONTROL_ERROR_REASON_GAME_NOT_PLAYED: ControlErrorReason
+CONTROL_ERROR_REASON_GAME_UNKNOWN: ControlErrorReason
+CONTROL_ERROR_REASON_BOT_EXISTS: ControlErrorReason
+CONTROL_ERROR_REASON_BAD_NAME: ControlErrorReason
+CONTROL_ERROR_REASON_KEY_UNKNOWN: ControlErrorReason
+CONTROL_ERROR_REASON_ROLE: ControlErrorReason
 MATCH_STATE_UNSPECIFIED: MatchState
 MATCH_STATE_PENDING: MatchState
 MATCH_STATE_RUNNING: MatchState
@@ -252,12 +275,14 @@ class GetStandingsResponse(_message.Message):
     def __init__(self, rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ..., game: _Optional[str] = ...) -> None: ...
 
 class RegisterBotRequest(_message.Message):
-    __slots__ = ("bot_name", "owner")
+    __slots__ = ("bot_name", "owner", "games")
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
     bot_name: str
     owner: str
-    def __init__(self, bot_name: _Optional[str] = ..., owner: _Optional[str] = ...) -> None: ...
+    games: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, bot_name: _Optional[str] = ..., owner: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RegisterBotResponse(_message.Message):
     __slots__ = ("key",)
@@ -270,19 +295,91 @@ class ListBotsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class BotInfo(_message.Message):
-    __slots__ = ("bot_name", "owner", "connected", "bot_version")
+    __slots__ = ("bot_name", "owner", "connected", "bot_version", "games", "disabled", "key_revoked", "reported_name")
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     OWNER_FIELD_NUMBER: _ClassVar[int]
     CONNECTED_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    DISABLED_FIELD_NUMBER: _ClassVar[int]
+    KEY_REVOKED_FIELD_NUMBER: _ClassVar[int]
+    REPORTED_NAME_FIELD_NUMBER: _ClassVar[int]
     bot_name: str
     owner: str
     connected: bool
     bot_version: str
-    def __init__(self, bot_name: _Optional[str] = ..., owner: _Optional[str] = ..., connected: _Optional[bool] = ..., bot_version: _Optional[str] = ...) -> None: ...
+    games: _containers.RepeatedScalarFieldContainer[str]
+    disabled: bool
+    key_revoked: bool
+    reported_name: str
+    def __init__(self, bot_name: _Optional[str] = ..., owner: _Optional[str] = ..., connected: _Optional[bool] = ..., bot_version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., disabled: _Optional[bool] = ..., key_revoked: _Optional[bool] = ..., reported_name: _Optional[str] = ...) -> None: ...
 
 class ListBotsResponse(_message.Message):
     __slots__ = ("bots",)
     BOTS_FIELD_NUMBER: _ClassVar[int]
     bots: _containers.RepeatedCompositeFieldContainer[BotInfo]
     def __init__(self, bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ...) -> None: ...
+
+class RevokeBotKeyRequest(_message.Message):
+    __slots__ = ("bot_name",)
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    bot_name: str
+    def __init__(self, bot_name: _Optional[str] = ...) -> None: ...
+
+class RevokeBotKeyResponse(_message.Message):
+    __slots__ = ("bot",)
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    bot: BotInfo
+    def __init__(self, bot: _Optional[_Union[BotInfo, _Mapping]] = ...) -> None: ...
+
+class RotateBotKeyRequest(_message.Message):
+    __slots__ = ("bot_name",)
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    bot_name: str
+    def __init__(self, bot_name: _Optional[str] = ...) -> None: ...
+
+class RotateBotKeyResponse(_message.Message):
+    __slots__ = ("key", "bot")
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    bot: BotInfo
+    def __init__(self, key: _Optional[str] = ..., bot: _Optional[_Union[BotInfo, _Mapping]] = ...) -> None: ...
+
+class DisableBotRequest(_message.Message):
+    __slots__ = ("bot_name",)
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    bot_name: str
+    def __init__(self, bot_name: _Optional[str] = ...) -> None: ...
+
+class DisableBotResponse(_message.Message):
+    __slots__ = ("bot",)
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    bot: BotInfo
+    def __init__(self, bot: _Optional[_Union[BotInfo, _Mapping]] = ...) -> None: ...
+
+class EnableBotRequest(_message.Message):
+    __slots__ = ("bot_name",)
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    bot_name: str
+    def __init__(self, bot_name: _Optional[str] = ...) -> None: ...
+
+class EnableBotResponse(_message.Message):
+    __slots__ = ("bot",)
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    bot: BotInfo
+    def __init__(self, bot: _Optional[_Union[BotInfo, _Mapping]] = ...) -> None: ...
+
+class SetBotGamesRequest(_message.Message):
+    __slots__ = ("bot_name", "games")
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    bot_name: str
+    games: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, bot_name: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SetBotGamesResponse(_message.Message):
+    __slots__ = ("bot",)
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    bot: BotInfo
+    def __init__(self, bot: _Optional[_Union[BotInfo, _Mapping]] = ...) -> None: ...

@@ -90,6 +90,31 @@ class ControlServiceStub:
                 request_serializer=croupier_dot_v1_dot_control__pb2.ListBotsRequest.SerializeToString,
                 response_deserializer=croupier_dot_v1_dot_control__pb2.ListBotsResponse.FromString,
                 _registered_method=True)
+        self.RevokeBotKey = channel.unary_unary(
+                '/croupier.v1.ControlService/RevokeBotKey',
+                request_serializer=croupier_dot_v1_dot_control__pb2.RevokeBotKeyRequest.SerializeToString,
+                response_deserializer=croupier_dot_v1_dot_control__pb2.RevokeBotKeyResponse.FromString,
+                _registered_method=True)
+        self.RotateBotKey = channel.unary_unary(
+                '/croupier.v1.ControlService/RotateBotKey',
+                request_serializer=croupier_dot_v1_dot_control__pb2.RotateBotKeyRequest.SerializeToString,
+                response_deserializer=croupier_dot_v1_dot_control__pb2.RotateBotKeyResponse.FromString,
+                _registered_method=True)
+        self.DisableBot = channel.unary_unary(
+                '/croupier.v1.ControlService/DisableBot',
+                request_serializer=croupier_dot_v1_dot_control__pb2.DisableBotRequest.SerializeToString,
+                response_deserializer=croupier_dot_v1_dot_control__pb2.DisableBotResponse.FromString,
+                _registered_method=True)
+        self.EnableBot = channel.unary_unary(
+                '/croupier.v1.ControlService/EnableBot',
+                request_serializer=croupier_dot_v1_dot_control__pb2.EnableBotRequest.SerializeToString,
+                response_deserializer=croupier_dot_v1_dot_control__pb2.EnableBotResponse.FromString,
+                _registered_method=True)
+        self.SetBotGames = channel.unary_unary(
+                '/croupier.v1.ControlService/SetBotGames',
+                request_serializer=croupier_dot_v1_dot_control__pb2.SetBotGamesRequest.SerializeToString,
+                response_deserializer=croupier_dot_v1_dot_control__pb2.SetBotGamesResponse.FromString,
+                _registered_method=True)
 
 
 class ControlServiceServicer:
@@ -171,7 +196,46 @@ class ControlServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListBots(self, request, context):
-        """The registered bots and whether each is connected now.
+        """The registered bots and whether each is connected now (owners: for operators only).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeBotKey(self, request, context):
+        """Revokes a bot's key for good (operators only): its live session and the Play streams of its
+        seats end at once (each seat faults as a disconnect), and the key is never accepted again.
+        The bot keeps its name, history and rating, and has no key until RotateBotKey gives it one.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RotateBotKey(self, request, context):
+        """Gives a bot a new key, returned once (operators only); the old key (if any) stops working
+        and the bot's live session ends as with RevokeBotKey.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DisableBot(self, request, context):
+        """Disables a bot (operators only): it is not seated and its key opens no session (refused
+        BOT_DISABLED); its live session ends as with RevokeBotKey. Its history and rating stay.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EnableBot(self, request, context):
+        """Enables a disabled bot again (operators only): its key works as before.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetBotGames(self, request, context):
+        """Sets the games a bot plays (operators only): it is seated only in those.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -234,6 +298,31 @@ def add_ControlServiceServicer_to_server(servicer, server):
                     servicer.ListBots,
                     request_deserializer=croupier_dot_v1_dot_control__pb2.ListBotsRequest.FromString,
                     response_serializer=croupier_dot_v1_dot_control__pb2.ListBotsResponse.SerializeToString,
+            ),
+            'RevokeBotKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeBotKey,
+                    request_deserializer=croupier_dot_v1_dot_control__pb2.RevokeBotKeyRequest.FromString,
+                    response_serializer=croupier_dot_v1_dot_control__pb2.RevokeBotKeyResponse.SerializeToString,
+            ),
+            'RotateBotKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateBotKey,
+                    request_deserializer=croupier_dot_v1_dot_control__pb2.RotateBotKeyRequest.FromString,
+                    response_serializer=croupier_dot_v1_dot_control__pb2.RotateBotKeyResponse.SerializeToString,
+            ),
+            'DisableBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.DisableBot,
+                    request_deserializer=croupier_dot_v1_dot_control__pb2.DisableBotRequest.FromString,
+                    response_serializer=croupier_dot_v1_dot_control__pb2.DisableBotResponse.SerializeToString,
+            ),
+            'EnableBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.EnableBot,
+                    request_deserializer=croupier_dot_v1_dot_control__pb2.EnableBotRequest.FromString,
+                    response_serializer=croupier_dot_v1_dot_control__pb2.EnableBotResponse.SerializeToString,
+            ),
+            'SetBotGames': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetBotGames,
+                    request_deserializer=croupier_dot_v1_dot_control__pb2.SetBotGamesRequest.FromString,
+                    response_serializer=croupier_dot_v1_dot_control__pb2.SetBotGamesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -534,6 +623,141 @@ class ControlService:
             '/croupier.v1.ControlService/ListBots',
             croupier_dot_v1_dot_control__pb2.ListBotsRequest.SerializeToString,
             croupier_dot_v1_dot_control__pb2.ListBotsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeBotKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/croupier.v1.ControlService/RevokeBotKey',
+            croupier_dot_v1_dot_control__pb2.RevokeBotKeyRequest.SerializeToString,
+            croupier_dot_v1_dot_control__pb2.RevokeBotKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateBotKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/croupier.v1.ControlService/RotateBotKey',
+            croupier_dot_v1_dot_control__pb2.RotateBotKeyRequest.SerializeToString,
+            croupier_dot_v1_dot_control__pb2.RotateBotKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DisableBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/croupier.v1.ControlService/DisableBot',
+            croupier_dot_v1_dot_control__pb2.DisableBotRequest.SerializeToString,
+            croupier_dot_v1_dot_control__pb2.DisableBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EnableBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/croupier.v1.ControlService/EnableBot',
+            croupier_dot_v1_dot_control__pb2.EnableBotRequest.SerializeToString,
+            croupier_dot_v1_dot_control__pb2.EnableBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetBotGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/croupier.v1.ControlService/SetBotGames',
+            croupier_dot_v1_dot_control__pb2.SetBotGamesRequest.SerializeToString,
+            croupier_dot_v1_dot_control__pb2.SetBotGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -93,9 +93,14 @@ async function refreshHome() {
     getJSON("/api/bots").then((d) => {
       const body = clear($("bots").tBodies[0]);
       for (const b of d.bots || []) {
-        body.append(el("tr", {}, el("td", { text: b.bot_name }), el("td", { text: b.owner || "" }),
-          el("td", { text: b.bot_version || "" }),
-          el("td", { class: b.connected ? "on" : "off", text: b.connected ? "connected" : "away" })));
+        // the registered name is the bot; what its Hello said (name, version) is only a
+        // self-description, shown after it, dimmed
+        const says = [b.reported_name || "", b.bot_version || ""].join(" ").trim();
+        const state = b.disabled || b.key_revoked ? "disabled" : b.connected ? "connected" : "away";
+        body.append(el("tr", {}, el("td", { text: b.bot_name }),
+          el("td", { text: (b.games || []).join(", ") || "all" }),
+          el("td", { class: "says", text: says }),
+          el("td", { class: b.connected ? "on" : "off", text: state })));
       }
     }),
     getJSON("/api/standings").then((d) => {
