@@ -49,11 +49,16 @@ WALL_CLOCK = {
 #: that checkouts on both sides of format 2 compare. The round results are derived from the
 #: rules, and every test that verifies a replay checks them against the re-simulation.
 FORMAT_2 = {"format_version", "result"}
+#: What replay format 4 added (the script's digest in the header, the unplayed rest of the
+#: script in the result; the seed as decimal text, read back as a number below).
+FORMAT_4 = {"chance_script_sha256", "chance_script_rest"}
 
 
 def _strip(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _strip(v) for k, v in value.items() if k not in WALL_CLOCK | FORMAT_2}
+        if value.get("type") == "header":
+            value = {**value, "seed": int(value["seed"])}
+        return {k: _strip(v) for k, v in value.items() if k not in WALL_CLOCK | FORMAT_2 | FORMAT_4}
     if isinstance(value, list):
         return [_strip(v) for v in value]
     return value

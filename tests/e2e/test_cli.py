@@ -67,8 +67,11 @@ def test_the_replay_of_a_match_verifies(played: Played) -> None:
     line = done.stdout.strip()
     assert line.startswith(f"ok   {played.replay}: ")
     assert ", 2 deals, " in line
-    assert line.endswith(", finished")
-    scores = line.rsplit("scores ", 1)[1].removesuffix(", finished").split()
+    assert ", finished; commitment v2 " in line
+    assert line.endswith(
+        " checked: deals, script, game, params, seats, clock, policy, reconnect, flush"
+    )
+    scores = line.split("scores ", 1)[1].split(", finished")[0].split()
     by_seat = {int(r["seat"]): r["score"] for r in played.rows}
     assert scores == [by_seat[s] for s in range(4)]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from e2e_kit import Kit, croupier, read_stream
@@ -17,13 +18,23 @@ from croupier.v1 import bot_pb2 as pb
 pytestmark = pytest.mark.e2e
 
 
-def _commit(seed: int, salt: str, script: list[list[int]]) -> str:
-    """The scheme as docs/protocol.md states it (written again here, not imported)."""
-    digest = hashlib.sha256(json.dumps(script, separators=(",", ":")).encode()).hexdigest()
-    return hashlib.sha256(f"croupier-commit-v1:{seed}:{salt}:{digest}".encode()).hexdigest()
+#: Scheme v2's terms and the seat fields set when a bot joins (docs/protocol.md, written again
+#: here, not imported).
+TERMS = ("match_id", "game", "rules_version", "params", "chance_script", "chance_script_sha256",
+         "clock", "fault_policy", "reconnect_grace_ms", "event_flush_ms", "seats")  # fmt: skip
+JOINED = {"bot_name", "bot_version", "connected", "peer"}
 
 
-def test_a_bot_can_check_the_deals_were_fixed_before_play(e2e: Kit) -> None:
+def _commit(seed: int, salt: str, header: dict[str, Any]) -> str:
+    """The scheme as docs/protocol.md states it: the terms from the replay header."""
+    terms = {key: header[key] for key in TERMS}
+    terms["seats"] = [{k: v for k, v in s.items() if k not in JOINED} for s in header["seats"]]
+    text = json.dumps(terms, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256(f"croupier-commit-v2:{seed}:{salt}:{digest}".encode()).hexdigest()
+
+
+def test_a_bot_can_check_the_match_was_fixed_before_play(e2e: Kit) -> None:
     stream = e2e.streams / "seat0.bin"
     run = e2e.run([e2e.bot("recorder", stream), e2e.random, e2e.random, e2e.random], seed=77)
     messages = [pb.PlayResponse.FromString(raw) for raw in read_stream(stream)]
@@ -32,10 +43,20 @@ def test_a_bot_can_check_the_deals_were_fixed_before_play(e2e: Kit) -> None:
     assert len(welcome.deal_commitment) == 64
     assert end.seed == 77
     assert len(end.salt) == 32
-    assert welcome.deal_commitment == _commit(end.seed, end.salt, [])
-    replay = read_replay(run.replay)
-    assert replay.header["commitment"] == welcome.deal_commitment
-    verify(replay)
+    header = json.loads(run.replay.read_text().splitlines()[0])  # the published replay
+    assert header["commitment"] == welcome.deal_commitment
+    assert welcome.deal_commitment == _commit(end.seed, end.salt, header)
+    # the terms are the ones the bot was told, and the script the one revealed
+    assert (header["match_id"], header["game"], header["rules_version"]) == (
+        welcome.match_id, welcome.game, welcome.rules_version
+    )  # fmt: skip
+    assert header["params"] == dict(welcome.params)
+    assert header["clock"]["move_time_ms"] == welcome.clock_rules.move_time_ms
+    assert header["chance_script_sha256"] == end.chance_script_sha256
+    empty = hashlib.sha256(b"[]").hexdigest()
+    assert (header["chance_script"], end.chance_script_sha256) == (0, empty)
+    report = verify(read_replay(run.replay))
+    assert (report.scheme, report.commitment) == (2, welcome.deal_commitment)
 
 
 def test_replay_verify_rejects_a_reveal_that_does_not_match(e2e: Kit, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from forge_kit import old_format
 from replay_kit import Ran, cli, play
 
 from croupier.errors import ReplayFormatError, ReplayMismatchError
@@ -83,9 +84,11 @@ INVALID = {
     "action id 10**23": (_first_action(lambda a: a.update(action=10**23)), "not an action id"),
     "seat 99": (_first_action(lambda a: a.update(seat=99)), "seat 99 is not a seat"),
     "a deleted record": (_delete_first_action, "a record is missing"),
-    "a negative seed": (_header(lambda h: h.update(seed=-5)), "seed -5 is out of range"),
+    "a negative seed": (_header(lambda h: h.update(seed="-5")), "seed '-5' is not a seed"),
+    "a seed of 2**128": (_header(lambda h: h.update(seed=str(2**128))), "is not a seed"),
+    "a numeric seed in format 4": (_header(lambda h: h.update(seed=5)), "as decimal text"),
     "newer rules": (_header(lambda h: h.update(rules_version=2)), "newer than this Croupier"),
-    "newer format": (_header(lambda h: h.update(format_version=4)), "read it with a newer"),
+    "newer format": (_header(lambda h: h.update(format_version=5)), "read it with a newer"),
     "five seats": (_header(lambda h: h["seats"].append(dict(h["seats"][0], seat=4))), "5 seats"),
 }  # fmt: skip
 
@@ -177,7 +180,7 @@ def test_verify_says_cancelled_and_unfinished(tmp_path: Path) -> None:
     cancelled = play(tmp_path, "as-nas", 5, params={"deals": 6}, cancel_after=12, name="c")
     ran = cli("replay", "verify", cancelled)
     assert ran.status == 0
-    assert ran.out.rstrip().endswith(", cancelled")
+    assert ", cancelled; commitment v2 " in ran.out
     text = cancelled.read_text()
     unfinished = tmp_path / "u.jsonl"
     unfinished.write_text(text[: text.rindex('{"type":"result"')])
@@ -185,7 +188,7 @@ def test_verify_says_cancelled_and_unfinished(tmp_path: Path) -> None:
     assert ran.status == 1
     assert "unfinished: the replay has no result record" in ran.out
     cut = tmp_path / "cut.jsonl"
-    cut.write_text(text[: len(text) // 2])  # inside a line: a killed writer
+    cut.write_text(text[: text.rindex("\n", 0, len(text) // 2) + 20])  # inside a line: killed
     ran = cli("replay", "verify", cut)
     assert ran.status == 1
     assert "unfinished: the last line is truncated" in ran.out
@@ -196,15 +199,32 @@ def test_verify_says_cancelled_and_unfinished(tmp_path: Path) -> None:
     assert "unfinished" in cli("replay", "summary", cut).out
 
 
-def test_a_format_v1_replay_still_reads_and_verifies(good: Path, tmp_path: Path) -> None:
-    records = _records(good)
-    records[0]["format_version"] = 1
-    for r in records:
-        r.pop("result", None) if r["type"] == "round_end" else None
-    old = _write(tmp_path / "v1.jsonl", records)
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_an_old_format_replay_still_reads_and_verifies_as_unbound(
+    good: Path, tmp_path: Path, version: int
+) -> None:
+    """A replay as the writer of format 1, 2 or 3 wrote it verifies as before, and verify says
+    what its old commitment (formats 2-3: the seed and the chance script only) did not bind."""
+    old = _write(tmp_path / f"v{version}.jsonl", old_format(_records(good), version))
     report = verify(read_replay(old))
     assert report.rounds == 3
-    assert cli("replay", "verify", old).status == 0
+    assert report.format_version == version
+    ran = cli("replay", "verify", old)
+    assert ran.status == 0, ran.out
+    if version == 1:
+        assert ran.out.rstrip().endswith(", finished; format 1 (old, unbound): no commitment, "
+                                         "nothing bound")  # fmt: skip
+        assert report.scheme == 0
+    else:
+        assert f"finished; format {version} (old, unbound): commitment v1 " in ran.out
+        assert ran.out.rstrip().endswith(
+            "checked: deals, script; not bound: game, params, seats, clock, policy, reconnect, "
+            "flush"
+        )
+    strict = cli("replay", "verify", "--require-bound", old)
+    assert strict.status == 1
+    assert strict.out.startswith(f"FAIL {old}: format {version} (old, unbound)")
+    assert strict.out.rstrip().endswith("(--require-bound)")
     # and its rounds can still be filtered: the results come from the re-simulation
     assert cli("replay", "show", old, "--where", "showdown").status == 0
 

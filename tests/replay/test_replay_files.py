@@ -234,7 +234,8 @@ def test_reader_rejects_malformed_seat_entries(
 def test_show_reads_what_a_killed_writer_left(replay_file: Path, tmp_path: Path) -> None:
     text = replay_file.read_text()
     cut = tmp_path / "cut.jsonl"
-    cut.write_text(text[: len(text) // 2])  # ends in the middle of a line
+    middle = text.rindex("\n", 0, len(text) // 2) + 20  # 20 characters into a line
+    cut.write_text(text[:middle])  # ends in the middle of a line
     with pytest.raises(ReplayFormatError, match="truncated last line"):
         read_replay(cut)
     partial = read_replay(cut, tolerate_truncated_tail=True)
@@ -302,8 +303,22 @@ def test_verify_catches_a_seat_playing_on_after_it_left(replay_file: Path, tmp_p
     gone = {"type": "fault", "step": records[index]["step"], "seat": seat, "fault": "disconnect",
             "detail": "the bot closed its stream", "policy": "default"}  # fmt: skip
     records.insert(index, gone)
-    with pytest.raises(ReplayMismatchError, match="whose bot has gone the default action is due"):
+    with pytest.raises(ReplayMismatchError, match="an action record after a fault recorded at"):
         verify(read_replay(_write(tmp_path / "t.jsonl", records)))
+    # gone at a decision (a disconnect on its own default action), then playing on
+    records = _lines(replay_file)
+    game = read_replay(replay_file)
+    for i, r in enumerate(game.records):
+        if r.type != "action" or r.data["fault"] is not None:
+            continue
+        if r.data["action"] != game.game.default_action(game.before(i)):
+            continue
+        later = [q for q in game.records[i + 1 :] if q.type == "action"]
+        if any(q.data["seat"] == r.data["seat"] for q in later):
+            records[i + 1].update(fault="disconnect", detail="gone", policy="default")
+            break
+    with pytest.raises(ReplayMismatchError, match="whose bot has gone the default action is due"):
+        verify(read_replay(_write(tmp_path / "t2.jsonl", records)))
 
 
 def test_show_one_deal_only(replay_file: Path) -> None:

@@ -10,6 +10,7 @@ cards changed must see a different stream (so the check can fail).
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -226,7 +227,8 @@ def _batches(path: Path) -> list[list[dict[str, Any]]]:
     """The replay's records as the arbiter writes them in one go: an action with its round's
     end, every other record alone (the header first)."""
     records = [r.data for r in read_replay(path).records]
-    out: list[list[dict[str, Any]]] = [[read_replay(path).header]]
+    header = json.loads(path.read_text().splitlines()[0])  # as written (the seed as text)
+    out: list[list[dict[str, Any]]] = [[header]]
     for record in records:
         if record["type"] == "round_end" and out[-1][-1]["type"] == "action":
             out[-1].append(record)

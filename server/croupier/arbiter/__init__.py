@@ -4,7 +4,11 @@ Pure asyncio; no proto types and no files: the transport fills and drains each s
 :class:`SeatLink`, and a :class:`Recorder` (the replay writer) records the match.
 """
 
+from croupier.arbiter._commit import JOINED as JOINED_SEAT_FIELDS
+from croupier.arbiter._commit import SCHEME as COMMIT_SCHEME
+from croupier.arbiter._commit import TERMS as COMMITTED_TERMS
 from croupier.arbiter._commit import commitment as deal_commitment
+from croupier.arbiter._commit import commitment_v2 as match_commitment
 from croupier.arbiter._commit import script_digest
 from croupier.arbiter._faults import FaultClass, FaultPolicy, Policy, fault_class, forfeit_places
 from croupier.arbiter._match import Match, MatchConfig, Recorder, SeatInfo, decision_request
@@ -47,6 +51,9 @@ from croupier.arbiter._types import (
 from croupier.errors import ClaimError
 
 __all__ = [
+    "COMMITTED_TERMS",
+    "COMMIT_SCHEME",
+    "JOINED_SEAT_FIELDS",
     "SEED_BITS",
     "SEED_LIMIT",
     "ActionEvent",
@@ -87,6 +94,7 @@ __all__ = [
     "fault_class",
     "forfeit_places",
     "keyed_seed",
+    "match_commitment",
     "new_secret",
     "random_seed",
     "script_digest",

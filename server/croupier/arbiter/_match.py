@@ -68,10 +68,12 @@ class MatchConfig:
     #: an events-only message of its own, in milliseconds; 0: it always waits for that message
     #: (fewer messages: a throughput setting for ladders whose bots do not think between turns).
     event_flush_ms: int = 50
-    #: The names the host knows the seats' bots by, by seat (a competition server's registered
-    #: names): each seat's bot is that, whatever name it says in its Hello (kept as its
-    #: self-description). Empty: the host names none (each bot's Hello name is all there is).
-    seat_names: tuple[str, ...] = ()
+    #: Per seat (empty, or one entry per seat): fields the organiser sets on the seat's object
+    #: in the replay header, known before the match starts: the commitment binds them
+    #: (``_commit.match_terms``). ``registered_name`` is the name the host knows the seat's bot
+    #: by (a competition server's registered name): the seat's bot is that, whatever name it
+    #: says in its Hello (kept as its self-description).
+    seat_roster: tuple[Mapping[str, str | int | bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +87,7 @@ class SeatInfo:
     #: Where the bot connected from, as gRPC names it (``ipv4:127.0.0.1:41120``,
     #: ``unix:/run/...``); empty for a seat that never joined.
     peer: str = ""
-    #: The name the host knows the seat's bot by (:attr:`MatchConfig.seat_names`); ``""``: none
+    #: The name the host knows the seat's bot by (its roster's ``registered_name``); ``""``: none
     #: (``bot_name``, what the bot said in its Hello, is then all there is).
     registered_name: str = ""
 
@@ -214,10 +216,14 @@ class Match:
         # second Hello, a garbled message or a wrong request id): the bot's reply to one, when it
         # comes, is turned away like a late one, not charged to the request then pending
         self._unanswered: list[set[int]] = [set() for _ in range(self.num_seats)]
+        if (wrong := _commit.check_roster(config.seat_roster, self.num_seats)) is not None:
+            raise ConfigError(wrong)
         self._salt = _commit.new_salt()
-        self._script_digest = _commit.script_digest(config.chance_script)
+        #: What decides the match, fixed now (the replay header's committed fields).
+        self.terms = _commit.match_terms(match_id, self.game.info, self.params, config)
+        self._script_digest = self.terms["chance_script_sha256"]
         #: Told to every bot at Welcome; the seed and salt behind it are revealed at MatchEnd.
-        self.commitment = _commit.commitment(config.seed, self._salt, self._script_digest)
+        self.commitment = _commit.commitment_v2(config.seed, self._salt, self.terms)
         self._used_us = [0] * self.num_seats  # charged time per seat, for the seat cap
         #: Per seat: None, or the round it forfeited (it concedes while that round lasts), or
         #: _ALWAYS (it forfeited the match, or left under a forfeit policy).
@@ -406,6 +412,8 @@ class Match:
                     self._progress(announced + 1)
                 self._broadcast(RoundEnded(shown, announced, deltas, totals, public))
         self._drain_departures(step)
+        if self._cancelled and game.current_player(state) == TERMINAL:
+            self._cancelled, self._cancel_reason = False, ""  # it came after the last move
         ranking = forfeit_places(game.ranking(state), tuple(s.forfeited_match for s in self.stats))
         result = self._result(game.returns(state), ranking)
         self._recorder.result(result, step)
@@ -724,10 +732,11 @@ class Match:
         self._log.info("seat_rejoined", seat=seat, gap_us=gap_us, peer=message.peer)
 
     def registered_name(self, seat: int) -> str:
-        """The name the host knows ``seat``'s bot by (``""``: none; see
-        :attr:`MatchConfig.seat_names`)."""
-        names = self.config.seat_names
-        return names[seat] if seat < len(names) else ""
+        """The name the host knows ``seat``'s bot by (``""``: none): its roster entry's
+        ``registered_name`` (see :attr:`MatchConfig.seat_roster`)."""
+        roster = self.config.seat_roster
+        name = roster[seat].get("registered_name", "") if seat < len(roster) else ""
+        return name if isinstance(name, str) else ""
 
     def _drain_departures(self, step: int) -> None:
         """Seats whose bot left after their last decision still count as disconnected."""

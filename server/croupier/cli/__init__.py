@@ -359,11 +359,18 @@ def _add_replay_parsers(sub: Any) -> None:
         "verify",
         help="re-simulate replays and check every step",
         description=(
-            "Re-simulate each replay from its recorded chance outcomes and actions; "
-            "exit 1 naming the first mismatch, 2 for a file that is not a readable replay."
+            "Re-simulate each replay from its recorded chance outcomes and actions, and check "
+            "its commitment; each ok line says what the commitment bound. Exit 1 naming the "
+            "first mismatch, 2 for a file that is not a readable replay."
         ),
     )
     ver.add_argument("files", **files)
+    ver.add_argument(
+        "--require-bound",
+        action="store_true",
+        help="fail (status 1) a replay of an old format (1-3), whose commitment does not bind "
+        "the whole match",
+    )
     exp = rsub.add_parser(
         "export",
         help="write replays as tables (Parquet or CSV)",
@@ -821,11 +828,15 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
             status = 2
             print(f"croupier: error: {path}: {exc}", file=sys.stderr)
             continue
+        if args.require_bound and report.unbound:
+            status = max(status, 1)
+            _say(f"FAIL {path}: {report.describe()} (--require-bound)")
+            continue
         scores = " ".join(str(s) for s in report.scores)
         unit = replay.game.info.round_noun
         print(
             f"ok   {path}: {report.steps} steps, {report.rounds} {unit}s, scores {scores}, "
-            f"{replay.status}"
+            f"{report.status}; {report.describe()}"
         )
     return status
 

@@ -28,14 +28,15 @@ async def _drive(link: SeatLink, name: str, policy: Policy) -> None:
 def record_match(
     config: MatchConfig,
     path: Path,
-    policies: Sequence[Policy],
+    policies: Sequence[Policy | None],
     names: Sequence[str],
     match_id: str | None = None,
     cancel_after: int | None = None,
 ) -> Path:
     """Play the match, seat ``s`` answered by ``policies[s]`` under the bot name ``names[s]``,
-    and write its replay to ``path`` (which must not exist); ``cancel_after``: cancel the match
-    (as Ctrl-C does) once that many decisions have been answered."""
+    and write its replay to ``path`` (which must not exist); a seat whose policy is ``None``
+    never joins (a no-show, once ``config.connect_timeout_s`` has passed); ``cancel_after``:
+    cancel the match (as Ctrl-C does) once that many decisions have been answered."""
     match = Match(config, match_id or path.stem, ReplayWriter(path))
     answered = 0
 
@@ -51,8 +52,9 @@ def record_match(
 
     async def main() -> None:
         seats = [
-            asyncio.create_task(_drive(link, names[link.seat], counted(policies[link.seat])))
+            asyncio.create_task(_drive(link, names[link.seat], counted(policy)))
             for link in match.seats
+            if (policy := policies[link.seat]) is not None
         ]
         await match.run()
         await asyncio.gather(*seats)

@@ -12,6 +12,13 @@ reads but does not verify. Errors name the first bad line.
 
 A file that ends early (a last line cut by a killed writer, or no ``result`` record yet) reads:
 ``Replay.complete`` is false. :func:`verify` is the reading plus the demand that it be complete.
+
+Binding (``docs/replay-format.md``, "What binds each field"): in format 4 the header's terms
+(everything fixed before the first Welcome) are checked against the commitment at the result,
+with the seed and the revealed salt; what is known only later is re-derived from the play (a
+seat's ``connected``, ``cancelled``). A file of an older format reads as before, but cannot
+hold what a later format added (a replay relabelled as older is a mismatch), and
+:class:`VerifyReport` says what its commitment, if any, covered.
 """
 
 from __future__ import annotations
@@ -28,7 +35,8 @@ from typing import IO, Any
 import numpy as np
 
 from croupier.arbiter import (
-    SEED_LIMIT,
+    COMMITTED_TERMS,
+    JOINED_SEAT_FIELDS,
     Fault,
     FaultClass,
     FaultPolicy,
@@ -38,6 +46,7 @@ from croupier.arbiter import (
     deal_commitment,
     fault_class,
     forfeit_places,
+    match_commitment,
     script_digest,
 )
 from croupier.errors import (
@@ -58,7 +67,7 @@ _SCHEMA: dict[str, dict[str, type | tuple[type, ...]]] = {
         "game": str,
         "rules_version": int,
         "params": dict,
-        "seed": int,
+        "seed": (int, str),
         "protocol_version": int,
         "seats": list,
         "chance_script": int,
@@ -104,6 +113,61 @@ _ALWAYS = -1
 _SCORE = re.compile(r"-?(0|[1-9][0-9]{0,30})(/[1-9][0-9]{0,30})?")
 #: Bounds on numbers no real replay comes near (a chance outcome's entries, its length, times).
 _OUTCOME_MAX, _OUTCOME_LEN, _BIG = 1 << 16, 1 << 12, 1 << 63
+#: A format 4 seed: decimal text without a sign or leading zeros, below 2**128.
+_SEED = re.compile(r"0|[1-9][0-9]{0,38}")
+_SEED_MAX = 1 << 128
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_HEX32 = re.compile(r"[0-9a-f]{32}")
+#: The format version that added each field a lower version cannot hold: (record, field) ->
+#: version. A file that holds one under a lower ``format_version`` was relabelled (a mismatch).
+_SINCE: dict[tuple[str, str], int] = {
+    ("header", "commitment"): 2,
+    ("header", "fault_policy"): 3,
+    ("header", "reconnect_grace_ms"): 3,
+    ("header", "event_flush_ms"): 3,
+    ("header", "chance_script_sha256"): 4,
+    ("action", "wall_us"): 2,
+    ("action", "lag_us"): 2,
+    ("action", "cpu_us"): 2,
+    ("action", "policy"): 3,
+    ("action", "conceded"): 3,
+    ("fault", "policy"): 3,
+    ("round_end", "result"): 2,
+    ("result", "salt"): 2,
+    ("result", "chance_script_sha256"): 2,
+    ("result", "cancel_reason"): 2,
+    ("result", "chance_script_rest"): 4,
+    ("header seat", "peer"): 2,
+    ("header clock", "kind"): 2,
+    ("header clock", "margin_ms"): 2,
+    ("header clock", "seat_cap_ms"): 2,
+    ("header clock", "match_cap_ms"): 2,
+    ("header clock", "cpu_wall_guard_ms"): 2,
+    ("result seat", "forfeits"): 3,
+    ("record", "forfeit"): 3,
+    ("record", "dropped"): 3,
+    ("record", "rejoined"): 3,
+}
+#: The first format whose commitment binds the whole match (scheme v2), and the first that
+#: always has a commitment.
+_BOUND, _COMMITTED = 4, 3
+
+
+def _later(kind: str, data: dict[str, Any], version: int) -> tuple[str, int] | None:
+    """The first thing in a ``kind`` record that a format after ``version`` added (see
+    :data:`_SINCE`), as ``(what, the version that added it)``, or None."""
+    if (since := _SINCE.get(("record", kind), 0)) > version:
+        return f"a {kind} record", since
+    for key in data:
+        if (since := _SINCE.get((kind, key), 0)) > version:
+            return f"the {kind} field {key!r}", since
+    nested = (("seat", data.get("seats")), ("clock", data.get("clock")))
+    for name, value in nested if kind in ("header", "result") else ():
+        for item in value if isinstance(value, list) else [value]:
+            for key in item if isinstance(item, dict) else ():
+                if (since := _SINCE.get((f"{kind} {name}", key), 0)) > version:
+                    return f"the {kind} {name} field {key!r}", since
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +196,8 @@ class Replay:
     truncated: bool = False
     #: Each finished round's structured result, as re-simulated (also for a format v1 file).
     round_results: tuple[dict[str, Any], ...] = ()
+    #: What the commitment was checked to bind (at the result; empty without one).
+    bound: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -159,14 +225,41 @@ class Replay:
         return self.states[index - 1] if index else self.initial
 
 
+#: What a format 4 commitment binds, as verify's ``ok`` line names it (docs/replay-format.md).
+BINDS = ("deals", "script", "game", "params", "seats", "clock", "policy", "reconnect", "flush")
+
+
 @dataclass(frozen=True, slots=True)
 class VerifyReport:
-    """What ``verify`` checked."""
+    """What ``verify`` checked: the play, and what the commitment binds (``bound``: names from
+    :data:`BINDS`; ``unbound``: those an old format's commitment does not)."""
 
     steps: int
     rounds: int
     scores: tuple[Fraction, ...]
     cancelled: bool = False
+    format_version: int = 0
+    #: The commitment scheme checked (2, 1), or 0: the file has no commitment.
+    scheme: int = 0
+    commitment: str = ""
+    bound: tuple[str, ...] = ()
+    unbound: tuple[str, ...] = BINDS
+
+    @property
+    def status(self) -> str:
+        return "cancelled" if self.cancelled else "finished"
+
+    def describe(self) -> str:
+        """What the commitment bound, as the ``ok`` line says it."""
+        if self.format_version >= _BOUND and self.scheme and not self.unbound:
+            return f"commitment v{self.scheme} {self.commitment} checked: {', '.join(self.bound)}"
+        old = f"format {self.format_version} (old, unbound)"
+        if not self.scheme:
+            return f"{old}: no commitment, nothing bound"
+        return (
+            f"{old}: commitment v{self.scheme} {self.commitment} checked: "
+            f"{', '.join(self.bound)}; not bound: {', '.join(self.unbound)}"
+        )
 
 
 _MISSING = object()
@@ -247,11 +340,13 @@ class ReplayCheck:
 
     def __init__(self, header: Record) -> None:
         data = header.data
-        self.header = data
         if header.type != "header":
             raise ReplayFormatError("the first record must be the header", header.line)
         self.game = game = self._check_header(data, header.line)
         self.format_version: int = data["format_version"]
+        #: The header as every caller gets it: the seed an int in every format.
+        self.header = data = {**data, "seed": int(data["seed"])}
+        self.bound: tuple[str, ...] = ()  # what the commitment was checked to bind
         self.state = self.initial = game.initial_state(game.info.make_params(data["params"]))
         self.seats = game.num_players(self.state)
         if len(data["seats"]) != self.seats:
@@ -261,6 +356,15 @@ class ReplayCheck:
             )
         if [s["seat"] for s in data["seats"]] != list(range(self.seats)):
             raise ReplayFormatError("the header must list every seat in order", header.line)
+        #: Seats whose bot never joined (format 4: their fault opens the records).
+        self.absent = [not s["connected"] for s in data["seats"]]
+        self.started = False  # a step (or the result) has been read
+        self.ending = False  # a fault of a joined seat, recorded after the last step, was read
+        self.terms: dict[str, Any] = {}
+        if self.format_version >= _BOUND:
+            self.terms = self._check_bound_header(data, header.line)
+        else:
+            self._check_since("header", data, header.line, self.format_version)
         self.round_record = get_spec(game.info.name).round_record
         # Chance outcomes are redrawn from the seed, except the first ``chance_script`` ones,
         # which the match was given (duplicate play).
@@ -330,12 +434,62 @@ class ReplayCheck:
             game.info.make_params(data["params"])
         except ConfigError as exc:
             raise ReplayFormatError(str(exc), line) from None
-        if not 0 <= data["seed"] < SEED_LIMIT:
-            raise ReplayFormatError(f"header: seed {_short(data['seed'])} is out of range", line)
-        for key in ("chance_script", "protocol_version"):
-            if not 0 <= data[key] < _BIG:
+        seed = data["seed"]
+        if isinstance(seed, str) and version < _BOUND:
+            raise ReplayMismatchError(
+                f"format_version {version}, but the seed is decimal text, which only format "
+                f"{_BOUND} writes: a replay relabelled as older",
+                line,
+            )
+        if isinstance(seed, str) and not (_SEED.fullmatch(seed) and int(seed) < _SEED_MAX):
+            raise ReplayFormatError(f"header: seed {_short(seed)} is not a seed in decimal", line)
+        if isinstance(seed, int) and version >= _BOUND:
+            raise ReplayFormatError(
+                f"header: format {version} writes the seed as decimal text, not a number", line
+            )
+        for key in ("seed", "chance_script", "protocol_version"):
+            if isinstance(data[key], int) and not 0 <= data[key] < _BIG:
                 raise ReplayFormatError(f"header: {key} {_short(data[key])} is out of range", line)
         return game
+
+    @staticmethod
+    def _check_since(kind: str, data: dict[str, Any], line: int, version: int) -> None:
+        """A record of an old format holds nothing a later format added (else it was
+        relabelled as older: a mismatch)."""
+        found = _later(kind, data, version)
+        if found is not None:
+            what, since = found
+            raise ReplayMismatchError(
+                f"format_version {version}, but {what}, which came with format {since}: "
+                "a replay relabelled as older",
+                line,
+            )
+
+    def _check_bound_header(self, data: dict[str, Any], line: int) -> dict[str, Any]:
+        """A format 4 header: its commitment and its terms (``_commit.TERMS``), as typed."""
+        for key, typ in (("clock", dict), ("fault_policy", dict), ("reconnect_grace_ms", int),
+                         ("event_flush_ms", int), ("chance_script_sha256", str)):  # fmt: skip
+            if not _typed(data.get(key, _MISSING), typ):
+                raise ReplayFormatError(f"header: field {key!r} missing or of the wrong type", line)
+        if not _HEX64.fullmatch(data["chance_script_sha256"]):
+            raise ReplayFormatError("header: chance_script_sha256 must be 64 hex digits", line)
+        for seat in data["seats"]:
+            if not isinstance(seat.get("peer"), str):
+                raise ReplayFormatError("header: a seat without its peer", line)
+        committed = data.get("commitment")
+        if committed is None:
+            raise ReplayMismatchError(
+                f"a format {data['format_version']} replay without its commitment (every "
+                "match since format 4 has one: it was removed)",
+                line,
+            )
+        if not isinstance(committed, str) or not _HEX64.fullmatch(committed):
+            raise ReplayFormatError("header: commitment must be 64 hex digits", line)
+        terms = {key: data[key] for key in COMMITTED_TERMS if key != "seats"}
+        terms["seats"] = [
+            {k: v for k, v in seat.items() if k not in JOINED_SEAT_FIELDS} for seat in data["seats"]
+        ]
+        return terms
 
     @staticmethod
     def _check_policy(data: dict[str, Any], line: int) -> FaultPolicy:
@@ -407,8 +561,35 @@ class ReplayCheck:
             raise self._fail(
                 f"a deal ended at step {self.step} but its round_end record is missing", rec
             )
+        if self.format_version < _BOUND:
+            self._check_since(kind, data, rec.line, self.format_version)
+        elif kind not in ("fault", "dropped", "rejoined"):
+            self._bound_order(kind, rec)
         self._checks[kind](rec)
         return self.state
+
+    def _bound_order(self, kind: str, rec: Record) -> None:
+        """Format 4: the seats whose bot never joined (``connected`` false) have their fault
+        first, before any step; faults of joined seats found at the end come after the last
+        step (the arbiter records no other fault record)."""
+        if not self.started:
+            self.started = True
+            missing = [s for s in range(self.seats) if self.absent[s] and not self._gone(s)]
+            if missing:
+                raise self._fail(
+                    f"seat {missing[0]} is not connected, but no fault says its bot never "
+                    "joined (no_show or crash at step 0)",
+                    rec,
+                )
+        if self.ending and kind != "result":
+            raise self._fail(
+                f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} record after a fault recorded "
+                "at the match's end (after its last step)",
+                rec,
+            )
+
+    def _gone(self, seat: int) -> bool:
+        return self.stats[seat].disconnected
 
     def _seat(self, rec: Record) -> int:
         seat = rec.data["seat"]
@@ -508,9 +689,29 @@ class ReplayCheck:
             raise ReplayFormatError(f"unknown fault {_short(fault)}", rec.line)
         if fault not in _GONE:
             raise self._fail(f"a fault record for {fault}, which happens only at a decision", rec)
+        if self.format_version >= _BOUND:
+            self._bound_fault(seat, fault, rec)
         self._fault_policy(rec, fault, None)
         self.stats[seat].disconnected = True
         self.away[seat] = False
+
+    def _bound_fault(self, seat: int, fault: str, rec: Record) -> None:
+        """Format 4: a fault record is a seat's bot that never joined (first, at step 0, for a
+        seat that is not ``connected``), or one that left after its last decision (at the end,
+        for a joined seat); each seat's bot goes once."""
+        if self._gone(seat):
+            raise self._fail(f"seat {seat}'s bot has gone already: a second {fault}", rec)
+        if self.absent[seat]:
+            if self.started or self.ending or fault == "disconnect":
+                raise self._fail(
+                    f"seat {seat} is not connected: only its no_show (or crash) at step 0, "
+                    f"before any other record, can say so, not this {fault}",
+                    rec,
+                )
+        elif fault == "no_show":
+            raise self._fail(f"a no_show for seat {seat}, which is connected", rec)
+        else:
+            self.ending = True
 
     def _dropped(self, rec: Record) -> None:
         """A seat's connection dropped inside a match that lets bots come back."""
@@ -602,18 +803,90 @@ class ReplayCheck:
         self.rounds += 1
 
     def _reveal(self, rec: Record) -> None:
-        """The commitment the bots were told at Welcome matches the seed and salt revealed at
-        the end (and the scripted outcomes, when the match used them all)."""
+        """The commitment the bots were told at Welcome matches the seed and the salt revealed
+        at the end: format 4 with the header's terms and the whole chance script (the
+        outcomes played and ``chance_script_rest``); formats 2 and 3 with the script's digest
+        (checked against the outcomes when the match played them all)."""
+        if self.format_version >= _BOUND:
+            self._reveal_terms(rec)
+            return
         committed = self.header.get("commitment")
         if committed is None:  # a replay from before commit-reveal
+            if self.format_version >= _COMMITTED:
+                raise self._fail(
+                    f"a format {self.format_version} replay without its commitment (every "
+                    f"match since format {_COMMITTED} has one: it was removed)",
+                    rec,
+                )
             return
         salt, digest = rec.data.get("salt"), rec.data.get("chance_script_sha256")
         if not isinstance(salt, str) or not isinstance(digest, str):
             raise self._fail("the header has a commitment but the result reveals no salt", rec)
-        if len(self.script) == self.scripted and script_digest(self.script) != digest:
-            raise self._fail("the revealed chance script digest is not the script played", rec)
+        bound = ["deals"]
+        if len(self.script) == self.scripted:
+            if script_digest(self.script) != digest:
+                raise self._fail("the revealed chance script digest is not the script played", rec)
+            bound.append("script")
         if deal_commitment(self.header["seed"], salt, digest) != committed:
             raise self._fail("the revealed seed and salt do not match the commitment", rec)
+        self.bound = tuple(bound)
+
+    def _reveal_terms(self, rec: Record) -> None:
+        data, header = rec.data, self.header
+        salt, digest = data.get("salt"), data.get("chance_script_sha256")
+        rest = data.get("chance_script_rest")
+        if not isinstance(salt, str) or not _HEX32.fullmatch(salt):
+            raise self._fail("the result does not reveal the salt (32 hex digits)", rec)
+        if digest != header["chance_script_sha256"]:
+            raise self._fail("the result's chance_script_sha256 is not the header's", rec)
+        if not (
+            isinstance(rest, list)
+            and all(
+                isinstance(o, list)
+                and len(o) <= _OUTCOME_LEN
+                and all(type(x) is int and 0 <= x < _OUTCOME_MAX for x in o)
+                for o in rest
+            )
+        ):
+            raise ReplayFormatError(
+                "result: chance_script_rest must be a list of outcomes", rec.line
+            )
+        if rest and self.chance_events >= self.scripted:
+            raise self._fail("chance_script_rest holds outcomes, but the match played them", rec)
+        played = self.script  # the scripted outcomes the match reached
+        if len(played) + len(rest) != self.scripted or script_digest(played + rest) != digest:
+            raise self._fail(
+                f"the chance script played and revealed ({len(played)} + {len(rest)} outcomes) "
+                f"is not the committed script of {self.scripted}",
+                rec,
+            )
+        if match_commitment(header["seed"], salt, self.terms) != header["commitment"]:
+            raise self._fail(
+                "the header's terms, seed and revealed salt do not match the commitment", rec
+            )
+        self.bound = BINDS
+
+    def _bound_result(self, rec: Record) -> None:
+        """Format 4: how the match ended follows from the play, and the names in the result
+        are the header's (each bot was told them in MatchEnd)."""
+        data = rec.data
+        over = self.game.current_player(self.state) == TERMINAL
+        if data["cancelled"] and over:
+            raise self._fail("the result says cancelled, but the match was played to its end", rec)
+        reason = data.get("cancel_reason")
+        if not isinstance(reason, str) or bool(reason) != data["cancelled"]:
+            raise self._fail(
+                f"cancel_reason {_short(reason)} for a match that "
+                + ("was cancelled" if data["cancelled"] else "was not cancelled"),
+                rec,
+            )
+        for row, seat in zip(data["seats"], self.header["seats"], strict=True):
+            if row["bot_name"] != seat["bot_name"]:
+                raise self._fail(
+                    f"seat {row['seat']} is {_short(row['bot_name'])} in the result, "
+                    f"{_short(seat['bot_name'])} in the header",
+                    rec,
+                )
 
     def _result(self, rec: Record) -> None:
         data, game = rec.data, self.game
@@ -628,6 +901,8 @@ class ReplayCheck:
         self.over = True
         if not data["cancelled"] and game.current_player(self.state) != TERMINAL:
             raise self._fail("result recorded before the match is over", rec)
+        if self.format_version >= _BOUND:
+            self._bound_result(rec)
         scores = game.returns(self.state)
         recorded = [r["score"] for r in rows]
         if recorded != [score_text(s) for s in scores]:
@@ -709,6 +984,7 @@ def read_replay(path: Path | str, *, tolerate_truncated_tail: bool = False) -> R
         tuple(states),
         truncated,
         tuple(check.results),
+        check.bound,
     )
 
 
@@ -737,7 +1013,22 @@ def verify(replay: Replay) -> VerifyReport:
     rounds = sum(1 for r in replay.records if r.type == "round_end")
     steps = int(replay.records[-1].data["step"])
     cancelled = bool(replay.records[-1].data["cancelled"])
-    return VerifyReport(steps, rounds, game.returns(final), cancelled)
+    header = replay.header
+    version = int(header["format_version"])
+    commitment = header.get("commitment")
+    scheme = 0 if commitment is None else 2 if version >= _BOUND else 1
+    bound = replay.bound
+    return VerifyReport(
+        steps,
+        rounds,
+        game.returns(final),
+        cancelled,
+        version,
+        scheme,
+        commitment or "",
+        bound,
+        tuple(b for b in BINDS if b not in bound),
+    )
 
 
 def follow(
@@ -759,7 +1050,7 @@ def follow(
         nonlocal check
         if check is None:
             check = ReplayCheck(rec)
-            return rec, None, check.initial
+            return Record(rec.line, check.header), None, check.initial
         before = check.state
         return rec, before, check.feed(rec)
 

@@ -21,9 +21,11 @@ from croupier.errors import ConfigError, ReplayWriteError
 from croupier.games import get_spec
 
 FORMAT = "croupier-replay"
-FORMAT_VERSION = 3
-#: The format versions the reader reads (1: no structured round results; 2: no fault policy).
-READABLE_VERSIONS = (1, 2, 3)
+FORMAT_VERSION = 4
+#: The format versions the reader reads (1: no structured round results; 2: no fault policy;
+#: 3: the commitment binds the seed and the chance script only). Only format 4 binds the whole
+#: match to its commitment (``docs/replay-format.md``, "What binds each field").
+READABLE_VERSIONS = (1, 2, 3, 4)
 
 
 def score_text(value: Fraction) -> str:
@@ -50,6 +52,8 @@ class ReplayWriter:
         self.path = path
         self._listener = listener
         self._round_record: Any = None  # the game's GameSpec.round_record, known at the header
+        self._script: tuple[tuple[int, ...], ...] = ()  # the match's chance script
+        self._chances = 0  # chance records written
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
@@ -83,45 +87,35 @@ class ReplayWriter:
     # -- Recorder -------------------------------------------------------------------------------
 
     def header(self, match: Match, seats: tuple[SeatInfo, ...]) -> None:
-        info = match.game.info
-        self._round_record = get_spec(info.name).round_record
-        clock = match.config.clock
+        self._round_record = get_spec(match.game.info.name).round_record
+        self._script = match.config.chance_script
+        terms = match.terms  # the committed fields, exactly as the commitment covers them
         self._write(
             {
                 "type": "header",
                 "format": FORMAT,
                 "format_version": FORMAT_VERSION,
-                "match_id": match.match_id,
-                "game": info.name,
-                "rules_version": info.version,
-                "params": dict(match.params),
-                "seed": match.config.seed,
-                "chance_script": len(match.config.chance_script),
+                "match_id": terms["match_id"],
+                "game": terms["game"],
+                "rules_version": terms["rules_version"],
+                "params": terms["params"],
+                "seed": str(match.config.seed),  # decimal text: exact in every JSON reader
+                "chance_script": terms["chance_script"],
+                "chance_script_sha256": terms["chance_script_sha256"],
                 "commitment": match.commitment,
                 "protocol_version": PROTOCOL_VERSION,
                 "croupier_version": __version__,
-                "clock": {
-                    "move_time_ms": clock.move_time_ms,
-                    "time_bank_ms": clock.time_bank_ms,
-                    "kind": clock.kind.value,
-                    "margin_ms": clock.margin_ms,
-                    "seat_cap_ms": clock.seat_cap_ms,
-                    "match_cap_ms": clock.match_cap_ms,
-                    "cpu_wall_guard_ms": clock.cpu_wall_guard_ms,
-                },
-                "fault_policy": match.config.fault_policy.as_dict(),
-                "reconnect_grace_ms": round(match.config.reconnect_grace_s * 1000),
-                "event_flush_ms": match.config.event_flush_ms,
+                "clock": terms["clock"],
+                "fault_policy": terms["fault_policy"],
+                "reconnect_grace_ms": terms["reconnect_grace_ms"],
+                "event_flush_ms": terms["event_flush_ms"],
                 "seats": [
                     {
-                        "seat": s.seat,
+                        **terms["seats"][s.seat],
                         "bot_name": s.bot_name,
                         "bot_version": s.bot_version,
                         "connected": s.connected,
                         "peer": s.peer,
-                        # only where the host names its bots (croupier serve): the name it
-                        # knows the bot by; bot_name stays what the bot said of itself
-                        **({"registered_name": s.registered_name} if s.registered_name else {}),
                     }
                     for s in seats
                 ],
@@ -130,6 +124,7 @@ class ReplayWriter:
         )
 
     def chance(self, step: int, outcome: tuple[int, ...], label: str) -> None:
+        self._chances += 1
         self._write({"type": "chance", "step": step, "outcome": list(outcome), "label": label})
 
     def action(
@@ -229,6 +224,9 @@ class ReplayWriter:
                 "cancel_reason": result.cancel_reason,
                 "salt": result.salt,
                 "chance_script_sha256": result.script_digest,
+                # the scripted outcomes the match did not reach: with the played ones they
+                # must give the committed digest
+                "chance_script_rest": [list(o) for o in self._script[self._chances :]],
                 "seats": [
                     {
                         "seat": r.seat,

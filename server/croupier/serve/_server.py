@@ -1284,7 +1284,8 @@ class CompetitionServer:
             reconnect_grace_s=config.reconnect_grace_s,
             event_flush_ms=config.event_flush_ms,
             chance_script=order.chance_script,
-            seat_names=record.bots,  # who each seat's bot is, whatever its Hello says
+            # who each seat's bot is, whatever its Hello says (bound by the commitment)
+            seat_roster=tuple({"registered_name": name} for name in record.bots),
         )
 
         def progress(done: int) -> None:

@@ -110,13 +110,17 @@ class MatchFeed:
             await self._changed.wait()
 
     def header(self) -> dict[str, Any]:
-        return self.records[0]
+        """The header as the reader gives it (the seed an int, as in every format)."""
+        return self._checker().header
+
+    def _checker(self) -> ReplayCheck:
+        if self._check is None:
+            self._check = ReplayCheck(Record(1, self.records[0]))
+        return self._check
 
     def simulated(self, index: int) -> tuple[Record, Any, Any]:
         """Record ``index`` (1-based: 0 is the header) with the states before and after it."""
-        if self._check is None:
-            self._check = ReplayCheck(Record(1, self.records[0]))
-        check = self._check
+        check = self._checker()
         while len(self._states) < index:
             n = len(self._states) + 1
             self._states.append(check.feed(Record(n + 1, self.records[n])))
