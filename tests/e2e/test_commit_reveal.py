@@ -25,13 +25,17 @@ TERMS = ("match_id", "game", "rules_version", "params", "chance_script", "chance
 JOINED = {"bot_name", "bot_version", "connected", "peer"}
 
 
-def _commit(seed: int, salt: str, header: dict[str, Any]) -> str:
-    """The scheme as docs/protocol.md states it: the terms from the replay header."""
+def _terms_sha256(header: dict[str, Any]) -> str:
+    """The terms' digest as docs/protocol.md states it: the terms from the replay header."""
     terms = {key: header[key] for key in TERMS}
     terms["seats"] = [{k: v for k, v in s.items() if k not in JOINED} for s in header["seats"]]
     text = json.dumps(terms, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    digest = hashlib.sha256(text.encode()).hexdigest()
-    return hashlib.sha256(f"croupier-commit-v2:{seed}:{salt}:{digest}".encode()).hexdigest()
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _commit(scheme: int, seed: int, salt: str, digest: str) -> str:
+    """Scheme v1 (``digest``: the chance script's) or v2 (``digest``: the terms')."""
+    return hashlib.sha256(f"croupier-commit-v{scheme}:{seed}:{salt}:{digest}".encode()).hexdigest()
 
 
 def test_a_bot_can_check_the_match_was_fixed_before_play(e2e: Kit) -> None:
@@ -40,12 +44,19 @@ def test_a_bot_can_check_the_match_was_fixed_before_play(e2e: Kit) -> None:
     messages = [pb.PlayResponse.FromString(raw) for raw in read_stream(stream)]
     welcome = next(m.welcome for m in messages if m.WhichOneof("kind") == "welcome")
     end = next(m.match_end for m in messages if m.WhichOneof("kind") == "match_end")
-    assert len(welcome.deal_commitment) == 64
-    assert end.seed == 77
+    assert len(welcome.deal_commitment) == len(welcome.match_commitment) == 64
+    assert (end.seed, end.seed_decimal) == (77, "77")
     assert len(end.salt) == 32
-    header = json.loads(run.replay.read_text().splitlines()[0])  # the published replay
-    assert header["commitment"] == welcome.deal_commitment
-    assert welcome.deal_commitment == _commit(end.seed, end.salt, header)
+    # from MatchEnd alone: the deals' commitment (as since protocol 2) and the match's
+    seed = int(end.seed_decimal)
+    assert welcome.deal_commitment == _commit(1, seed, end.salt, end.chance_script_sha256)
+    assert welcome.match_commitment == _commit(2, seed, end.salt, end.terms_sha256)
+    # with the published replay: the terms behind terms_sha256
+    header = json.loads(run.replay.read_text().splitlines()[0])
+    assert (header["commitment"], header["deal_commitment"]) == (
+        welcome.match_commitment, welcome.deal_commitment
+    )  # fmt: skip
+    assert _terms_sha256(header) == end.terms_sha256
     # the terms are the ones the bot was told, and the script the one revealed
     assert (header["match_id"], header["game"], header["rules_version"]) == (
         welcome.match_id, welcome.game, welcome.rules_version
@@ -56,7 +67,7 @@ def test_a_bot_can_check_the_match_was_fixed_before_play(e2e: Kit) -> None:
     empty = hashlib.sha256(b"[]").hexdigest()
     assert (header["chance_script"], end.chance_script_sha256) == (0, empty)
     report = verify(read_replay(run.replay))
-    assert (report.scheme, report.commitment) == (2, welcome.deal_commitment)
+    assert (report.scheme, report.commitment) == (2, welcome.match_commitment)
 
 
 def test_replay_verify_rejects_a_reveal_that_does_not_match(e2e: Kit, tmp_path: Path) -> None:
@@ -81,5 +92,7 @@ def test_a_seed_beyond_64_bits_is_revealed_in_seed_decimal(e2e: Kit) -> None:
     welcome = next(m.welcome for m in messages if m.WhichOneof("kind") == "welcome")
     end = next(m.match_end for m in messages if m.WhichOneof("kind") == "match_end")
     assert (end.seed, end.seed_decimal) == (0, str(seed))
-    assert welcome.deal_commitment == _commit(int(end.seed_decimal), end.salt, [])
+    assert welcome.deal_commitment == _commit(1, seed, end.salt, end.chance_script_sha256)
+    assert welcome.match_commitment == _commit(2, seed, end.salt, end.terms_sha256)
+    assert read_replay(run.replay).header["seed"] == seed
     verify(read_replay(run.replay))

@@ -81,7 +81,8 @@ def paste(forged: Records, original: Records) -> Records:
 INTRODUCED = {
     ("header", "commitment"): 2, ("header", "fault_policy"): 3,
     ("header", "reconnect_grace_ms"): 3, ("header", "event_flush_ms"): 3,
-    ("header", "chance_script_sha256"): 4, ("action", "wall_us"): 2, ("action", "lag_us"): 2,
+    ("header", "chance_script_sha256"): 4, ("header", "deal_commitment"): 4,
+    ("action", "wall_us"): 2, ("action", "lag_us"): 2,
     ("action", "cpu_us"): 2, ("action", "policy"): 3, ("action", "conceded"): 3,
     ("fault", "policy"): 3, ("round_end", "result"): 2, ("result", "salt"): 2,
     ("result", "chance_script_sha256"): 2, ("result", "cancel_reason"): 2,

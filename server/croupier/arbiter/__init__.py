@@ -9,7 +9,7 @@ from croupier.arbiter._commit import SCHEME as COMMIT_SCHEME
 from croupier.arbiter._commit import TERMS as COMMITTED_TERMS
 from croupier.arbiter._commit import commitment as deal_commitment
 from croupier.arbiter._commit import commitment_v2 as match_commitment
-from croupier.arbiter._commit import script_digest
+from croupier.arbiter._commit import header_terms, script_digest, terms_digest
 from croupier.arbiter._faults import FaultClass, FaultPolicy, Policy, fault_class, forfeit_places
 from croupier.arbiter._match import Match, MatchConfig, Recorder, SeatInfo, decision_request
 from croupier.arbiter._seat import SeatLink
@@ -93,6 +93,7 @@ __all__ = [
     "explicit_key",
     "fault_class",
     "forfeit_places",
+    "header_terms",
     "keyed_seed",
     "match_commitment",
     "new_secret",
@@ -100,4 +101,5 @@ __all__ = [
     "script_digest",
     "searchable",
     "searchable_warning",
+    "terms_digest",
 ]

@@ -13,8 +13,10 @@ JSON (:func:`canonical`: keys sorted, no whitespace, UTF-8; RFC 8785 for these v
 are an object with exactly the keys :data:`TERMS`, each as the replay header writes it, except
 ``seats``: each header seat object without the fields set when its bot joined (:data:`JOINED`).
 
-Scheme v1 (``croupier-commit-v1``, replay formats 2 and 3, kept to verify those): the text is
-``croupier-commit-v1:S:T:C`` with ``C`` the chance script's digest (:func:`script_digest`).
+Scheme v1 (``croupier-commit-v1``): the text is ``croupier-commit-v1:S:T:C`` with ``C`` the chance
+script's digest (:func:`script_digest`): the deals' commitment. Bots are told both at Welcome:
+``Welcome.deal_commitment`` (v1, its meaning since protocol 2) and ``Welcome.match_commitment``
+(v2); replay formats 2 and 3 have only the v1 one, format 4 both.
 """
 
 from __future__ import annotations
@@ -122,6 +124,16 @@ def match_terms(
         "event_flush_ms": config.event_flush_ms,
         "seats": [{"seat": seat, **roster[seat]} for seat in range(seats)],
     }
+
+
+def header_terms(header: Mapping[str, Any]) -> dict[str, Any]:
+    """The terms (keys :data:`TERMS`) a format 4 replay header records: its committed fields,
+    each seat object without the fields set when its bot joined (:data:`JOINED`)."""
+    terms = {key: header[key] for key in TERMS if key != "seats"}
+    terms["seats"] = [
+        {k: v for k, v in seat.items() if k not in JOINED} for seat in header["seats"]
+    ]
+    return terms
 
 
 def check_roster(roster: Sequence[Mapping[str, Any]], seats: int) -> str | None:

@@ -222,8 +222,11 @@ class Match:
         #: What decides the match, fixed now (the replay header's committed fields).
         self.terms = _commit.match_terms(match_id, self.game.info, self.params, config)
         self._script_digest = self.terms["chance_script_sha256"]
-        #: Told to every bot at Welcome; the seed and salt behind it are revealed at MatchEnd.
+        self._terms_digest = _commit.terms_digest(self.terms)
+        #: Told to every bot at Welcome (the seed and salt behind them are revealed at
+        #: MatchEnd): the whole match's commitment (scheme v2), and the deals' (scheme v1).
         self.commitment = _commit.commitment_v2(config.seed, self._salt, self.terms)
+        self.deal_commitment = _commit.commitment(config.seed, self._salt, self._script_digest)
         self._used_us = [0] * self.num_seats  # charged time per seat, for the seat cap
         #: Per seat: None, or the round it forfeited (it concedes while that round lasts), or
         #: _ALWAYS (it forfeited the match, or left under a forfeit policy).
@@ -253,8 +256,9 @@ class Match:
             info.version,
             dict(self.params),
             clock,
-            self.commitment,
+            self.deal_commitment,
             0 if self.seats[seat].launched else round(self.config.reconnect_grace_s * 1000),
+            self.commitment,
         )
 
     def cancel(self, reason: str = "cancelled by the operator") -> None:
@@ -775,4 +779,5 @@ class Match:
             seed=self.config.seed,
             salt=self._salt,
             script_digest=self._script_digest,
+            terms_digest=self._terms_digest,
         )

@@ -76,10 +76,13 @@ class Welcome:
     rules_version: int
     params: dict[str, int]
     clock: ClockRules
-    #: The deals' commitment (``croupier.arbiter._commit``), revealed at the end.
+    #: The deals' commitment (scheme v1: seed, salt, chance script; ``croupier.arbiter._commit``),
+    #: revealed at the end.
     commitment: str = ""
     #: How long the seat's bot may be away and come back (0: a lost stream ends the seat).
     reconnect_grace_ms: int = 0
+    #: The whole match's commitment (scheme v2: seed, salt and the match's terms).
+    match_commitment: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,10 +172,12 @@ class MatchResult:
     seats: tuple[SeatResult, ...]
     cancelled: bool = False
     cancel_reason: str = ""
-    #: The reveal of the commitment: the match seed, the salt and the chance script's digest.
+    #: The reveal of the commitments: the match seed, the salt, the chance script's digest and
+    #: the terms' digest.
     seed: int = 0
     salt: str = ""
     script_digest: str = ""
+    terms_digest: str = ""
 
 
 @dataclass(frozen=True, slots=True)

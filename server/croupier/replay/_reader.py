@@ -35,8 +35,6 @@ from typing import IO, Any
 import numpy as np
 
 from croupier.arbiter import (
-    COMMITTED_TERMS,
-    JOINED_SEAT_FIELDS,
     Fault,
     FaultClass,
     FaultPolicy,
@@ -46,6 +44,7 @@ from croupier.arbiter import (
     deal_commitment,
     fault_class,
     forfeit_places,
+    header_terms,
     match_commitment,
     script_digest,
 )
@@ -126,6 +125,7 @@ _SINCE: dict[tuple[str, str], int] = {
     ("header", "reconnect_grace_ms"): 3,
     ("header", "event_flush_ms"): 3,
     ("header", "chance_script_sha256"): 4,
+    ("header", "deal_commitment"): 4,
     ("action", "wall_us"): 2,
     ("action", "lag_us"): 2,
     ("action", "cpu_us"): 2,
@@ -485,11 +485,10 @@ class ReplayCheck:
             )
         if not isinstance(committed, str) or not _HEX64.fullmatch(committed):
             raise ReplayFormatError("header: commitment must be 64 hex digits", line)
-        terms = {key: data[key] for key in COMMITTED_TERMS if key != "seats"}
-        terms["seats"] = [
-            {k: v for k, v in seat.items() if k not in JOINED_SEAT_FIELDS} for seat in data["seats"]
-        ]
-        return terms
+        deals = data.get("deal_commitment")
+        if not isinstance(deals, str) or not _HEX64.fullmatch(deals):
+            raise ReplayFormatError("header: deal_commitment must be 64 hex digits", line)
+        return header_terms(data)
 
     @staticmethod
     def _check_policy(data: dict[str, Any], line: int) -> FaultPolicy:
@@ -863,6 +862,10 @@ class ReplayCheck:
         if match_commitment(header["seed"], salt, self.terms) != header["commitment"]:
             raise self._fail(
                 "the header's terms, seed and revealed salt do not match the commitment", rec
+            )
+        if deal_commitment(header["seed"], salt, digest) != header["deal_commitment"]:
+            raise self._fail(
+                "the seed, the revealed salt and the script do not match the deal commitment", rec
             )
         self.bound = BINDS
 

@@ -103,6 +103,7 @@ class ReplayWriter:
                 "chance_script": terms["chance_script"],
                 "chance_script_sha256": terms["chance_script_sha256"],
                 "commitment": match.commitment,
+                "deal_commitment": match.deal_commitment,
                 "protocol_version": PROTOCOL_VERSION,
                 "croupier_version": __version__,
                 "clock": terms["clock"],

@@ -27,6 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from croupier.arbiter import header_terms, terms_digest
 from croupier.errors import ConfigError, PermissionDeniedError
 from croupier.games import CHANCE, get_spec
 from croupier.games._codec_kit import score
@@ -244,6 +245,8 @@ class _Viewer:
             reveal_seed(end, int(self.header["seed"]))
             end.salt = data.get("salt") or ""
             end.chance_script_sha256 = data.get("chance_script_sha256") or ""
+            if "deal_commitment" in self.header:  # format 4: the terms are committed too
+                end.terms_sha256 = terms_digest(header_terms(self.header))
         return cpb.WatchMatchResponse(end=end)
 
 

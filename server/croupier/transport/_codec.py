@@ -146,6 +146,7 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
             cancelled=result.cancelled,
             salt=result.salt,
             chance_script_sha256=result.script_digest,
+            terms_sha256=result.terms_digest,
             results=[
                 pb.SeatResult(
                     seat=r.seat,
@@ -182,6 +183,7 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
                     cpu_wall_guard_ms=message.clock.cpu_wall_guard_ms,
                 ),
                 deal_commitment=message.commitment,
+                match_commitment=message.match_commitment,
                 reconnect_grace_ms=message.reconnect_grace_ms,
             )
         )

@@ -113,7 +113,7 @@ class Hello(_message.Message):
     def __init__(self, token: _Optional[str] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("match_id", "seat", "num_seats", "game", "rules_version", "params", "protocol_version", "clock_rules", "deal_commitment", "reconnect_grace_ms")
+    __slots__ = ("match_id", "seat", "num_seats", "game", "rules_version", "params", "protocol_version", "clock_rules", "deal_commitment", "reconnect_grace_ms", "match_commitment")
     class ParamsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -131,6 +131,7 @@ class Welcome(_message.Message):
     CLOCK_RULES_FIELD_NUMBER: _ClassVar[int]
     DEAL_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     RECONNECT_GRACE_MS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     seat: int
     num_seats: int
@@ -141,7 +142,8 @@ class Welcome(_message.Message):
     clock_rules: ClockRules
     deal_commitment: str
     reconnect_grace_ms: int
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., game: _Optional[str] = ..., rules_version: _Optional[int] = ..., params: _Optional[_Mapping[str, int]] = ..., protocol_version: _Optional[int] = ..., clock_rules: _Optional[_Union[ClockRules, _Mapping]] = ..., deal_commitment: _Optional[str] = ..., reconnect_grace_ms: _Optional[int] = ...) -> None: ...
+    match_commitment: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., game: _Optional[str] = ..., rules_version: _Optional[int] = ..., params: _Optional[_Mapping[str, int]] = ..., protocol_version: _Optional[int] = ..., clock_rules: _Optional[_Union[ClockRules, _Mapping]] = ..., deal_commitment: _Optional[str] = ..., reconnect_grace_ms: _Optional[int] = ..., match_commitment: _Optional[str] = ...) -> None: ...
 
 class ClockRules(_message.Message):
     __slots__ = ("move_time_ms", "time_bank_ms", "kind", "margin_ms", "seat_cap_ms", "match_cap_ms", "cpu_wall_guard_ms")
@@ -322,20 +324,22 @@ class SeatResult(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., bot_name: _Optional[str] = ..., score: _Optional[_Union[_score_pb2.Score, _Mapping]] = ..., place: _Optional[int] = ..., outcome: _Optional[_Union[SeatOutcome, str]] = ..., timeouts: _Optional[int] = ..., rejected: _Optional[int] = ..., forfeits: _Optional[int] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("results", "cancelled", "seed", "salt", "chance_script_sha256", "seed_decimal")
+    __slots__ = ("results", "cancelled", "seed", "salt", "chance_script_sha256", "seed_decimal", "terms_sha256")
     RESULTS_FIELD_NUMBER: _ClassVar[int]
     CANCELLED_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     SALT_FIELD_NUMBER: _ClassVar[int]
     CHANCE_SCRIPT_SHA256_FIELD_NUMBER: _ClassVar[int]
     SEED_DECIMAL_FIELD_NUMBER: _ClassVar[int]
+    TERMS_SHA256_FIELD_NUMBER: _ClassVar[int]
     results: _containers.RepeatedCompositeFieldContainer[SeatResult]
     cancelled: bool
     seed: int
     salt: str
     chance_script_sha256: str
     seed_decimal: str
-    def __init__(self, results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., cancelled: _Optional[bool] = ..., seed: _Optional[int] = ..., salt: _Optional[str] = ..., chance_script_sha256: _Optional[str] = ..., seed_decimal: _Optional[str] = ...) -> None: ...
+    terms_sha256: str
+    def __init__(self, results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., cancelled: _Optional[bool] = ..., seed: _Optional[int] = ..., salt: _Optional[str] = ..., chance_script_sha256: _Optional[str] = ..., seed_decimal: _Optional[str] = ..., terms_sha256: _Optional[str] = ...) -> None: ...
 
 class SessionRequest(_message.Message):
     __slots__ = ("hello",)
