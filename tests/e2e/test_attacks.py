@@ -136,7 +136,7 @@ def test_without_bubblewrap_the_bots_get_limits_and_one_warning_line(tmp_path: P
     the standings say the seats were not isolated."""
     bot = f"{sys.executable} {BOTS_DIR / 'attacker.py'} --hog-mib 1024"
     done = subprocess.run(
-        [*CROUPIER, "match", "--game", "as-nas", "--deals", "1", "--seed", "3",
+        [*CROUPIER, "match", "--game", "as-nas", "--deals", "1",
          "--out", str(tmp_path / "out"), "--bot", bot, "--bot-memory-mb", "512"],
         capture_output=True, text=True, timeout=120, env={**os.environ, "PATH": "/nonexistent"},
     )  # fmt: skip

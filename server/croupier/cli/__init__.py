@@ -18,6 +18,7 @@ os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import math
@@ -582,6 +583,18 @@ def _clock(args: argparse.Namespace) -> ClockRules:
     )
 
 
+class _LogLines(structlog.PrintLogger):
+    """Writes log lines to a stream (stderr); a line that cannot be written (a full disk under a
+    redirected stderr) is dropped, never raised into the work it describes."""
+
+    def msg(self, message: str) -> None:
+        with contextlib.suppress(OSError):
+            super().msg(message)
+
+    log = debug = info = warn = warning = msg
+    fatal = failure = err = error = critical = exception = msg
+
+
 def _configure_logging(verbosity: int) -> None:
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(verbosity, 2)]
     renderer = (
@@ -597,7 +610,7 @@ def _configure_logging(verbosity: int) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        logger_factory=lambda *_: _LogLines(sys.stderr),
         cache_logger_on_first_use=True,
     )
 

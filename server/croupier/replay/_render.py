@@ -271,7 +271,7 @@ def summary_data(replay: Replay) -> dict[str, Any]:
         "format_version": header["format_version"],
         "rules_version": header["rules_version"],
         "params": header["params"],
-        "seed": header["seed"],
+        "seed": str(header["seed"]),  # decimal text: 128 bits, exact in every JSON reader
         "status": replay.status,
         "rounds": rounds,
         "round_noun": replay.game.info.round_noun,
