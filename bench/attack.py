@@ -150,7 +150,7 @@ async def _alive(address: str) -> bool:
 async def main(args: argparse.Namespace) -> dict[str, object]:
     from croupier.transport import ArbiterServer
 
-    server = ArbiterServer("127.0.0.1:0", limit_loopback=True)  # the attackers are local too
+    server = ArbiterServer("127.0.0.1:0")  # loopback peers are limited too
     address = await server.start()
     with tempfile.TemporaryDirectory() as tmp:
         quiet = await _honest(server, Path(tmp) / "quiet", args.deals, args.seed)
