@@ -65,13 +65,14 @@ class _Ticker:
         inner = getattr(loop, "_selector", None)
         if inner is not None and callable(getattr(inner, "select", None)):
             self.timed = _TimedSelector(inner, self, loop.time)
-            loop._selector = self.timed  # type: ignore[attr-defined]
+            setattr(loop, "_selector", self.timed)  # noqa: B010  # a private attribute
             self.iteration = loop.time()
 
     def uninstall(self, loop: asyncio.AbstractEventLoop) -> None:
-        timed, self.timed = self.timed, None
+        timed = self.timed
+        self.timed = None
         if timed is not None and getattr(loop, "_selector", None) is timed:
-            loop._selector = timed.inner  # type: ignore[attr-defined]
+            setattr(loop, "_selector", timed.inner)  # noqa: B010  # a private attribute
 
 
 class _TimedSelector:
