@@ -71,8 +71,11 @@ class _Ticker:
     def uninstall(self, loop: asyncio.AbstractEventLoop) -> None:
         timed = self.timed
         self.timed = None
-        if timed is not None and getattr(loop, "_selector", None) is timed:
-            setattr(loop, "_selector", timed.inner)  # noqa: B010  # a private attribute
+        if timed is None:
+            return
+        inner = timed.inner
+        if getattr(loop, "_selector", None) is timed:
+            setattr(loop, "_selector", inner)  # noqa: B010  # a private attribute
 
 
 class _TimedSelector:
