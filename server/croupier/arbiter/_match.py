@@ -474,7 +474,8 @@ class Match:
 
         def timing(end: float) -> tuple[int, DecisionTiming]:
             wall = max(0.0, end - start)
-            lag = min(wall, self._lag.between(start, end))
+            lag = self._lag.between(start, end)
+            lag = max(0.0, min(wall, lag))
             cpu = max(0.0, meter() - cpu_start) if meter else None
             # to the microsecond, rounded (truncating made 0.02 s 19,999 µs); the time charged
             # is exactly the time recorded: the wall time less the stalls, or the CPU time
