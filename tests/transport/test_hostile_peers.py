@@ -17,6 +17,7 @@ from croupier.arbiter import Match, MatchConfig
 from croupier.replay import ReplayWriter
 from croupier.transport import REASON_KEY, ArbiterServer
 from croupier.transport import _server as server_module
+from croupier.transport._peers import peer_key
 from croupier.transport._server import MAX_FAILED_HELLOS_PER_PEER, MAX_PENDING_PER_PEER
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
@@ -41,6 +42,25 @@ async def _opened(calls: list[object]) -> None:
     for call in calls:
         await call.wait_for_connection()  # type: ignore[attr-defined]
     await asyncio.sleep(0.2)  # each handler has started on the server
+
+
+@pytest.mark.parametrize(
+    ("peer", "key"),
+    [
+        ("ipv4:127.0.0.1:5000", "loopback"),
+        ("ipv4:127.9.9.9:1", "loopback"),  # any of 127/8: one peer
+        ("ipv6:[::1]:5", "loopback"),
+        ("ipv6:%5B::1%5D:80", "loopback"),
+        ("ipv6:[::ffff:127.0.0.1]:5", "loopback"),
+        ("ipv6:[::ffff:10.1.2.3]:7", "ipv4:10.1.2.3"),
+        ("ipv6:%5B2001:db8:1:2:3:4:5:6%5D:9", "ipv6:2001:db8:1:2::/64"),  # one host's /64
+        ("ipv4:203.0.113.7:44", "ipv4:203.0.113.7"),
+        ("unix:/tmp/croupier-x/arbiter.sock", "unix"),
+        ("unix:", "unix"),
+    ],
+)
+def test_a_peer_is_what_one_party_controls(peer: str, key: str) -> None:
+    assert peer_key(peer) == key
 
 
 def test_streams_held_without_hello_from_loopback_are_limited_on_play_and_session() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import ipaddress
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +54,7 @@ def peer_key(peer: str) -> str:
     ``ipv4:203.0.113.7``, ``ipv6:2001:db8:1:2::/64``, ``loopback`` or ``unix``."""
     if peer.startswith("unix"):
         return "unix"
-    kind, _, rest = peer.partition(":")
+    kind, _, rest = urllib.parse.unquote(peer).partition(":")  # ipv6:%5B::1%5D:80 in new gRPC
     host = rest.rpartition(":")[0] if kind in ("ipv4", "ipv6") else rest
     host = host.strip("[]") or rest
     try:
