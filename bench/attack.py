@@ -58,8 +58,9 @@ KINDS = (
     "held_open",  # a stream that says nothing, held until the server ends it
     "session_junk",  # Session streams: bytes, guessed tokens, wrong versions, replies
 )
-#: Streams without a Hello one attacker process keeps open at once ("held_open").
-HELD = 40
+#: Streams without a Hello one attacker process keeps open at once ("held_open"): the two
+#: default attackers together would hold more than the 1,024 streams a server serves.
+HELD = 600
 OVERSIZED_BYTES = 256 * 1024
 
 
