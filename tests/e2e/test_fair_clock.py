@@ -81,10 +81,12 @@ def test_the_cpu_clock_charges_cpu_time_not_waiting(e2e: Kit) -> None:
 
 
 def test_the_seat_cap_ends_a_stallers_thinking_time(e2e: Kit) -> None:
-    """A staller that uses 150 ms of a 1 s clock on every decision runs out of its 0.3 s cap:
-    from then on its decisions are timeouts without waiting."""
+    """A staller that uses 170 ms of a 1 s clock on every decision runs out of its 0.3 s cap
+    on its second: from then on its decisions are timeouts without waiting. (Not 150 ms: two
+    decisions would then be exactly the cap, and a few ms of the arbiter's own stalls taken off
+    them would leave a few ms of cap to time out in.)"""
     clock = ClockRules(1000, 0, seat_cap_ms=300)
-    staller = e2e.bot("sleeper", "--delay-ms", 150)
+    staller = e2e.bot("sleeper", "--delay-ms", 170)
     run = e2e.run([staller, e2e.random, e2e.random, e2e.random], deals=6, clock=clock)
     mine = Kit.records(run.replay, "action", seat=0)
     charged = [a for a in mine if a["fault"] is None]

@@ -29,6 +29,9 @@ state_dir = "state"
 max_matches = 12
 move_ms = 500
 event_flush_ms = 0
+bot_pending_per_peer = 4
+bot_probation_per_peer = 0
+bot_failed_hellos_per_peer = 100
 [tls]
 cert = "tls/cert.pem"
 key = "tls/key.pem"
@@ -44,6 +47,8 @@ game = "scauver"
     assert config.store_path == tmp_path / "state" / "croupier.sqlite"
     assert (config.max_matches, config.move_ms, config.anonymous_spectators) == (12, 500, False)
     assert config.event_flush_ms == 0
+    assert (config.bot_pending_per_peer, config.bot_probation_per_peer) == (4, 0)
+    assert config.bot_failed_hellos_per_peer == 100
     assert config.tls is not None
     assert config.tls.cert == tmp_path / "tls" / "cert.pem"
     assert config.ladder_game == "scauver"
@@ -57,6 +62,7 @@ game = "scauver"
         ("[serve]\nevent_flush_ms = -5\n", "serve.event_flush_ms: must be from 0 to 60000"),
         ("[serve]\nbot_listen = 'nowhere'\n", "serve.bot_listen: 'nowhere' is not HOST:PORT"),
         ("[serve]\nports = 3\n", "serve.ports: unknown key"),
+        ("[serve]\nbot_pending_per_peer = 0\n", "serve.bot_pending_per_peer: must be from 1"),
         ("[sever]\n", "sever: unknown table"),
         ("[tls]\ncert = 'c.pem'\n", "tls.key: missing"),
         ("[serve\n", "not valid TOML"),

@@ -501,11 +501,15 @@ class Match:
 
         def timing(end: float) -> tuple[int, DecisionTiming]:
             wall = max(0.0, end - start)
-            lag = min(wall, self._lag.between(start, end))
+            lag = self._lag.between(start, end)
+            lag = max(0.0, min(wall, lag))
             cpu = max(0.0, meter() - cpu_start) if meter else None
-            charged = cpu if cpu is not None else wall - lag
-            cpu_us = None if cpu is None else int(cpu * 1e6)
-            return int(charged * 1e6), DecisionTiming(int(wall * 1e6), int(lag * 1e6), cpu_us)
+            # to the microsecond, rounded (truncating made 0.02 s 19,999 µs); the time charged
+            # is exactly the time recorded: the wall time less the stalls, or the CPU time
+            cpu_us = None if cpu is None else round(cpu * 1e6)
+            wall_us, lag_us = round(wall * 1e6), round(lag * 1e6)
+            charged_us = cpu_us if cpu_us is not None else wall_us - lag_us
+            return charged_us, DecisionTiming(wall_us, lag_us, cpu_us)
 
         def timed_out(detail: str) -> _Decided:
             self._timed_out[seat].add(request_id)

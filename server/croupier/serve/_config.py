@@ -31,6 +31,9 @@ _SERVE_KEYS = {
     "event_flush_ms",
     "bot_capacity",
     "bot_streams",
+    "bot_pending_per_peer",
+    "bot_probation_per_peer",
+    "bot_failed_hellos_per_peer",
     "sandbox",
 }
 _TLS_KEYS = {"cert", "key", "client_ca"}
@@ -78,6 +81,12 @@ class ServeConfig:
     #: Streams the bot port serves at once (0: enough for ``max_matches`` of four seats and
     #: their sessions, at least 1024).
     bot_streams: int = 0
+    #: Per peer (an address; all of loopback is one) on the bot port: streams held open before
+    #: their Hello, further ones on probation, refused Hellos per 10 s (see
+    #: :class:`~croupier.transport.PeerLimits`; a valid token is never refused for them).
+    bot_pending_per_peer: int = 8
+    bot_probation_per_peer: int = 64
+    bot_failed_hellos_per_peer: int = 32
     #: How bundled bots are isolated: auto, bwrap or none ("": ``CROUPIER_SANDBOX``, else auto).
     sandbox: str = ""
     tls: TlsFiles | None = None
@@ -184,6 +193,9 @@ def parse_serve_config(data: Mapping[str, Any], source: str, *, base: Path) -> S
         "event_flush_ms",
         "bot_capacity",
         "bot_streams",
+        "bot_pending_per_peer",
+        "bot_probation_per_peer",
+        "bot_failed_hellos_per_peer",
     ):
         if key in serve:
             changes[key] = _get(source, serve, f"serve.{key}", int)
@@ -254,6 +266,9 @@ def check(config: ServeConfig) -> ServeConfig:
         ("event_flush_ms", 0, 60_000),
         ("bot_capacity", 1, 4096),
         ("bot_streams", 0, 1_000_000),
+        ("bot_pending_per_peer", 1, 1_000_000),
+        ("bot_probation_per_peer", 0, 1_000_000),
+        ("bot_failed_hellos_per_peer", 1, 1_000_000),
     ):
         value = getattr(config, key)
         if not low <= value <= high:

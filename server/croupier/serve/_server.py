@@ -94,6 +94,7 @@ from croupier.transport import (
     ArbiterServer,
     BotPool,
     BotSession,
+    PeerLimits,
     SandboxMode,
     SandboxOptions,
     TlsConfig,
@@ -520,8 +521,16 @@ class CompetitionServer:
 
     async def _start_ports(self, creds: grpc.ServerCredentials | None) -> None:
         config = self.config
+        limits = PeerLimits(
+            pending=config.bot_pending_per_peer,
+            probation=config.bot_probation_per_peer,
+            failed_hellos=config.bot_failed_hellos_per_peer,
+        )
         arbiter = ArbiterServer(
-            config.bot_listen, max_streams=config.max_bot_streams, tls=tls_config(config)
+            config.bot_listen,
+            max_streams=config.max_bot_streams,
+            tls=tls_config(config),
+            limits=limits,
         )
         self._arbiter = arbiter
         self.bot_address = await arbiter.start()

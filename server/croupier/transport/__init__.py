@@ -20,6 +20,7 @@ from croupier.transport._launcher import (
     spawn,
 )
 from croupier.transport._local import play_local
+from croupier.transport._peers import PeerLimits
 from croupier.transport._pool import BotPool, BotStats, Restart, SeatAssigner
 from croupier.transport._sandbox import (
     Isolation,
@@ -53,6 +54,7 @@ __all__ = [
     "BotStats",
     "Isolation",
     "Limits",
+    "PeerLimits",
     "Restart",
     "SandboxMode",
     "SandboxOptions",

@@ -10,7 +10,9 @@ v1alpha servicer answers on the v1 method name too. Both list and describe each 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+from collections.abc import AsyncIterable, AsyncIterator, Iterable
+from typing import Any
 
 import grpc
 from google.protobuf import descriptor_pb2, descriptor_pool
@@ -54,11 +56,42 @@ def _register_v1() -> None:
 _register_v1()
 
 
-def enable_reflection(server: grpc.aio.Server, service_names: Iterable[str]) -> None:
+async def _until_idle(requests: AsyncIterable[Any], idle_s: float) -> AsyncIterator[Any]:
+    """The requests of a reflection stream, ending it once none has come for ``idle_s``: a
+    client does not hold a stream (one of the server's bounded few) open for nothing."""
+    iterator = aiter(requests)
+    while True:
+        try:
+            async with asyncio.timeout(idle_s):
+                request = await anext(iterator)
+        except (StopAsyncIteration, TimeoutError):
+            return
+        yield request
+
+
+class _IdleLimited(reflection.aio.ReflectionServicer):  # type: ignore[misc]  # untyped base
+    """The reflection servicer, its streams ended after ``idle_s`` without a request."""
+
+    def __init__(self, names: Iterable[str], idle_s: float) -> None:
+        super().__init__(names)
+        self._idle_s = idle_s
+
+    async def ServerReflectionInfo(  # gRPC's method name
+        self, request_iterator: AsyncIterable[Any], context: Any
+    ) -> AsyncIterator[Any]:
+        requests = _until_idle(request_iterator, self._idle_s)
+        async for response in super().ServerReflectionInfo(requests, context):
+            yield response
+
+
+def enable_reflection(
+    server: grpc.aio.Server, service_names: Iterable[str], idle_s: float = 10.0
+) -> None:
     """Serve reflection v1alpha and v1 on the asyncio ``server``, listing ``service_names`` and
-    the two reflection services themselves."""
+    the two reflection services themselves; a reflection stream with no request for
+    ``idle_s`` seconds is ended (OK)."""
     names = (*service_names, V1ALPHA_SERVICE, V1_SERVICE)
-    servicer = reflection.aio.ReflectionServicer(names)
+    servicer = _IdleLimited(names, idle_s)
     reflection_pb2_grpc.add_ServerReflectionServicer_to_server(servicer, server)
     v1 = grpc.method_handlers_generic_handler(
         V1_SERVICE,

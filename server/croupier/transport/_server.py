@@ -34,6 +34,7 @@ from croupier.errors import ConfigError
 from croupier.games import get_spec
 from croupier.games._codec_kit import GameCodec
 from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode
+from croupier.transport._peers import PeerBook, PeerLimits, peer_key
 from croupier.transport._reflection import enable_reflection
 from croupier.transport._sessions import BotSession
 from croupier.transport._tls import TlsConfig, server_credentials
@@ -60,12 +61,15 @@ MAX_CONCURRENT_STREAMS = 1024
 #: How long a call may wait in gRPC core for the busy event loop to take it before gRPC cancels
 #: it (its default is 30 s; thousands of seats dialling at once take longer to let in).
 UNREQUESTED_WAIT_S = 600
-#: Streams one network peer (an IP address) may hold open before its Hello has been answered.
-MAX_PENDING_PER_PEER = 8
-#: Refused Hellos (unknown token, seat taken...) one network peer may make per window; beyond
-#: that its streams are refused at once until the window has passed.
-MAX_FAILED_HELLOS_PER_PEER = 32
-FAILED_HELLO_WINDOW_S = 10.0
+#: The per-peer limits' defaults (see :class:`PeerLimits` and docs/protocol.md, "Limits").
+MAX_PENDING_PER_PEER = PeerLimits().pending
+MAX_FAILED_HELLOS_PER_PEER = PeerLimits().failed_hellos
+FAILED_HELLO_WINDOW_S = PeerLimits().window_s
+#: A connection that carries no stream for this long is closed (GOAWAY; a client dials again
+#: when it next needs it): a peer does not hold idle connections (file descriptors) for nothing.
+CONNECTION_IDLE_S = 60.0
+#: Largest metadata (headers) a client may send with a call.
+MAX_METADATA_BYTES = 16 * 1024
 #: Health ``Watch`` streams served at once; they end (OK) when the server shuts down.
 MAX_WATCHERS = 64
 
@@ -96,34 +100,22 @@ class _Closing(Exception):
     """The server is shutting down: a stream handler ends now, without waiting any longer."""
 
 
-def peer_host(peer: str, *, local_too: bool = False) -> str:
-    """The network host of a gRPC peer string (``ipv4:1.2.3.4:5`` -> ``ipv4:1.2.3.4``), or ``""``
-    for a peer that is not limited: a unix-socket peer (the sandboxed bots share one address),
-    and, unless ``local_too``, a loopback one (this machine's own bots, many at once in a
-    tournament; a local process could do worse than open streams)."""
-    if peer.startswith("unix"):
-        return ""
-    host = peer.rpartition(":")[0] or peer
-    if not local_too and (host.startswith("ipv4:127.") or host == "ipv6:[::1]"):
-        return ""
-    return host
-
-
 class BotServicer(bot_pb2_grpc.BotServiceServicer):
     """Serves ``Play``: handshake, then pumps the seat's outbox to the bot and its replies in.
 
-    Unauthenticated peers are bounded (:data:`MAX_PENDING_PER_PEER` streams before a Hello,
-    :data:`MAX_FAILED_HELLOS_PER_PEER` refusals per window); :meth:`close` ends every stream
-    handler at once, so none is cancelled mid-wait at shutdown.
+    Unauthenticated peers are bounded by ``limits`` (see :mod:`._peers`), on loopback too; a
+    stream with a valid token always gets in. :meth:`close` ends every stream handler at once,
+    so none is cancelled mid-wait at shutdown.
     """
 
-    def __init__(self, *, limit_loopback: bool = False) -> None:
+    def __init__(self, limits: PeerLimits | None = None) -> None:
         self._seats: dict[str, _Entry] = {}
         self._sessions: dict[str, BotSession] = {}
         self._log = structlog.get_logger("croupier.transport")
-        self._limit_loopback = limit_loopback
-        self._pending: collections.Counter[str] = collections.Counter()
-        self._failures: dict[str, collections.deque[float]] = {}
+        self.peers = PeerBook(limits or PeerLimits())
+        #: Connections (gRPC peer strings, which name the client's port) with an attached
+        #: session: their Play streams are the session's seats, never counted against the peer.
+        self._session_peers: collections.Counter[str] = collections.Counter()
         self._closing: asyncio.Event | None = None
         self._waits: set[asyncio.Timeout] = set()  # the pending waits close() interrupts
         #: Finds the session a token opens when no session is registered under the token itself:
@@ -150,11 +142,17 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             scope.reschedule(now)
         await asyncio.sleep(0)
 
-    async def _unless_closing(self, awaitable: Any, timeout: float | None = None) -> Any:
+    async def _unless_closing(
+        self,
+        awaitable: Any,
+        timeout: float | None = None,
+        on_scope: Callable[[asyncio.Timeout], None] | None = None,
+    ) -> Any:
         """Await ``awaitable`` (TimeoutError after ``timeout``), or raise :class:`_Closing`.
 
-        The wait is a timeout scope that :meth:`close` makes expire at once: no task is started
-        per wait (a stream waits for every message it sends)."""
+        The wait is a timeout scope that :meth:`close` makes expire at once (and that
+        ``on_scope`` is handed): no task is started per wait (a stream waits for every message
+        it sends)."""
         closing = self._closing_event()
         if closing.is_set():
             if asyncio.iscoroutine(awaitable):
@@ -163,6 +161,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         try:
             async with asyncio.timeout(timeout) as scope:
                 self._waits.add(scope)
+                if on_scope is not None:
+                    on_scope(scope)
                 try:
                     return await awaitable
                 finally:
@@ -171,22 +171,6 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             if closing.is_set():
                 raise _Closing from None
             raise
-
-    def _too_many_failures(self, host: str) -> bool:
-        failures = self._failures.get(host)
-        if not host or failures is None:
-            return False
-        now = asyncio.get_running_loop().time()
-        while failures and failures[0] < now - FAILED_HELLO_WINDOW_S:
-            failures.popleft()
-        if not failures:
-            del self._failures[host]
-        return len(failures) >= MAX_FAILED_HELLOS_PER_PEER
-
-    def _failed(self, host: str) -> None:
-        if host:
-            queue = self._failures.setdefault(host, collections.deque())
-            queue.append(asyncio.get_running_loop().time())
 
     def open_session(self, token: str | None = None) -> BotSession:
         """Expect a bot session under ``token`` (a fresh one by default)."""
@@ -209,7 +193,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         for link in match.seats:
             self._seats.pop(link.token, None)
 
-    async def _refuse_version(self, context: grpc.aio.ServicerContext, version: int) -> bool:
+    async def _refuse_version(
+        self, context: grpc.aio.ServicerContext, version: int, key: str | None = None
+    ) -> bool:
         """End the stream of a bot that speaks another protocol version (True if refused)."""
         if version == PROTOCOL_VERSION:
             return False
@@ -218,58 +204,127 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             grpc.StatusCode.FAILED_PRECONDITION,
             pb.ERROR_REASON_PROTOCOL_VERSION,
             f"protocol version {version} is not supported; this arbiter speaks {PROTOCOL_VERSION}",
+            key,
         )
         return True
 
     async def _abort(
-        self, context: grpc.aio.ServicerContext, code: grpc.StatusCode, reason: int, message: str
+        self,
+        context: grpc.aio.ServicerContext,
+        code: grpc.StatusCode,
+        reason: int,
+        message: str,
+        key: str | None = None,
     ) -> None:
+        """End the stream with ``code`` and ``reason``. The refusal of a stream not yet admitted
+        (``key``: its peer) is logged once per peer and window, with how many were not."""
         name = pb.ErrorReason.Name(reason).removeprefix("ERROR_REASON_")
-        self._log.info("stream_ended_with_error", reason=name, code=code.name, detail=message)
+        if key is None:
+            self._log.info("stream_ended_with_error", reason=name, code=code.name, detail=message)
+        elif self.peers.should_log(key, asyncio.get_running_loop().time()):
+            self._log.info(
+                "stream_refused",
+                reason=name,
+                code=code.name,
+                detail=message,
+                peer=key,
+                not_logged=self.peers.unlogged.pop(key, 0),
+            )
         await context.abort(code, message, trailing_metadata=((REASON_KEY, name),))
 
-    async def Play(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
-        host = peer_host(context.peer() or "", local_too=self._limit_loopback)
-        if self._too_many_failures(host) or (host and self._pending[host] >= MAX_PENDING_PER_PEER):
-            await self._abort(
-                context,
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                pb.ERROR_REASON_TOO_MANY_ATTEMPTS,
-                "too many connections or refused Hellos from this address; try again later",
-            )
-            return
-        admitted = False
-        self._pending[host] += 1
+    async def _first_message(
+        self, context: grpc.aio.ServicerContext, empty: Any, admits: Callable[[str], bool]
+    ) -> tuple[Any, str | None]:
+        """Read a new stream's first message under its peer's limits: ``(message, key)``, the
+        message ``empty`` if none came in time or it was not one, and ``key`` the peer the
+        stream counts against (``None``: not limited). A stream of a peer over its limits is on
+        probation: its first message must be a hello that ``admits`` (a valid token) and come
+        within the probation time, or it is refused with TOO_MANY_ATTEMPTS (``(None, key)``).
+        A unix-socket peer (the arbiter's own sandboxed bots) and a connection that carries an
+        attached session are not limited."""
+        peer = context.peer() or ""
+        key = peer_key(peer)
+        limited = key != "unix" and peer not in self._session_peers
+        book, limits = self.peers, self.peers.limits
+        now = asyncio.get_running_loop().time()
+        probation = limited and book.over(key, now)
+        waiting: list[Any] = []  # this stream's place on probation: [started, timeout scope]
+        if probation and not book.make_room(key, now):
+            await self._refuse_busy(context, key)
+            return None, key
+        if limited and not probation:
+            book.add(book.pending, key, 1)
+
+        def on_probation(scope: asyncio.Timeout) -> None:
+            waiting[:] = [now, scope]
+            book.waiting.setdefault(key, collections.deque()).append(waiting)
+
         try:
-            admitted = await self._handshake(context, host)
+            first = await self._unless_closing(
+                context.read(),
+                limits.probation_s if probation else HELLO_TIMEOUT_S,
+                on_probation if probation else None,
+            )
+        except (DecodeError, TimeoutError):  # no message in time, or bytes that are not one
+            first = empty
+        finally:
+            if probation:
+                book.leave(key, waiting)
+            elif limited:
+                book.add(book.pending, key, -1)
+        if first is grpc.aio.EOF:
+            first = empty
+        if probation and (first.WhichOneof("kind") != "hello" or not admits(first.hello.token)):
+            await self._refuse_busy(context, key)
+            return None, key
+        return first, key if limited else None
+
+    async def _refuse_busy(self, context: grpc.aio.ServicerContext, key: str) -> None:
+        await self._abort(
+            context,
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            pb.ERROR_REASON_TOO_MANY_ATTEMPTS,
+            "too many connections or refused Hellos from this address; try again later",
+            key,
+        )
+
+    def _seat_or_session(self, token: str) -> bool:
+        return token in self._seats or self.find_session(token) is not None
+
+    def _session_token(self, token: str) -> bool:
+        return self.find_session(token) is not None
+
+    async def Play(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
+        admitted = False
+        key: str | None = None
+        first: Any = None
+        try:
+            first, key = await self._first_message(context, pb.PlayRequest(), self._seat_or_session)
+            if first is None:
+                return  # refused on probation (not counted as a further failure)
+            admitted = await self._handshake(context, first, key)
         except _Closing:
             admitted = True  # not the peer's failure
         finally:  # (a refusal leaves by the exception context.abort raises)
-            self._pending[host] -= 1
-            if self._pending[host] <= 0:
-                del self._pending[host]
-            if not admitted:
-                self._failed(host)
+            if not admitted and key is not None and first is not None:
+                self.peers.failed(key, asyncio.get_running_loop().time())
 
-    async def _handshake(self, context: grpc.aio.ServicerContext, host: str) -> bool:
-        """Read the Hello and admit the stream to its seat (then play it: see :meth:`_pump`);
-        ``False`` if it was refused."""
-        try:
-            first = await self._unless_closing(context.read(), HELLO_TIMEOUT_S)
-        except DecodeError:  # bytes that are not a PlayRequest: no Hello either
-            first = pb.PlayRequest()
-        except TimeoutError:  # a connection that never speaks does not hold a stream open
-            first = pb.PlayRequest()
-        if first is grpc.aio.EOF or first.WhichOneof("kind") != "hello":
+    async def _handshake(
+        self, context: grpc.aio.ServicerContext, first: Any, key: str | None
+    ) -> bool:
+        """Admit the stream whose first message is ``first`` to its seat (then play it: see
+        :meth:`_pump`); ``False`` if it was refused."""
+        if first.WhichOneof("kind") != "hello":
             await self._abort(
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
                 pb.ERROR_REASON_HELLO_EXPECTED,
                 "the first message must be a Hello",
+                key or "",
             )
             return False
         hello = first.hello
-        if await self._refuse_version(context, hello.protocol_version):
+        if await self._refuse_version(context, hello.protocol_version, key or ""):
             return False
         entry = self._seats.get(hello.token)
         if entry is None and (session := self.find_session(hello.token)) is not None:
@@ -287,6 +342,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 grpc.StatusCode.UNAUTHENTICATED,
                 pb.ERROR_REASON_TOKEN_UNKNOWN,
                 "the token admits no seat",
+                key or "",
             )
             return False
         peer = context.peer() or ""
@@ -298,30 +354,41 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             return False
         if connection == 1:
             entry.link.peer = peer  # (the replay header records where the bot first joined)
-        self._pending[host] -= 1  # admitted: no longer pending (Play's finally adds it back)
-        try:
-            await self._pump(context, entry, connection)
-        finally:
-            self._pending[host] += 1
+        await self._pump(context, entry, connection)
         return True
 
     async def Session(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
+        admitted = False
+        key: str | None = None
+        first: Any = None
         try:
-            async with asyncio.timeout(HELLO_TIMEOUT_S):
-                first = await context.read()
-        except (DecodeError, TimeoutError):
-            first = pb.SessionRequest()
-        if first is grpc.aio.EOF or first.WhichOneof("kind") != "hello":
+            first, key = await self._first_message(
+                context, pb.SessionRequest(), self._session_token
+            )
+            if first is None:
+                return
+            admitted = await self._session_handshake(context, first, key)
+        except _Closing:
+            admitted = True
+        finally:
+            if not admitted and key is not None and first is not None:
+                self.peers.failed(key, asyncio.get_running_loop().time())
+
+    async def _session_handshake(
+        self, context: grpc.aio.ServicerContext, first: Any, key: str | None
+    ) -> bool:
+        if first.WhichOneof("kind") != "hello":
             await self._abort(
                 context,
                 grpc.StatusCode.INVALID_ARGUMENT,
                 pb.ERROR_REASON_SESSION_HELLO_EXPECTED,
                 "the first message must be a SessionHello",
+                key or "",
             )
-            return
+            return False
         hello = first.hello
-        if await self._refuse_version(context, hello.protocol_version):
-            return
+        if await self._refuse_version(context, hello.protocol_version, key or ""):
+            return False
         session = self.find_session(hello.token)
         if session is None:
             await self._abort(
@@ -329,11 +396,12 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 grpc.StatusCode.UNAUTHENTICATED,
                 pb.ERROR_REASON_TOKEN_UNKNOWN,
                 "the token admits no session",
+                key or "",
             )
-            return
-        if session.refusal is not None:
+            return False
+        if session.refusal is not None:  # a known key its owner refused: not a guess
             await self._refuse_session(context, session)
-            return
+            return True
         if not session.attach(hello.bot_name, hello.bot_version, hello.capacity):
             await self._abort(
                 context,
@@ -341,11 +409,17 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 pb.ERROR_REASON_SESSION_TAKEN,
                 "the session token already has a connected session",
             )
-            return
+            return False
+        peer = context.peer() or ""
+        self._session_peers[peer] += 1
         try:
             await self._serve_session(context, session)
         finally:
             session.detach()
+            self._session_peers[peer] -= 1
+            if self._session_peers[peer] <= 0:
+                del self._session_peers[peer]
+        return True
 
     async def _refuse_session(self, context: grpc.aio.ServicerContext, session: BotSession) -> None:
         """End a Session stream with the refusal its owner set (:meth:`BotSession.refuse`)."""
@@ -608,8 +682,9 @@ class ArbiterServer:
 
     With ``unix_socket`` (the default) it also listens on a unix socket in a private directory
     of its own (:attr:`unix_socket`), the one way into a sandboxed bot's network namespace.
-    The per-address limits on unauthenticated streams apply to network peers; with
-    ``limit_loopback`` to loopback ones too. With ``tls`` the network listener speaks TLS only
+    ``limits`` bound what one peer may do before it shows a valid token (:class:`PeerLimits`;
+    on loopback too: only the unix socket, the arbiter's own sandboxed bots, is exempt). With
+    ``tls`` the network listener speaks TLS only
     (a plaintext client cannot connect); the unix socket stays plaintext (see :mod:`._tls`).
     ``max_streams`` bounds the streams served at once (more are refused with
     RESOURCE_EXHAUSTED), in all and on one connection.
@@ -620,7 +695,7 @@ class ArbiterServer:
         address: str = "127.0.0.1:0",
         *,
         unix_socket: bool = True,
-        limit_loopback: bool = False,
+        limits: PeerLimits | None = None,
         max_streams: int = MAX_CONCURRENT_STREAMS,
         tls: TlsConfig | None = None,
     ) -> None:
@@ -634,7 +709,12 @@ class ArbiterServer:
         self.server = grpc.aio.server(
             maximum_concurrent_rpcs=max_streams,
             options=[
+                # bounded input: a message (a bot's is a few bytes, a Hello well under 1 KiB)
+                # and its headers; larger ones end the call with RESOURCE_EXHAUSTED
                 ("grpc.max_receive_message_length", MAX_BOT_MESSAGE_BYTES),
+                ("grpc.max_metadata_size", MAX_METADATA_BYTES),
+                # a connection with no stream for this long is closed (GOAWAY)
+                ("grpc.max_connection_idle_ms", int(CONNECTION_IDLE_S * 1000)),
                 # one connection (a session bot's) may carry every seat it plays
                 ("grpc.max_concurrent_streams", max_streams),
                 # calls that arrive while the event loop is busy wait in gRPC core until it
@@ -648,7 +728,7 @@ class ArbiterServer:
                 ("grpc.so_reuseport", 0),
             ],
         )
-        self.bots = BotServicer(limit_loopback=limit_loopback)
+        self.bots = BotServicer(limits)
         self.health = _Health()
         self.address = ""
         bot_pb2_grpc.add_BotServiceServicer_to_server(self.bots, self.server)
@@ -659,6 +739,7 @@ class ArbiterServer:
                 pb.DESCRIPTOR.services_by_name["BotService"].full_name,
                 health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
             ),
+            idle_s=HELLO_TIMEOUT_S,
         )
 
     async def start(self) -> str:
