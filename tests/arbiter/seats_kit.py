@@ -49,9 +49,11 @@ async def _drive(link: SeatLink, policy: Policy, seen: list[Any]) -> None:
             link.inbox.put_nowait(Reply(message.request_id, policy(message)))
             message = dataclasses.replace(message, clocks=Clocks(0, 0, 0))  # measured times
         if isinstance(message, Welcome):  # a fresh salt every match
-            message = dataclasses.replace(message, commitment="")
-        if isinstance(message, MatchOver):  # the reveal: seed, salt, the script's digest
-            result = dataclasses.replace(message.result, seed=0, salt="", script_digest="")
+            message = dataclasses.replace(message, commitment="", match_commitment="")
+        if isinstance(message, MatchOver):  # the reveal: seed, salt, the digests
+            result = dataclasses.replace(
+                message.result, seed=0, salt="", script_digest="", terms_digest=""
+            )
             message = MatchOver(result)
         seen.append(message)
         if isinstance(message, MatchOver):
