@@ -202,8 +202,12 @@ async def spawn(
     read, write = os.pipe()
     try:
         if setup.hierarchies:
-            group = _cgroups.create(setup, sandbox.limits.group(seats))
-            groups = group.open_procs()
+            try:
+                group = _cgroups.create(setup, sandbox.limits.group(seats))
+                groups = group.open_procs()
+            except OSError as exc:
+                why = exc.strerror or str(exc)
+                raise BotLaunchError(f"cannot make the bot's control group: {why}") from exc
         run = plan(argv, env, sandbox, choice.isolation, read, groups)
         proc = await asyncio.create_subprocess_exec(
             *run.argv,
@@ -315,7 +319,7 @@ async def launch_bot(
     if link is not None:
         link.cpu_meter = lambda: tree_cpu_seconds(pid)
         link.launched = True
-    watcher = asyncio.create_task(_watch(spawned.process, link))
+    watcher = asyncio.create_task(_watch(spawned, link))
     return BotProcess(-1 if link is None else link.seat, spawned, watcher)
 
 
@@ -354,8 +358,10 @@ async def _exited(proc: asyncio.subprocess.Process) -> int:
     return proc.returncode
 
 
-async def _watch(proc: asyncio.subprocess.Process, link: SeatLink | None) -> None:
-    """Tell the seat as soon as the bot process ends before the match does."""
+async def _watch(spawned: SpawnedProcess, link: SeatLink | None) -> None:
+    """Tell the seat as soon as the bot process ends before the match does; then end whatever
+    the bot left in its control group (a crashed bot's children, outside a sandbox)."""
+    proc = spawned.process
     code = await _exited(proc)
     if link is not None and not link.over:
         link.process_exited(code)
@@ -363,6 +369,7 @@ async def _watch(proc: asyncio.subprocess.Process, link: SeatLink | None) -> Non
         structlog.get_logger("croupier.launcher").warning(
             "bot_exited_early", seat=link.seat, pid=proc.pid, code=code
         )
+    await spawned.remove_group()
 
 
 async def _copy_output(stream: asyncio.StreamReader, out: BinaryIO, cap: int) -> None:
