@@ -272,3 +272,28 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_a_dead_arbiters_real_group_is_swept_with_what_is_left_in_it() -> None:
+    """A group named for an arbiter that is gone (SIGKILLed: nothing removed it), still holding
+    a process: the next arbiter's sweep kills the process and removes the group."""
+    setup = _usable()
+    group = _cgroups.create(setup, GroupLimits(), name="croupier-4194305-1")  # past pid_max
+    fds = group.open_procs()
+    code = "import os, sys, time\nfor fd in map(int, sys.argv[1:]): os.write(fd, b'0')\n"
+    code += "print('in', flush=True); time.sleep(60)\n"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *map(str, fds)], pass_fds=fds, stdout=subprocess.PIPE
+    )
+    for fd in fds:
+        os.close(fd)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == b"in\n"
+        assert _cgroups.sweep(setup) == 1
+        assert proc.wait(timeout=5) == -9
+        assert not any(d.exists() for d in group.dirs)
+    finally:
+        proc.kill()
+        proc.wait()
+        group.remove_now(wait_s=1)
