@@ -46,6 +46,7 @@ from croupier.arbiter import (
     searchable_warning,
 )
 from croupier.cli import _ctl, _serve, _tournament
+from croupier.cli._sandbox import add_sandbox_arguments, isolation_note, sandbox_options, warn
 from croupier.cli._tls import add_tls_arguments, tls_config
 from croupier.compliance import Status, check_bot
 from croupier.errors import ConfigError, CroupierError, ReplayError, ReplayMismatchError
@@ -73,12 +74,6 @@ from croupier.replay import (
 from croupier.runner import MatchRun, run_match
 from croupier.transport import (
     BUNDLED,
-    Isolation,
-    Limits,
-    SandboxMode,
-    SandboxOptions,
-    bwrap_problem,
-    default_sandbox_mode,
     parse_bot_command,
     split_address,
 )
@@ -250,65 +245,6 @@ def _add_clock_arguments(parser: argparse.ArgumentParser, *, bank_ms: int) -> No
         metavar="S",
         help="wall time the match may last, then it is cancelled (default 0: no cap)",
     )
-
-
-def _add_sandbox_arguments(parser: argparse.ArgumentParser) -> None:
-    limits = Limits()
-    parser.add_argument(
-        "--sandbox",
-        choices=[m.value for m in SandboxMode],
-        default=None,
-        help=(
-            "how launched bots are isolated: auto (default, or $CROUPIER_SANDBOX: bubblewrap "
-            "where it can run, else resource limits only, with a warning), bwrap (bubblewrap or "
-            "an error), none (no isolation, for debugging your own bots)"
-        ),
-    )
-    for flag, attr, unit, what in (
-        ("--bot-memory-mb", "memory_mb", "MiB", "address space per bot process"),
-        ("--bot-processes", "processes", "", "processes and threads per bot (own uid only)"),
-        ("--bot-cpu-s", "cpu_s", "s", "CPU seconds per bot process"),
-        ("--bot-file-mb", "file_mb", "MiB", "largest file a bot may write"),
-        ("--bot-open-files", "open_files", "", "open files per bot process"),
-    ):
-        default = getattr(limits, attr)
-        parser.add_argument(
-            flag,
-            type=_nonneg,
-            default=default,
-            metavar="N",
-            dest=f"limit_{attr}",
-            help=f"{what} (default {default}{' ' + unit if unit else ''}; 0: no limit)",
-        )
-
-
-def _sandbox(args: argparse.Namespace) -> SandboxOptions:
-    limits = Limits(
-        memory_mb=args.limit_memory_mb,
-        processes=args.limit_processes,
-        cpu_s=args.limit_cpu_s,
-        file_mb=args.limit_file_mb,
-        open_files=args.limit_open_files,
-    )
-    mode = default_sandbox_mode() if args.sandbox is None else SandboxMode(args.sandbox)
-    if mode is SandboxMode.AUTO and (problem := bwrap_problem()):
-        print(
-            f"croupier: warning: bots are not sandboxed ({problem}): they run with resource "
-            "limits only and are killed with their process group",
-            file=sys.stderr,
-        )
-    return SandboxOptions(mode=mode, limits=limits)
-
-
-def _isolation_note(isolation: dict[int, Isolation]) -> str | None:
-    """The standings' warning line when some launched bot was not sandboxed."""
-    weak = sorted(seat for seat, how in isolation.items() if how is not Isolation.BWRAP)
-    if not weak:
-        return None
-    how = isolation[weak[0]]
-    what = "no sandbox (--sandbox none)" if how is Isolation.NONE else "resource limits only"
-    seats = ", ".join(str(s) for s in weak)
-    return f"warning: seats {seats} were not isolated: {what}"
 
 
 def _add_replay_parsers(sub: Any) -> None:
@@ -514,7 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
             "sent alone (default 50; 0: always with the next message: fewer messages)"
         ),
     )
-    _add_sandbox_arguments(m)
+    add_sandbox_arguments(m)
     m.add_argument(
         "--listen",
         type=_listen,
@@ -555,7 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--players", type=int, default=None, metavar="N", help="number of seats")
     _add_clock_arguments(c, bank_ms=5000)
-    _add_sandbox_arguments(c)
+    add_sandbox_arguments(c)
     c.add_argument("--seed", type=_seed, default=1, help="match seed (default 1)")
     c.add_argument(
         "--out",
@@ -638,7 +574,8 @@ def _cmd_match(args: argparse.Namespace) -> int:
         event_flush_ms=args.event_flush_ms,
     )
 
-    sandbox = _sandbox(args)
+    sandbox = sandbox_options(args)
+    warn(sandbox)
     tls = tls_config(args)
 
     async def main() -> MatchRun:
@@ -687,7 +624,7 @@ def _cmd_match(args: argparse.Namespace) -> int:
     run = asyncio.run(main())
     for line in _standings_table(run.result, commands).splitlines():
         _say(line)
-    if note := _isolation_note(run.isolation):
+    if note := isolation_note(run.isolation):
         print(note)
     print(f"replay: {run.replay}")
     if run.result.cancelled:
@@ -965,7 +902,8 @@ def _cmd_check_bot(args: argparse.Namespace) -> int:
         clock=_clock(args),
         connect_timeout_s=args.connect_timeout,
     )
-    sandbox = _sandbox(args)
+    sandbox = sandbox_options(args)
+    warn(sandbox)
     report = asyncio.run(check_bot(args.bot, config, seat=args.seat, out=args.out, sandbox=sandbox))
     _say(
         f"check-bot: {report.bot_name} in seat {report.seat} of {report.game}, "
@@ -978,7 +916,7 @@ def _cmd_check_bot(args: argparse.Namespace) -> int:
         _say("  last lines of the bot's log:")
         for line in report.log_tail:
             _say(f"    {line}")
-    if note := _isolation_note(report.isolation):
+    if note := isolation_note(report.isolation):
         print(f"  {note}")
     if report.replay is not None:
         print(f"replay: {report.replay}")

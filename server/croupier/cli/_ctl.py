@@ -376,9 +376,14 @@ def _standings(stub: Any, args: argparse.Namespace, md: Any) -> int:
             }
             for r in response.rows
         ]
-        print(json.dumps({"game": response.game, "rows": rows}, indent=2))
+        out = {"game": response.game, "rows": rows}
+        if response.isolation_warning:
+            out["isolation_warning"] = response.isolation_warning
+        print(json.dumps(out, indent=2))
         return 0
     print(_printable(f"standings: {response.game or '(no finished matches)'}"))
+    if response.isolation_warning:
+        print(_printable(f"warning: {response.isolation_warning}"))
     print(
         f"{'rank':>4}  {'bot':<24} {'mu':>7} {'sigma':>6} {'matches':>7} {'score/round':>15} faults"
     )

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from croupier.cli._sandbox import add_sandbox_arguments, sandbox_options, warn
 from croupier.errors import ConfigError
 
 
@@ -59,6 +60,7 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="refuse calls without a key (default: they are spectators)",
     )
+    add_sandbox_arguments(s, strict=True)
 
 
 def config_from(args: argparse.Namespace) -> Any:
@@ -84,6 +86,9 @@ def config_from(args: argparse.Namespace) -> Any:
             changes[key] = value
     if args.no_anonymous:
         changes["anonymous_spectators"] = False
+    if args.sandbox is not None:
+        changes["sandbox"] = args.sandbox
+    changes["bot_limits"] = sandbox_options(args).limits
     if args.tls_cert or args.tls_key:
         if not (args.tls_cert and args.tls_key):
             raise ConfigError("--tls-cert and --tls-key go together")
@@ -103,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
         loop.add_signal_handler(signal.SIGINT, stop.set)
         loop.add_signal_handler(signal.SIGTERM, stop.set)
         await server.start()
+        warn(server.sandbox)
         try:
             print(f"bots: {server.bot_address}", flush=True)
             print(f"control: {server.control_address}", flush=True)

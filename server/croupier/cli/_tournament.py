@@ -15,14 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from croupier.arbiter import searchable, searchable_warning
+from croupier.cli._sandbox import add_sandbox_arguments, bots_note, sandbox_options, warn
 from croupier.cli._tls import add_tls_arguments, tls_config
 from croupier.errors import ConfigError
 from croupier.ladder import (
     Interval,
     Progress,
     Standings,
+    check_launch,
     load_config,
     parse_override,
+    resolve_bot,
     run_tournament,
     store_standings,
 )
@@ -80,6 +83,7 @@ def add_parser(sub: Any) -> None:
         help="override any key of the file, dotted (--set format.duplicate=false)",
     )
     add_tls_arguments(t)
+    add_sandbox_arguments(t, strict=True)
     t.add_argument("--json", action="store_true", help="standings: print JSON")
     t.add_argument("--csv", action="store_true", help="standings: print CSV (one row per bot)")
 
@@ -115,7 +119,12 @@ def run(args: argparse.Namespace) -> int:
         if runtime.get("executor", config.executor) != "local":
             raise ConfigError("--tls-cert: TLS serves remote bots, which the local executor hosts")
         runtime["tls"] = tls
+    runtime["sandbox"] = sandbox_options(args, config.sandbox.mode)
     config = with_runtime(config, **runtime)
+    resolved = {b.name: resolve_bot(b) for b in config.bots}
+    check_launch(config, resolved)  # refused here, in one line, before anything starts
+    if any(b.argv and not b.error for b in resolved.values()):
+        warn(config.sandbox)
     display = _Live(config.store) if sys.stderr.isatty() else _Plain()
     warned = config.seed is None or not searchable(config.seed)
 
@@ -341,6 +350,7 @@ def _standings(args: argparse.Namespace) -> int:
                 n: {"mode": b.mode, "processes": b.processes, "crashes": b.crashes}
                 for n, b in sorted(info["bots"].items())
             },
+            bot_isolation={n: b.isolation for n, b in sorted(info["bots"].items())},
         )
         print(json.dumps(data, indent=2))
         return 0
@@ -389,6 +399,8 @@ def _standings(args: argparse.Namespace) -> int:
 
 
 def _print_bot_errors(info: dict[str, Any]) -> None:
+    if note := bots_note({name: bot.isolation for name, bot in info["bots"].items()}):
+        print(note)
     for name, bot in sorted(info["bots"].items()):
         if bot.error:
             print(f"{name} could not be started: {bot.error}")

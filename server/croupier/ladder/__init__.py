@@ -18,11 +18,24 @@ from croupier.ladder._config import (
     parse_config,
     parse_override,
 )
-from croupier.ladder._play import MatchWatch, Played, ResolvedBot, SeatEntry, seat_entry
+from croupier.ladder._play import (
+    MatchWatch,
+    Played,
+    ResolvedBot,
+    SeatEntry,
+    resolve_bot,
+    seat_entry,
+)
 from croupier.ladder._schedule import Schedule, Seeder, Slot, deal_script, seatings
 from croupier.ladder._stats import Interval, Standings
 from croupier.ladder._store import MatchRecord, SeatRecord, open_store, read_store
-from croupier.ladder._tournament import Progress, Summary, run_tournament, store_standings
+from croupier.ladder._tournament import (
+    Progress,
+    Summary,
+    check_launch,
+    run_tournament,
+    store_standings,
+)
 
 __all__ = [
     "REMOTE",
@@ -43,12 +56,14 @@ __all__ = [
     "Standings",
     "Summary",
     "TournamentConfig",
+    "check_launch",
     "deal_script",
     "load_config",
     "open_store",
     "parse_config",
     "parse_override",
     "read_store",
+    "resolve_bot",
     "run_tournament",
     "seat_entry",
     "seatings",

@@ -19,7 +19,7 @@ from typing import Any
 from croupier.arbiter import SEED_BITS, SEED_LIMIT, FaultPolicy
 from croupier.errors import ConfigError
 from croupier.games import get_game
-from croupier.transport import TlsConfig
+from croupier.transport import SandboxMode, SandboxOptions, TlsConfig
 
 #: The bot value that leaves a seat to a bot dialling in from elsewhere with its seat token.
 REMOTE = "remote"
@@ -51,6 +51,7 @@ _TOP_KEYS = {
     "sprt",
     "faults",
     "tls",
+    "sandbox",
 }
 
 
@@ -125,6 +126,8 @@ class TournamentConfig:
     listen: str = "127.0.0.1:0"
     restart: str = "session"  # one of RESTARTS
     tls: TlsConfig | None = None  # TLS files of the listener (remote bots): ``[tls]`` or flags
+    #: How the bots are launched: ``sandbox`` (the mode) and the ``--sandbox``/``--bot-*`` flags.
+    sandbox: SandboxOptions = field(default_factory=SandboxOptions)
     source: str = "<config>"
 
     @property
@@ -377,6 +380,10 @@ def parse_config(
             place("tls.client_ca", "", tls_data) if "client_ca" in tls_data else None,
         )
 
+    modes = tuple(m.value for m in SandboxMode)
+    mode = r.choice(data, "sandbox", "", modes) if "sandbox" in data else ""
+    sandbox = SandboxOptions(mode=SandboxMode(mode)) if mode else SandboxOptions()
+
     return TournamentConfig(
         name=r.text(data, "name", stem) or stem,
         game=game.info.name,
@@ -400,6 +407,7 @@ def parse_config(
         listen=r.text(data, "listen", "127.0.0.1:0"),
         restart=r.choice(data, "restart", "session", RESTARTS),
         tls=tls,
+        sandbox=sandbox,
         source=source,
     )
 
@@ -471,5 +479,5 @@ def _seed(r: _Reader, data: Mapping[str, Any]) -> int | None:
 
 def with_runtime(config: TournamentConfig, **changes: Any) -> TournamentConfig:
     """A copy with runtime settings changed (store, out, concurrency, executor, address,
-    restart, tls)."""
+    restart, tls, sandbox)."""
     return replace(config, **changes)

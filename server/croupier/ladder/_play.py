@@ -37,9 +37,11 @@ from croupier.transport import (
     BotPool,
     BotStats,
     Restart,
+    SandboxOptions,
     SeatAssigner,
     TlsConfig,
     parse_bot_command,
+    sandbox_refusal,
 )
 
 #: What ``run_match`` takes for one seat: an argv to launch for this match, a pool's seat
@@ -205,12 +207,13 @@ async def play_job(
     pooled: Mapping[str, SeatAssigner] | None = None,
     on_ready: Callable[[Match], None] | None = None,
     watch: MatchWatch | None = None,
+    sandbox: SandboxOptions | None = None,
 ) -> Played:
     """Play one match on ``server`` into ``out_dir``, from scratch: whatever an earlier,
     unfinished attempt left there (a partial replay, logs) is removed first. The seats of bots
-    in ``pooled`` are handed to their pool (see :func:`seat_entry`). ``on_ready`` gets the
-    match once its seats are handed out, just before play starts; ``watch.starting`` the slot
-    before each attempt."""
+    in ``pooled`` are handed to their pool (see :func:`seat_entry`); bots launched for this
+    match alone run in ``sandbox``. ``on_ready`` gets the match once its seats are handed out,
+    just before play starts; ``watch.starting`` the slot before each attempt."""
     slot = job.slot
     for stale in out_dir.glob(f"{slot.match_id}.*"):
         stale.unlink(missing_ok=True)
@@ -243,6 +246,7 @@ async def play_job(
                 progress=progress,
                 on_ready=ready,
                 listener=None if watch is None else watch.starting(slot),
+                sandbox=sandbox,
             )
         except BotLaunchError as exc:  # the program exists but would not start (permissions...)
             failed = next(
@@ -288,6 +292,8 @@ class LocalPlayer:
     on it holding every startable local bot of ``bots``, so their processes stay up across the
     matches played here (``"session"``), or are fresh for every match (``"per-match"``).
     Remote bots and bots that cannot start stay outside the pool (see :func:`seat_entry`).
+    Every bot it launches runs in ``sandbox``; it refuses (:class:`ConfigError`, at the first
+    match) to launch any without a sandbox unless the mode is ``none``.
 
     Use as ``async with LocalPlayer(...) as player: await player.play(...)``; leaving it (also
     on cancellation or an error) ends every bot process it started, then the server.
@@ -302,8 +308,10 @@ class LocalPlayer:
         listen: str = "127.0.0.1:0",
         restart: Restart = "session",
         tls: TlsConfig | None = None,
+        sandbox: SandboxOptions | None = None,
     ) -> None:
         self._bots = {b.name: b for b in bots}
+        self._sandbox = sandbox or SandboxOptions()
         self._tls = tls
         self._log_dir = log_dir
         self._concurrency = max(1, concurrency)
@@ -322,6 +330,9 @@ class LocalPlayer:
         left to play starts neither)."""
         if self._server is not None:
             return self._server
+        launched = any(b.argv and not b.error for b in self._bots.values())
+        if launched and (problem := sandbox_refusal(self._sandbox, "a tournament")):
+            raise ConfigError(problem)  # (a Ray worker on a machine unlike the driver's)
         server = ArbiterServer(self._listen, tls=self._tls)
         await server.start()
         self._server = server
@@ -331,7 +342,13 @@ class LocalPlayer:
         except OSError as exc:
             await server.stop()
             raise ConfigError(f"cannot create {self._log_dir}: {exc.strerror or exc}") from exc
-        pool = BotPool(server, self._log_dir, restart=self._restart, capacity=self._concurrency)
+        pool = BotPool(
+            server,
+            self._log_dir,
+            restart=self._restart,
+            capacity=self._concurrency,
+            sandbox=self._sandbox,
+        )
         self._pool = pool
         for index, bot in enumerate(self._bots.values()):
             if bot.error or bot.argv is None:
@@ -393,6 +410,7 @@ class LocalPlayer:
                         worker=worker,
                         pooled=self._assigners,
                         watch=watch,
+                        sandbox=self._sandbox,
                     )
                 finally:
                     if watch is not None:
@@ -427,9 +445,10 @@ async def play_local(
     worker: str = "",
     restart: Restart = "session",
     log_dir: Path | None = None,
+    sandbox: SandboxOptions | None = None,
 ) -> dict[str, BotStats]:
-    """Play ``jobs`` with a :class:`LocalPlayer` of their bots (see :meth:`LocalPlayer.play`);
-    return what its pool did with each bot."""
+    """Play ``jobs`` with a :class:`LocalPlayer` of their bots (see :meth:`LocalPlayer.play`),
+    launched in ``sandbox``; return what its pool did with each bot."""
     bots = {b.name: b for job in jobs for b in job.bots}
     player = LocalPlayer(
         bots.values(),
@@ -437,6 +456,7 @@ async def play_local(
         concurrency=concurrency,
         listen=listen,
         restart=restart,
+        sandbox=sandbox,
     )
     async with player:
         await player.play(

@@ -23,7 +23,7 @@ import structlog
 from croupier.errors import ConfigError, ExecutorError
 from croupier.ladder._config import TournamentConfig
 from croupier.ladder._play import MatchJob, Played, play_local
-from croupier.transport import BotStats, Restart
+from croupier.transport import BotStats, Restart, SandboxOptions
 
 #: Retries of a batch whose worker or node died (Ray's system-failure retries).
 MAX_RETRIES = 5
@@ -34,10 +34,15 @@ BatchStats = dict[str, tuple[str, int, int]]
 
 
 def play_batch(
-    jobs: Sequence[MatchJob], concurrency: int, restart: Restart
+    jobs: Sequence[MatchJob],
+    concurrency: int,
+    restart: Restart,
+    sandbox: SandboxOptions | None,
 ) -> tuple[list[Played], BatchStats]:
-    """Run on a worker: play ``jobs`` with the local executor and return them with their
-    replays' bytes, and what its bot pool did (the worker's temporary folder is removed)."""
+    """Run on a worker: play ``jobs`` with the local executor, its bots in ``sandbox`` (refused
+    where the worker cannot sandbox them, unless its mode is ``none``), and return them with
+    their replays' bytes, and what its bot pool did (the worker's temporary folder is
+    removed)."""
     import ray
 
     node = ray.get_runtime_context().get_node_id()[:12]
@@ -70,6 +75,7 @@ def play_batch(
                 worker=node,
                 restart=restart,
                 log_dir=folder / "logs",
+                sandbox=sandbox,
             )
         )
     return out, {name: (s.mode, s.processes, s.crashes) for name, s in stats.items()}
@@ -120,7 +126,7 @@ async def play_ray(
             if nxt is None:
                 return False
             index, batch = nxt
-            in_flight[task.remote(batch, size, restart)] = index
+            in_flight[task.remote(batch, size, restart, config.sandbox)] = index
             return True
 
         while len(in_flight) < concurrency and submit():

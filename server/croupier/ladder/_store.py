@@ -5,7 +5,8 @@ Schema (``docs/ladder.md`` describes every column)::
     tournament  one row: name, game, config hash, the defining config as JSON, schema version,
                 and the secret key every seed derives from (hex; empty with an explicit seed)
     bots        display name, command, executable hash; bot name and version from its Hello;
-                how its processes ran (session or per match), how many were started, crashes
+                how its processes ran (session or per match), how many were started, crashes;
+                the weakest isolation they were launched in
     matches     id (from the schedule slot), slot, round, table, seating, duplicate set, seed
                 (decimal text: seeds are 128-bit),
                 rounds played, replay path and its SHA-256, who played it, when
@@ -154,6 +155,7 @@ _ADDED_BOT_COLUMNS = {
     "mode": "TEXT NOT NULL DEFAULT ''",
     "processes": "INTEGER NOT NULL DEFAULT 0",
     "crashes": "INTEGER NOT NULL DEFAULT 0",
+    "isolation": "TEXT NOT NULL DEFAULT ''",
 }
 
 
@@ -171,6 +173,9 @@ class BotRecord:
     processes: int = 0
     #: Session processes that ended while still wanted (each charged in the matches it held).
     crashes: int = 0
+    #: The weakest isolation a run launched it in (an ``Isolation`` value: ``bwrap``,
+    #: ``unshare``, ``uid``, ``limits``, ``none``); ``""`` for a remote bot or before any run.
+    isolation: str = ""
 
 
 def _now() -> str:
@@ -259,6 +264,15 @@ class Store(SQLiteStore):
                 "UPDATE bots SET mode = CASE WHEN ? = '' THEN mode ELSE ? END, "
                 "processes = processes + ?, crashes = crashes + ? WHERE name = ?",
                 (mode, mode, processes, crashes, name),
+            )
+
+    def note_isolation(self, name: str, isolation: str, weaker: Sequence[str]) -> None:
+        """Record that a run launches bot ``name`` in ``isolation``, unless the store holds one
+        of the ``weaker`` already (the weakest is kept: a standings note must not vanish)."""
+        kept = f" AND isolation NOT IN ({', '.join('?' * len(weaker))})" if weaker else ""
+        with self._transaction() as conn:
+            conn.execute(
+                f"UPDATE bots SET isolation = ? WHERE name = ?{kept}", (isolation, name, *weaker)
             )
 
     def put_bot(self, name: str, command: str, exe_sha256: str) -> None:

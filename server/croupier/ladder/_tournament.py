@@ -14,7 +14,7 @@ from typing import Any
 import structlog
 
 from croupier.arbiter import new_secret
-from croupier.errors import ConfigError
+from croupier.errors import BotLaunchError, ConfigError
 from croupier.ladder._config import TournamentConfig, first_difference
 from croupier.ladder._play import (
     LocalPlayer,
@@ -37,7 +37,16 @@ from croupier.ladder._stats import (
     standings,
 )
 from croupier.ladder._store import MatchRecord, Store, open_store, read_store
-from croupier.transport import BotStats, Restart
+from croupier.transport import (
+    BotStats,
+    Isolation,
+    Restart,
+    SandboxMode,
+    SandboxOptions,
+    check_bot_dirs,
+    sandbox_isolation,
+    sandbox_refusal,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +112,43 @@ def _check_store(
     return Seeder(secret)
 
 
+def private_paths(config: TournamentConfig) -> tuple[Path, ...]:
+    """What no bot of the tournament may see: its store, its config file, its replay folder."""
+    paths = [config.store, config.out]
+    if Path(config.source).is_file():
+        paths.append(Path(config.source))
+    return tuple(paths)
+
+
+def launch_options(config: TournamentConfig, extra: tuple[Path, ...] = ()) -> SandboxOptions:
+    """How the tournament launches its bots: its sandbox options, with :func:`private_paths`
+    (and ``extra``: a server's state folder and config) forbidden to every bot's directory."""
+    sandbox = config.sandbox
+    return replace(sandbox, forbidden=(*sandbox.forbidden, *private_paths(config), *extra))
+
+
+def check_launch(
+    config: TournamentConfig, bots: dict[str, ResolvedBot], who: str = "croupier tournament"
+) -> Isolation | None:
+    """:class:`ConfigError` (one line) if the tournament would launch bots without a sandbox
+    (``sandbox`` is not ``none``), or launch one whose directory holds what no bot may see
+    (:func:`launch_options`); else what its bots run in (``None``: it launches none)."""
+    local = [b for b in bots.values() if b.argv and not b.error]
+    if not local:
+        return None
+    options = launch_options(config)
+    if problem := sandbox_refusal(options, who):
+        raise ConfigError(problem)
+    if options.mode is not SandboxMode.NONE:
+        for bot in local:
+            assert bot.argv is not None
+            try:
+                check_bot_dirs(list(bot.argv), options.forbidden, f"bots.{bot.name}")
+            except BotLaunchError as exc:
+                raise ConfigError(f"{config.source}: {exc}") from None
+    return sandbox_isolation(options.mode)
+
+
 def _relative(path: Path, base: Path) -> str:
     try:
         return os.path.relpath(path.resolve(), base.resolve())
@@ -156,6 +202,8 @@ async def run_tournament(
     for bot in bots.values():
         if bot.error:
             log.warning("bot_cannot_start", bot=bot.name, error=bot.error)
+    isolation = check_launch(config, bots)
+    config = replace(config, sandbox=launch_options(config))
     store = open_store(config.store)
     try:
         try:  # replays, logs: the bots' hands and the seeds, private (0700 when made here)
@@ -167,6 +215,11 @@ async def run_tournament(
         if seeds.key is None:
             log.warning("legacy_seeds", store=str(config.store))
         schedule = Schedule(config, seeds)
+        if isolation is not None:
+            weaker = [i.value for i in Isolation if i.rank < isolation.rank]
+            for bot in bots.values():
+                if bot.argv and not bot.error:
+                    store.note_isolation(bot.name, isolation.value, weaker)
         finished = store.finished_ids()
         skipped = len(finished)
         done = skipped
@@ -316,6 +369,7 @@ async def _executor(
         listen=config.listen,
         restart=restart,
         tls=config.tls,
+        sandbox=config.sandbox,
     )
     recorded: dict[str, tuple[int, int]] = {}  # (processes, crashes) already in the store
 

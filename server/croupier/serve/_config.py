@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from croupier.errors import ConfigError
-from croupier.transport import split_address
+from croupier.transport import Limits, split_address
 
 #: Where the server keeps its store, replays, logs and generated keys unless told otherwise.
 DEFAULT_STATE_DIR = Path("croupier-server")
@@ -87,8 +87,12 @@ class ServeConfig:
     bot_pending_per_peer: int = 8
     bot_probation_per_peer: int = 64
     bot_failed_hellos_per_peer: int = 32
-    #: How bundled bots are isolated: auto, bwrap or none ("": ``CROUPIER_SANDBOX``, else auto).
+    #: How launched bots (``bundled:`` bots, tournaments' bots) are isolated: auto, bwrap,
+    #: unshare or none ("": ``CROUPIER_SANDBOX``, else auto). Anything but none refuses to
+    #: start where no sandbox can run.
     sandbox: str = ""
+    #: Limits of every launched bot (the ``--bot-*`` flags).
+    bot_limits: Limits = field(default_factory=Limits)
     tls: TlsFiles | None = None
     #: The operator key's file (default ``state_dir/operator.key``, generated at first start;
     #: ``CROUPIER_OPERATOR_KEY`` in the environment takes precedence).
@@ -277,8 +281,10 @@ def check(config: ServeConfig) -> ServeConfig:
         raise _fail(source, "serve.connect_timeout_s", "must be more than 0 and at most 3600")
     if not 0 <= config.reconnect_grace_s <= 3600:
         raise _fail(source, "serve.reconnect_grace_s", "must be from 0 to 3600 seconds")
-    if config.sandbox not in ("", "auto", "bwrap", "none"):
-        raise _fail(source, "serve.sandbox", f"must be auto, bwrap or none, got {config.sandbox!r}")
+    if config.sandbox not in ("", "auto", "bwrap", "unshare", "none"):
+        raise _fail(
+            source, "serve.sandbox", f"must be auto, bwrap, unshare or none, got {config.sandbox!r}"
+        )
     return config
 
 

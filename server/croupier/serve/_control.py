@@ -372,6 +372,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
         await self._caller(context, "GetStandings")
         try:
             game, table = await self._server.standings(request.tournament)
+            warning = await self._server.standings_warning(request.tournament)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -388,7 +389,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
             )
             for rank, b in enumerate(table.bots, 1)
         ]
-        return control_pb2.GetStandingsResponse(rows=rows, game=game)
+        return control_pb2.GetStandingsResponse(rows=rows, game=game, isolation_warning=warning)
 
     async def CreateTournament(
         self, request: control_pb2.CreateTournamentRequest, context: grpc.aio.ServicerContext

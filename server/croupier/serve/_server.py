@@ -65,7 +65,9 @@ from croupier.ladder import (
     Slot,
     Standings,
     TournamentConfig,
+    check_launch,
     parse_config,
+    resolve_bot,
     run_tournament,
     store_standings,
 )
@@ -94,12 +96,15 @@ from croupier.transport import (
     ArbiterServer,
     BotPool,
     BotSession,
+    Isolation,
     PeerLimits,
     SandboxMode,
     SandboxOptions,
     TlsConfig,
     default_sandbox_mode,
     parse_bot_command,
+    sandbox_isolation,
+    sandbox_refusal,
     server_credentials,
     server_ssl_context,
     split_address,
@@ -465,9 +470,12 @@ class CompetitionServer:
         return self._pool
 
     async def start(self) -> None:
-        """Bind both ports and start serving; :class:`ConfigError` (one line) if it cannot."""
+        """Bind both ports and start serving; :class:`ConfigError` (one line) if it cannot, or
+        if it would launch bots without a sandbox (``sandbox`` is not ``none``)."""
         config = self.config
         _refuse_plaintext(config)
+        if problem := await asyncio.to_thread(sandbox_refusal, self.sandbox, "croupier serve"):
+            raise ConfigError(problem)
         creds = credentials(config)
         try:
             config.state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -534,12 +542,11 @@ class CompetitionServer:
         )
         self._arbiter = arbiter
         self.bot_address = await arbiter.start()
-        mode = default_sandbox_mode() if not config.sandbox else SandboxMode(config.sandbox)
         self._pool = BotPool(
             arbiter,
             config.log_dir,
             capacity=config.bot_capacity,
-            sandbox=SandboxOptions(mode=mode),
+            sandbox=self.sandbox,
             remote_grace_s=config.reconnect_grace_s,
         )
         for bot in self.store.registered_bots():  # (the reading connection)
@@ -1139,6 +1146,38 @@ class CompetitionServer:
             return str(info["game"]), table
         return await self._read(_own_standings, self.config.ladder_game)
 
+    async def standings_warning(self, tournament: str = "") -> str:
+        """One line for the standings of ``tournament`` (``""``: the server's own) when some of
+        its launched bots ran without a sandbox (``--sandbox none``); ``""`` otherwise."""
+        if tournament:
+            path = self._tournament_dir(tournament) / "store.sqlite"
+            if not path.is_file():
+                return ""
+            info, _ = await asyncio.to_thread(store_standings, path)
+            weak = sorted(
+                name
+                for name, bot in info["bots"].items()
+                if bot.isolation and not Isolation(bot.isolation).isolated
+            )
+            if not weak:
+                return ""
+            return f"bots {', '.join(weak)} ran without a sandbox (--sandbox none)"
+        how = await asyncio.to_thread(sandbox_isolation, self.sandbox.mode)
+        if how.isolated:
+            return ""
+        return f"this server launches its bots without a sandbox: {how.summary}"
+
+    @functools.cached_property
+    def sandbox(self) -> SandboxOptions:
+        """How this server launches bots (``bundled:`` bots, its tournaments'): the configured
+        mode and limits; its state folder and config file are no bot's to see."""
+        config = self.config
+        mode = default_sandbox_mode() if not config.sandbox else SandboxMode(config.sandbox)
+        private = [config.state_dir]
+        if Path(config.source).is_file():
+            private.append(Path(config.source))
+        return SandboxOptions(mode=mode, limits=config.bot_limits, forbidden=tuple(private))
+
     def _tournament_dir(self, name: str) -> Path:
         if not name or len(name) > 64 or not set(name) <= _NAME_CHARS or name.startswith("."):
             raise ConfigError(
@@ -1174,7 +1213,10 @@ class CompetitionServer:
             out=folder / "replays",
             concurrency=parsed.concurrency or 2,
             executor="local",
+            sandbox=self.sandbox,
         )
+        resolved = {b.name: resolve_bot(b) for b in config.bots}
+        await asyncio.to_thread(check_launch, config, resolved, "the server")
         total = Schedule(config).total()
         folder.mkdir(mode=0o700, parents=True)
         self._tournaments[parsed.name] = self._spawn(self._run_tournament(config))

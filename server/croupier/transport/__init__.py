@@ -28,8 +28,14 @@ from croupier.transport._sandbox import (
     SandboxMode,
     SandboxOptions,
     bwrap_problem,
+    cgroup_problem,
+    check_bot_dirs,
+    unshare_problem,
 )
 from croupier.transport._sandbox import default_mode as default_sandbox_mode
+from croupier.transport._sandbox import isolation_of as sandbox_isolation
+from croupier.transport._sandbox import refusal as sandbox_refusal
+from croupier.transport._sandbox import warning as sandbox_warning
 from croupier.transport._server import REASON_KEY, ArbiterServer, BotServicer, split_address
 from croupier.transport._sessions import BotSession
 from croupier.transport._tls import TlsConfig, server_credentials, server_ssl_context
@@ -62,13 +68,19 @@ __all__ = [
     "SpawnedProcess",
     "TlsConfig",
     "bwrap_problem",
+    "cgroup_problem",
+    "check_bot_dirs",
     "default_sandbox_mode",
     "launch_bot",
     "parse_bot_command",
     "play_local",
     "reveal_seed",
+    "sandbox_isolation",
+    "sandbox_refusal",
+    "sandbox_warning",
     "server_credentials",
     "server_ssl_context",
     "spawn",
     "split_address",
+    "unshare_problem",
 ]

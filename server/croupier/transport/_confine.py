@@ -1,30 +1,53 @@
-"""The last step before a launched bot runs: a supervisor tied to the arbiter's life, limits,
-then the bot's own program.
+"""The last step before a launched bot runs: a supervisor tied to the arbiter's life, the bot's
+file system (in the util-linux sandbox), its control group, limits, a uid of its own, then the
+bot's own program.
 
-Run as ``python -I -S _confine.py LIFELINE SCOPE UID AS NPROC CPU FSIZE NOFILE -- ARGV...`` by
-the launcher (inside the bubblewrap sandbox, or directly when there is none). It imports nothing
-from Croupier (it runs before ``site``, in the sandbox's view of the file system).
+Run as ``python -I -S _confine.py SPEC -- ARGV...`` by the launcher (inside the bubblewrap
+sandbox, as the init of the util-linux one, or directly when there is none). It imports nothing
+from Croupier (it runs before ``site``, in the sandbox's view of the file system). ``SPEC`` is
+a JSON object (see ``_sandbox._confine_argv``):
 
-``LIFELINE`` is the read end of a pipe whose only write end the arbiter holds: it reads end of
-file the moment the arbiter is gone, however it died (SIGKILL included), and however early: the
-pipe exists before the bot's first process does, so there is no window in which a death goes
-unnoticed (``PR_SET_PDEATHSIG`` alone has two: before it is armed, and in bubblewrap's own
-setup, where the sandbox's init arms it late). This process is the **supervisor**; it:
+``lifeline``
+    the read end of a pipe whose only write end the arbiter holds: it reads end of file the
+    moment the arbiter is gone, however it died (SIGKILL included), and however early: the pipe
+    exists before the bot's first process does, so there is no window in which a death goes
+    unnoticed (``PR_SET_PDEATHSIG`` alone has two: before it is armed, and in bubblewrap's own
+    setup, where the sandbox's init arms it late).
+``scope``
+    what "every process of the bot" is: ``ns`` (a sandbox, whose PID namespace holds the bot
+    alone: ``kill(-1)`` reaches every process in it, ``setsid`` escapers included; the
+    supervisor keeps root's capabilities, which the bot's change of uid drops) or ``group``
+    (no namespace: the bot's process group).
+``uid``
+    -1, or the uid the bot runs as (the arbiter runs as root).
+``limits``
+    address space and file size in bytes, processes, CPU seconds, open files (0 leaves a limit
+    as it is).
+``cgroups``
+    inherited descriptors of the ``cgroup.procs`` of the bot's control groups.
+``root``
+    ``null``, or the file system to build (the util-linux sandbox, where this process is the
+    init of fresh PID, mount, IPC, UTS and maybe network namespaces, as root): ``ops``, the
+    steps of ``_sandbox.fs_plan`` (what bubblewrap does with the same plan), done in a tmpfs
+    that then becomes the root (``pivot_root``); ``hostname``; ``loopback`` (bring ``lo`` up).
+``chdir``
+    where the bot starts (``""``: where this process is).
+
+This process is the **supervisor**; it:
 
 1. returns at once (status 125) if the arbiter is already gone;
-2. forks the bot's process, which closes the lifeline, sets the resource limits (0 leaves a
-   limit as it is: address space and file size in bytes, processes, CPU seconds, open files),
-   and when ``UID`` is not -1 (the arbiter runs as root) drops every supplementary group, then
-   the group and user ids to ``UID`` (which clears every capability) and sets
-   ``PR_SET_NO_NEW_PRIVS``; then (last, since a change of uid clears it) arms
-   ``PR_SET_PDEATHSIG`` against the supervisor and checks that the supervisor is still its
-   parent; then ``execvp`` of the bot's argv, which keeps the limits and the signal;
-3. waits for the bot to exit (then exits the same way: same status, or same signal), or for the
-   lifeline to close: then it kills every process of the bot and exits. ``SCOPE`` says what
-   "every process" is: ``ns`` (a bubblewrap sandbox, whose PID namespace holds the bot alone:
-   ``kill(-1)`` reaches every process in it, ``setsid`` escapers included: as root the
-   supervisor keeps root's capabilities, which the bot's change of uid drops) or ``group``
-   (no namespace: the bot's process group).
+2. builds the file system (``root``), if any;
+3. forks the bot's process, which closes the lifeline, enters its control groups (it writes
+   ``0`` to each ``cgroup.procs``), sets the resource limits, and when ``uid`` is not -1 drops
+   every supplementary group, empties the capability bounding set and the ambient set, changes
+   group and user ids to ``uid`` (which clears the permitted and effective capabilities),
+   clears the inheritable ones and sets ``PR_SET_NO_NEW_PRIVS``; then (last, since a change of
+   uid clears it) arms ``PR_SET_PDEATHSIG`` against the supervisor and checks that the
+   supervisor is still its parent; then ``execvp`` of the bot's argv, which keeps the limits
+   and the signal;
+4. waits for the bot to exit (then exits the same way: same status, or same signal), or for the
+   lifeline to close: then it kills every process of the bot (``scope``) and exits. It reaps
+   every child that ends meanwhile (the init of a PID namespace inherits the bot's orphans).
 
 SIGTERM (the arbiter stopping the bot's process group) is left to the bot; the supervisor goes
 when the bot goes. Any failure before the bot's exec ends with status 126 and one line on stderr
@@ -35,24 +58,67 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
+import json
 import os
 import resource
 import select
 import signal
+import socket
+import stat
+import struct
 import sys
 
 _PR_SET_PDEATHSIG = 1
+_PR_CAPBSET_DROP = 24
 _PR_SET_NO_NEW_PRIVS = 38
+_PR_CAP_AMBIENT = 47
+_PR_CAP_AMBIENT_CLEAR_ALL = 4
+_CAP_VERSION_3 = 0x20080522
+_MS_RDONLY = 1
+_MS_NOSUID = 2
+_MS_NODEV = 4
+_MS_NOEXEC = 8
+_MS_REMOUNT = 32
+_MS_NOATIME = 1024
+_MS_NODIRATIME = 2048
+_MS_BIND = 4096
+_MS_REC = 16384
+_MS_PRIVATE = 1 << 18
+_MS_RELATIME = 1 << 21
+_MNT_DETACH = 2
+#: statvfs's f_flag bits and the mount flags they stand for (kept when a bind is remounted).
+_KEPT_FLAGS = {
+    os.ST_NOSUID: _MS_NOSUID,
+    os.ST_NODEV: _MS_NODEV,
+    os.ST_NOEXEC: _MS_NOEXEC,
+    os.ST_NOATIME: _MS_NOATIME,
+    os.ST_NODIRATIME: _MS_NODIRATIME,
+    os.ST_RELATIME: _MS_RELATIME,
+}
+_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
+#: Where the new root is built: a tmpfs mounted over it (in the sandbox's own mount namespace).
+_STAGE = "/tmp"
+#: Device nodes of a sandbox's /dev, bound from the host's.
+_DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+_SIOCGIFFLAGS = 0x8913
+_SIOCSIFFLAGS = 0x8914
 #: Status of a supervisor that found the arbiter gone before the bot started.
 ORPHANED = 125
 #: Status of a bot that could not be started.
 CANNOT_START = 126
 
+_libc = ctypes.CDLL(None, use_errno=True)
 
-def _prctl(option: int, value: int) -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(option, value, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), f"prctl({option})")
+
+def _fail(what: str) -> OSError:
+    code = ctypes.get_errno()
+    return OSError(code, f"{what}: {os.strerror(code)}")
+
+
+def _prctl(option: int, value: int, extra: int = 0) -> None:
+    if _libc.prctl(option, value, extra, 0, 0) != 0:
+        raise _fail(f"prctl({option})")
 
 
 def _limit(kind: int, value: int) -> None:
@@ -66,12 +132,174 @@ def _gone(lifeline: int) -> bool:
     return bool(ready)
 
 
+# -- the util-linux sandbox's file system ------------------------------------------------------
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
+    if (
+        _libc.mount(
+            None if source is None else source.encode(),
+            target.encode(),
+            None if fstype is None else fstype.encode(),
+            ctypes.c_ulong(flags),
+            data.encode() if data else None,
+        )
+        != 0
+    ):
+        raise _fail(f"mount {target}")
+
+
+def _kept_flags(path: str) -> int:
+    have = os.statvfs(path).f_flag
+    return sum(flag for bit, flag in _KEPT_FLAGS.items() if have & bit)
+
+
+def _mounts_under(target: str) -> list[str]:
+    """Mount points at or below ``target``, outermost first."""
+    points = []
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            point = line.split()[4].replace("\\040", " ")
+            if point == target or point.startswith(target.rstrip("/") + "/"):
+                points.append(point)
+    return sorted(set(points), key=len)
+
+
+def _remount(target: str, readonly: bool) -> None:
+    """Every mount at or below ``target``: nosuid, nodev, read-only if asked, its other flags
+    kept."""
+    for point in _mounts_under(target):
+        flags = _MS_REMOUNT | _MS_BIND | _MS_NOSUID | _MS_NODEV | _kept_flags(point)
+        _mount(None, point, None, flags | (_MS_RDONLY if readonly else 0))
+
+
+def _make_target(target: str, is_dir: bool) -> None:
+    if is_dir:
+        os.makedirs(target, exist_ok=True)
+        return
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    if not os.path.lexists(target):
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o644))
+
+
+def _dev(target: str, sources: dict[str, int]) -> None:
+    os.makedirs(target, exist_ok=True)
+    _mount("tmpfs", target, "tmpfs", _MS_NOSUID, "mode=0755,size=268435456")
+    for name in _DEVICES:
+        host = f"/dev/{name}"
+        if host in sources:
+            _make_target(f"{target}/{name}", False)
+            _mount(f"/proc/self/fd/{sources[host]}", f"{target}/{name}", None, _MS_BIND)
+    for name, to in (
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+    ):
+        os.symlink(to, f"{target}/{name}")
+    os.mkdir(f"{target}/shm")
+    os.chmod(f"{target}/shm", 0o1777)
+
+
+def _build_root(root: dict[str, object]) -> None:
+    """Do the steps of ``root["ops"]`` in a fresh tmpfs, make it the root, name the host,
+    bring up the loopback (see the module docstring)."""
+    ops = root["ops"]
+    assert isinstance(ops, list)
+    os.umask(0o022)
+    # every source is opened first: the stage (and the new /tmp) may cover where it lies
+    sources: dict[str, int] = {}
+    for op in ops:
+        if op[0] in ("ro-bind", "bind") and op[1] not in sources:
+            sources[op[1]] = os.open(op[1], os.O_PATH | os.O_CLOEXEC)
+    for name in _DEVICES:
+        with contextlib.suppress(OSError):
+            sources[f"/dev/{name}"] = os.open(f"/dev/{name}", os.O_PATH | os.O_CLOEXEC)
+    _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
+    _mount("tmpfs", _STAGE, "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=0755")
+    for op in ops:
+        kind, path = op[0], op[-1] if op[0] in ("symlink", "ro-bind", "bind") else op[1]
+        target = _STAGE + path
+        if kind == "tmpfs":
+            os.makedirs(target, exist_ok=True)
+            size = f",size={op[3]}" if op[3] != "0" else ""
+            _mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV, f"mode={op[2]}{size}")
+        elif kind == "dir":
+            os.makedirs(target, exist_ok=True)
+            os.chmod(target, int(op[2], 8))
+        elif kind == "symlink":
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.symlink(op[1], target)
+        elif kind in ("ro-bind", "bind"):
+            fd = sources[op[1]]
+            _make_target(target, stat.S_ISDIR(os.fstat(fd).st_mode))
+            _mount(f"/proc/self/fd/{fd}", target, None, _MS_BIND | _MS_REC)
+            _remount(target, readonly=kind == "ro-bind")
+        elif kind == "proc":
+            os.makedirs(target, exist_ok=True)
+            _mount("proc", target, "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+        elif kind == "dev":
+            _dev(target, sources)
+        else:
+            raise ValueError(f"unknown step {op!r}")
+    for fd in sources.values():
+        os.close(fd)
+    os.chdir(_STAGE)
+    number = _PIVOT_ROOT.get(os.uname().machine)
+    if number is not None:
+        if _libc.syscall(number, b".", b".") != 0:
+            raise _fail("pivot_root")
+        if _libc.umount2(b".", _MNT_DETACH) != 0:
+            raise _fail("umount the old root")
+    else:  # (a machine whose syscall number is not listed: the bot cannot leave a chroot)
+        os.chroot(".")
+    os.chdir("/")
+    with contextlib.suppress(OSError):  # the root's own directories: nobody writes there
+        _mount(None, "/", None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+    name = str(root.get("hostname") or "")
+    if name and _libc.sethostname(name.encode(), len(name)) != 0:
+        raise _fail("sethostname")
+    if root.get("loopback"):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            request = struct.pack("16sH", b"lo", 0)
+            flags = struct.unpack("16sH", fcntl.ioctl(s, _SIOCGIFFLAGS, request)[:18])[1]
+            fcntl.ioctl(s, _SIOCSIFFLAGS, struct.pack("16sH", b"lo", flags | 1))  # IFF_UP
+
+
+# -- the bot's process -------------------------------------------------------------------------
+
+
+def _drop_privileges(uid: int) -> None:
+    """Become ``uid`` with no groups, no capabilities at all and no way to gain any."""
+    os.setgroups([])
+    for cap in range(64):  # the bounding set, while CAP_SETPCAP is still ours
+        if _libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() != 22:
+            raise _fail(f"drop capability {cap}")  # (EINVAL: past the last one)
+    _prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL)
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)  # clears the permitted and effective sets
+    header = (ctypes.c_uint32 * 2)(_CAP_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable, twice: all empty
+    if _libc.capset(header, data) != 0:
+        raise _fail("capset")
+    _prctl(_PR_SET_NO_NEW_PRIVS, 1)
+
+
 def _exec_bot(
-    supervisor: int, lifeline: int, uid: int, limits: tuple[int, ...], argv: list[str]
+    supervisor: int,
+    lifeline: int,
+    cgroups: list[int],
+    limits: list[int],
+    uid: int,
+    chdir: str,
+    argv: list[str],
 ) -> None:
-    """In the forked child: tie it to the supervisor, limit it, become the bot."""
+    """In the forked child: tie it to the supervisor, contain it, become the bot."""
     try:
         os.close(lifeline)
+        for fd in cgroups:
+            os.write(fd, b"0")  # this process: the bot and all it starts
+            os.close(fd)
         address_space, processes, cpu_s, file_size, open_files = limits
         _limit(resource.RLIMIT_AS, address_space)
         _limit(resource.RLIMIT_NPROC, processes)
@@ -79,10 +307,9 @@ def _exec_bot(
         _limit(resource.RLIMIT_FSIZE, file_size)
         _limit(resource.RLIMIT_NOFILE, open_files)
         if uid >= 0:
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-            _prctl(_PR_SET_NO_NEW_PRIVS, 1)
+            _drop_privileges(uid)
+        if chdir:
+            os.chdir(chdir)
         # armed last: a change of uid clears it
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() != supervisor:  # the supervisor died before the signal was armed
@@ -96,7 +323,7 @@ def _exec_bot(
 def _kill_all(scope: str) -> None:
     if scope == "ns":
         # every process of the namespace but its init and this one (the bot's tree, setsid or
-        # not); then this one leaves, and bubblewrap's init with it
+        # not); then this one leaves, and the namespace with it
         with contextlib.suppress(OSError):  # ESRCH: nobody left
             os.kill(-1, signal.SIGKILL)
     else:
@@ -111,50 +338,70 @@ def _exit_like(status: int) -> None:
         with contextlib.suppress(OSError, ValueError):  # (SIGKILL's cannot change)
             signal.signal(sig, signal.SIG_DFL)
         os.kill(os.getpid(), sig)
-        os._exit(128 + sig)  # a signal this process cannot die of
+        os._exit(128 + sig)  # a signal this process cannot die of (the init of a namespace)
     os._exit(os.waitstatus_to_exitcode(status))
 
 
-def _supervise(child: int, lifeline: int, scope: str) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # (the bot gets it too: it decides)
-    try:
-        watched = os.pidfd_open(child)
-    except (AttributeError, OSError):
-        watched = -1
+def _supervise(child: int, lifeline: int, scope: str, woken: int) -> None:
+    """Wait for the bot (reaping every other child meanwhile) or the lifeline's end."""
     poller = select.poll()
     poller.register(lifeline, select.POLLIN | select.POLLHUP)
-    if watched >= 0:
-        poller.register(watched, select.POLLIN)
+    poller.register(woken, select.POLLIN)
     while True:
-        events = poller.poll(None if watched >= 0 else 200)
+        events = poller.poll(1000)  # (a lost wake-up costs a second at most)
         if any(fd == lifeline for fd, _ in events):
             _kill_all(scope)
             os._exit(137)
-        done, status = os.waitpid(child, os.WNOHANG)
-        if done == child:
-            _exit_like(status)
+        with contextlib.suppress(BlockingIOError):
+            os.read(woken, 512)
+        while True:
+            try:
+                done, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                os._exit(CANNOT_START)  # (the bot is gone and was not seen to go)
+            if done == 0:
+                break
+            if done == child:
+                _exit_like(status)
 
 
 def main(args: list[str]) -> None:
     try:
         split = args.index("--")
-        lifeline = int(args[0])
-        scope = args[1]
-        uid, *limits = map(int, args[2:split])
+        spec = json.loads(args[0])
         argv = args[split + 1 :]
-        if not argv or scope not in ("ns", "group") or len(limits) != 5:
-            raise ValueError("usage: LIFELINE ns|group UID AS NPROC CPU FSIZE NOFILE -- ARGV")
+        scope = str(spec["scope"])
+        if split != 1 or not argv or scope not in ("ns", "group"):
+            raise ValueError("usage: SPEC -- ARGV")
+        lifeline = int(spec["lifeline"])
+        cgroups = [int(fd) for fd in spec["cgroups"]]
+        limits = [int(n) for n in spec["limits"]]
+        uid = int(spec["uid"])
+        chdir = str(spec.get("chdir") or "")
+        if len(limits) != 5:
+            raise ValueError("limits: AS NPROC CPU FSIZE NOFILE")
         os.set_inheritable(lifeline, False)
+        for fd in cgroups:
+            os.set_inheritable(fd, False)  # (the forked child has them still)
         if _gone(lifeline):
             os._exit(ORPHANED)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # (the bot gets it too: it decides)
+        if spec.get("root"):
+            _build_root(spec["root"])
+        woken, wake = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        signal.set_wakeup_fd(wake)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
         supervisor = os.getpid()
         child = os.fork()
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"croupier sandbox: cannot start the bot: {exc}", file=sys.stderr, flush=True)
         os._exit(CANNOT_START)
     if child == 0:
-        _exec_bot(supervisor, lifeline, uid, tuple(limits), argv)
-    _supervise(child, lifeline, scope)
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _exec_bot(supervisor, lifeline, cgroups, limits, uid, chdir, argv)
+    _supervise(child, lifeline, scope, woken)
 
 
 if __name__ == "__main__":

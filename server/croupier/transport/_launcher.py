@@ -20,11 +20,11 @@ import structlog
 from croupier.arbiter import SeatLink
 from croupier.errors import BotLaunchError, ConfigError
 from croupier.games import bundled_bots
+from croupier.transport import _cgroups
 from croupier.transport._sandbox import (
     Isolation,
-    SandboxMode,
     SandboxOptions,
-    bwrap_problem_async,
+    choose_async,
     plan,
 )
 from croupier.transport._stdio import PREFIX as STDIO_PREFIX
@@ -103,6 +103,9 @@ class SpawnedProcess:
     #: The write end of the process's lifeline (see :mod:`._confine`): closing it, or the
     #: arbiter's death, makes the bot's supervisor kill the bot's whole process tree.
     lifeline: int = -1
+    #: The bot's control group (``None``: the machine offers none); removed, with whatever is
+    #: still in it, when the process is stopped.
+    group: _cgroups.BotGroup | None = None
 
     @property
     def pid(self) -> int:
@@ -116,10 +119,11 @@ class SpawnedProcess:
         """Let the process exit by itself within ``grace_s``, then SIGTERM, then SIGKILL its
         whole process group; return its exit status and whether it had to be signalled.
 
-        Nothing outlives this: in bubblewrap the sandbox's init dies with the outer ``bwrap``
-        and takes the whole PID namespace along (a ``setsid`` child included); without it the
-        process group is killed (a child that left the group may survive: see the trust model).
-        Last, the lifeline is cut, which makes the bot's supervisor kill whatever is left of it.
+        Nothing outlives this: in a sandbox the namespace's init dies with the outer process
+        (``bwrap`` or ``unshare``) and takes the whole PID namespace along (a ``setsid`` child
+        included); without one the process group is killed. Then the lifeline is cut, which
+        makes the bot's supervisor kill whatever is left of it; last, the bot's control group
+        is removed with every process still in it (a ``setsid`` child without a sandbox).
         """
         proc = self.process
         signalled = False
@@ -135,6 +139,7 @@ class SpawnedProcess:
                 continue
         _signal_group(proc.pid, signal.SIGKILL)  # children that outlived the bot
         self.cut_lifeline()
+        await self.remove_group()  # (also what still holds the bot's output open)
         try:
             async with asyncio.timeout(grace_s):
                 await self.copier  # ends when the last holder of the bot's stdout is gone
@@ -143,6 +148,14 @@ class SpawnedProcess:
         with contextlib.suppress(asyncio.CancelledError):
             await self.copier
         return proc.returncode, signalled
+
+    async def remove_group(self) -> None:
+        """Kill whatever is still in the bot's control group, and remove the group."""
+        group, self.group = self.group, None
+        if group is not None and not await group.remove():
+            structlog.get_logger("croupier.launcher").warning(
+                "bot_group_left", group=str(group.dirs[0]), pid=self.process.pid
+            )
 
     def cut_lifeline(self) -> None:
         """Close the lifeline: whatever of the bot still runs is killed by its supervisor."""
@@ -159,29 +172,43 @@ async def spawn(
     sandbox: SandboxOptions,
     *,
     log_cap_bytes: int = LOG_CAP_BYTES,
+    seats: int = 1,
 ) -> SpawnedProcess:
-    """Start ``argv`` as a launched bot: in its sandbox (see :mod:`._sandbox`), with ``env`` (the
-    protocol's variables; ``CROUPIER_ADDRESS`` becomes the sandbox's unix socket when
-    ``sandbox.socket`` is set) on top of an allow-listed environment, stdin from /dev/null,
-    stdout and stderr into ``log_path`` (created mode 0600, capped at ``log_cap_bytes``).
+    """Start ``argv`` as a launched bot: in its sandbox (see :mod:`._sandbox`) and control group
+    (:mod:`._cgroups`, where the machine has them: its CPU quota is ``sandbox.limits.cpus`` for
+    each of the ``seats`` it plays at once), with ``env`` (the protocol's variables;
+    ``CROUPIER_ADDRESS`` becomes the sandbox's unix socket when ``sandbox.socket`` is set) on
+    top of an allow-listed environment, stdin from /dev/null, stdout and stderr into
+    ``log_path`` (created mode 0600, capped at ``log_cap_bytes``).
 
     The one place Croupier starts a bot process. :class:`BotLaunchError` if it cannot start (or
-    ``sandbox.mode`` is ``bwrap`` and bubblewrap cannot run here).
+    ``sandbox.mode`` demands a sandbox that cannot run here, or the bot's directory holds one of
+    ``sandbox.forbidden``).
     """
     program = argv[0] if os.sep in argv[0] else shutil.which(argv[0])
     if program is None or not (os.path.isfile(program) and os.access(program, os.X_OK)):
         reason = "not found on PATH" if os.sep not in argv[0] else "not an executable file"
         raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {argv[0]} is {reason}")
-    problem = "" if sandbox.mode is SandboxMode.NONE else await bwrap_problem_async()
+    choice = await choose_async(sandbox.mode)
+    setup = await asyncio.to_thread(_cgroups.machine_setup)
     try:
         log = _open_log(log_path)
     except OSError as exc:
         raise BotLaunchError(f"cannot write bot log {log_path}: {exc.strerror or exc}") from exc
+    group: _cgroups.BotGroup | None = None
+    groups: list[int] = []
     # the lifeline: the bot's supervisor reads the one end, only this process holds the other
     # (both are close-on-exec here; the child inherits the read end alone)
     read, write = os.pipe()
     try:
-        run = plan(argv, env, sandbox, problem, read)
+        if setup.hierarchies:
+            try:
+                group = _cgroups.create(setup, sandbox.limits.group(seats))
+                groups = group.open_procs()
+            except OSError as exc:
+                why = exc.strerror or str(exc)
+                raise BotLaunchError(f"cannot make the bot's control group: {why}") from exc
+        run = plan(argv, env, sandbox, choice.isolation, read, groups)
         proc = await asyncio.create_subprocess_exec(
             *run.argv,
             stdin=asyncio.subprocess.DEVNULL,
@@ -189,20 +216,24 @@ async def spawn(
             stderr=asyncio.subprocess.STDOUT,
             env=run.env,
             start_new_session=True,  # Ctrl-C reaches the arbiter, which stops the bots itself
-            pass_fds=(read,),
+            pass_fds=(read, *groups),
         )
     except BaseException as exc:
         log.close()
         os.close(write)
+        if group is not None:
+            group.remove_now()
         if isinstance(exc, OSError):
             why = exc.strerror or str(exc)
             raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {why}") from exc
         raise
     finally:
         os.close(read)
+        for fd in groups:
+            os.close(fd)
     assert proc.stdout is not None
     copier = asyncio.create_task(_copy_output(proc.stdout, log, log_cap_bytes))
-    return SpawnedProcess(argv, proc, log_path, run.isolation, copier, write)
+    return SpawnedProcess(argv, proc, log_path, run.isolation, copier, write, group)
 
 
 def _open_log(path: Path) -> BinaryIO:
@@ -260,9 +291,9 @@ async def launch_bot(
     session: tuple[str, int] | None = None,
     sandbox: SandboxOptions | None = None,
 ) -> BotProcess:
-    """Start a bot for ``link``'s seat, in ``sandbox`` (default: bubblewrap where it can run,
-    reaching the arbiter by TCP since no socket is given). When the process ends, the seat is
-    told it left.
+    """Start a bot for ``link``'s seat, in ``sandbox`` (default: the best sandbox this machine
+    offers, reaching the arbiter by TCP since no socket is given). When the process ends, the
+    seat is told it left.
 
     With ``session`` (a session token and the capacity asked for) and no ``link``, the bot is
     started to serve a session of many matches instead; its watcher then only waits for it to end.
@@ -277,13 +308,18 @@ async def launch_bot(
         env[ENV_SESSION_RECONNECT] = "0"
         env[ENV_TOKEN] = session[0]
     spawned = await spawn(
-        argv, env, log_path, sandbox or SandboxOptions(), log_cap_bytes=log_cap_bytes
+        argv,
+        env,
+        log_path,
+        sandbox or SandboxOptions(),
+        log_cap_bytes=log_cap_bytes,
+        seats=1 if session is None else max(1, session[1]),
     )
     pid = spawned.pid
     if link is not None:
         link.cpu_meter = lambda: tree_cpu_seconds(pid)
         link.launched = True
-    watcher = asyncio.create_task(_watch(spawned.process, link))
+    watcher = asyncio.create_task(_watch(spawned, link))
     return BotProcess(-1 if link is None else link.seat, spawned, watcher)
 
 
@@ -322,8 +358,10 @@ async def _exited(proc: asyncio.subprocess.Process) -> int:
     return proc.returncode
 
 
-async def _watch(proc: asyncio.subprocess.Process, link: SeatLink | None) -> None:
-    """Tell the seat as soon as the bot process ends before the match does."""
+async def _watch(spawned: SpawnedProcess, link: SeatLink | None) -> None:
+    """Tell the seat as soon as the bot process ends before the match does; then end whatever
+    the bot left in its control group (a crashed bot's children, outside a sandbox)."""
+    proc = spawned.process
     code = await _exited(proc)
     if link is not None and not link.over:
         link.process_exited(code)
@@ -331,6 +369,7 @@ async def _watch(proc: asyncio.subprocess.Process, link: SeatLink | None) -> Non
         structlog.get_logger("croupier.launcher").warning(
             "bot_exited_early", seat=link.seat, pid=proc.pid, code=code
         )
+    await spawned.remove_group()
 
 
 async def _copy_output(stream: asyncio.StreamReader, out: BinaryIO, cap: int) -> None:

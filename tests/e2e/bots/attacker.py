@@ -14,8 +14,28 @@ random legal actions so the match goes on. Each attack is opt-in:
 * ``--hog-mib N``: allocates N MiB in one piece (untouched pages: cheap unless limited). Reports
   ``hog: allocated`` or ``hog: MemoryError``.
 * ``--probe-port P``: tries a TCP connection to 127.0.0.1:P. Reports ``tcp: connected|refused``.
+* ``--crash``: exits with status 3 once its attacks are under way, without playing.
 * ``--evil-name``: says Hello with :data:`EVIL_NAME`, which would retitle the terminal, colour
   it and forge a standings row if printed raw.
+* ``--whoami``: reports its uid, its capability sets, ``NoNewPrivs`` (``/proc/self/status``),
+  its host name and how many processes it sees: ``whoami: uid=U CapInh=... CapPrm=... CapEff=...
+  CapBnd=... CapAmb=... NoNewPrivs=N host=H processes=P``.
+* ``--read PATH`` (repeatable): tries to read the file. Reports ``read PATH: yes|no``.
+* ``--signal-siblings``: looks in ``/proc`` for the other bots of the machine (``croupier_bots``
+  on the command line) and checks with signal 0 (which does nothing) whether it could signal
+  them. Reports ``siblings seen: N``, ``siblings signallable: M``.
+* ``--lane-plant NAME`` / ``--lane-probe NAME``: two bots of one match try to talk outside the
+  arbiter: the planter writes ``/tmp/croupier-lane-NAME`` and ``/dev/shm/croupier-lane-NAME``,
+  listens on the abstract unix socket ``@croupier-lane-NAME`` and on TCP ``127.0.0.1:PORT``
+  (``--lane-port``); the prober tries each for three seconds. Reports ``lane tmp: yes|no``,
+  ``lane shm: ...``, ``lane abstract: ...``, ``lane tcp: ...``.
+* ``--fork-hogs N:MIB``: forks N children that each fill MIB MiB (written pages) and hold them;
+  once each has filled its block or died, counts the children still holding theirs. Reports
+  ``fork hogs filled: F of N``, ``fork hogs held: K of N``, then ends them.
+* ``--spin N``: N child processes that burn CPU for the whole match (on every core; processes,
+  not threads, which the GIL would serialise), each in a session of its own (the kernel's
+  autogroup scheduling would otherwise share one session's CPU among its processes), from two
+  seconds on (the bot dials in first). Reports ``spinning: N``.
 """
 
 from __future__ import annotations
@@ -95,7 +115,7 @@ def read_replays() -> None:
         except OSError:
             continue
     here = Path(__file__).resolve().parent
-    for up in [here, *here.parents][:6]:
+    for up in [here, *here.parents][:3]:
         try:
             found.update(str(p) for p in up.glob("**/*.jsonl") if p.is_file())
         except OSError:
@@ -142,6 +162,143 @@ def probe(port: int) -> None:
         say("tcp: refused")
 
 
+def whoami() -> None:
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    fields = ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb", "NoNewPrivs"]
+    sets = " ".join(f"{k}={status.get(k, '?').strip()}" for k in fields)
+    seen = sum(1 for p in Path("/proc").iterdir() if p.name.isdigit())
+    say(f"whoami: uid={os.getuid()} {sets} host={socket.gethostname()} processes={seen}")
+
+
+def read_files(paths: list[str]) -> None:
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                f.read(64)
+            say(f"read {path}: yes")
+        except OSError:
+            say(f"read {path}: no")
+
+
+def signal_siblings() -> None:
+    """Signal 0 checks the permission and delivers nothing (the machine's other bots are left
+    alone)."""
+    mine = {os.getpid(), os.getppid()}
+    seen = signallable = 0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) in mine:
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"croupier_bots" not in cmdline:
+            continue
+        seen += 1
+        try:
+            os.kill(int(proc.name), 0)
+            signallable += 1
+        except OSError:
+            pass
+    say(f"siblings seen: {seen}")
+    say(f"siblings signallable: {signallable}")
+
+
+def lane_plant(name: str, port: int) -> None:
+    for folder in ("/tmp", "/dev/shm"):
+        with contextlib.suppress(OSError):
+            Path(folder, f"croupier-lane-{name}").write_text("hello")
+    listeners = []
+    with contextlib.suppress(OSError):
+        abstract = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        abstract.bind(f"\0croupier-lane-{name}")
+        abstract.listen()
+        listeners.append(abstract)
+    if port:
+        with contextlib.suppress(OSError):
+            tcp = socket.create_server(("127.0.0.1", port))
+            listeners.append(tcp)
+    say(f"lane planted: {len(listeners)} listeners")
+    threading.Thread(target=_hold, args=(listeners,), daemon=True).start()
+
+
+def _hold(listeners: list[socket.socket]) -> None:
+    time.sleep(600)
+
+
+def lane_probe(name: str, port: int) -> None:
+    found = {"tmp": False, "shm": False, "abstract": False, "tcp": False}
+    deadline = time.monotonic() + 3.0
+    while time.monotonic() < deadline and not all(found.values()):
+        found["tmp"] = found["tmp"] or Path("/tmp", f"croupier-lane-{name}").exists()
+        found["shm"] = found["shm"] or Path("/dev/shm", f"croupier-lane-{name}").exists()
+        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as s:
+            s.connect(f"\0croupier-lane-{name}")
+            found["abstract"] = True
+        if port:
+            with contextlib.suppress(OSError):
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                found["tcp"] = True
+        time.sleep(0.1)
+    for key, value in found.items():
+        say(f"lane {key}: {'yes' if value else 'no'}")
+
+
+def fork_hogs(spec: str) -> None:
+    count, mib = (int(x) for x in spec.split(":"))
+    read, write = os.pipe()
+    children = []
+    for _ in range(count):
+        pid = os.fork()
+        if pid == 0:
+            os.close(read)
+            try:
+                block = b"\x01" * (mib << 20)  # written, so resident
+                os.write(write, b"+")
+                time.sleep(600)
+                del block
+            finally:
+                os._exit(0)
+        children.append(pid)
+    os.close(write)
+    os.set_blocking(read, False)
+    filled = 0
+    dead: set[int] = set()
+    deadline = time.monotonic() + 30.0
+    while filled + len(dead) < count and time.monotonic() < deadline:
+        with contextlib.suppress(BlockingIOError):
+            filled += len(os.read(read, 4096))
+        for pid in children:
+            if pid not in dead and os.waitpid(pid, os.WNOHANG)[0] == pid:
+                dead.add(pid)
+        time.sleep(0.05)
+    time.sleep(0.5)  # the last ones in may push an earlier one out
+    held = 0
+    for pid in children:
+        if pid not in dead and os.waitpid(pid, os.WNOHANG)[0] == 0:
+            held += 1
+    say(f"fork hogs filled: {filled} of {count}")
+    say(f"fork hogs held: {held} of {count}")
+    for pid in children:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.waitpid(pid, 0)
+
+
+def spin(count: int) -> None:
+    for _ in range(count):
+        if os.fork() == 0:
+            try:
+                os.setsid()  # a session (so a scheduler autogroup) of its own each
+                time.sleep(2.0)  # (the bot dials in first)
+                while True:
+                    pass
+            finally:
+                os._exit(0)
+    say(f"spinning: {count}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--steal-tokens", action="store_true")
@@ -150,7 +307,30 @@ def main() -> None:
     parser.add_argument("--hog-mib", type=int, default=0)
     parser.add_argument("--probe-port", type=int, default=0)
     parser.add_argument("--evil-name", action="store_true")
+    parser.add_argument("--crash", action="store_true")
+    parser.add_argument("--whoami", action="store_true")
+    parser.add_argument("--read", action="append", default=[])
+    parser.add_argument("--signal-siblings", action="store_true")
+    parser.add_argument("--lane-plant", default="")
+    parser.add_argument("--lane-probe", default="")
+    parser.add_argument("--lane-port", type=int, default=0)
+    parser.add_argument("--fork-hogs", default="")
+    parser.add_argument("--spin", type=int, default=0)
     args = parser.parse_args()
+    if args.whoami:
+        whoami()
+    if args.read:
+        read_files(args.read)
+    if args.signal_siblings:
+        signal_siblings()
+    if args.lane_plant:
+        lane_plant(args.lane_plant, args.lane_port)
+    if args.lane_probe:
+        lane_probe(args.lane_probe, args.lane_port)
+    if args.fork_hogs:
+        fork_hogs(args.fork_hogs)
+    if args.spin:
+        spin(args.spin)
     if args.steal_tokens:
         steal_tokens()
     if args.read_replays:
@@ -161,6 +341,8 @@ def main() -> None:
         hog(args.hog_mib)
     if args.probe_port:
         probe(args.probe_port)
+    if args.crash:
+        os._exit(3)
     bot = RandomBot(int(os.environ.get("CROUPIER_SEED", "0")))
     bot.name = EVIL_NAME if args.evil_name else "attacker"
     run(bot)

@@ -267,12 +267,14 @@ class StandingsRow(_message.Message):
     def __init__(self, rank: _Optional[int] = ..., bot_name: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., matches: _Optional[int] = ..., mean_score: _Optional[float] = ..., mean_score_ci95: _Optional[float] = ..., faults: _Optional[int] = ...) -> None: ...
 
 class GetStandingsResponse(_message.Message):
-    __slots__ = ("rows", "game")
+    __slots__ = ("rows", "game", "isolation_warning")
     ROWS_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
+    ISOLATION_WARNING_FIELD_NUMBER: _ClassVar[int]
     rows: _containers.RepeatedCompositeFieldContainer[StandingsRow]
     game: str
-    def __init__(self, rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ..., game: _Optional[str] = ...) -> None: ...
+    isolation_warning: str
+    def __init__(self, rows: _Optional[_Iterable[_Union[StandingsRow, _Mapping]]] = ..., game: _Optional[str] = ..., isolation_warning: _Optional[str] = ...) -> None: ...
 
 class RegisterBotRequest(_message.Message):
     __slots__ = ("bot_name", "owner", "games")

@@ -104,7 +104,8 @@ async function refreshHome() {
       }
     }),
     getJSON("/api/standings").then((d) => {
-      $("standings-game").textContent = d.game ? `continuous ladder · ${d.game}` : "";
+      const warning = d.isolation_warning ? ` · warning: ${d.isolation_warning}` : "";
+      $("standings-game").textContent = (d.game ? `continuous ladder · ${d.game}` : "") + warning;
       const body = clear($("standings").tBodies[0]);
       for (const r of d.rows || []) {
         body.append(el("tr", {}, el("td", { class: "num", text: String(r.rank || "") }),

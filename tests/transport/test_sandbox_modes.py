@@ -1,0 +1,168 @@
+"""Which sandbox a bot gets on which machine, and what is said about it
+(``croupier.transport._sandbox``): the one warning line, the refusal of ``tournament`` and
+``serve``, the directories no bot may live in, and the command lines of both sandboxes (one
+file-system plan for bubblewrap and for util-linux ``unshare``).
+
+The machine is played by the test (no bubblewrap, not root, no cgroups): the real sandboxes run
+in ``tests/e2e/test_attacks.py`` and ``tests/e2e/test_isolation.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from croupier.cli._sandbox import bots_note, isolation_note
+from croupier.errors import BotLaunchError
+from croupier.transport import Isolation, SandboxMode, SandboxOptions, _cgroups, _sandbox
+from croupier.transport._cgroups import CgroupSetup, Hierarchy
+
+ALL_GROUPS = CgroupSetup((Hierarchy(2, frozenset(_cgroups.CONTROLLERS), Path("/x")),))
+
+
+@pytest.fixture
+def machine(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """No bubblewrap, no unshare, every cgroup controller: the test changes what it needs."""
+    monkeypatch.setattr(_sandbox, "bwrap_path", lambda: None)
+    monkeypatch.setattr(_sandbox, "unshare_path", lambda: None)
+    monkeypatch.setattr(_cgroups, "machine_setup", lambda: ALL_GROUPS)
+    return monkeypatch
+
+
+def test_not_root_without_bubblewrap_one_line_says_what_is_not_isolated(
+    machine: pytest.MonkeyPatch,
+) -> None:
+    machine.setattr(os, "geteuid", lambda: 1000)
+    options = SandboxOptions(mode=SandboxMode.AUTO)
+    assert _sandbox.choose(options.mode).isolation is Isolation.LIMITS
+    assert _sandbox.warning(options) == (
+        "bots are not isolated (bubblewrap (bwrap) is not installed, and the arbiter does not "
+        "run as root): they run as this user, so they can read its files and the other bots' "
+        "tokens, signal its processes, reach the network and share /tmp; only resource limits "
+        "apply"
+    )
+
+
+def test_root_without_any_sandbox_tool_gets_a_uid_of_its_own(machine: pytest.MonkeyPatch) -> None:
+    machine.setattr(os, "geteuid", lambda: 0)
+    choice = _sandbox.choose(SandboxMode.AUTO)
+    assert choice == _sandbox.Choice(
+        Isolation.UID,
+        "bubblewrap (bwrap) is not installed; util-linux unshare is not installed",
+    )
+
+
+def test_missing_cgroups_join_the_same_line(machine: pytest.MonkeyPatch) -> None:
+    machine.setattr(os, "geteuid", lambda: 1000)
+    memory_only = CgroupSetup(
+        (Hierarchy(1, frozenset({"memory"}), Path("/m")),), "no pids, cpu controllers"
+    )
+    machine.setattr(_cgroups, "machine_setup", lambda: memory_only)
+    line = _sandbox.warning(SandboxOptions(mode=SandboxMode.AUTO))
+    assert "\n" not in line
+    assert line.endswith(
+        "; no cgroups for the bots (no pids, cpu controllers): processes are capped per uid "
+        "only, no CPU quota"
+    )
+
+
+def test_sandbox_none_warns_of_missing_cgroups_only(machine: pytest.MonkeyPatch) -> None:
+    machine.setattr(_cgroups, "machine_setup", lambda: CgroupSetup((), "no cgroup hierarchy"))
+    assert _sandbox.warning(SandboxOptions(mode=SandboxMode.NONE)) == (
+        "no cgroups for the bots (no cgroup hierarchy): memory is capped per process only, not "
+        "per bot, processes are capped per uid only, no CPU quota"
+    )
+
+
+def test_a_tournament_is_refused_without_a_sandbox_unless_none(
+    machine: pytest.MonkeyPatch,
+) -> None:
+    machine.setattr(os, "geteuid", lambda: 0)
+    refused = _sandbox.refusal(SandboxOptions(mode=SandboxMode.AUTO), "croupier tournament")
+    assert refused == (
+        "bots cannot be sandboxed here (bubblewrap (bwrap) is not installed; util-linux unshare "
+        "is not installed): croupier tournament launches bots only in a sandbox (bubblewrap, or "
+        "util-linux unshare as root); --sandbox none launches them without one"
+    )
+    assert _sandbox.refusal(SandboxOptions(mode=SandboxMode.NONE), "croupier tournament") == ""
+    forced = _sandbox.refusal(SandboxOptions(mode=SandboxMode.BWRAP), "croupier serve")
+    assert forced.startswith("cannot sandbox the bot: bubblewrap (bwrap) is not installed: ")
+
+
+def test_the_unshare_mode_demands_root(machine: pytest.MonkeyPatch) -> None:
+    machine.setattr(os, "geteuid", lambda: 1000)
+    with pytest.raises(BotLaunchError, match="util-linux unshare: the arbiter does not run as"):
+        _sandbox.choose(SandboxMode.UNSHARE)
+
+
+def test_both_sandboxes_build_the_same_file_system(tmp_path: Path) -> None:
+    """bubblewrap's options and the util-linux supervisor's steps come from one plan."""
+    bot = tmp_path / "bot"
+    bot.mkdir(mode=0o755)
+    (bot / "b.py").write_text("")
+    socket = tmp_path / "arbiter.sock"
+    socket.write_text("")
+    argv = [sys.executable, str(bot / "b.py")]
+    options = SandboxOptions(socket=socket, hidden=(bot / "matches",))
+    ops, cwd = _sandbox.fs_plan(argv, options, check_uid=False)
+    assert cwd == str(bot)
+    assert ["ro-bind", str(bot), str(bot)] in ops
+    assert ["ro-bind", str(socket), _sandbox.SANDBOX_SOCKET] in ops
+    assert ["tmpfs", "/tmp", "1777", str(_sandbox.TMP_BYTES)] in ops
+    assert ["tmpfs", str(bot / "matches"), "755", "0"] in ops
+    unshare = _sandbox.unshare_argv("/usr/bin/unshare", argv, options, 1_000_000_001, lifeline=7)
+    head = unshare[: unshare.index("--")]
+    assert head == [
+        "/usr/bin/unshare", "--pid", "--fork", "--kill-child", "--mount", "--ipc", "--uts",
+        "--propagation", "private", "--net",
+    ]  # fmt: skip
+    spec = json.loads(unshare[unshare.index("--") + 5])
+    assert spec["root"] == {"ops": ops, "hostname": "croupier-bot", "loopback": True}
+    assert (spec["uid"], spec["chdir"], spec["scope"]) == (1_000_000_001, str(bot), "ns")
+    bwrap = _sandbox.bwrap_argv("/usr/bin/bwrap", argv, options, -1, as_root=False, lifeline=7)
+    assert "--unshare-net" in bwrap
+    assert bwrap[bwrap.index("--chdir") + 1] == str(bot)
+    no_socket = _sandbox.unshare_argv("/u", argv, SandboxOptions(), 5, lifeline=7)
+    assert "--net" not in no_socket[: no_socket.index("--")]  # (it dials the TCP port)
+
+
+def test_with_a_control_group_bubblewrap_keeps_the_cgroup_namespace(tmp_path: Path) -> None:
+    """A bot joins its group from inside the sandbox: a cgroup namespace of its own would make
+    older kernels refuse the move (v2), so there is none then."""
+    argv = [sys.executable, "-c", ""]
+    plain = _sandbox.bwrap_argv("/b", argv, SandboxOptions(), -1, as_root=False, lifeline=3)
+    grouped = _sandbox.bwrap_argv(
+        "/b", argv, SandboxOptions(), -1, as_root=False, lifeline=3, cgroups=[9]
+    )
+    assert "--unshare-cgroup-try" in plain
+    assert "--unshare-cgroup-try" not in grouped
+
+
+@pytest.mark.parametrize("where", ["holds", "lies in"])
+def test_a_bot_may_not_live_with_the_store(tmp_path: Path, where: str) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "bot.py").write_text("")
+    store = home / "t.sqlite" if where == "holds" else tmp_path
+    argv = [sys.executable, str(home / "bot.py")]
+    with pytest.raises(BotLaunchError) as caught:
+        _sandbox.check_bot_dirs(argv, [store], "bots.x")
+    assert str(caught.value).startswith(f"bots.x: its directory {home} {where} {store}")
+    _sandbox.check_bot_dirs(argv, [tmp_path / "elsewhere" / "t.sqlite"])  # (no error)
+
+
+def test_the_standings_notes_name_the_weakest_isolation() -> None:
+    assert isolation_note({0: Isolation.BWRAP, 1: Isolation.UNSHARE}) is None
+    assert isolation_note({0: Isolation.UID, 1: Isolation.NONE, 2: Isolation.BWRAP}) == (
+        "warning: seats 0, 1 were not isolated: no sandbox (--sandbox none)"
+    )
+    assert bots_note({"a": "bwrap", "b": "", "c": "unshare"}) is None
+    assert bots_note({"a": "uid", "b": "limits", "c": "bwrap"}) == (
+        "warning: bots a, b ran without isolation: resource limits only"
+    )
+    ranks = [i.rank for i in Isolation]
+    assert ranks == sorted(ranks, reverse=True)
