@@ -83,7 +83,10 @@ def test_killed_and_resumed_gives_the_same_standings(tmp_path: Path) -> None:
         store = killed.parent / "t.sqlite"
         target = _stored(store) + int(rng.integers(0, 5))
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and (_stored(store) < target or not children(proc.pid)):
+        # (its store too: the sandbox is probed, in a child, before the store is opened)
+        while time.monotonic() < deadline and (
+            _stored(store) < target or not children(proc.pid) or not store.exists()
+        ):
             assert proc.poll() is None, "the run ended before it could be killed"
             time.sleep(0.01)
         time.sleep(float(rng.uniform(0, 0.08)))
