@@ -67,6 +67,9 @@ class MatchConfig:
     #: an events-only message of its own, in milliseconds; 0: it always waits for that message
     #: (fewer messages: a throughput setting for ladders whose bots do not think between turns).
     event_flush_ms: int = 50
+    #: Keep the reveal (seed, salt, script digest) out of the bots' ``MatchOver``: a seating of a
+    #: duplicate set, whose deals other seatings of the set still play. The replay keeps it.
+    withhold_reveal: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +209,8 @@ class Match:
         self._unanswered: list[set[int]] = [set() for _ in range(self.num_seats)]
         self._salt = _commit.new_salt()
         self._script_digest = _commit.script_digest(config.chance_script)
-        #: Told to every bot at Welcome; the seed and salt behind it are revealed at MatchEnd.
+        #: Told to every bot at Welcome; the seed and salt behind it are revealed at MatchEnd
+        #: (unless ``config.withhold_reveal``: then by the replay, to whoever may read it).
         self.commitment = _commit.commitment(config.seed, self._salt, self._script_digest)
         self._used_us = [0] * self.num_seats  # charged time per seat, for the seat cap
         #: Per seat: None, or the round it forfeited (it concedes while that round lasts), or
@@ -394,8 +398,11 @@ class Match:
         ranking = forfeit_places(game.ranking(state), tuple(s.forfeited_match for s in self.stats))
         result = self._result(game.returns(state), ranking)
         self._recorder.result(result, step)
+        told = result
+        if self.config.withhold_reveal:
+            told = dataclasses.replace(result, seed=0, salt="", script_digest="", revealed=False)
         for link in self.seats:
-            link.send(MatchOver(result))
+            link.send(MatchOver(told))
             link.closed = True
             link.over = True
             link.done.set()

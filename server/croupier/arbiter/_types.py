@@ -164,6 +164,9 @@ class MatchResult:
     seed: int = 0
     salt: str = ""
     script_digest: str = ""
+    #: False in what the bots of a duplicate seating are told (``MatchConfig.withhold_reveal``):
+    #: ``seed``, ``salt`` and ``script_digest`` are then blank, and MatchEnd leaves them unset.
+    revealed: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,7 +144,8 @@ class Played:
 def make_jobs(
     config: TournamentConfig, slots: Iterable[Slot], bots: dict[str, ResolvedBot]
 ) -> list[MatchJob]:
-    """One job per slot: the match config (with the duplicate set's deals) and its seats."""
+    """One job per slot: the match config (with the duplicate set's deals, and its reveal kept
+    from the bots) and its seats."""
     params = tuple(sorted(config.params.items()))
     out = []
     for slot in slots:
@@ -159,6 +160,7 @@ def make_jobs(
             fault_policy=config.fault_policy,
             reconnect_grace_s=config.reconnect_grace_s,
             event_flush_ms=config.event_flush_ms,
+            withhold_reveal=bool(slot.deal_set),  # its deals are played at other seatings
         )
         out.append(MatchJob(slot, mc, tuple(bots[name] for name in slot.bots)))
     return out

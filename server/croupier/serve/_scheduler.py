@@ -511,6 +511,7 @@ class LadderScheduler:
             clock=ClockRules(self.config.move_ms, self.config.bank_ms),
             connect_timeout_s=self.config.connect_timeout_s,
             chance_script=seating.script,
+            withhold_reveal=bool(seating.deal_set),
         )
 
     def _rate(self, record: MatchRecord) -> dict[str, Rating]:

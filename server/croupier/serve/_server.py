@@ -1113,6 +1113,7 @@ class CompetitionServer:
             reconnect_grace_s=config.reconnect_grace_s,
             event_flush_ms=config.event_flush_ms,
             chance_script=order.chance_script,
+            withhold_reveal=bool(order.deal_set),  # a duplicate seating: see docs/protocol.md
         )
 
         def progress(done: int) -> None:

@@ -132,12 +132,9 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
         )
     if isinstance(message, MatchOver):
         result = message.result
-        return pb.PlayResponse(
+        response = pb.PlayResponse(
             match_end=pb.MatchEnd(
                 cancelled=result.cancelled,
-                seed=result.seed,
-                salt=result.salt,
-                chance_script_sha256=result.script_digest,
                 results=[
                     pb.SeatResult(
                         seat=r.seat,
@@ -153,6 +150,12 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
                 ],
             )
         )
+        if result.revealed:  # (a duplicate seating's is withheld: docs/protocol.md, MatchEnd)
+            end = response.match_end
+            end.seed = result.seed
+            end.salt = result.salt
+            end.chance_script_sha256 = result.script_digest
+        return response
     if isinstance(message, Welcome):
         return pb.PlayResponse(
             welcome=pb.Welcome(
