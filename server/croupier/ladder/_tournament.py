@@ -117,10 +117,13 @@ async def run_tournament(
     cancel: asyncio.Event | None = None,
     announce: RemoteAnnounce | None = None,
     watch: MatchWatch | None = None,
+    lanes: bool = True,
 ) -> Summary:
     """Run (or resume) ``config``'s tournament to its end, the SPRT's decision, or ``cancel``.
     ``watch`` is told of each match as it is played (the local executor only: see
-    :class:`~croupier.ladder._play.MatchWatch`)."""
+    :class:`~croupier.ladder._play.MatchWatch`). ``lanes=False`` lets one process of a bot play
+    every seating of a duplicate set (see :class:`~croupier.ladder.LocalPlayer`): for
+    ``bench/ladder.py`` only, which measures what lanes cost."""
     log = structlog.get_logger("croupier.ladder").bind(tournament=config.name)
     if config.executor == "ray":
         for b in config.bots:
@@ -209,7 +212,7 @@ async def run_tournament(
             for name, s in stats.items():
                 store.add_bot_stats(name, s.mode, s.processes, s.crashes)
 
-        async with _executor(config, bots, record_stats, watch) as execute:
+        async with _executor(config, bots, record_stats, watch, lanes) as execute:
 
             async def play(slots: list[Slot]) -> None:
                 pending = [s for s in slots if s.match_id not in finished]
@@ -252,6 +255,7 @@ async def _executor(
     bots: dict[str, ResolvedBot],
     record_stats: Callable[[dict[str, BotStats]], None],
     watch: MatchWatch | None = None,
+    lanes: bool = True,
 ) -> AsyncIterator[Execute]:
     """The executor the config asks for, open for the whole tournament (every round of a
     Swiss one): locally one server and one bot pool, so the bots' processes stay up from the
@@ -291,6 +295,7 @@ async def _executor(
         listen=config.listen,
         restart=restart,
         tls=config.tls,
+        lanes=lanes,
     )
     recorded: dict[str, tuple[int, int]] = {}  # (processes, crashes) already in the store
 
