@@ -5,12 +5,18 @@ and salt. Real ``croupier tournament`` processes, real bots in their sandboxes, 
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ladder_kit import CROUPIER, tournament, write_config
 from spy_kit import SPY, SpyReport, seating_of
+
+from croupier.ladder import Played, Slot, load_config, run_tournament
+from croupier.ladder._config import with_runtime
+from croupier_bot import Bot, Decision, play_async
 
 pytestmark = pytest.mark.e2e
 
@@ -63,3 +69,62 @@ def test_a_spy_learns_nothing_of_a_set_from_its_other_seatings(
         )
         assert checked.returncode == 0, checked.stdout + checked.stderr
 
+
+class _Watch:
+    """The tournament's live matches by duplicate set (a :class:`MatchWatch`): the most
+    seatings of one set that held the remote bot at once."""
+
+    def __init__(self, remote: str) -> None:
+        self.remote = remote
+        self.live: dict[str, set[str]] = {}
+        self.most = 0
+        self.started = 0
+
+    def starting(self, slot: Slot) -> None:  # (no replay listener)
+        self.started += 1
+        if self.remote in slot.bots:
+            held = self.live.setdefault(slot.deal_set, set())
+            held.add(slot.match_id)
+            self.most = max(self.most, len(held))
+
+    def ended(self, slot: Slot, played: Played | None) -> None:
+        self.live.get(slot.deal_set, set()).discard(slot.match_id)
+
+
+def test_a_remote_bot_never_holds_two_live_seatings_of_a_set(tmp_path: Path) -> None:
+    """With ``format.allow_remote_duplicate``, a duplicate tournament at concurrency 4 with a
+    remote bot (played here over gRPC by the SDK, one task per seat token announced) plays the
+    seatings of a set one after another, each told no reveal at its end; the sets' seatings
+    without the remote bot would not wait (there are none here: it sits at every table)."""
+    body = BODY.format(bots='r1 = "random"\nr2 = "random"\nr3 = "random"\nz = "remote"')
+    path = write_config(tmp_path, body + "[format]\nallow_remote_duplicate = true\n")
+    config = with_runtime(load_config(path), concurrency=4)
+    watch = _Watch("z")
+    ends: list[Any] = []
+
+    async def main() -> Any:
+        seats: set[asyncio.Task[Any]] = set()
+
+        def announce(match_id: str, seat: int, bot: str, token: str, address: str) -> None:
+            task = asyncio.ensure_future(play_async(_Passive(), address=address, token=token))
+            seats.add(task)
+            task.add_done_callback(lambda t: ends.append(t.result()))
+
+        summary = await run_tournament(config, announce=announce, watch=watch)
+        await asyncio.gather(*seats)
+        return summary
+
+    summary = asyncio.run(main())
+    assert (summary.done, summary.total) == (8, 8)
+    assert watch.started == 8
+    assert watch.most == 1, f"the remote bot held {watch.most} seatings of one set at once"
+    assert len(ends) == 8
+    assert not [e for e in ends if e.salt or e.seed], "a seating's MatchEnd revealed the set"
+
+
+class _Passive(Bot):
+    name = "remote"
+
+    def act(self, decision: Decision) -> int:
+        legal = decision.legal_ids
+        return 3 if 3 in legal else legal[-1]

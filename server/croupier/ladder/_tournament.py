@@ -136,6 +136,14 @@ async def run_tournament(
             raise ConfigError(
                 f"{config.source}: tls: TLS serves remote bots, which the local executor hosts"
             )
+    remote = [b.name for b in config.bots if b.remote]
+    if remote and config.fmt.duplicate and not config.fmt.allow_remote_duplicate:
+        raise ConfigError(
+            f"{config.source}: format.duplicate: remote bots ({', '.join(remote)}) can remember "
+            "one seating of a duplicate set when they play the next; set "
+            "format.allow_remote_duplicate = true to play duplicate sets with them anyway, or "
+            "format.duplicate = false"
+        )
     bots = {b.name: resolve_bot(b) for b in config.bots}
     for bot in bots.values():
         if bot.error:

@@ -41,6 +41,7 @@ _KEYS: dict[str, type | tuple[type, ...]] = {
     "seats": int,
     "concurrency": int,
     "duplicate": bool,
+    "allow_remote_duplicate": bool,
     "seatings": str,
     "exploration": (int, float),
     "closeness": (int, float),
@@ -77,11 +78,13 @@ def parse_ladder_config(table: Mapping[str, Any], source: str) -> LadderConfig |
         seats=table.get("seats", 0),
         concurrency=table.get("concurrency", 4),
         duplicate=table.get("duplicate", False),
+        allow_remote_duplicate=table.get("allow_remote_duplicate", False),
         seatings=table.get("seatings", "rotations"),
         exploration=float(table.get("exploration", 0.1)),
         closeness=float(table.get("closeness", 25 / 6)),
         seed=table.get("seed", 0),
     )
+    config.check_duplicate(source)
     if config.seatings not in ("rotations", "permutations"):
         raise fail("seatings", f"must be rotations or permutations, got {config.seatings!r}")
     if not 1 <= config.concurrency <= 100_000:
