@@ -6,6 +6,7 @@ and salt. Real ``croupier tournament`` processes, real bots in their sandboxes, 
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -128,3 +129,29 @@ class _Passive(Bot):
     def act(self, decision: Decision) -> int:
         legal = decision.legal_ids
         return 3 if 3 in legal else legal[-1]
+
+
+@pytest.mark.slow
+def test_the_ray_executor_plays_duplicate_seatings_in_lanes_too(tmp_path: Path) -> None:
+    """On the Ray executor (a local Ray instance started for the run) each batch runs a local
+    executor on its worker, with lanes: the spies learn nothing across seatings either. The
+    workers' folders (and the bots' logs) go with them, so the spies, unsandboxed here, write
+    their findings to a file of the test's."""
+    pytest.importorskip("ray")
+    report = tmp_path / "spy.txt"
+    bots = "\n".join(f'spy{i} = "{SPY} {report}"' for i in range(4))
+    path = write_config(tmp_path, BODY.format(bots=bots).replace("rounds = 2", "rounds = 3"))
+    env = {
+        **os.environ,
+        "RAY_AUTH_MODE": "disabled",
+        "RAY_USAGE_STATS_ENABLED": "0",
+        "CROUPIER_SANDBOX": "none",
+    }
+    done = tournament(path, "--executor", "ray", "--concurrency", 2, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    spies = SpyReport.read([report])
+    assert len(spies.seatings) == 12 * 4, spies.summary()
+    assert not spies.processes_with_two_seatings(), spies.summary()
+    assert not spies.leaks, spies.summary()
+    assert not spies.early, spies.summary()
+    assert not spies.revealed(), spies.summary()

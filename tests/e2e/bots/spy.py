@@ -51,8 +51,17 @@ LIVE: dict[str, set[str]] = {}
 PLAYED: dict[str, set[str]] = {}
 
 
+#: ``spy.py REPORT``: every line goes to the file REPORT too (appended; for runs whose logs do
+#: not outlive them, such as a Ray worker's: then the bot must run unsandboxed to write it).
+REPORT = sys.argv[1] if len(sys.argv) > 1 else ""
+
+
 def say(*parts: object) -> None:
-    print("SPY", *parts, flush=True)
+    line = " ".join(map(str, ("SPY", *parts)))
+    print(line, flush=True)
+    if REPORT:
+        with open(REPORT, "a") as f:  # one write per line: appends do not interleave
+            f.write(line + "\n")
 
 
 def set_of(match_id: str) -> str:
