@@ -1,8 +1,9 @@
 """Ladder benchmarks: figures a user can reproduce. Not tests; nothing here asserts a time.
 
-    .venv/bin/python bench/ladder.py                       # throughput, resume, ray
-    .venv/bin/python bench/ladder.py throughput            # one: throughput | resume | ray
+    .venv/bin/python bench/ladder.py                       # throughput, lanes, resume, ray
+    .venv/bin/python bench/ladder.py throughput            # one: throughput | lanes | resume | ray
     .venv/bin/python bench/ladder.py resume --runs 20 --matches 200
+    .venv/bin/python bench/ladder.py lanes --matches 96 --repeats 3
 
 * throughput: complete 12-deal As-Nas matches per second with four random Python SDK bots, all
   in one run: (a) ``croupier match`` one after another (each starts an arbiter and four bot
@@ -14,6 +15,16 @@
   Reported as ratios to (a) and (c). Then where the CPU goes: the same tournament run in this
   process at the default concurrency, the arbiter's CPU (this process) and the bots' (its
   children, reaped by the pool) per match, against the cores there are.
+* lanes: what it costs to play duplicate sets without leaks. The default tournament (duplicate
+  sets of four rotations, four random Python SDK bots, 12-deal As-Nas) run in this process at the
+  default concurrency (``--concurrency``), bots sandboxed as by default: with lanes (each bot in
+  one session process per seating, as ``croupier tournament`` now plays) against one process per
+  bot playing every seating (``run_tournament(lanes=False)``: the tournaments before lanes,
+  which leaked a set's deals), alternated ``--repeats`` times in the same run. Matches per second
+  over the whole run (the bots' start-up included) and in the steady state (from the fourth
+  stored match on: the first set is over and every lane up), the bot processes
+  started, and the most memory the bots held at once (the sum of the proportional set sizes,
+  PSS, of every process under this one, sampled every 0.2 s).
 * resume: a tournament SIGKILLed at random moments (1-3 kills per run) and resumed, against one
   run without interruption: how many runs ended with the same standings (every stored seat
   result and the rating table identical).
@@ -88,14 +99,15 @@ def _standings(store: Path) -> Any:
     return data["bots"], data["pairs"]
 
 
-def _steady_per_s(store: Path) -> float:
-    """Matches per second from the first stored match to the last (start-up left out)."""
+def _steady_per_s(store: Path, skip: int = 0) -> float:
+    """Matches per second from the first stored match (after ``skip`` of them) to the last
+    (start-up left out)."""
     conn = sqlite3.connect(store)
     try:
         stamps = [
             dt.datetime.fromisoformat(r[0].replace("Z", "+00:00"))
             for r in conn.execute("SELECT finished_at FROM matches ORDER BY finished_at")
-        ]
+        ][skip:]
     finally:
         conn.close()
     span = (stamps[-1] - stamps[0]).total_seconds()
@@ -182,6 +194,101 @@ def bench_throughput(matches: int, cli_matches: int) -> dict[str, float]:
         "bd_steady_over_c": default_steady / local,
         **split,
     }
+
+
+def _tree_pss_mb(root: int) -> float:
+    """The PSS (MiB) of every process under ``root``, summed (Linux; processes that end while
+    being read are skipped)."""
+    parent: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    under: set[int] = {root}
+    grew = True
+    while grew:
+        grew = False
+        for pid, ppid in parent.items():
+            if ppid in under and pid not in under:
+                under.add(pid)
+                grew = True
+    kib = 0
+    for pid in under - {root}:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    kib += int(line.split()[1])
+        except (OSError, ValueError):
+            continue
+    return kib / 1024
+
+
+def _lanes_run(root: Path, rounds: int, concurrency: int, lanes: bool) -> dict[str, float]:
+    """One in-process run of the default duplicate tournament, with or without lanes."""
+    import threading
+
+    from croupier.ladder import load_config
+    from croupier.ladder._config import with_runtime
+    from croupier.ladder._tournament import run_tournament
+
+    path = _config(root, rounds)
+    config = with_runtime(load_config(path, {}), concurrency=concurrency)
+    peak = [0.0]
+    running = threading.Event()
+    running.set()
+
+    def sample() -> None:
+        while running.is_set():
+            peak[0] = max(peak[0], _tree_pss_mb(os.getpid()))
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    start = time.perf_counter()
+    try:
+        summary = asyncio.run(run_tournament(config, lanes=lanes))
+    finally:
+        wall = time.perf_counter() - start
+        running.clear()
+        sampler.join()
+    conn = sqlite3.connect(path.parent / "bench.sqlite")
+    try:
+        processes = conn.execute("SELECT SUM(processes) FROM bots").fetchone()[0]
+    finally:
+        conn.close()
+    return {
+        "per_s": summary.played / wall,
+        # from the end of the first set: every lane is up by then (they start as first needed)
+        "steady_per_s": _steady_per_s(path.parent / "bench.sqlite", skip=4),
+        "processes": float(processes),
+        "peak_bots_pss_mb": peak[0],
+    }
+
+
+def bench_lanes(matches: int, concurrency: int, repeats: int) -> dict[str, float]:
+    import statistics
+
+    import structlog
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
+    rounds = max(1, matches // 4)
+    runs: dict[bool, list[dict[str, float]]] = {True: [], False: []}
+    with tempfile.TemporaryDirectory(prefix="cr-bench-", dir="/tmp") as tmp:
+        for r in range(repeats):
+            for lanes in (False, True) if r % 2 == 0 else (True, False):
+                name = f"{'lanes' if lanes else 'shared'}{r}"
+                runs[lanes].append(_lanes_run(Path(tmp) / name, rounds, concurrency, lanes))
+
+    def median(lanes: bool, key: str) -> float:
+        return statistics.median(run[key] for run in runs[lanes])
+
+    out: dict[str, float] = {"matches": rounds * 4, "concurrency": concurrency}
+    for key in ("per_s", "steady_per_s", "processes", "peak_bots_pss_mb"):
+        out[f"shared_{key}"] = median(False, key)
+        out[f"lanes_{key}"] = median(True, key)
+        out[f"lanes_over_shared_{key}"] = median(True, key) / median(False, key)
+    return out
 
 
 def bench_resume(runs: int, matches: int) -> dict[str, float]:
@@ -284,26 +391,34 @@ def _kill_session(sid: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("which", nargs="*", metavar="BENCH", help="throughput | resume | ray")
+    parser.add_argument(
+        "which", nargs="*", metavar="BENCH", help="throughput | lanes | resume | ray"
+    )
     parser.add_argument("--matches", type=int, default=48, help="matches per measurement")
     parser.add_argument(
         "--cli-matches", type=int, default=8, help="throughput: croupier match runs for (a)"
     )
+    parser.add_argument(
+        "--concurrency", type=int, default=os.cpu_count() or 1, help="lanes: matches at once"
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="lanes: runs of each, alternated")
     parser.add_argument("--runs", type=int, default=20, help="resume: interrupted runs")
     parser.add_argument(
         "--resume-matches", type=int, default=200, help="resume: matches in the tournament"
     )
     args = parser.parse_args()
-    chosen = args.which or ["throughput", "resume", "ray"]
+    chosen = args.which or ["throughput", "lanes", "resume", "ray"]
     for name in chosen:
         if name == "throughput":
             result = bench_throughput(args.matches, args.cli_matches)
+        elif name == "lanes":
+            result = bench_lanes(args.matches, args.concurrency, args.repeats)
         elif name == "resume":
             result = bench_resume(args.runs, args.resume_matches)
         elif name == "ray":
             result = bench_ray(args.matches)
         else:
-            parser.error(f"unknown benchmark {name} (known: throughput, resume, ray)")
+            parser.error(f"unknown benchmark {name} (known: throughput, lanes, resume, ray)")
         rounded = {k: round(v, 3) if isinstance(v, float) else v for k, v in result.items()}
         print(json.dumps({name: rounded}), flush=True)
 

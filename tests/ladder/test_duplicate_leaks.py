@@ -49,6 +49,7 @@ def test_a_spy_learns_nothing_of_a_set_from_its_other_seatings(
     path = write_config(tmp_path, BODY.format(bots=_spies()))
     done = tournament(path, "--concurrency", concurrency)
     assert done.returncode == 0, done.stderr
+    assert "bot processes: 16 started; duplicate sets: 4 lanes per session bot" in done.stdout
     logs = sorted((tmp_path / "t-matches" / "logs").glob("run-*/*.log"))
     report = SpyReport.read(logs)
     assert len(report.seatings) == 8 * 4, report.summary()
