@@ -36,7 +36,7 @@ import contextlib
 import dataclasses
 import hashlib
 import os
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -115,7 +115,21 @@ class _Bot:
     restart: Restart
     stats: BotStats = field(default_factory=BotStats)
     instances: list[_Instance] = field(default_factory=list)
+    #: Held while a seat is placed until the bot's mode is known (its first launch tells)...
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: ...and, always, its lane's: a lane's process starting holds up no other lane's seats.
+    lane_locks: dict[int | None, asyncio.Lock] = field(default_factory=dict)
+    #: Session processes launched so far (names their logs; counted before each launch).
+    launches: int = 0
+
+    @contextlib.asynccontextmanager
+    async def placing(self, lane: int | None) -> AsyncIterator[None]:
+        """Hold what placing a seat in ``lane`` needs (see ``lock`` and ``lane_locks``)."""
+        async with contextlib.AsyncExitStack() as held:
+            if not self.stats.mode:
+                await held.enter_async_context(self.lock)
+            await held.enter_async_context(self.lane_locks.setdefault(lane, asyncio.Lock()))
+            yield
 
 
 @dataclass(eq=False)
@@ -263,7 +277,7 @@ class BotPool:
             if bot.restart == "per-match" or bot.stats.mode == "per-match":
                 await self._launch_per_match(bot, link, match_id, address, seed, lane)
                 return
-            async with bot.lock:
+            async with bot.placing(lane):
                 instance = self._free_instance(bot, match_id, lane)
                 if instance is None and bot.stats.mode != "per-match":  # (found while waiting)
                     instance = await self._start_session(bot, lane)
@@ -393,7 +407,8 @@ class BotPool:
         instance), shows it speaks only the per-match protocol or exits (None;
         ``bot.stats.mode`` tells which)."""
         session = self._server.bots.open_session()
-        n = bot.stats.processes
+        n = bot.launches
+        bot.launches += 1
         digest = hashlib.sha256(f"croupier/session-seed/{bot.name}/{n}".encode()).digest()
         log_name = f"{bot.name}.{n}.log" if lane is None else f"{bot.name}.lane{lane}.{n}.log"
         try:
