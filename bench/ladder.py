@@ -21,10 +21,13 @@
   one session process per seating, as ``croupier tournament`` now plays) against one process per
   bot playing every seating (``run_tournament(lanes=False)``: the tournaments before lanes,
   which leaked a set's deals), alternated ``--repeats`` times in the same run. Matches per second
-  over the whole run (the bots' start-up included) and in the steady state (from the fourth
-  stored match on: the first set is over and every lane up), the bot processes
-  started, and the most memory the bots held at once (the sum of the proportional set sizes,
-  PSS, of every process under this one, sampled every 0.2 s).
+  over the whole run (the bots' start-up included) and in the steady state (the last three
+  quarters of the matches: every lane is up by then), the bot processes
+  started, the most memory the bots held at once (the sum of the proportional set sizes, PSS,
+  of every process under this one, sampled every 0.2 s), and the CPU per match of the arbiter
+  (this process) and of the bots (every process under it, their start-up included), and of both
+  in the steady state: CPU time moves less than matches per second with what else the machine
+  runs.
 * resume: a tournament SIGKILLed at random moments (1-3 kills per run) and resumed, against one
   run without interruption: how many runs ended with the same standings (every stored seat
   result and the rating table identical).
@@ -196,13 +199,18 @@ def bench_throughput(matches: int, cli_matches: int) -> dict[str, float]:
     }
 
 
-def _tree_pss_mb(root: int) -> float:
+def _tree_pss_mb(root: int, cpu: dict[int, float] | None = None) -> float:
     """The PSS (MiB) of every process under ``root``, summed (Linux; processes that end while
-    being read are skipped)."""
+    being read are skipped); ``cpu`` gets each one's CPU seconds so far, by pid."""
     parent: dict[int, int] = {}
+    used: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            parent[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            pid = int(stat.parent.name)
+            parent[pid] = int(fields[1])
+            used[pid] = (int(fields[11]) + int(fields[12])) / tick
         except (OSError, ValueError, IndexError):
             continue
     under: set[int] = {root}
@@ -215,6 +223,8 @@ def _tree_pss_mb(root: int) -> float:
                 grew = True
     kib = 0
     for pid in under - {root}:
+        if cpu is not None:
+            cpu[pid] = max(cpu.get(pid, 0.0), used.get(pid, 0.0))
         try:
             for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
                 if line.startswith("Pss:"):
@@ -228,28 +238,41 @@ def _lanes_run(root: Path, rounds: int, concurrency: int, lanes: bool) -> dict[s
     """One in-process run of the default duplicate tournament, with or without lanes."""
     import threading
 
-    from croupier.ladder import load_config
+    from croupier.ladder import Progress, load_config
     from croupier.ladder._config import with_runtime
     from croupier.ladder._tournament import run_tournament
 
     path = _config(root, rounds)
     config = with_runtime(load_config(path, {}), concurrency=concurrency)
     peak = [0.0]
+    bots_cpu: dict[int, float] = {}  # by pid: what each bot process used, as last seen
     running = threading.Event()
     running.set()
 
     def sample() -> None:
         while running.is_set():
-            peak[0] = max(peak[0], _tree_pss_mb(os.getpid()))
+            peak[0] = max(peak[0], _tree_pss_mb(os.getpid(), bots_cpu))
             time.sleep(0.2)
+
+    # CPU (this process, the bots) a quarter of the way in (every lane is up by then: lanes
+    # start as first needed, within the first two sets or so) and at the last match: the
+    # steady state's CPU per match, start-ups left out
+    skip = max(4, rounds)  # (a quarter of the matches: four seatings a round)
+    marks: list[tuple[int, float]] = []
+
+    def progress(p: Progress) -> None:
+        if p.done in (skip, p.total):
+            now: dict[int, float] = {}
+            _tree_pss_mb(os.getpid(), now)
+            marks.append((p.done, time.process_time() + sum(now.values())))
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    start = time.perf_counter()
+    start, own = time.perf_counter(), time.process_time()
     try:
-        summary = asyncio.run(run_tournament(config, lanes=lanes))
+        summary = asyncio.run(run_tournament(config, lanes=lanes, on_progress=progress))
     finally:
-        wall = time.perf_counter() - start
+        wall, own = time.perf_counter() - start, time.process_time() - own
         running.clear()
         sampler.join()
     conn = sqlite3.connect(path.parent / "bench.sqlite")
@@ -259,10 +282,14 @@ def _lanes_run(root: Path, rounds: int, concurrency: int, lanes: bool) -> dict[s
         conn.close()
     return {
         "per_s": summary.played / wall,
-        # from the end of the first set: every lane is up by then (they start as first needed)
-        "steady_per_s": _steady_per_s(path.parent / "bench.sqlite", skip=4),
+        "steady_per_s": _steady_per_s(path.parent / "bench.sqlite", skip=skip),
         "processes": float(processes),
         "peak_bots_pss_mb": peak[0],
+        # CPU per match: this process (the arbiter, and the sampler's own little), and the bots
+        # (every process under it, as last sampled: a process's last 0.2 s may be missed)
+        "arbiter_cpu_ms_per_match": 1000 * own / summary.played,
+        "bots_cpu_ms_per_match": 1000 * sum(bots_cpu.values()) / summary.played,
+        "steady_cpu_ms_per_match": 1000 * (marks[1][1] - marks[0][1]) / (marks[1][0] - marks[0][0]),
     }
 
 
@@ -284,10 +311,20 @@ def bench_lanes(matches: int, concurrency: int, repeats: int) -> dict[str, float
         return statistics.median(run[key] for run in runs[lanes])
 
     out: dict[str, float] = {"matches": rounds * 4, "concurrency": concurrency}
-    for key in ("per_s", "steady_per_s", "processes", "peak_bots_pss_mb"):
+    keys = ("per_s", "steady_per_s", "processes", "peak_bots_pss_mb")
+    cpu_keys = ("arbiter_cpu_ms_per_match", "bots_cpu_ms_per_match", "steady_cpu_ms_per_match")
+    for key in (*keys, *cpu_keys):
         out[f"shared_{key}"] = median(False, key)
         out[f"lanes_{key}"] = median(True, key)
         out[f"lanes_over_shared_{key}"] = median(True, key) / median(False, key)
+    # what each process more costs in CPU (arbiter and bots): its start-up, the one cost of lanes
+    # once they are up (the rest of a match costs the same either way)
+    extra = out["lanes_processes"] - out["shared_processes"]
+    cpu = {
+        lanes: median(lanes, "arbiter_cpu_ms_per_match") + median(lanes, "bots_cpu_ms_per_match")
+        for lanes in (False, True)
+    }
+    out["cpu_ms_per_extra_process"] = (cpu[True] - cpu[False]) * out["matches"] / extra
     return out
 
 
