@@ -1,8 +1,9 @@
 """Ladder benchmarks: figures a user can reproduce. Not tests; nothing here asserts a time.
 
-    .venv/bin/python bench/ladder.py                       # throughput, resume, ray
-    .venv/bin/python bench/ladder.py throughput            # one: throughput | resume | ray
+    .venv/bin/python bench/ladder.py                       # throughput, lanes, resume, ray
+    .venv/bin/python bench/ladder.py throughput            # one: throughput | lanes | resume | ray
     .venv/bin/python bench/ladder.py resume --runs 20 --matches 200
+    .venv/bin/python bench/ladder.py lanes --matches 96 --repeats 3
 
 * throughput: complete 12-deal As-Nas matches per second with four random Python SDK bots, all
   in one run: (a) ``croupier match`` one after another (each starts an arbiter and four bot
@@ -14,6 +15,19 @@
   Reported as ratios to (a) and (c). Then where the CPU goes: the same tournament run in this
   process at the default concurrency, the arbiter's CPU (this process) and the bots' (its
   children, reaped by the pool) per match, against the cores there are.
+* lanes: what it costs to play duplicate sets without leaks. The default tournament (duplicate
+  sets of four rotations, four random Python SDK bots, 12-deal As-Nas) run in this process at the
+  default concurrency (``--concurrency``), bots sandboxed as by default: with lanes (each bot in
+  one session process per seating, as ``croupier tournament`` now plays) against one process per
+  bot playing every seating (``run_tournament(lanes=False)``: the tournaments before lanes,
+  which leaked a set's deals), alternated ``--repeats`` times in the same run. Matches per second
+  over the whole run (the bots' start-up included) and in the steady state (the last three
+  quarters of the matches: every lane is up by then), the bot processes
+  started, the most memory the bots held at once (the sum of the proportional set sizes, PSS,
+  of every process under this one, sampled every 0.2 s), and the CPU per match of the arbiter
+  (this process) and of the bots (every process under it, their start-up included), and of both
+  in the steady state: CPU time moves less than matches per second with what else the machine
+  runs.
 * resume: a tournament SIGKILLed at random moments (1-3 kills per run) and resumed, against one
   run without interruption: how many runs ended with the same standings (every stored seat
   result and the rating table identical).
@@ -88,14 +102,15 @@ def _standings(store: Path) -> Any:
     return data["bots"], data["pairs"]
 
 
-def _steady_per_s(store: Path) -> float:
-    """Matches per second from the first stored match to the last (start-up left out)."""
+def _steady_per_s(store: Path, skip: int = 0) -> float:
+    """Matches per second from the first stored match (after ``skip`` of them) to the last
+    (start-up left out)."""
     conn = sqlite3.connect(store)
     try:
         stamps = [
             dt.datetime.fromisoformat(r[0].replace("Z", "+00:00"))
             for r in conn.execute("SELECT finished_at FROM matches ORDER BY finished_at")
-        ]
+        ][skip:]
     finally:
         conn.close()
     span = (stamps[-1] - stamps[0]).total_seconds()
@@ -182,6 +197,135 @@ def bench_throughput(matches: int, cli_matches: int) -> dict[str, float]:
         "bd_steady_over_c": default_steady / local,
         **split,
     }
+
+
+def _tree_pss_mb(root: int, cpu: dict[int, float] | None = None) -> float:
+    """The PSS (MiB) of every process under ``root``, summed (Linux; processes that end while
+    being read are skipped); ``cpu`` gets each one's CPU seconds so far, by pid."""
+    parent: dict[int, int] = {}
+    used: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            pid = int(stat.parent.name)
+            parent[pid] = int(fields[1])
+            used[pid] = (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, ValueError, IndexError):
+            continue
+    under: set[int] = {root}
+    grew = True
+    while grew:
+        grew = False
+        for pid, ppid in parent.items():
+            if ppid in under and pid not in under:
+                under.add(pid)
+                grew = True
+    kib = 0
+    for pid in under - {root}:
+        if cpu is not None:
+            cpu[pid] = max(cpu.get(pid, 0.0), used.get(pid, 0.0))
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    kib += int(line.split()[1])
+        except (OSError, ValueError):
+            continue
+    return kib / 1024
+
+
+def _lanes_run(root: Path, rounds: int, concurrency: int, lanes: bool) -> dict[str, float]:
+    """One in-process run of the default duplicate tournament, with or without lanes."""
+    import threading
+
+    from croupier.ladder import Progress, load_config
+    from croupier.ladder._config import with_runtime
+    from croupier.ladder._tournament import run_tournament
+
+    path = _config(root, rounds)
+    config = with_runtime(load_config(path, {}), concurrency=concurrency)
+    peak = [0.0]
+    bots_cpu: dict[int, float] = {}  # by pid: what each bot process used, as last seen
+    running = threading.Event()
+    running.set()
+
+    def sample() -> None:
+        while running.is_set():
+            peak[0] = max(peak[0], _tree_pss_mb(os.getpid(), bots_cpu))
+            time.sleep(0.2)
+
+    # CPU (this process, the bots) a quarter of the way in (every lane is up by then: lanes
+    # start as first needed, within the first two sets or so) and at the last match: the
+    # steady state's CPU per match, start-ups left out
+    skip = max(4, rounds)  # (a quarter of the matches: four seatings a round)
+    marks: list[tuple[int, float]] = []
+
+    def progress(p: Progress) -> None:
+        if p.done in (skip, p.total):
+            now: dict[int, float] = {}
+            _tree_pss_mb(os.getpid(), now)
+            marks.append((p.done, time.process_time() + sum(now.values())))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    start, own = time.perf_counter(), time.process_time()
+    try:
+        summary = asyncio.run(run_tournament(config, lanes=lanes, on_progress=progress))
+    finally:
+        wall, own = time.perf_counter() - start, time.process_time() - own
+        running.clear()
+        sampler.join()
+    conn = sqlite3.connect(path.parent / "bench.sqlite")
+    try:
+        processes = conn.execute("SELECT SUM(processes) FROM bots").fetchone()[0]
+    finally:
+        conn.close()
+    return {
+        "per_s": summary.played / wall,
+        "steady_per_s": _steady_per_s(path.parent / "bench.sqlite", skip=skip),
+        "processes": float(processes),
+        "peak_bots_pss_mb": peak[0],
+        # CPU per match: this process (the arbiter, and the sampler's own little), and the bots
+        # (every process under it, as last sampled: a process's last 0.2 s may be missed)
+        "arbiter_cpu_ms_per_match": 1000 * own / summary.played,
+        "bots_cpu_ms_per_match": 1000 * sum(bots_cpu.values()) / summary.played,
+        "steady_cpu_ms_per_match": 1000 * (marks[1][1] - marks[0][1]) / (marks[1][0] - marks[0][0]),
+    }
+
+
+def bench_lanes(matches: int, concurrency: int, repeats: int) -> dict[str, float]:
+    import statistics
+
+    import structlog
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
+    rounds = max(1, matches // 4)
+    runs: dict[bool, list[dict[str, float]]] = {True: [], False: []}
+    with tempfile.TemporaryDirectory(prefix="cr-bench-", dir="/tmp") as tmp:
+        for r in range(repeats):
+            for lanes in (False, True) if r % 2 == 0 else (True, False):
+                name = f"{'lanes' if lanes else 'shared'}{r}"
+                runs[lanes].append(_lanes_run(Path(tmp) / name, rounds, concurrency, lanes))
+
+    def median(lanes: bool, key: str) -> float:
+        return statistics.median(run[key] for run in runs[lanes])
+
+    out: dict[str, float] = {"matches": rounds * 4, "concurrency": concurrency}
+    keys = ("per_s", "steady_per_s", "processes", "peak_bots_pss_mb")
+    cpu_keys = ("arbiter_cpu_ms_per_match", "bots_cpu_ms_per_match", "steady_cpu_ms_per_match")
+    for key in (*keys, *cpu_keys):
+        out[f"shared_{key}"] = median(False, key)
+        out[f"lanes_{key}"] = median(True, key)
+        out[f"lanes_over_shared_{key}"] = median(True, key) / median(False, key)
+    # what each process more costs in CPU (arbiter and bots): its start-up, the one cost of lanes
+    # once they are up (the rest of a match costs the same either way)
+    extra = out["lanes_processes"] - out["shared_processes"]
+    cpu = {
+        lanes: median(lanes, "arbiter_cpu_ms_per_match") + median(lanes, "bots_cpu_ms_per_match")
+        for lanes in (False, True)
+    }
+    out["cpu_ms_per_extra_process"] = (cpu[True] - cpu[False]) * out["matches"] / extra
+    return out
 
 
 def bench_resume(runs: int, matches: int) -> dict[str, float]:
@@ -284,26 +428,34 @@ def _kill_session(sid: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("which", nargs="*", metavar="BENCH", help="throughput | resume | ray")
+    parser.add_argument(
+        "which", nargs="*", metavar="BENCH", help="throughput | lanes | resume | ray"
+    )
     parser.add_argument("--matches", type=int, default=48, help="matches per measurement")
     parser.add_argument(
         "--cli-matches", type=int, default=8, help="throughput: croupier match runs for (a)"
     )
+    parser.add_argument(
+        "--concurrency", type=int, default=os.cpu_count() or 1, help="lanes: matches at once"
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="lanes: runs of each, alternated")
     parser.add_argument("--runs", type=int, default=20, help="resume: interrupted runs")
     parser.add_argument(
         "--resume-matches", type=int, default=200, help="resume: matches in the tournament"
     )
     args = parser.parse_args()
-    chosen = args.which or ["throughput", "resume", "ray"]
+    chosen = args.which or ["throughput", "lanes", "resume", "ray"]
     for name in chosen:
         if name == "throughput":
             result = bench_throughput(args.matches, args.cli_matches)
+        elif name == "lanes":
+            result = bench_lanes(args.matches, args.concurrency, args.repeats)
         elif name == "resume":
             result = bench_resume(args.runs, args.resume_matches)
         elif name == "ray":
             result = bench_ray(args.matches)
         else:
-            parser.error(f"unknown benchmark {name} (known: throughput, resume, ray)")
+            parser.error(f"unknown benchmark {name} (known: throughput, lanes, resume, ray)")
         rounded = {k: round(v, 3) if isinstance(v, float) else v for k, v in result.items()}
         print(json.dumps({name: rounded}), flush=True)
 

@@ -178,10 +178,13 @@ class Kit:
         server: ArbiterServer | None = None,
         match_id: str | None = None,
         chance_script: tuple[tuple[int, ...], ...] = (),
+        withhold_reveal: bool = False,
         **conf: Any,
     ) -> MatchRun:
         """Play one match to its end (own server unless ``server``) and return its run."""
-        match_config = dataclasses.replace(config(**conf), chance_script=chance_script)
+        match_config = dataclasses.replace(
+            config(**conf), chance_script=chance_script, withhold_reveal=withhold_reveal
+        )
         sandbox = SandboxOptions(writable=(self.streams,))
         return asyncio.run(
             run_match(

@@ -87,6 +87,7 @@ game = "scauver"
 params = {{ players = 3, round_cap = 2 }}
 concurrency = 4
 duplicate = true
+allow_remote_duplicate = true
 seed = 13
 """
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -286,3 +287,42 @@ def test_a_remote_bot_that_is_not_connected_is_a_no_show(tmp_path: Path) -> None
     run = asyncio.run(scenario())
     assert run.result.seats[0].outcome is Outcome.DISCONNECTED
     assert all(s.outcome is Outcome.NORMAL for s in run.result.seats[1:])
+
+
+def test_a_lane_gets_no_directory_shared_with_other_sandboxes(tmp_path: Path) -> None:
+    """A pool whose sandboxes share a writable directory (``SandboxOptions.writable``: tests
+    use one to collect what bots record) binds it into a bot's process outside lanes, never into
+    a lane's: two lanes of a bot could talk through it."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    note = shared / "notes.txt"
+    note.touch()
+    note.chmod(0o666)  # (each sandboxed bot may have a uid of its own)
+    scribbler = [sys.executable, str(Path(__file__).parent / "bots" / "scribbler.py"), str(note)]
+
+    async def scenario() -> None:
+        server = ArbiterServer()
+        await server.start()
+        logs = tmp_path / "logs"
+        logs.mkdir()
+        pool = BotPool(server, logs, sandbox=SandboxOptions(writable=(shared,)))
+        pool.add("s", scribbler)
+        pool.add("r", RANDOM)
+        try:
+            for match_id, lane in (("plain", None), ("lane0", 0), ("lane1", 1)):
+                seats = [pool.assigner("s", lane=lane), *[pool.assigner("r")] * 3]
+                run = await run_match(config(), seats, tmp_path / "out", server=server,
+                                      match_id=match_id)  # fmt: skip
+                assert all(s.outcome is Outcome.NORMAL for s in run.result.seats)
+        finally:
+            await pool.close()
+            await server.stop()
+        assert pool.stats("s").processes == 3  # one outside lanes, one per lane
+
+    asyncio.run(scenario())
+    assert note.read_text().split() == ["plain"]
+    said = "\n".join(p.read_text() for p in sorted((tmp_path / "logs").glob("s.*.log")))
+    assert "scribble ok plain" in said
+    assert "scribble refused lane0" in said
+    assert "scribble refused lane1" in said

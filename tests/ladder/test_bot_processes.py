@@ -1,6 +1,7 @@
 """End to end: ``croupier tournament`` keeps its bots' processes up across matches (bot
-sessions), restarts one that crashes and charges the crash to the match it crashed in only;
-``--restart per-match`` gives every match fresh processes and the same results."""
+sessions), one per seating of the duplicate sets (lanes: the four rotations of a table of four
+make four lanes), restarts one that crashes and charges the crash to the match it crashed in
+only; ``--restart per-match`` gives every match fresh processes and the same results."""
 
 from __future__ import annotations
 
@@ -51,8 +52,8 @@ def _processes(store: Path) -> dict[str, tuple[str, int, int]]:
 
 def test_a_crashing_bot_is_charged_once_and_restarted(tmp_path: Path) -> None:
     """The crasher's process dies (exit 3) at its second decision of its first match: that match
-    records it disconnected, its next match gets a fresh process, and every other seat of the
-    eight matches is normal."""
+    records it disconnected, its next match in that lane gets a fresh process, and every other
+    seat of the eight matches is normal."""
     marker = tmp_path / "crashed"
     bots = f"crasher = {python_bot('session_crasher', marker)!r}\n{FIELD}".replace("'", '"')
     path = write_config(tmp_path, BODY.format(bots=bots))
@@ -67,14 +68,14 @@ def test_a_crashing_bot_is_charged_once_and_restarted(tmp_path: Path) -> None:
     abnormal = [(r[2], r[5]) for r in rows if r[5] != "normal"]
     assert abnormal == [("crasher", "disconnected")]
     assert _processes(tmp_path / "t.sqlite") == {
-        "crasher": ("session", 2, 1),
-        "r1": ("session", 1, 0),
-        "r2": ("session", 1, 0),
-        "r3": ("session", 1, 0),
+        "crasher": ("session", 4 + 1, 1),
+        "r1": ("session", 4, 0),
+        "r2": ("session", 4, 0),
+        "r3": ("session", 4, 0),
     }
     assert "crasher: 1 crash" in done.stdout
     data = standings_json(tmp_path / "t.sqlite")
-    assert data["bot_processes"]["crasher"] == {"mode": "session", "processes": 2, "crashes": 1}
+    assert data["bot_processes"]["crasher"] == {"mode": "session", "processes": 5, "crashes": 1}
 
 
 def test_per_match_restarts_give_fresh_processes_and_the_same_results(tmp_path: Path) -> None:
@@ -90,7 +91,7 @@ def test_per_match_restarts_give_fresh_processes_and_the_same_results(tmp_path: 
     session_store, fresh_store = kept.parent / "t.sqlite", fresh.parent / "t.sqlite"
     assert stored_seats(session_store, faults=True) == stored_seats(fresh_store, faults=True)
     assert all(r[5] == "normal" for r in stored_seats(session_store))
-    assert _processes(session_store) == dict.fromkeys(("r0", "r1", "r2", "r3"), ("session", 1, 0))
+    assert _processes(session_store) == dict.fromkeys(("r0", "r1", "r2", "r3"), ("session", 4, 0))
     # every match seats every bot once here: eight fresh processes each
     assert _processes(fresh_store) == dict.fromkeys(("r0", "r1", "r2", "r3"), ("per-match", 8, 0))
     again = tournament(kept, "--restart", "per-match")  # a runtime setting: resumes
@@ -112,7 +113,7 @@ def test_a_bot_that_speaks_only_play_is_launched_per_match(tmp_path: Path) -> No
     assert all(r[5] == "normal" for r in rows)
     processes = _processes(tmp_path / "t.sqlite")
     assert processes["plain"] == ("per-match", 1 + 8, 0)  # the refused session launch, then 8
-    assert processes["r1"] == ("session", 1, 0)
+    assert processes["r1"] == ("session", 4, 0)  # one per lane
 
 
 def test_ctrl_c_ends_every_session_before_the_tournament_exits(tmp_path: Path) -> None:
@@ -130,14 +131,14 @@ def test_ctrl_c_ends_every_session_before_the_tournament_exits(tmp_path: Path) -
     )
     try:
         store, deadline = tmp_path / "t.sqlite", time.monotonic() + 60
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline:  # a whole set: each bot's four lanes are up
             assert proc.poll() is None, proc.communicate()
             with contextlib.suppress(sqlite3.OperationalError):  # the schema is not there yet
-                if store.exists() and stored_seats(store):
+                if store.exists() and len(stored_seats(store)) >= 4 * 4:
                     break
             time.sleep(0.1)
         bots = children(proc.pid)
-        assert len(bots) == 4, bots
+        assert len(bots) == 4 * 4, bots
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
     finally:
@@ -146,7 +147,7 @@ def test_ctrl_c_ends_every_session_before_the_tournament_exits(tmp_path: Path) -
     assert "interrupted: rerun the same command to resume" in err
     assert not [pid for pid in bots if Path(f"/proc/{pid}").exists()]
     logs = sorted((tmp_path / "t-matches" / "logs").glob("run-*/*.log"))
-    assert len(logs) == 4, logs
+    assert len(logs) == 4 * 4, logs
     for log in logs:
         assert "session over after" in log.read_text(), log.name
-    assert _processes(store)["r0"] == ("session", 1, 0)
+    assert _processes(store)["r0"] == ("session", 4, 0)

@@ -88,7 +88,14 @@ def test_the_ladder_seats_only_connected_bots_rotates_seats_and_rates_each_match
         keys = {name: pool.add_remote(name) for name in names}
         store = open_store(tmp_path / "ladder.sqlite")
         config = LadderConfig(
-            "scauver", FAST, concurrency=3, duplicate=True, seed=7, move_ms=3000, poll_s=0.05
+            "scauver",
+            FAST,
+            concurrency=3,
+            duplicate=True,
+            seed=7,
+            move_ms=3000,
+            poll_s=0.05,
+            allow_remote_duplicate=True,
         )
 
         def listen(m: LadderMatch) -> None:
@@ -281,7 +288,7 @@ def test_a_stdio_program_behind_the_client_bridge_is_a_registered_bot(tmp_path: 
         ({"game": "scauver", "seatings": "all"}, "ladder.seatings: must be rotations or"),
         ({"game": "nope"}, "ladder.game: unknown game 'nope'"),
         ({"game": "scauver", "params": {"players": 9}}, "ladder.params: scauver parameter"),
-        ({"gme": "scauver"}, "ladder.gme: unknown key (known: closeness,"),
+        ({"gme": "scauver"}, "ladder.gme: unknown key (known: allow_remote_duplicate, closeness,"),
         ({"game": "scauver", "concurrency": "4"}, "ladder.concurrency: must be an integer"),
         ({"concurrency": 4}, "ladder.game: missing"),
         ({"game": "scauver", "exploration": 2}, "ladder.exploration: must be from 0 to 1"),
@@ -299,7 +306,14 @@ def test_a_mistake_in_the_ladder_table_is_one_line_naming_the_key(
 
 def test_the_ladder_table_gives_the_scheduler_its_settings() -> None:
     config = parse_ladder_config(
-        {"game": "scauver", "params": {"players": 3}, "duplicate": True, "seed": 5}, "s.toml"
+        {
+            "game": "scauver",
+            "params": {"players": 3},
+            "duplicate": True,
+            "allow_remote_duplicate": True,
+            "seed": 5,
+        },
+        "s.toml",
     )
     assert config is not None
     assert (config.game, config.full_params()["players"], config.duplicate) == ("scauver", 3, True)

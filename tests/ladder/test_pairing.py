@@ -10,9 +10,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
+import pytest
+
 from croupier.arbiter import Match, MatchConfig
+from croupier.errors import ConfigError
 from croupier.ladder import MatchRecord, SeatRecord, Seeder
 from croupier.serve import LadderConfig, LadderMatch, LadderScheduler
+from croupier.serve._ladder import parse_ladder_config
 from croupier.serve._scheduler import LadderState, RateMatch
 
 
@@ -25,6 +29,9 @@ class InstantBackend:
         self.stored: list[MatchRecord] = []
         self._room = room
         self.busy: Counter[str] = Counter()
+        #: (bot, duplicate set) -> its seatings being played now; the most ever at once
+        self.live: Counter[tuple[str, str]] = Counter()
+        self.most_live = 0
 
     def registered(self) -> Iterable[str]:
         return ()
@@ -53,9 +60,13 @@ class InstantBackend:
     ) -> tuple[LadderState, MatchRecord | None]:
         for b in match.bots:
             self.busy[b] += 1
+            if match.deal_set:
+                self.live[(b, match.deal_set)] += 1
+                self.most_live = max(self.most_live, self.live[(b, match.deal_set)])
         await asyncio.sleep(0)
         for b in match.bots:
             self.busy[b] -= 1
+            self.live[(b, match.deal_set)] -= 1
         order = sorted(match.bots, key=lambda b: int(b[1:]))
         seats = tuple(
             SeatRecord(seat, bot, Fraction(0), order.index(bot) + 1, "normal", 0, 0)
@@ -130,7 +141,7 @@ def test_an_absent_bot_is_left_out_and_a_duplicate_set_shares_its_deals() -> Non
     backend = InstantBackend(NAMES)
     backend.away = {"b3"}
     config = LadderConfig("scauver", {"players": 3}, concurrency=2, duplicate=True, seed=2,
-                          poll_s=0.001)  # fmt: skip
+                          poll_s=0.001, allow_remote_duplicate=True)  # fmt: skip
     run_ladder(config, backend, 60)
     assert all(s.bot != "b3" for m in backend.stored for s in m.seats)
     sets: dict[str, list[MatchRecord]] = {}
@@ -142,3 +153,26 @@ def test_an_absent_bot_is_left_out_and_a_duplicate_set_shares_its_deals() -> Non
         assert len({m.seed for m in ms}) == 1
         assert sorted(m.seating for m in ms) == [0, 1, 2]
         assert {s.bot for s in ms[0].seats} == {s.bot for s in ms[1].seats}
+
+
+def test_duplicate_sets_of_registered_bots_need_the_opt_in() -> None:
+    config = LadderConfig("scauver", {"players": 3}, duplicate=True)
+    with pytest.raises(ConfigError, match=r"ladder\.allow_remote_duplicate = true"):
+        LadderScheduler(config, InstantBackend(NAMES))
+    with pytest.raises(ConfigError, match=r"^s\.toml: ladder\.duplicate: .* registered bots"):
+        parse_ladder_config({"game": "scauver", "duplicate": True}, "s.toml")
+    allowed = {"game": "scauver", "duplicate": True, "allow_remote_duplicate": True}
+    assert parse_ladder_config(allowed, "s.toml") is not None
+
+
+def test_no_bot_holds_two_live_seatings_of_a_duplicate_set() -> None:
+    """Each bot has room for four matches and the ladder plays four at once: the seatings of a
+    set wait for each other (another table's fill the room), never run side by side."""
+    backend = InstantBackend(NAMES[:3], room=4)
+    config = LadderConfig("scauver", {"players": 3}, concurrency=4, duplicate=True, seed=3,
+                          poll_s=0.001, allow_remote_duplicate=True)  # fmt: skip
+    run_ladder(config, backend, 60)
+    assert backend.most_live == 1, f"a bot held {backend.most_live} seatings of one set at once"
+    assert max(backend.busy.values()) == 0
+    sets = Counter(m.deal_set for m in backend.stored)
+    assert sum(1 for n in sets.values() if n == 3) >= 15  # whole sets were played

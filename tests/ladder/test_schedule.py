@@ -112,6 +112,40 @@ def test_a_duplicate_set_shares_its_deals_and_other_sets_do_not() -> None:
     assert all(s.deal_set == "" for s in fresh)
 
 
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        {},
+        {"max_tables": 3},
+        {"seatings": "permutations"},
+        {"kind": "gauntlet", "candidates": ["b0"]},
+        {"kind": "gauntlet", "candidates": ["b0", "b5"], "max_tables": 2},
+        {"kind": "swiss"},
+    ],
+)
+def test_no_format_seats_one_bot_in_two_seats_of_a_match(fmt: dict[str, Any]) -> None:
+    """One bot in two seats of one match would let one program see two hands of one deal (a
+    pooled bot's process never holds two seats of a match, a remote bot is one program): no
+    format makes such a table; and the seatings of a set seat the same bots, seating ``k`` at
+    index ``k``, which is the lane that plays it."""
+    rng = np.random.default_rng(1)
+    for game, bots in (("as-nas", 7), ("scauver", 6)):
+        config = _config(bots, game=game, rounds=3, format=dict(fmt))
+        schedule = Schedule(config)
+        names = [b.name for b in config.bots]
+        for r in range(config.rounds):
+            ratings = {n: float(rng.normal()) for n in names}  # (only swiss reads them)
+            slots = schedule.round_slots(r, ratings)
+            assert slots
+            sets: dict[str, list[Slot]] = {}
+            for slot in slots:
+                assert len(set(slot.bots)) == len(slot.bots), slot
+                sets.setdefault(slot.deal_set, []).append(slot)
+            for members in sets.values():
+                assert [s.seating for s in members] == list(range(len(schedule.orders)))
+                assert len({frozenset(s.bots) for s in members}) == 1
+
+
 def test_the_schedule_is_the_same_every_time() -> None:
     one = _schedule(_config(7, rounds=2, format={"max_tables": 3})).static_slots()
     two = _schedule(_config(7, rounds=2, format={"max_tables": 3})).static_slots()

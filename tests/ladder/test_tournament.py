@@ -229,6 +229,12 @@ r2 = "random"
             "croupier: error: {cfg}: bots.z: a remote bot needs the local executor (its seat "
             "token is handed out by this machine's arbiter)",
         ),
+        (
+            ("{cfg}", "--set", 'bots.z="remote"'),
+            "croupier: error: {cfg}: format.duplicate: remote bots (z) can remember one seating "
+            "of a duplicate set when they play the next; set format.allow_remote_duplicate = "
+            "true to play duplicate sets with them anyway, or format.duplicate = false",
+        ),
     ],
 )
 def test_command_line_mistakes_are_one_line_and_status_2(

@@ -74,6 +74,9 @@ class MatchConfig:
     #: by (a competition server's registered name): the seat's bot is that, whatever name it
     #: says in its Hello (kept as its self-description).
     seat_roster: tuple[Mapping[str, str | int | bool], ...] = ()
+    #: Keep the reveal (seed, salt, script digest) out of the bots' ``MatchOver``: a seating of a
+    #: duplicate set, whose deals other seatings of the set still play. The replay keeps it.
+    withhold_reveal: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +227,8 @@ class Match:
         self._script_digest = self.terms["chance_script_sha256"]
         self._terms_digest = _commit.terms_digest(self.terms)
         #: Told to every bot at Welcome (the seed and salt behind them are revealed at
-        #: MatchEnd): the whole match's commitment (scheme v2), and the deals' (scheme v1).
+        #: MatchEnd, unless ``config.withhold_reveal``: then by the replay, to whoever may read
+        #: it): the whole match's commitment (scheme v2), and the deals' (scheme v1).
         self.commitment = _commit.commitment_v2(config.seed, self._salt, self.terms)
         self.deal_commitment = _commit.commitment(config.seed, self._salt, self._script_digest)
         self._used_us = [0] * self.num_seats  # charged time per seat, for the seat cap
@@ -421,8 +425,13 @@ class Match:
         ranking = forfeit_places(game.ranking(state), tuple(s.forfeited_match for s in self.stats))
         result = self._result(game.returns(state), ranking)
         self._recorder.result(result, step)
+        told = result
+        if self.config.withhold_reveal:
+            told = dataclasses.replace(
+                result, seed=0, salt="", script_digest="", terms_digest="", revealed=False
+            )
         for link in self.seats:
-            link.send(MatchOver(result))
+            link.send(MatchOver(told))
             link.closed = True
             link.over = True
             link.done.set()

@@ -178,6 +178,9 @@ class MatchResult:
     salt: str = ""
     script_digest: str = ""
     terms_digest: str = ""
+    #: False in what the bots of a duplicate seating are told (``MatchConfig.withhold_reveal``):
+    #: ``seed``, ``salt`` and the digests are then blank, and MatchEnd leaves them unset.
+    revealed: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from croupier.ladder import (
     parse_override,
     resolve_bot,
     run_tournament,
+    seatings,
     store_standings,
 )
 from croupier.ladder._config import EXECUTORS, RESTARTS, with_runtime
@@ -151,6 +152,13 @@ def run(args: argparse.Namespace) -> int:
     info, table = store_standings(config.store)
     print(render_standings(table, title=f"{config.name}: {summary.done}/{summary.total} matches"))
     _print_bot_errors(info)
+    if config.fmt.duplicate and config.restart == "session":
+        lanes = len(seatings(config.seats, config.fmt.seatings))
+        started = sum(bot.processes for bot in info["bots"].values())
+        print(
+            f"bot processes: {started} started; duplicate sets: {lanes} lanes per session bot, "
+            "each playing one seating of every set (docs/ladder.md, 'Bot processes')"
+        )
     print(f"store: {config.store}")
     if summary.stopped_early:
         print("stopped early: the sequential test decided")

@@ -78,6 +78,9 @@ class FormatSpec:
     duplicate: bool = True
     max_tables: int = 0  # 0: every table each round; otherwise a balanced sample of that many
     candidates: tuple[str, ...] = ()  # gauntlet
+    #: Duplicate sets with ``remote`` bots, which can remember one seating of a set when they
+    #: play the next (refused unless set). A permission, not part of the config hash.
+    allow_remote_duplicate: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +321,17 @@ def parse_config(
 
     fmt_data = r.table(data, "format")
     r.unknown(
-        fmt_data, "format", {"kind", "seats", "seatings", "duplicate", "max_tables", "candidates"}
+        fmt_data,
+        "format",
+        {
+            "kind",
+            "seats",
+            "seatings",
+            "duplicate",
+            "max_tables",
+            "candidates",
+            "allow_remote_duplicate",
+        },
     )
     seats = r.integer(fmt_data, "format.seats", 0)
     if seats:
@@ -336,6 +349,7 @@ def parse_config(
         duplicate=r.boolean(fmt_data, "format.duplicate", True),
         max_tables=r.integer(fmt_data, "format.max_tables", 0),
         candidates=tuple(candidates),
+        allow_remote_duplicate=r.boolean(fmt_data, "format.allow_remote_duplicate", False),
     )
 
     bots = _bots(r, data.get("bots"))

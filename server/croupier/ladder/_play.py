@@ -17,6 +17,7 @@ import shlex
 import shutil
 import socket
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -146,7 +147,8 @@ class Played:
 def make_jobs(
     config: TournamentConfig, slots: Iterable[Slot], bots: dict[str, ResolvedBot]
 ) -> list[MatchJob]:
-    """One job per slot: the match config (with the duplicate set's deals) and its seats."""
+    """One job per slot: the match config (with the duplicate set's deals, and its reveal kept
+    from the bots) and its seats."""
     params = tuple(sorted(config.params.items()))
     out = []
     for slot in slots:
@@ -161,6 +163,7 @@ def make_jobs(
             fault_policy=config.fault_policy,
             reconnect_grace_s=config.reconnect_grace_s,
             event_flush_ms=config.event_flush_ms,
+            withhold_reveal=bool(slot.deal_set),  # its deals are played at other seatings
         )
         out.append(MatchJob(slot, mc, tuple(bots[name] for name in slot.bots)))
     return out
@@ -295,6 +298,14 @@ class LocalPlayer:
     Every bot it launches runs in ``sandbox``; it refuses (:class:`ConfigError`, at the first
     match) to launch any without a sandbox unless the mode is ``none``.
 
+    A seating of a duplicate set is played in **lanes**: the seats of seating ``k`` of every
+    set go to the bot's processes of lane ``k`` (:meth:`BotPool.assigner`), so no process holds
+    two seatings of one set, or plays a second seating of a set it has played. A remote bot
+    cannot be split into lanes: the seatings of one set that share a remote bot are played one
+    after another, never at once (what it remembers of one when it plays the next is the
+    caveat of ``format.allow_remote_duplicate``). ``lanes=False`` plays every seating in the
+    same processes, as before lanes (it leaks a set's deals: for measuring what lanes cost).
+
     Use as ``async with LocalPlayer(...) as player: await player.play(...)``; leaving it (also
     on cancellation or an error) ends every bot process it started, then the server.
     """
@@ -309,10 +320,13 @@ class LocalPlayer:
         restart: Restart = "session",
         tls: TlsConfig | None = None,
         sandbox: SandboxOptions | None = None,
+        lanes: bool = True,
     ) -> None:
         self._bots = {b.name: b for b in bots}
         self._sandbox = sandbox or SandboxOptions()
         self._tls = tls
+        self._lanes = lanes
+        self._lane_assigners: dict[tuple[str, int], SeatAssigner] = {}
         self._log_dir = log_dir
         self._concurrency = max(1, concurrency)
         self._listen = listen
@@ -367,6 +381,19 @@ class LocalPlayer:
             if self._server is not None:
                 await self._server.stop()
 
+    def _pooled(self, slot: Slot) -> Mapping[str, SeatAssigner]:
+        """The pool's assigners for the seats of ``slot``: in the lane of its seating when it
+        belongs to a duplicate set."""
+        if not (slot.deal_set and self._lanes) or self._pool is None:
+            return self._assigners
+        out: dict[str, SeatAssigner] = {}
+        for name in self._assigners:
+            key = (name, slot.seating)
+            if key not in self._lane_assigners:
+                self._lane_assigners[key] = self._pool.assigner(self._keys[name], lane=slot.seating)
+            out[name] = self._lane_assigners[key]
+        return out
+
     def stats(self) -> dict[str, BotStats]:
         """What the pool did with each pooled bot so far, by display name."""
         if self._pool is None:
@@ -392,13 +419,49 @@ class LocalPlayer:
         unrecorded). ``watch`` is told of each match (see :class:`MatchWatch`)."""
         server = await self._open()
         worker = worker or socket.gethostname()
-        queue = iter(jobs)
+        pending = list(jobs)
+        # duplicate set -> the remote bots of its seatings being played (each such seating
+        # waits until its remote bots play no other seating of its set)
+        playing: dict[str, Counter[str]] = {}
+        changed = asyncio.Condition()
         log = structlog.get_logger("croupier.ladder")
 
+        def remote(job: MatchJob) -> set[str]:
+            if not job.slot.deal_set:
+                return set()
+            return {b.name for b in job.bots if b.argv is None and not b.error}
+
+        def take() -> MatchJob | None:
+            """The first pending job that may start now (see ``playing``)."""
+            for i, job in enumerate(pending):
+                held = playing.get(job.slot.deal_set)
+                if not held or not remote(job) & held.keys():
+                    return pending.pop(i)
+            return None
+
+        async def next_job() -> MatchJob | None:
+            async with changed:
+                while pending and not (stop() or (cancel is not None and cancel.is_set())):
+                    job = take()
+                    if job is not None:
+                        if names := remote(job):
+                            playing.setdefault(job.slot.deal_set, Counter()).update(names)
+                        return job
+                    await changed.wait()  # a seating sharing its remote bots ends
+                return None
+
+        async def done_with(job: MatchJob) -> None:
+            if not (names := remote(job)):
+                return
+            async with changed:
+                held = playing[job.slot.deal_set]
+                held.subtract(names)
+                if not +held:
+                    del playing[job.slot.deal_set]
+                changed.notify_all()
+
         async def lane() -> None:
-            for job in queue:  # the iterator is shared: each lane takes the next job
-                if stop() or (cancel is not None and cancel.is_set()):
-                    return
+            while (job := await next_job()) is not None:  # each lane takes the next job
                 played: Played | None = None
                 try:
                     played = await play_job(
@@ -408,13 +471,14 @@ class LocalPlayer:
                         cancel=cancel,
                         announce=announce,
                         worker=worker,
-                        pooled=self._assigners,
+                        pooled=self._pooled(job.slot),
                         watch=watch,
                         sandbox=self._sandbox,
                     )
                 finally:
                     if watch is not None:
                         watch.ended(job.slot, played)
+                    await done_with(job)  # (after: a sibling it held back starts only now)
                 if played.cancelled:
                     log.info("match_cancelled", match_id=job.slot.match_id)
                     continue
@@ -446,6 +510,7 @@ async def play_local(
     restart: Restart = "session",
     log_dir: Path | None = None,
     sandbox: SandboxOptions | None = None,
+    lanes: bool = True,
 ) -> dict[str, BotStats]:
     """Play ``jobs`` with a :class:`LocalPlayer` of their bots (see :meth:`LocalPlayer.play`),
     launched in ``sandbox``; return what its pool did with each bot."""
@@ -457,6 +522,7 @@ async def play_local(
         listen=listen,
         restart=restart,
         sandbox=sandbox,
+        lanes=lanes,
     )
     async with player:
         await player.play(

@@ -4,7 +4,9 @@ The driver cuts the pending matches into batches; each batch is one Ray task, wh
 local executor on its worker node (its own arbiter server, the bots launched there) into a
 temporary folder, and returns each match's result with its replay as bytes. The bots of a batch
 stay up across its matches (one bot pool per batch, on its worker), unless ``restart`` is
-``per-match``; what each pool did with the bots comes back with the batch. Only the driver
+``per-match``, in lanes as on the local executor (a seating of a duplicate set is played by the
+bot's process of that seating's lane: no process of any worker plays two seatings of a set);
+what each pool did with the bots comes back with the batch. Only the driver
 writes replay files and the store. A task whose node dies is retried by Ray on another node and
 its matches are played again from scratch; the store takes each match id once, so a match that
 was (partly) played twice still counts once.

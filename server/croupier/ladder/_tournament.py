@@ -182,10 +182,13 @@ async def run_tournament(
     cancel: asyncio.Event | None = None,
     announce: RemoteAnnounce | None = None,
     watch: MatchWatch | None = None,
+    lanes: bool = True,
 ) -> Summary:
     """Run (or resume) ``config``'s tournament to its end, the SPRT's decision, or ``cancel``.
     ``watch`` is told of each match as it is played (the local executor only: see
-    :class:`~croupier.ladder._play.MatchWatch`)."""
+    :class:`~croupier.ladder._play.MatchWatch`). ``lanes=False`` lets one process of a bot play
+    every seating of a duplicate set (see :class:`~croupier.ladder.LocalPlayer`): for
+    ``bench/ladder.py`` only, which measures what lanes cost."""
     log = structlog.get_logger("croupier.ladder").bind(tournament=config.name)
     if config.executor == "ray":
         for b in config.bots:
@@ -198,6 +201,14 @@ async def run_tournament(
             raise ConfigError(
                 f"{config.source}: tls: TLS serves remote bots, which the local executor hosts"
             )
+    remote = [b.name for b in config.bots if b.remote]
+    if remote and config.fmt.duplicate and not config.fmt.allow_remote_duplicate:
+        raise ConfigError(
+            f"{config.source}: format.duplicate: remote bots ({', '.join(remote)}) can remember "
+            "one seating of a duplicate set when they play the next; set "
+            "format.allow_remote_duplicate = true to play duplicate sets with them anyway, or "
+            "format.duplicate = false"
+        )
     bots = {b.name: resolve_bot(b) for b in config.bots}
     for bot in bots.values():
         if bot.error:
@@ -287,7 +298,7 @@ async def run_tournament(
             for name, s in stats.items():
                 store.add_bot_stats(name, s.mode, s.processes, s.crashes)
 
-        async with _executor(config, bots, record_stats, watch) as execute:
+        async with _executor(config, bots, record_stats, watch, lanes) as execute:
 
             async def play(slots: list[Slot]) -> None:
                 pending = [s for s in slots if s.match_id not in finished]
@@ -330,6 +341,7 @@ async def _executor(
     bots: dict[str, ResolvedBot],
     record_stats: Callable[[dict[str, BotStats]], None],
     watch: MatchWatch | None = None,
+    lanes: bool = True,
 ) -> AsyncIterator[Execute]:
     """The executor the config asks for, open for the whole tournament (every round of a
     Swiss one): locally one server and one bot pool, so the bots' processes stay up from the
@@ -370,6 +382,7 @@ async def _executor(
         restart=restart,
         tls=config.tls,
         sandbox=config.sandbox,
+        lanes=lanes,
     )
     recorded: dict[str, tuple[int, int]] = {}  # (processes, crashes) already in the store
 

@@ -52,6 +52,7 @@ _KEYS: dict[str, type | tuple[type, ...]] = {
     "seats": int,
     "concurrency": int,
     "duplicate": bool,
+    "allow_remote_duplicate": bool,
     "seatings": str,
     "exploration": (int, float),
     "closeness": (int, float),
@@ -88,6 +89,7 @@ def parse_ladder_config(table: Mapping[str, Any], source: str) -> LadderConfig |
         seats=table.get("seats", 0),
         concurrency=table.get("concurrency", 4),
         duplicate=table.get("duplicate", False),
+        allow_remote_duplicate=table.get("allow_remote_duplicate", False),
         seatings=table.get("seatings", "rotations"),
         exploration=float(table.get("exploration", 0.1)),
         closeness=float(table.get("closeness", 25 / 6)),
@@ -95,6 +97,7 @@ def parse_ladder_config(table: Mapping[str, Any], source: str) -> LadderConfig |
     )
     if config.seed is not None and not 0 <= config.seed < SEED_LIMIT:
         raise fail("seed", f"must be from 0 to 2**{SEED_BITS} - 1, got {config.seed}")
+    config.check_duplicate(source)
     if config.seatings not in ("rotations", "permutations"):
         raise fail("seatings", f"must be rotations or permutations, got {config.seatings!r}")
     if not 1 <= config.concurrency <= 100_000:

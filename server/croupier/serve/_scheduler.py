@@ -16,10 +16,14 @@ match ends or a bot connects (and every ``poll_s``) it fills the free places:
   :attr:`LadderConfig.exploration` a seat is drawn uniformly instead;
 * **which seat**: the seat order that puts each bot where it has sat least so far (summed over
   the table, ties drawn), so every bot sits in every position about equally often;
-* **duplicate sets** (:attr:`LadderConfig.duplicate`): a table is played in all its seatings
-  (rotations, or permutations) on the same deals (one chance script and seed, as a tournament's
-  duplicate set); the seatings still to play go first whenever their bots have room, and are
-  dropped when one of their bots disconnects;
+* **duplicate sets** (:attr:`LadderConfig.duplicate`, refused unless
+  :attr:`LadderConfig.allow_remote_duplicate`: the players are registered bots, which can
+  remember one seating of a set when they play the next): a table is played in all its
+  seatings (rotations, or permutations) on the same deals (one chance script and seed, as a
+  tournament's duplicate set); the seatings still to play go first whenever their bots have
+  room and none of them is playing another seating of the set (a bot never holds two live
+  seatings of one set: the seatings of a set are played one after another), and are dropped
+  when one of their bots disconnects;
 * **ratings**: the openskill ratings are the fold of :func:`croupier.ladder.rate_match` over
   the backend's stored finished matches in their stored order: read at the start, folded on as
   each of the ladder's matches is stored, and read again every :data:`REFRESH_EVERY` matches
@@ -95,6 +99,9 @@ class LadderConfig:
     concurrency: int = 4
     #: Play each table in all its seatings on the same deals.
     duplicate: bool = False
+    #: Allow ``duplicate``: the players are registered bots, which can remember one seating of
+    #: a set when they play the next (refused unless set; docs/server.md).
+    allow_remote_duplicate: bool = False
     #: The seatings of a duplicate set: ``rotations`` (n) or ``permutations`` (n!).
     seatings: Literal["rotations", "permutations"] = "rotations"
     move_ms: int = 2000
@@ -124,6 +131,15 @@ class LadderConfig:
     def defining(self) -> dict[str, object]:
         """What the store remembers of the ladder (a different one is refused)."""
         return {"ladder": self.name, "game": self.game, "params": self.full_params()}
+
+    def check_duplicate(self, source: str = "ladder") -> None:
+        """:class:`ConfigError` (one line) for duplicate sets without the host's opt-in."""
+        if self.duplicate and not self.allow_remote_duplicate:
+            raise ConfigError(
+                f"{source}: ladder.duplicate: the ladder's players are registered bots, which "
+                "can remember one seating of a duplicate set when they play the next; set "
+                "ladder.allow_remote_duplicate = true to play duplicate sets with them anyway"
+            )
 
 
 @dataclass(eq=False)
@@ -241,6 +257,7 @@ class LadderScheduler:
         listener: LadderListener | None = None,
     ) -> None:
         """``seeds`` draws every table's seed (see the module docstring)."""
+        config.check_duplicate()
         self.config = config
         self._seeds = seeds
         self._backend = backend
@@ -417,12 +434,20 @@ class LadderScheduler:
             self._log.info("seating_dropped", table=dropped.table, seating=dropped.seating)
         self._pending = kept
         for i, pending in enumerate(self._pending):
-            if all(self._free(b) > 0 for b in pending.bots):
+            if all(self._free(b) > 0 for b in pending.bots) and not self._in_set(pending):
                 return self._pending.pop(i)
         free = sorted(name for name in connected if self._free(name) > 0)
         if len(free) < self._n:
             return None
         return self._plan(self._choose_table(free))
+
+    def _in_set(self, seating: _Seating) -> bool:
+        """Whether a bot of ``seating`` holds (or is being handed) another seating of its
+        duplicate set now: then it waits, so that no bot holds two live seatings of a set."""
+        return any(
+            m.deal_set == seating.deal_set and not set(m.bots).isdisjoint(seating.bots)
+            for m in self._running.values()
+        )
 
     def _rating(self, name: str) -> Rating:
         return self._ratings.get(name, initial_rating())
@@ -517,6 +542,7 @@ class LadderScheduler:
             clock=ClockRules(self.config.move_ms, self.config.bank_ms),
             connect_timeout_s=self.config.connect_timeout_s,
             chance_script=seating.script,
+            withhold_reveal=bool(seating.deal_set),
         )
 
     def _rate(self, record: MatchRecord) -> dict[str, Rating]:

@@ -1337,6 +1337,7 @@ class CompetitionServer:
             chance_script=order.chance_script,
             # who each seat's bot is, whatever its Hello says (bound by the commitment)
             seat_roster=tuple({"registered_name": name} for name in record.bots),
+            withhold_reveal=bool(order.deal_set),  # a duplicate seating: see docs/protocol.md
         )
 
         def progress(done: int) -> None:

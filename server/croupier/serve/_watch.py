@@ -12,7 +12,9 @@ omniscient state by stripping it. Events are the ones the arbiter broadcasts to 
 same step numbers: chance events and public actions only), and a public frame never says that
 the arbiter played an action for a seat (the default action would tell about its cards). The
 public :class:`MatchEnd` carries the results only: the seed and salt (which redraw every deal,
-mucked hands included) go only to a seat's own view, as its bot receives them.
+mucked hands included) go only to a seat's own view. A seating of a duplicate set is watched by
+operators only until the set is over (``CompetitionServer.deal_set_open``), so a bot's key gets
+its seat's reveal there only then, though its bot was not told it at the end of the match.
 
 A finished match is streamed from its replay file, read by the same reader.
 """
@@ -241,7 +243,7 @@ class _Viewer:
                 for r in data["seats"]
             ],
         )
-        if self.seat is not None:  # the seat's bot was told the reveal too
+        if self.seat is not None:  # (others than operators: a duplicate set's once it is over)
             reveal_seed(end, int(self.header["seed"]))
             end.salt = data.get("salt") or ""
             end.chance_script_sha256 = data.get("chance_script_sha256") or ""

@@ -144,9 +144,6 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
         result = message.result
         end = pb.MatchEnd(
             cancelled=result.cancelled,
-            salt=result.salt,
-            chance_script_sha256=result.script_digest,
-            terms_sha256=result.terms_digest,
             results=[
                 pb.SeatResult(
                     seat=r.seat,
@@ -161,7 +158,11 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
                 for r in result.seats
             ],
         )
-        reveal_seed(end, result.seed)
+        if result.revealed:  # (a duplicate seating's is withheld: docs/protocol.md, MatchEnd)
+            reveal_seed(end, result.seed)
+            end.salt = result.salt
+            end.chance_script_sha256 = result.script_digest
+            end.terms_sha256 = result.terms_digest
         return pb.PlayResponse(match_end=end)
     if isinstance(message, Welcome):
         return pb.PlayResponse(

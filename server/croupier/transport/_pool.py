@@ -14,6 +14,15 @@ is told its bot left, so the match records it as that seat's fault (``disconnect
 process exited with code N"); the crash is counted, and the next seat the bot is handed starts a
 fresh process. With ``restart="per-match"`` every seat gets a fresh process that plays only it.
 
+**Lanes** (duplicate sets): an assigner for lane ``k`` (:meth:`BotPool.assigner` with ``lane``)
+seats the bot only in processes of that lane, which play nothing else. A tournament seats
+seating ``k`` of every duplicate set in lane ``k``, so a process never holds two seatings of a
+set, and never plays a second seating of a set it has played, though no process is restarted
+for it: a bot has one session process per seating index instead of one in all (more when a
+lane's process is full, as without lanes). Lanes share no writable storage: each process runs in
+a sandbox of its own, with its own private ``/tmp``, and the pool binds no shared directory
+(``SandboxOptions.writable``) into a lane's sandbox. A bot launched per match needs no lanes.
+
 A remote bot (:meth:`BotPool.add_remote`) is one the pool does not start: a competitor runs it
 anywhere with the session token the pool made, and the pool hands it seats the same way while its
 session is connected. If it drops, the seats it held are disconnected and the same token admits
@@ -27,7 +36,7 @@ import contextlib
 import dataclasses
 import os
 import secrets
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -83,6 +92,8 @@ class _Instance:
 
     process: BotProcess
     session: BotSession
+    #: The lane it plays (None: the bot's seats outside lanes).
+    lane: int | None = None
     #: The seats it holds now, with their match ids.
     active: dict[SeatLink, str] = field(default_factory=dict)
     dead: bool = False
@@ -96,7 +107,21 @@ class _Bot:
     restart: Restart
     stats: BotStats = field(default_factory=BotStats)
     instances: list[_Instance] = field(default_factory=list)
+    #: Held while a seat is placed until the bot's mode is known (its first launch tells)...
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: ...and, always, its lane's: a lane's process starting holds up no other lane's seats.
+    lane_locks: dict[int | None, asyncio.Lock] = field(default_factory=dict)
+    #: Session processes launched so far (names their logs; counted before each launch).
+    launches: int = 0
+
+    @contextlib.asynccontextmanager
+    async def placing(self, lane: int | None) -> AsyncIterator[None]:
+        """Hold what placing a seat in ``lane`` needs (see ``lock`` and ``lane_locks``)."""
+        async with contextlib.AsyncExitStack() as held:
+            if not self.stats.mode:
+                await held.enter_async_context(self.lock)
+            await held.enter_async_context(self.lane_locks.setdefault(lane, asyncio.Lock()))
+            yield
 
 
 @dataclass(eq=False)
@@ -114,13 +139,13 @@ class _Remote:
 
 
 class _Assigner:
-    """A pool's :class:`SeatAssigner` for one of its bots."""
+    """A pool's :class:`SeatAssigner` for one of its bots (in one of its lanes)."""
 
-    def __init__(self, pool: BotPool, name: str) -> None:
-        self._pool, self.name = pool, name
+    def __init__(self, pool: BotPool, name: str, lane: int | None = None) -> None:
+        self._pool, self.name, self.lane = pool, name, lane
 
     async def assign(self, link: SeatLink, match_id: str, address: str) -> None:
-        await self._pool.assign(self.name, link, match_id, address)
+        await self._pool.assign(self.name, link, match_id, address, lane=self.lane)
 
 
 class BotPool:
@@ -219,11 +244,13 @@ class BotPool:
         session.name = remote.name
         return session
 
-    def assigner(self, name: str) -> SeatAssigner:
-        """The :class:`SeatAssigner` that seats the bot ``name``, for ``run_match``'s ``bots``."""
+    def assigner(self, name: str, *, lane: int | None = None) -> SeatAssigner:
+        """The :class:`SeatAssigner` that seats the bot ``name``, for ``run_match``'s ``bots``;
+        with ``lane``, only in processes of that lane (see the module docstring; a remote bot,
+        which the pool does not start, has no lanes)."""
         if name not in self._bots and name not in self._remotes:
             raise KeyError(name)
-        return _Assigner(self, name)
+        return _Assigner(self, name, None if name in self._remotes else lane)
 
     def remote_session(self, name: str) -> BotSession:
         """The remote bot ``name``'s current session: connected while
@@ -267,8 +294,10 @@ class BotPool:
 
     # -- seating -------------------------------------------------------------------------------
 
-    async def assign(self, name: str, link: SeatLink, match_id: str, address: str) -> None:
-        """Get the bot ``name`` to play ``link``'s seat; see :class:`SeatAssigner`."""
+    async def assign(
+        self, name: str, link: SeatLink, match_id: str, address: str, *, lane: int | None = None
+    ) -> None:
+        """Get the bot ``name`` to play ``link``'s seat (in ``lane``); see :class:`SeatAssigner`."""
         if name in self._remotes:
             await self._assign_remote(self._remotes[name], link, match_id)
             return
@@ -277,19 +306,19 @@ class BotPool:
         seed = link.bot_seed
         try:
             if bot.restart == "per-match" or bot.stats.mode == "per-match":
-                await self._launch_per_match(bot, link, match_id, address, seed)
+                await self._launch_per_match(bot, link, match_id, address, seed, lane)
                 return
-            async with bot.lock:
-                instance = self._free_instance(bot, match_id)
+            async with bot.placing(lane):
+                instance = self._free_instance(bot, match_id, lane)
                 if instance is None and bot.stats.mode != "per-match":  # (found while waiting)
-                    instance = await self._start_session(bot)
+                    instance = await self._start_session(bot, lane)
                 if instance is not None:
                     instance.active[link] = match_id
                     link.launched = True  # a process of the pool's: its death is a crash
                     bot.stats.peak_load = max(bot.stats.peak_load, len(instance.active))
             if instance is None:
                 if bot.stats.mode == "per-match":
-                    await self._launch_per_match(bot, link, match_id, address, seed)
+                    await self._launch_per_match(bot, link, match_id, address, seed, lane)
                 else:
                     link.leave("the bot process ended before it opened its session")
                 return
@@ -391,9 +420,10 @@ class BotPool:
                 for waiter in waits:
                     waiter.cancel()
 
-    def _free_instance(self, bot: _Bot, match_id: str) -> _Instance | None:
-        """The least loaded live process with room, and no seat of ``match_id`` already: one
-        process never holds two seats of a match, so no bot sees what two seats see."""
+    def _free_instance(self, bot: _Bot, match_id: str, lane: int | None) -> _Instance | None:
+        """The least loaded live process of ``lane`` with room, and no seat of ``match_id``
+        already: one process never holds two seats of a match, so no bot sees what two seats
+        see."""
         for instance in bot.instances:  # seats whose match is over are free again
             for link in [link for link in instance.active if link.done.is_set()]:
                 del instance.active[link]
@@ -401,16 +431,20 @@ class BotPool:
             i
             for i in bot.instances
             if not i.dead
+            and i.lane == lane
             and len(i.active) < max(1, i.session.capacity)
             and match_id not in i.active.values()
         ]
         return min(live, key=lambda i: len(i.active)) if live else None
 
-    async def _start_session(self, bot: _Bot) -> _Instance | None:
-        """Launch the bot in session mode and wait until it opens its session (an instance), shows
-        it speaks only the per-match protocol or exits (None; ``bot.stats.mode`` tells which)."""
+    async def _start_session(self, bot: _Bot, lane: int | None) -> _Instance | None:
+        """Launch the bot in session mode (in ``lane``) and wait until it opens its session (an
+        instance), shows it speaks only the per-match protocol or exits (None;
+        ``bot.stats.mode`` tells which)."""
         session = self._server.bots.open_session()
-        n = bot.stats.processes
+        n = bot.launches
+        bot.launches += 1
+        log_name = f"{bot.name}.{n}.log" if lane is None else f"{bot.name}.lane{lane}.{n}.log"
         try:
             process = await launch_bot(
                 bot.argv,
@@ -420,9 +454,9 @@ class BotPool:
                 # nobody can compute it from the bot's name, as they could from a derived one
                 seed=secrets.randbits(32),
                 match_id="",
-                log_path=self._log_dir / f"{bot.name}.{n}.log",
+                log_path=self._log_dir / log_name,
                 session=(session.token, self._capacity),
-                sandbox=self._sandbox(),
+                sandbox=self._sandbox(shared=lane is None),
             )
         except BotLaunchError:
             self._server.bots.close_session(session)
@@ -441,11 +475,11 @@ class BotPool:
         finally:
             for waiter in waits:
                 waiter.cancel()
-        log = self._log.bind(bot=bot.name, pid=process.process.pid)
+        log = self._log.bind(bot=bot.name, pid=process.process.pid, lane=lane)
         exited = process.watcher.done()
         if session.connected.is_set() and not exited:
             bot.stats.mode = "session"
-            instance = _Instance(process, session)
+            instance = _Instance(process, session, lane)
             instance.monitor = asyncio.create_task(self._monitor(bot, instance))
             bot.instances.append(instance)
             log.info("session_bot_started", capacity=session.capacity)
@@ -497,7 +531,7 @@ class BotPool:
         self._exits.append(await stop)
 
     async def _launch_per_match(
-        self, bot: _Bot, link: SeatLink, match_id: str, address: str, seed: int
+        self, bot: _Bot, link: SeatLink, match_id: str, address: str, seed: int, lane: int | None
     ) -> None:
         process = await launch_bot(
             bot.argv,
@@ -506,7 +540,7 @@ class BotPool:
             seed=seed,
             match_id=match_id,
             log_path=self._log_dir / f"{match_id}.seat{link.seat}.log",
-            sandbox=self._sandbox(),
+            sandbox=self._sandbox(shared=lane is None),
         )
         bot.stats.processes += 1
         bot.stats.pids.append(process.process.pid)
@@ -525,13 +559,16 @@ class BotPool:
         self._exits.append(await process.stop())
         self._per_match.pop(process.process.pid, None)
 
-    def _sandbox(self) -> SandboxOptions:
+    def _sandbox(self, *, shared: bool = True) -> SandboxOptions:
         """Every bot of the pool in its sandbox: it reaches the server by its unix socket and
-        never sees the logs' directory (``croupier.transport._sandbox``)."""
+        never sees the logs' directory (``croupier.transport._sandbox``). ``shared`` False (a
+        lane's process): no directory shared with other sandboxes is bound writable into it,
+        so lanes cannot talk through storage that outlives them."""
         return dataclasses.replace(
             self._base_sandbox,
             socket=self._server.unix_socket,
             hidden=(*self._base_sandbox.hidden, self._log_dir),
+            writable=self._base_sandbox.writable if shared else (),
         )
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
