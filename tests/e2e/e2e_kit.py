@@ -236,8 +236,9 @@ def flattened(stream: list[bytes]) -> list[bytes]:
             message.decision.clocks.last_latency_us = 0
         if message.WhichOneof("kind") == "welcome":  # a fresh salt every match
             message.welcome.deal_commitment = ""
-        if message.WhichOneof("kind") == "match_end":  # its reveal (seed, salt, script)
-            for name in ("seed", "salt", "chance_script_sha256"):
+            message.welcome.match_commitment = ""
+        if message.WhichOneof("kind") == "match_end":  # its reveal (seed, salt, digests)
+            for name in ("seed", "seed_decimal", "salt", "chance_script_sha256", "terms_sha256"):
                 message.match_end.ClearField(name)
         items.append(message.SerializeToString(deterministic=True))
     return items

@@ -81,14 +81,20 @@ def test_a_duplicate_seating_commits_but_keeps_its_reveal_from_the_bots(e2e: Kit
     messages = [pb.PlayResponse.FromString(raw) for raw in read_stream(stream)]
     welcome = next(m.welcome for m in messages if m.WhichOneof("kind") == "welcome")
     end = next(m.match_end for m in messages if m.WhichOneof("kind") == "match_end")
-    assert len(welcome.deal_commitment) == 64
-    assert (end.seed, end.salt, end.chance_script_sha256) == (0, "", ""), end
+    assert len(welcome.deal_commitment) == len(welcome.match_commitment) == 64
+    revealed = (end.seed, end.seed_decimal, end.salt, end.chance_script_sha256, end.terms_sha256)
+    assert revealed == (0, "", "", "", ""), end
     assert len(end.results) == 4
     replay = read_replay(run.replay)
     result = replay.records[-1].data
     assert replay.header["seed"] == 78
     assert len(result["salt"]) == 32
-    assert welcome.deal_commitment == _commit(78, result["salt"], [list(o) for o in script])
+    digest = hashlib.sha256(
+        json.dumps([list(o) for o in script], separators=(",", ":")).encode()
+    ).hexdigest()
+    assert welcome.deal_commitment == _commit(1, 78, result["salt"], digest)
+    header = json.loads(run.replay.read_text().splitlines()[0])
+    assert welcome.match_commitment == _commit(2, 78, result["salt"], _terms_sha256(header))
     verify(replay)
 
 

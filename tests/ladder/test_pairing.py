@@ -158,7 +158,7 @@ def test_an_absent_bot_is_left_out_and_a_duplicate_set_shares_its_deals() -> Non
 def test_duplicate_sets_of_registered_bots_need_the_opt_in() -> None:
     config = LadderConfig("scauver", {"players": 3}, duplicate=True)
     with pytest.raises(ConfigError, match=r"ladder\.allow_remote_duplicate = true"):
-        LadderScheduler(config, InstantBackend(NAMES))
+        LadderScheduler(config, InstantBackend(NAMES), seeds=Seeder(b"key"))
     with pytest.raises(ConfigError, match=r"^s\.toml: ladder\.duplicate: .* registered bots"):
         parse_ladder_config({"game": "scauver", "duplicate": True}, "s.toml")
     allowed = {"game": "scauver", "duplicate": True, "allow_remote_duplicate": True}

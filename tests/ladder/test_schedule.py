@@ -131,7 +131,7 @@ def test_no_format_seats_one_bot_in_two_seats_of_a_match(fmt: dict[str, Any]) ->
     rng = np.random.default_rng(1)
     for game, bots in (("as-nas", 7), ("scauver", 6)):
         config = _config(bots, game=game, rounds=3, format=dict(fmt))
-        schedule = Schedule(config)
+        schedule = _schedule(config)
         names = [b.name for b in config.bots]
         for r in range(config.rounds):
             ratings = {n: float(rng.normal()) for n in names}  # (only swiss reads them)
