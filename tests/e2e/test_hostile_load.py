@@ -25,6 +25,7 @@ from croupier.transport import (
     REASON_KEY,
     ArbiterServer,
     BotPool,
+    PeerLimits,
 )
 from croupier.transport._server import MAX_BOT_MESSAGE_BYTES
 from croupier.v1 import bot_pb2 as pb
@@ -186,3 +187,44 @@ def test_session_junk_does_not_disturb_running_sessions(tmp_path: Path) -> None:
     assert "OK" not in ends
     assert "still open" not in ends
     assert sessions == [1, 1, 1, 1] or sessions == [0, 0, 0, 0]  # never dialled again
+
+
+def test_an_sdk_bot_refused_for_room_dials_again_until_it_gets_in(tmp_path: Path) -> None:
+    """The per-peer limits may refuse a stream before reading its Hello ("try again later":
+    TOO_MANY_ATTEMPTS) when its address has no room; the Python SDK then dials its Session (and
+    each seat's Play stream) again with backoff instead of giving up. Before, the bot exited
+    with status 2 at its first refusal and its seats were no-shows."""
+
+    async def main() -> tuple[MatchRun, int | None, list[str]]:
+        # one refused Hello puts loopback on probation for 3 s, with no room on it at all
+        limits = PeerLimits(failed_hellos=1, probation=0, window_s=3.0)
+        server = ArbiterServer(limits=limits)
+        address = await server.start()
+        (tmp_path / "logs").mkdir()
+        pool = BotPool(server, tmp_path / "logs")
+        token = pool.add_remote("honest")
+        async with grpc.aio.insecure_channel(address) as channel:
+            guess = bot_pb2_grpc.BotServiceStub(channel).Session()
+            hello = pb.SessionHello(token="guess", protocol_version=PROTOCOL_VERSION)
+            await guess.write(pb.SessionRequest(hello=hello))
+            assert (await _end(guess)) == "UNAUTHENTICATED:TOKEN_UNKNOWN"
+        env = {**os.environ, ENV_ADDRESS: address, ENV_SESSION_TOKEN: token}
+        err = (tmp_path / "bot.err").open("wb")
+        bot = subprocess.Popen(RANDOM, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        await asyncio.sleep(2.0)  # it starts, dials, is refused for room, waits, dials again
+        early = bot.poll()
+        try:
+            run = await run_match(
+                config(seed=3, deals=1), [pool.assigner("honest"), RANDOM, RANDOM, RANDOM],
+                tmp_path / "out", server=server,
+            )  # fmt: skip
+        finally:
+            await pool.close()
+            await server.stop()
+            bot.wait(10)
+            err.close()
+        return run, early, (tmp_path / "bot.err").read_text().splitlines()
+
+    run, early, err = asyncio.run(main())
+    assert early is None, err  # it was still dialling, not gone
+    assert _normal(run), [s.outcome for s in run.result.seats]

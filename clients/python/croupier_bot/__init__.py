@@ -18,6 +18,7 @@ own stream with a fresh copy of the bot. The protocol itself is documented in ``
 
 from croupier_bot import proto
 from croupier_bot._client import (
+    BUSY_RETRY_S,
     Bot,
     BotError,
     Decision,
@@ -35,6 +36,7 @@ from croupier_bot._client import (
 from croupier_bot._view import GameObservationView, LegalActions, ObservationView
 
 __all__ = [
+    "BUSY_RETRY_S",
     "Bot",
     "BotError",
     "Decision",

@@ -298,6 +298,12 @@ _CHANNEL_OPTIONS = [
 #: noticed that the old stream is gone (SEAT_TAKEN), or cannot be reached for a moment.
 _RETRY_REASONS = {"SEAT_TAKEN", ""}
 _RETRY_PAUSE_S = 0.1
+#: The arbiter's per-peer limits refused a stream before reading its Hello ("try again later":
+#: the address is flooded, or many bots behind it dialled at once); a stream that says Hello with
+#: a valid token gets in once there is room, so the SDK dials again, with backoff, for up to
+#: :data:`BUSY_RETRY_S`.
+_BUSY = "TOO_MANY_ATTEMPTS"
+BUSY_RETRY_S = 30.0
 
 
 class _StreamLost(Exception):
@@ -321,6 +327,8 @@ async def _play_seat(channel: grpc.aio.Channel, bot: Bot, token: str, seed: int 
     )
     seat = Seat(bot, seed)
     give_up = 0.0
+    busy_until = time.monotonic() + BUSY_RETRY_S  # (before its first Welcome)
+    pause = _RETRY_PAUSE_S
     while True:
         try:
             return await _play_stream(channel, seat, hello, retrying=give_up > 0)
@@ -329,6 +337,10 @@ async def _play_seat(channel: grpc.aio.Channel, bot: Bot, token: str, seed: int 
             now = time.monotonic()
             if lost.welcomed:  # a new drop (not a refused retry): its own window
                 give_up = now + window
+            elif seat.match is None and lost.error.reason == _BUSY and now < busy_until:
+                await asyncio.sleep(random.uniform(pause / 2, pause))  # refused for room
+                pause = min(pause * 2, _SESSION_BACKOFF_CAP_S)
+                continue
             if window <= 0 or now >= give_up:
                 raise lost.error from None
             await asyncio.sleep(_RETRY_PAUSE_S)
@@ -359,7 +371,7 @@ async def _play_stream(channel: grpc.aio.Channel, seat: Seat, hello: Any, *, ret
                 return seat.end
     except grpc.aio.AioRpcError as exc:
         error = _rpc_error(exc)
-        if welcomed or (retrying and error.reason in _RETRY_REASONS):
+        if welcomed or error.reason == _BUSY or (retrying and error.reason in _RETRY_REASONS):
             raise _StreamLost(error, welcomed=welcomed) from None
         raise error from None
     except BaseException:
@@ -444,7 +456,11 @@ async def _session_stream(
                 seated(response.seat)
     except grpc.aio.AioRpcError as exc:
         error = _rpc_error(exc)
-        if welcome is not None or (again and error.reason in _SESSION_RETRY_REASONS):
+        if (
+            welcome is not None
+            or error.reason == _BUSY
+            or (again and error.reason in _SESSION_RETRY_REASONS)
+        ):
             raise _SessionLost(error, welcomed=welcome is not None) from None
         raise error from None
     finally:
@@ -554,6 +570,7 @@ async def serve_async(
         await _ready(channel, address, connect_timeout_s)
         try:
             pause = _SESSION_BACKOFF_FIRST_S
+            busy_until = time.monotonic() + BUSY_RETRY_S
             while True:
                 try:
                     await _session_stream(
@@ -566,6 +583,12 @@ async def serve_async(
                     break  # the arbiter ended the session
                 except _SessionLost as lost:
                     now = time.monotonic()
+                    if dropped_at is None and not lost.welcomed:  # the first dial: no room yet
+                        if now >= busy_until:
+                            raise lost.error from None
+                        await asyncio.sleep(random.uniform(pause / 2, pause))
+                        pause = min(pause * 2, _SESSION_BACKOFF_CAP_S)
+                        continue
                     if lost.welcomed:  # a new drop: its own window
                         dropped_at, pause = now, _SESSION_BACKOFF_FIRST_S
                         if window > 0:

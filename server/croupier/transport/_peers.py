@@ -109,8 +109,10 @@ class PeerBook:
         """Room for one more stream of ``key`` on probation? Full, the oldest one makes room
         (its wait ends now: it is refused) if it has waited long enough; else ``False``."""
         waiting = self.waiting.get(key)
-        if waiting is None or len(waiting) < self.limits.probation:
+        if len(waiting or ()) < self.limits.probation:
             return True
+        if not waiting:  # (no probation at all: probation = 0)
+            return False
         started, scope = waiting[0]
         if now - started < self.limits.probation_min_s:
             return False
