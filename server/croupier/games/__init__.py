@@ -13,6 +13,7 @@ from typing import Any
 
 from croupier.errors import ConfigError
 from croupier.games._api import CHANCE, TERMINAL, Game, GameInfo, ParamSpec, places
+from croupier.games._legal import ActionRuns, Labels
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough, missing_parts
 
 _REGISTRY: dict[str, GameSpec] = {}
@@ -65,11 +66,13 @@ __all__ = [
     "CHANCE",
     "GAMES",
     "TERMINAL",
+    "ActionRuns",
     "Bots",
     "Encoder",
     "Game",
     "GameInfo",
     "GameSpec",
+    "Labels",
     "ParamSpec",
     "Playthrough",
     "bundled_bots",

@@ -83,7 +83,7 @@ def random_moves(game: Any, rng: np.random.Generator) -> Chooser:
         if player == CHANCE:
             outcome: tuple[int, ...] = game.sample_chance(state, rng)
             return outcome
-        legal = game.legal_actions(state)
+        legal = game.legal_runs(state)  # the same pick as over the list, none listed
         return int(legal[rng.integers(len(legal))])
 
     return choose

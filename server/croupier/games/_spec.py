@@ -69,7 +69,8 @@ class GameSpec:
 #: The callables each part must provide, by part.
 _CALLABLES: dict[str, tuple[str, ...]] = {
     "game": (
-        "initial_state", "num_players", "current_player", "legal_actions", "apply",
+        "initial_state", "num_players", "current_player", "legal_actions", "legal_runs",
+        "is_legal", "apply",
         "sample_chance", "apply_chance", "chance_label", "observe", "returns", "action_label",
         "default_action", "round_index", "dealer", "is_public", "ranking",
     ),

@@ -97,7 +97,7 @@ class Tables:
                     match_id=match_id, game=name, step=data["step"],
                     round=game.round_index(before), seat=seat, bot_name=bots[seat],
                     phase=before.phase.name.lower(), action=data["action"], label=data["label"],
-                    kind=data["label"].split(":")[0], legal=len(game.legal_actions(before)),
+                    kind=data["label"].split(":")[0], legal=len(game.legal_runs(before)),
                     time_us=data["time_us"], fault=data["fault"],
                 )  # fmt: skip
             elif rec.type == "round_end":
