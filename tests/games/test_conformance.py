@@ -147,7 +147,7 @@ def test_the_default_bots_exist_and_play(name: str) -> None:
 def test_an_incomplete_game_is_named_and_refused() -> None:
     """The check can fail: a spec without a codec, and one whose rules lack ``observe``."""
     whole = get_spec("as-nas")
-    no_codec = dataclasses.replace(whole, codec=None)  # type: ignore[arg-type]
+    no_codec = whole.replace(codec=None)
     assert missing_parts(no_codec) == ["codec"]
     with pytest.raises(ConfigError, match="missing codec"):
         register(no_codec)
@@ -160,9 +160,7 @@ def test_an_incomplete_game_is_named_and_refused() -> None:
                 raise AttributeError(name)
             return getattr(whole.game, name)
 
-    blind = dataclasses.replace(
-        whole, game=Blind(), bots=dataclasses.replace(whole.bots, lineup=())
-    )
+    blind = whole.replace(game=Blind(), bots=dataclasses.replace(whole.bots, lineup=()))
     assert missing_parts(blind) == ["game.observe", "bots.lineup"]
     with pytest.raises(ConfigError, match=r"missing game\.observe, bots\.lineup"):
         register(blind)

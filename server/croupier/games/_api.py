@@ -43,12 +43,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from croupier.errors import ConfigError, IllegalActionError
 from croupier.games._legal import ActionRuns
+
+if TYPE_CHECKING:  # (annotations only)
+    import numpy as np
 
 #: ``current_player`` at a chance node.
 CHANCE = -1

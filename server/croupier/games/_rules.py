@@ -26,9 +26,7 @@ import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from croupier.errors import IllegalActionError
 from croupier.games._api import (
@@ -41,6 +39,9 @@ from croupier.games._api import (
     shuffled_deck,
 )
 from croupier.games._legal import NO_ACTIONS, ActionRuns
+
+if TYPE_CHECKING:  # (annotations only)
+    import numpy as np
 
 
 class HasPhase(Protocol):

@@ -1,26 +1,22 @@
 """As-Nas: everything about the game in one package, declared by :data:`SPEC`.
 
 ``rules`` (the pure state machine, ``docs/rules/as-nas.md``), ``codec`` (its ``croupier.v1``
-messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand histories).
+messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand histories), ``record``
+(a finished round as JSON). :data:`SPEC` reads each part from its module when first used.
 """
 
 from __future__ import annotations
 
-from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.as_nas import codec, encoder, narrator, record, rules
+from croupier.games._spec import Bots, GameSpec, Playthrough
 
 #: As-Nas, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
-    game=rules.GAME,
-    codec=codec.CODEC,
-    encoder=Encoder(encoder.SIZE, encoder.encode),
-    narrator=narrator.NARRATOR,
+    package=__name__,
     bots=Bots(
         lineup=("as-nas-heuristic", "random"),
         bundled={"as-nas-heuristic": "croupier_bots.as_nas_heuristic"},
     ),
     playthrough=Playthrough(params={"deals": 3}, seed=20261130),
-    round_record=record.round_record,
 )
 
-__all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]
+__all__ = ["SPEC"]

@@ -1,26 +1,22 @@
 """Felduz: everything about the game in one package, declared by :data:`SPEC`.
 
 ``rules`` (the pure state machine, ``docs/rules/felduz.md``), ``codec`` (its ``croupier.v1``
-messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand histories).
+messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand histories), ``record``
+(a finished round as JSON). :data:`SPEC` reads each part from its module when first used.
 """
 
 from __future__ import annotations
 
-from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.felduz import codec, encoder, narrator, record, rules
+from croupier.games._spec import Bots, GameSpec, Playthrough
 
 #: Felduz, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
-    game=rules.GAME,
-    codec=codec.CODEC,
-    encoder=Encoder(encoder.SIZE, encoder.encode),
-    narrator=narrator.NARRATOR,
+    package=__name__,
     bots=Bots(
         lineup=("felduz-heuristic", "random"),
         bundled={"felduz-heuristic": "croupier_bots.felduz_heuristic"},
     ),
     playthrough=Playthrough(params={"players": 3, "stack": 8, "round_cap": 3}, seed=20261130),
-    round_record=record.round_record,
 )
 
-__all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]
+__all__ = ["SPEC"]

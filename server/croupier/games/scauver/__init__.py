@@ -1,26 +1,22 @@
 """Scauver: everything about the game in one package, declared by :data:`SPEC`.
 
 ``rules`` (the pure state machine, ``docs/rules/scauver.md``), ``codec`` (its ``croupier.v1``
-messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand histories).
+messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand histories), ``record``
+(a finished round as JSON). :data:`SPEC` reads each part from its module when first used.
 """
 
 from __future__ import annotations
 
-from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.scauver import codec, encoder, narrator, record, rules
+from croupier.games._spec import Bots, GameSpec, Playthrough
 
 #: Scauver, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
-    game=rules.GAME,
-    codec=codec.CODEC,
-    encoder=Encoder(encoder.SIZE, encoder.encode),
-    narrator=narrator.NARRATOR,
+    package=__name__,
     bots=Bots(
         lineup=("scauver-heuristic", "random"),
         bundled={"scauver-heuristic": "croupier_bots.scauver_heuristic"},
     ),
     playthrough=Playthrough(params={"players": 3, "round_cap": 3, "stack": 4}, seed=20261160),
-    round_record=record.round_record,
 )
 
-__all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]
+__all__ = ["SPEC"]
