@@ -5,11 +5,11 @@ thousand legal ids at 1,000, about ten at 10). Measured in the same run, as a ra
     .venv/bin/python bench/stack.py                    # both modes, this checkout and --base
     .venv/bin/python bench/stack.py inproc             # or: grpc
     .venv/bin/python bench/stack.py --base none        # this checkout only
-    .venv/bin/python bench/stack.py --repeats 5 --rounds 30
+    .venv/bin/python bench/stack.py --pairs 15 --rounds 30
 
 Every match is real and played through the arbiter (``croupier.arbiter.Match``: clocks, the
 legality check, the replay writer), Felduz and Scauver, two seats, ``double_every`` 0, one
-match of ``--rounds`` rounds per measurement after a warm-up match. The bots are passive (they
+match of ``--rounds`` rounds per measurement. The bots are passive (they
 answer In, Proceed, NoBet or Stand whenever they may): nobody bets, so no one is eliminated, and
 the match at stack 10 plays the very same decisions as the one at 1,000 (the script checks the
 count) while every betting step offers every amount.
@@ -21,9 +21,12 @@ count) while every betting step offers every amount.
   Python SDK bot process per seat over loopback. CPU: this process's only (the bots are other
   processes), over the match: the arbiter with its gRPC work.
 
-Each figure is the median over ``--repeats`` of CPU microseconds per decision; the two stacks
-alternate, each measurement in a fresh process. ``--base REV`` (default ``main``) runs the same
-in a temporary git worktree of REV, for the ratio before the change. One JSON line per figure.
+One process per game, mode and checkout plays a warm-up match at each stack, then ``--pairs``
+pairs of the same match at stack 10 and at 1,000, in turn first (so that the machine's load,
+which moves CPU figures by a fifth on a shared machine, weighs on both alike): printed are the
+medians of CPU microseconds per decision at each stack and of the pairs' ratios. ``--base REV``
+(default ``main``) runs the same in a temporary git worktree of REV, for the ratio before the
+change. One JSON line per game and mode.
 """
 
 from __future__ import annotations
@@ -152,49 +155,76 @@ def _grpc(code: Path, game: str, params: dict[str, int], seed: int, out: Path) -
 
 
 def measure(args: argparse.Namespace) -> None:
-    """One figure on the code importable here (the child process of :func:`main`)."""
+    """The pairs of one game and mode on the code importable here (the child of :func:`main`):
+    after a warm-up match at each stack, ``--pairs`` times a match at stack 10 and one at 1,000
+    (in turn first), the CPU time of each."""
     import logging
     import time
 
     import structlog
 
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    params = {"players": 2, "stack": args.stack, "double_every": 0, "round_cap": args.rounds}
     out = Path(tempfile.mkdtemp(prefix="stack-"))
     try:
+        played = iter(range(1_000_000))
 
-        def one(seed: int) -> tuple[int, int]:
+        def one(stack: int, seed: int) -> tuple[int, int, float]:
+            params = {"players": 2, "stack": stack, "double_every": 0, "round_cap": args.rounds}
+            replay = out / f"m{next(played)}.jsonl"
+            started = time.process_time()
             if args.mode == "inproc":
-                return _inproc(args.game, params, seed, out / f"m{seed}.jsonl")
-            return _grpc(Path(args.code), args.game, params, seed, out)
+                decisions, big = _inproc(args.game, params, seed, replay)
+            else:
+                decisions, big = _grpc(Path(args.code), args.game, params, seed, out)
+            return decisions, big, time.process_time() - started
 
-        one(99)  # warm-up: imports, caches, the first match's set-up
-        started = time.process_time()
-        decisions, big = one(1)
-        cpu = time.process_time() - started
-        print(json.dumps({"decisions": decisions, "big": big, "cpu_s": cpu}))
+        for stack in STACKS:  # warm-up: imports, caches, the first match's set-up
+            one(stack, 99)
+        pairs = []
+        for k in range(args.pairs):
+            order = STACKS if k % 2 == 0 else STACKS[::-1]
+            got = {stack: one(stack, 1) for stack in order}
+            pairs.append({str(stack): got[stack] for stack in STACKS})
+        print(json.dumps(pairs))
     finally:
         shutil.rmtree(out, ignore_errors=True)
 
 
-def _run(code: Path, mode: str, game: str, stack: int, rounds: int) -> dict[str, Any]:
+def _run(code: Path, mode: str, game: str, rounds: int, pairs: int) -> list[dict[str, Any]]:
     env = {**os.environ, "PYTHONPATH": f"{code}/server{os.pathsep}{code}/clients/python"}
     done = subprocess.run(
         [sys.executable, __file__, "measure", "--code", str(code), "--mode", mode,
-         "--game", game, "--stack", str(stack), "--rounds", str(rounds)],
+         "--game", game, "--rounds", str(rounds), "--pairs", str(pairs)],
         capture_output=True, text=True, env=env, check=False,
     )  # fmt: skip
     if done.returncode != 0:
-        raise SystemExit(f"bench/stack.py: {mode} {game} {stack} on {code} failed:\n{done.stderr}")
-    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+        raise SystemExit(f"bench/stack.py: {mode} {game} on {code} failed:\n{done.stderr}")
+    result: list[dict[str, Any]] = json.loads(done.stdout.splitlines()[-1])
     return result
+
+
+def _figures(pairs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Medians over the pairs: CPU µs per decision at each stack, and of the pairs' ratios."""
+    per = {stack: [p[str(stack)][2] / p[str(stack)][0] * 1e6 for p in pairs] for stack in STACKS}
+    decisions = {p[str(stack)][0] for p in pairs for stack in STACKS}
+    return {
+        "decisions": sorted(decisions),
+        "same_decisions": len(decisions) == 1,
+        "big_at_1000": pairs[0]["1000"][1],
+        "cpu_us_per_decision_10": round(statistics.median(per[10]), 1),
+        "cpu_us_per_decision_1000": round(statistics.median(per[1000]), 1),
+        "ratio_1000_to_10": round(
+            statistics.median(b / a for a, b in zip(per[10], per[1000], strict=True)), 3
+        ),
+        "pair_ratios": [round(b / a, 2) for a, b in zip(per[10], per[1000], strict=True)],
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modes", nargs="*", default=["inproc", "grpc"], metavar="MODE")
     parser.add_argument("--base", default="main", help="the baseline's git revision ('none')")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--pairs", type=int, default=9, help="pairs of matches (default 9)")
     parser.add_argument("--rounds", type=int, default=20, help="rounds per match (default 20)")
     args = parser.parse_args()
     codes = {"new": ROOT}
@@ -207,29 +237,10 @@ def main() -> None:
     try:
         for mode in args.modes:
             for game in GAMES:
-                got: dict[str, dict[int, list[dict[str, Any]]]] = {
-                    c: {s: [] for s in STACKS} for c in codes
-                }
-                for _ in range(args.repeats):
-                    for c, code in codes.items():
-                        for stack in STACKS:
-                            got[c][stack].append(_run(code, mode, game, stack, args.rounds))
-                line: dict[str, Any] = {"bench": mode, "game": game, "rounds": args.rounds}
-                for c in codes:
-                    runs = got[c]
-                    decisions = {s: {r["decisions"] for r in runs[s]} for s in STACKS}
-                    per = {
-                        s: statistics.median(r["cpu_s"] / r["decisions"] * 1e6 for r in runs[s])
-                        for s in STACKS
-                    }
-                    line[c] = {
-                        "decisions": sorted(decisions[10] | decisions[1000]),
-                        "big_at_1000": runs[1000][0]["big"],
-                        "cpu_us_per_decision_10": round(per[10], 1),
-                        "cpu_us_per_decision_1000": round(per[1000], 1),
-                        "ratio_1000_to_10": round(per[1000] / per[10], 3),
-                        "same_decisions": decisions[10] == decisions[1000],
-                    }
+                line: dict[str, Any] = {"bench": mode, "game": game, "rounds": args.rounds,
+                                        "load": round(os.getloadavg()[0], 1)}  # fmt: skip
+                for c, code in codes.items():
+                    line[c] = _figures(_run(code, mode, game, args.rounds, args.pairs))
                 print(json.dumps(line), flush=True)
     finally:
         if base_dir is not None:
@@ -244,8 +255,8 @@ if __name__ == "__main__":
         p.add_argument("--code", default="")
         p.add_argument("--mode", default="inproc")
         p.add_argument("--game", default="felduz")
-        p.add_argument("--stack", type=int, default=10)
         p.add_argument("--rounds", type=int, default=20)
+        p.add_argument("--pairs", type=int, default=9)
         measure(p.parse_args())
     else:
         main()
