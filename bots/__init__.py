@@ -1,2 +1,29 @@
 """Croupier's bundled reference bots. Each module is a standalone program using only the
-``croupier_bot`` SDK: run it as ``python -m croupier_bots.<name>`` or ``python bots/<name>.py``."""
+``croupier_bot`` SDK: run it as ``python -m croupier_bots.<name>`` or ``python bots/<name>.py``.
+
+:func:`local_seat` seats one in-process instead (what ``croupier.env`` plays its learners
+against): the bot behind a ``croupier_bot.Seat``, handed the wire messages of a match."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+
+def local_seat(module: str, seed: int) -> Callable[[Any], int | None]:
+    """A fresh ``croupier_bot.Seat`` of the bot that the program ``module`` (for example
+    ``croupier_bots.fipsen_heuristic``) runs, for one match: its ``MatchInfo.seed`` is
+    ``seed``, which a bot that draws random numbers seeds them with."""
+    from croupier_bot import Bot, Seat
+
+    program = importlib.import_module(module)
+    (cls,) = [
+        c
+        for c in vars(program).values()
+        if inspect.isclass(c) and issubclass(c, Bot) and c.__module__ == program.__name__
+    ]
+    takes_seed = "seed" in inspect.signature(cls).parameters
+    bot = cls(seed=seed) if takes_seed else cls()  # type: ignore[call-arg]
+    return Seat(bot, seed)
