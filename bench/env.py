@@ -17,9 +17,10 @@ environments of PettingZoo, RLCard and OpenSpiel measured in the same run. Not a
 * gym: the one-seat Gymnasium environment (``CroupierEnv``), the learner's steps per CPU-second
   against the random policy and against the bundled heuristics (in-process SDK bots, handed the
   real wire messages: their own thinking is in the figure).
-* parts: where a step's time goes (measure first): the rules (``legal_actions`` and ``apply``,
-  chance included), ``observe``, the position tensor, the mask; the share of a step that
-  building the tensor and the mask takes (the observation included).
+* parts: where a step's time goes (measure first): seeded random play with the rules alone
+  (``legal_actions`` and ``apply``, chance included), then also ``observe``, then also the
+  position tensor, then also the mask; the differences are each part's cost, and the shares of a
+  step that the tensor and mask take (with and without the observation).
 
 Needs the ``rl`` extra; the baselines need ``pip install rlcard pygame-ce open_spiel``
 (``pettingzoo[classic]``), and are reported as missing otherwise.
@@ -187,52 +188,54 @@ def gym(repeats: int) -> dict[str, float]:
 
 
 def parts(repeats: int) -> dict[str, float]:
-    """Per game: the rules, observe, encode and mask in µs per decision (medians), and the
-    share of a step (all four) that observe + encode + mask take."""
+    """Per game: µs per decision of random play with the rules alone, then with ``observe``,
+    then with the position tensor, then with the mask (the same seeded matches each time, so
+    the differences are what each part costs); and the shares of a step (all four) that the
+    tensor and mask take, with and without the observation."""
     out: dict[str, float] = {}
     for name in GAMES:
-        runs = [_parts(name, seed) for seed in range(repeats)]
-        figures = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-        for k, v in figures.items():
-            out[f"{name}_{k}_us"] = v
-        step = sum(figures.values())
-        out[f"{name}_tensor_and_mask_share"] = (step - figures["rules"]) / step
+        levels = [
+            statistics.median(_play(name, seed, level) for seed in range(repeats))
+            for level in range(4)
+        ]
+        step = levels[3]
+        for part, before, after in zip(PARTS, [0.0, *levels[:-1]], levels, strict=True):
+            out[f"{name}_{part}_us"] = after - before
+        out[f"{name}_step_us"] = step
+        out[f"{name}_tensor_and_mask_share"] = (step - levels[1]) / step
+        out[f"{name}_observe_tensor_and_mask_share"] = (step - levels[0]) / step
     return out
 
 
-def _parts(name: str, seed: int, decisions: int = 10_000) -> dict[str, float]:
+#: What each level of :func:`_play` adds.
+PARTS = ("rules", "observe", "encode", "mask")
+
+
+def _play(name: str, seed: int, level: int, decisions: int = 10_000) -> float:
+    """µs per decision of seeded random play doing the first ``level + 1`` of :data:`PARTS`."""
     spec = get_spec(name)
     game, encode = spec.game, spec.encoder.encode
     num_actions = game.info.num_distinct_actions
     rng = np.random.default_rng(seed)
-    clock = time.process_time
-    spent = dict.fromkeys(("rules", "observe", "encode", "mask"), 0.0)
     done = 0
+    started = time.process_time()
     while done < decisions:
         state = game.initial_state(game.info.make_params({}))
-        started = clock()
         while (player := game.current_player(state)) != TERMINAL and done < decisions:
             if player == CHANCE:
                 state = game.apply_chance(state, game.sample_chance(state, rng))
                 continue
             legal = game.legal_actions(state)
-            t1 = clock()
-            spent["rules"] += t1 - started
-            observation = game.observe(state, player)
-            t2 = clock()
-            encode(observation)
-            t3 = clock()
-            mask = np.zeros(num_actions, dtype=np.int8)
-            mask[list(legal)] = 1
-            t4 = clock()
-            spent["observe"] += t2 - t1
-            spent["encode"] += t3 - t2
-            spent["mask"] += t4 - t3
-            started = clock()
+            if level >= 1:
+                observation = game.observe(state, player)
+                if level >= 2:
+                    encode(observation)
+                    if level >= 3:
+                        mask = np.zeros(num_actions, dtype=np.int8)
+                        mask[list(legal)] = 1
             state = game.apply(state, legal[rng.integers(len(legal))])
             done += 1
-        spent["rules"] += clock() - started
-    return {k: v / done * 1e6 for k, v in spent.items()}
+    return (time.process_time() - started) / done * 1e6
 
 
 if __name__ == "__main__":
