@@ -4,8 +4,8 @@ of its observation, for every decision of seeded matches of every game; and the 
 ``croupier.env`` hands an in-process bot are the transport's, byte for byte.
 
 In-process here (the wire messages ``play_local`` builds with the transport's codec, serialized
-and parsed back); ``tests/e2e/test_sdk_tensors_grpc.py`` does the same over real gRPC with real bot
-processes.
+and parsed back); ``tests/e2e/test_sdk_tensors_grpc.py`` does the same over real gRPC with real
+bot processes.
 """
 
 from __future__ import annotations
