@@ -5,6 +5,8 @@ up to the scores, observations hold the encoders' tensors and the legal actions'
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 from typing import Any
 
@@ -209,3 +211,23 @@ def test_tensors_report_their_sizes() -> None:
         encoder = get_spec(name).encoder
         assert tensors(name).size == encoder.size
         assert tensors(name, "info").size == encoder.info_size > encoder.size
+
+
+def test_the_environments_import_nothing_above_the_rules() -> None:
+    """``croupier.env`` sits on ``croupier.games``: importing it and playing a match loads no
+    arbiter, transport, replay, ladder, server, CLI or SDK module (the SDK only once a bundled
+    bot is seated)."""
+    code = (
+        "import sys\n"
+        "from croupier.env import CroupierAECEnv, CroupierEnv\n"
+        "env = CroupierEnv('fipsen', opponents='random', params={'deals': 1})\n"
+        "env.reset(seed=1)\n"
+        "while not env.match.over:\n"
+        "    env.step(env.match.legal[0])\n"
+        "above = ('croupier.arbiter', 'croupier.transport', 'croupier.replay', 'croupier.ladder',\n"
+        "         'croupier.serve', 'croupier.cli', 'croupier_bot', 'croupier_bots')\n"
+        "inside = tuple(a + '.' for a in above)\n"
+        "print(sorted(m for m in sys.modules if m in above or m.startswith(inside)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
