@@ -137,5 +137,5 @@ def bundled(name: str) -> Policy:
     # the bundled bots' package (bots/, shipped with this one) makes its own seats: the
     # environment does not import the SDK
     package = importlib.import_module("croupier_bots")
-    make: Callable[[str, int], WireSeat] = package.local_seat
-    return BotPolicy(lambda seed: make(module, seed))
+    make: Callable[[str, int, str], WireSeat] = package.local_seat
+    return BotPolicy(lambda seed: make(module, seed, name))
