@@ -231,3 +231,13 @@ def test_the_environments_import_nothing_above_the_rules() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]", done.stdout
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gymnasium_make_builds_the_one_seat_environment(name: str) -> None:
+    env_id = f"croupier/{name}-v{get_spec(name).game.info.version}"
+    env = gymnasium.make(env_id, opponents="random", params=PARAMS[name], tensor="info")
+    observation, info = env.reset(seed=2)
+    assert observation.shape == (tensors(name, "info").size,)
+    assert info["action_mask"].any()
+    env.close()
