@@ -8,7 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -16,10 +16,11 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from croupier.env import CroupierAECEnv, CroupierEnv, Policy, RandomPolicy, tensors
+from croupier.env import BotPolicy, CroupierAECEnv, CroupierEnv, Policy, RandomPolicy, tensors
 from croupier.errors import ConfigError, IllegalActionError
 from croupier.games import CHANCE, GAMES, get_spec
 from croupier.games._drive import play
+from croupier_bot import Bot, Decision, Seat
 
 #: Short matches (the golden playthroughs' parameters).
 PARAMS = {name: dict(get_spec(name).playthrough.params) for name in GAMES}
@@ -241,3 +242,33 @@ def test_gymnasium_make_builds_the_one_seat_environment(name: str) -> None:
     assert observation.shape == (tensors(name, "info").size,)
     assert info["action_mask"].any()
     env.close()
+
+
+class _SeatChecker(Bot):
+    """An SDK bot that notes every decision whose observation is not its own seat's to act."""
+
+    wrong: ClassVar[list[tuple[int, int]]] = []
+
+    def act(self, decision: Decision) -> int:
+        to_act = decision.observation.fipsen.to_act
+        if to_act != decision.match.seat:
+            _SeatChecker.wrong.append((decision.match.seat, to_act))
+        return decision.legal_ids[0]
+
+
+def test_one_policy_for_every_other_seat_plays_each_seat_apart() -> None:
+    """One opponent object given for all the other seats is copied per seat: each seat's bot
+    is asked with its own seat's observation, never another's."""
+    _SeatChecker.wrong.clear()
+    opponent = BotPolicy(lambda seed: Seat(_SeatChecker(), seed))
+    env = CroupierEnv("fipsen", opponents=opponent, params={"deals": 2})
+    env.reset(seed=4)
+    while not env.match.over:
+        env.step(env.match.legal[0])
+    assert _SeatChecker.wrong == []
+    spy = _Spy()
+    env = CroupierEnv("fipsen", opponents=[spy, spy, "random"], params={"deals": 1})
+    env.reset(seed=4)
+    while not env.match.over:
+        env.step(env.match.legal[0])
+    assert {obs.seat for obs, _ in spy.seen} == {1}  # the copy played seat 2

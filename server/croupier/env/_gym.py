@@ -10,6 +10,7 @@ one match.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,6 +31,7 @@ Opponent = str | Policy
 class CroupierEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One ``seat`` of a game against ``opponents`` (module docstring): one per other seat in
     seat order, or one for all; by default the game's bundled heuristic at every other seat.
+    A policy object given for several seats plays the first of them; the others get copies.
     ``params`` update the game's defaults; ``tensor``: ``"position"`` or ``"info"``.
     ``reset(seed=s)`` deals as ``play_local(game, params, s, ...)`` does, and seeds each
     opponent from ``s``; a reset without a seed draws one. An illegal action raises
@@ -60,9 +62,12 @@ class CroupierEnv(gymnasium.Env[np.ndarray, np.int64]):
         if len(chosen) != seats - 1:
             raise ConfigError(f"{len(chosen)} opponents for the {seats - 1} other seats")
         others = [s for s in range(seats) if s != seat]
-        self._policies: dict[int, Policy] = {
-            s: bundled(o) if isinstance(o, str) else o for s, o in zip(others, chosen, strict=True)
-        }
+        self._policies: dict[int, Policy] = {}
+        for s, opponent in zip(others, chosen, strict=True):
+            policy = bundled(opponent) if isinstance(opponent, str) else opponent
+            if any(policy is p for p in self._policies.values()):
+                policy = copy.deepcopy(policy)  # one object per seat: a policy plays one seat
+            self._policies[s] = policy
         t = self._tensors
         self.observation_space = spaces.Box(t.low, t.high, (t.size,), np.float32)
         self.action_space = spaces.Discrete(t.num_actions)
