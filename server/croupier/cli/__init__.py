@@ -106,7 +106,10 @@ EXIT_CANCELLED = 3
 MAX_MS = 86_400_000
 
 
-def _nonneg(text: str) -> int:
+def nonneg(text: str) -> int:
+    """An argparse type: an integer of 0 or more (one line for anything else). Here, not in
+    ``_sandbox`` (which imports the transport), so that the replay actions' arguments need
+    nothing heavy."""
     try:
         value = int(text)
     except ValueError:
@@ -140,7 +143,7 @@ def _listen(text: str) -> str:
 
 def _ms(text: str) -> int:
     """A duration in milliseconds: an integer from 0 to a day."""
-    value = _nonneg(text)
+    value = nonneg(text)
     if value > MAX_MS:
         raise argparse.ArgumentTypeError(f"{value} is more than a day ({MAX_MS} ms)")
     return value
@@ -283,7 +286,7 @@ def _build_replay_show(show: argparse.ArgumentParser) -> None:
     )
     show.add_argument("file", type=Path, help="a replay (.jsonl)")
     view = show.add_mutually_exclusive_group()
-    view.add_argument("--seat", type=_nonneg, default=None, help="only what this seat saw")
+    view.add_argument("--seat", type=nonneg, default=None, help="only what this seat saw")
     view.add_argument("--public", action="store_true", help="only what a spectator saw")
     show.add_argument(
         "--deal", "--round", dest="deal", type=int, default=None, metavar="N",
@@ -346,7 +349,7 @@ def _build_replay_step(step: argparse.ArgumentParser) -> None:
         "r N (first decision of round N), d N (decision N), q (quit)."
     )
     step.add_argument("file", type=Path, help="a replay (.jsonl)")
-    step.add_argument("--seat", type=_nonneg, default=None, help="only this seat's decisions")
+    step.add_argument("--seat", type=nonneg, default=None, help="only this seat's decisions")
 
 
 def _build_replay_diff(dif: argparse.ArgumentParser) -> None:
@@ -482,7 +485,7 @@ def _build_check_bot(c: argparse.ArgumentParser) -> None:
         help="the bot's command line (stdio:CMD for a program that speaks JSON lines on stdio)",
     )
     c.add_argument("--game", default="as-nas", choices=GAMES, help="the game (default as-nas)")
-    c.add_argument("--seat", type=_nonneg, default=0, help="the bot's seat (default 0)")
+    c.add_argument("--seat", type=nonneg, default=0, help="the bot's seat (default 0)")
     c.add_argument(
         "--deals",
         type=int,

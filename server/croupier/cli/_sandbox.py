@@ -9,6 +9,7 @@ import math
 import sys
 from collections.abc import Mapping
 
+from croupier.cli import nonneg
 from croupier.errors import ConfigError
 from croupier.transport import (
     Isolation,
@@ -19,16 +20,6 @@ from croupier.transport import (
     sandbox_refusal,
     sandbox_warning,
 )
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative")
-    return value
 
 
 def _cores(text: str) -> float:
@@ -70,7 +61,7 @@ def add_sandbox_arguments(parser: argparse.ArgumentParser, *, strict: bool = Fal
         default = getattr(limits, attr)
         parser.add_argument(
             flag,
-            type=_count,
+            type=nonneg,
             default=default,
             metavar="N",
             dest=f"limit_{attr}",
@@ -78,7 +69,7 @@ def add_sandbox_arguments(parser: argparse.ArgumentParser, *, strict: bool = Fal
         )
     parser.add_argument(
         "--bot-tree-memory-mb",
-        type=_count,
+        type=nonneg,
         default=None,
         metavar="N",
         dest="limit_tree_memory_mb",

@@ -22,13 +22,24 @@ if TYPE_CHECKING:  # (annotations only: declaring a game imports neither numpy n
     from croupier.games._narrate import Narrator
 
 
+def _unit(params: Mapping[str, int]) -> tuple[float, float]:
+    return 0.0, 1.0
+
+
 @dataclass(frozen=True, slots=True)
 class Encoder:
-    """A tensor encoding of the game's observations (outside the rules, Hanabi's
-    ``observation_encoder``): ``encode(observation)`` is a float vector of ``size`` entries."""
+    """Tensor encodings of the game's observations (outside the rules, Hanabi's
+    ``observation_encoder``): ``encode(observation)``, the position, is a float vector of
+    ``size`` entries; ``encode_info(observation)``, the information state (the position and
+    the round's public actions, :mod:`croupier.games._history_encoder`), one of ``info_size``;
+    ``bounds(params)`` the lowest and highest value any entry of either takes in a match of
+    those (complete) parameters."""
 
     size: int
     encode: Callable[[Any], np.ndarray]
+    info_size: int = 0
+    encode_info: Callable[[Any], np.ndarray] | None = None
+    bounds: Callable[[Mapping[str, int]], tuple[float, float]] = _unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +61,8 @@ class Playthrough:
 
 
 #: Where a game package keeps each part (CONTRIBUTING.md, "Adding a game"): the module below
-#: the package, and the name in it (an encoder is the module's ``SIZE`` and ``encode``).
+#: the package, and the name in it (an encoder is the module's ``SIZE``, ``encode``,
+#: ``INFO_SIZE``, ``encode_info`` and ``bounds``).
 _LAYOUT: dict[str, tuple[str, str]] = {
     "game": ("rules", "GAME"),
     "codec": ("codec", "CODEC"),
@@ -66,10 +78,11 @@ class GameSpec:
     record of a finished round.
 
     A game package declares its spec with ``package=__name__``: each of its parts is then read
-    from the package's own module (``rules.GAME``, ``codec.CODEC``, ``encoder.SIZE`` and
-    ``encode``, ``narrator.NARRATOR``, ``record.round_record``) when it is first used, so that
-    reading a replay imports the rules and not the wire codec (protobuf), and ``croupier
-    --version`` no game at all. A part given as an argument is used as it is."""
+    from the package's own module (``rules.GAME``, ``codec.CODEC``, ``encoder.SIZE``, ``encode``,
+    ``INFO_SIZE``, ``encode_info`` and ``bounds``, ``narrator.NARRATOR``, ``record.round_record``)
+    when it is first used, so that reading a replay imports the rules and not the wire codec
+    (protobuf), and ``croupier --version`` no game at all. A part given as an argument is used
+    as it is."""
 
     __slots__ = ("_package", "_parts", "bots", "playthrough")
 
@@ -116,7 +129,13 @@ class GameSpec:
         if attr:
             value = getattr(module, attr, None)
         elif hasattr(module, "SIZE") and hasattr(module, "encode"):
-            value = Encoder(module.SIZE, module.encode)
+            value = Encoder(
+                module.SIZE,
+                module.encode,
+                getattr(module, "INFO_SIZE", 0),
+                getattr(module, "encode_info", None),
+                getattr(module, "bounds", _unit),
+            )
         else:
             value = None
         if value is not None:
@@ -137,7 +156,8 @@ class GameSpec:
 
     @property
     def encoder(self) -> Encoder:
-        """The tensor encoding of observations (``encoder.SIZE``, ``encoder.encode``)."""
+        """The tensor encodings of observations (``encoder.SIZE``, ``encode``, ``INFO_SIZE``,
+        ``encode_info``, ``bounds``)."""
         value: Encoder = self._part("encoder")
         return value
 
@@ -180,7 +200,7 @@ _CALLABLES: dict[str, tuple[str, ...]] = {
         "default_action", "round_index", "dealer", "is_public", "ranking",
     ),
     "codec": ("observation", "action_detail", "round_detail"),
-    "encoder": ("encode",),
+    "encoder": ("encode", "encode_info", "bounds"),
     "narrator": ("round_header", "private", "round_end"),
 }  # fmt: skip
 
@@ -201,6 +221,9 @@ def missing_parts(spec: object) -> list[str]:
     encoder = getattr(spec, "encoder", None)
     if encoder is not None and not (isinstance(encoder.size, int) and encoder.size > 0):
         missing.append("encoder.size")
+    info_size = getattr(encoder, "info_size", 0)
+    if encoder is not None and not (isinstance(info_size, int) and info_size > 0):
+        missing.append("encoder.info_size")
     bots = getattr(spec, "bots", None)
     if bots is None or not getattr(bots, "lineup", ()):
         missing.append("bots.lineup")

@@ -1,8 +1,9 @@
 """Scauver: everything about the game in one package, declared by :data:`SPEC`.
 
 ``rules`` (the pure state machine, ``docs/rules/scauver.md``), ``codec`` (its ``croupier.v1``
-messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand histories), ``record``
-(a finished round as JSON). :data:`SPEC` reads each part from its module when first used.
+messages), ``encoder`` (numpy tensors of an observation: the position, the information state),
+``narrator`` (hand histories), ``record`` (a finished round as JSON). :data:`SPEC` reads each
+part from its module when first used.
 """
 
 from __future__ import annotations
