@@ -44,10 +44,16 @@ class Outbox:
     waits for the next message that is not a public event and returns it with the events queued
     before it, so the transport writes them in one go and is not woken for every event the table
     sees (with four seats, three of every four events are for seats with nothing to do).
+
+    A transport that carries many seats on one stream sets :attr:`listener` instead of waiting:
+    it is called with each message queued (``True`` for a public event) and takes what it wants
+    with :meth:`take_all`; no task waits on the outbox then.
     """
 
     def __init__(self) -> None:
         self._items: collections.deque[Outbound | None] = collections.deque()
+        #: Told of every message queued (``listener(is_event)``), while set.
+        self.listener: Callable[[bool], None] | None = None
         self._waiter: asyncio.Future[None] | None = None
         self._wake_on_events = True  # what the waiter waits for: anything, or a non-event
         self._linger_s = 0.0  # ... or for the oldest event to have waited this long
@@ -61,6 +67,9 @@ class Outbox:
         if event and first:
             loop = asyncio.get_running_loop()
             self._since = loop.time()
+        if self.listener is not None:
+            self.listener(event)
+            return
         waiter = self._waiter
         if waiter is None or waiter.done():
             return
@@ -79,6 +88,12 @@ class Outbox:
 
     def qsize(self) -> int:
         return len(self._items)
+
+    def take_all(self) -> list[Outbound | None]:
+        """Everything queued, in order (the outbox is then empty)."""
+        items = list(self._items)
+        self._items.clear()
+        return items
 
     def get_nowait(self) -> Outbound | None:
         if not self._items:
