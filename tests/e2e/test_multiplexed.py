@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import dataclasses
 import itertools
+import os
 import random
 import re
 import sys
@@ -24,6 +25,7 @@ from typing import Any
 import grpc
 import pytest
 from e2e_kit import RANDOM, Kit, config, flattened, read_stream
+from serve_kit import node_program
 
 from croupier.arbiter import Outcome
 from croupier.replay import read_replay, verify
@@ -31,12 +33,12 @@ from croupier.runner import MatchRun, run_match
 from croupier.transport import REASON_KEY, ArbiterServer, BotPool, SandboxOptions
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
-from croupier_bot import LegalActions, SessionSummary, serve_async
-from croupier_bots.random_bot import RandomBot
+from croupier_bot import LegalActions
 
 pytestmark = pytest.mark.e2e
 
 MUX = [sys.executable, str(Path(__file__).parent / "bots" / "mux_bot.py")]
+NODE_RANDOM = Path(__file__).resolve().parents[2] / "clients" / "node" / "examples" / "random.js"
 
 
 async def _play(
@@ -346,37 +348,40 @@ def test_a_protocol_2_session_is_still_handed_seats_to_play_on_play_streams(
     assert pool.stats("old").processes == 1
 
 
-def test_the_sdk_speaks_protocol_2_to_an_arbiter_from_before_protocol_3(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("sdk", ["python", "node"])
+def test_the_sdks_speak_protocol_2_to_an_arbiter_from_before_protocol_3(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sdk: str
 ) -> None:
-    """An arbiter that speaks only protocol 2 (one from before multiplexing) refuses the SDK's
+    """An arbiter that speaks only protocol 2 (one from before multiplexing) refuses an SDK's
     hello in 3 (``PROTOCOL_VERSION``); the SDK says it again in 2 and plays its seats on Play
     streams of their own."""
     import croupier.transport._server as server_module
 
     monkeypatch.setattr(server_module, "PROTOCOL_VERSION", 2)
 
-    async def scenario() -> tuple[MatchRun, int, SessionSummary]:
+    async def scenario() -> tuple[MatchRun, int, int | None]:
         server = ArbiterServer()
         await server.start()
         pool = BotPool(server, tmp_path)
         token = pool.add_remote("far")
         for name in ("r1", "r2", "r3"):
             pool.add(name, RANDOM)
-        bot = asyncio.create_task(
-            serve_async(RandomBot(1), address=server.address, token=token, reconnect_s=0)
-        )
+        env = {**os.environ, "CROUPIER_ADDRESS": server.address, "CROUPIER_SESSION_TOKEN": token,
+               "CROUPIER_SESSION_RECONNECT_S": "0"}  # fmt: skip
+        argv = RANDOM if sdk == "python" else [node_program(), str(NODE_RANDOM)]
+        bot = await asyncio.create_subprocess_exec(*argv, env=env)
         try:
-            await asyncio.wait_for(pool.remote_session("far").connected.wait(), 10)
+            await asyncio.wait_for(pool.remote_session("far").connected.wait(), 20)
             version = pool.remote_session("far").protocol_version
             seats = [pool.assigner(n) for n in ("far", "r1", "r2", "r3")]
             run = await run_match(config(), seats, tmp_path / "out", server=server)
         finally:
             await pool.close()
             await server.stop()
-        return run, version, await asyncio.wait_for(bot, 10)
+            code = await asyncio.wait_for(bot.wait(), 30)
+        return run, version, code
 
-    run, version, summary = asyncio.run(scenario())
+    run, version, code = asyncio.run(scenario())
     assert version == 2
     assert _normal(run)
-    assert (summary.matches, summary.failed) == (1, 0)
+    assert code == 0

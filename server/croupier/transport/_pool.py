@@ -77,6 +77,9 @@ class BotStats:
 
     #: ``"session"`` or ``"per-match"`` once known, ``""`` before.
     mode: str = ""
+    #: The protocol version its last session spoke (3: its seats multiplexed on the session's
+    #: stream; 2: each on a Play stream of its own); 0 before any session.
+    protocol: int = 0
     processes: int = 0
     seats: int = 0
     #: Session processes that ended while the pool still wanted them.
@@ -344,6 +347,7 @@ class BotPool:
                 and len(remote.active) < session.capacity
                 and match_id not in remote.active.values()
             ):
+                remote.stats.protocol = session.protocol_version
                 remote.active[link] = match_id
                 remote.stats.peak_load = max(remote.stats.peak_load, len(remote.active))
                 session.assign(link.token, link.bot_seed)
@@ -489,6 +493,7 @@ class BotPool:
         exited = process.watcher.done()
         if session.connected.is_set() and not exited:
             bot.stats.mode = "session"
+            bot.stats.protocol = session.protocol_version
             instance = _Instance(process, session, lane)
             instance.monitor = asyncio.create_task(self._monitor(bot, instance))
             bot.instances.append(instance)
