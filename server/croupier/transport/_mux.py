@@ -12,7 +12,8 @@ it writes one ``SessionResponse`` holding *everything* queued for the process at
 every seat's events included. While a write is in flight more piles up, and the next write takes
 it all: batches grow with the load and add no latency when the bot is idle. Public events alone
 wake nothing; they go with the next write to the process, or on their own once the oldest has
-waited its match's ``event_flush_ms`` with nothing else to go with.
+waited its match's ``event_flush_ms`` with nothing else to go with, unless the match expects to
+ask that seat soon (``SeatLink.expect_soon``): then they wait for its decision.
 
 A decision's clock starts when the message carrying it has been written (``SeatLink.written``),
 as on a Play stream: a decision queued while an earlier write was in flight is charged from its
@@ -167,8 +168,9 @@ class SessionMux:
                 self._urgent = True
                 self._poke()
             return
-        if seat.linger_s < math.inf:
-            due = self._loop.time() + seat.linger_s
+        outbox = seat.link.outbox
+        if seat.linger_s < math.inf and not outbox.holding:
+            due = outbox.since + seat.linger_s
             if due < self._linger_due:
                 self._linger_due = due
                 if self._linger is not None:
