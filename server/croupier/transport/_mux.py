@@ -49,7 +49,7 @@ from croupier.arbiter import (
     Unexpected,
 )
 from croupier.games._codec_kit import GameCodec
-from croupier.transport._codec import EVENT_TYPES, EventMessage, encode
+from croupier.transport._codec import EVENT_TYPES, EventMessage, encode, encode_bytes, varint
 from croupier.transport._sessions import Assignment, BotSession, Closing
 from croupier.v1 import bot_pb2 as pb
 
@@ -65,18 +65,9 @@ WRITE_TIMEOUT_S = 30.0
 SHUTDOWN_WRITE_S = 1.0
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
 def _field(tag: bytes, payload: bytes) -> bytes:
     """A length-delimited field: its tag byte, the length, the bytes."""
-    return tag + _varint(len(payload)) + payload
+    return tag + varint(len(payload)) + payload
 
 
 # the wire tags (field number << 3 | 2, length-delimited; 0 for a varint) of what the writer
@@ -91,7 +82,7 @@ _ASSIGNMENT = b"\x1a"  # SeatMessage.assignment = 3
 def seat_message(ref: int, message: bytes, assignment: bytes = b"") -> bytes:
     """The ``SessionResponse.seat_messages`` entry of ``message`` (a serialized PlayResponse)
     for the seat ``ref`` (and its serialized ``SeatAssignment`` when it opens the seat)."""
-    inner = _SEAT_REF + _varint(ref) + _field(_MESSAGE, message)
+    inner = _SEAT_REF + varint(ref) + _field(_MESSAGE, message)
     if assignment:
         inner += _field(_ASSIGNMENT, assignment)
     return _field(_SEAT_MESSAGES, inner)
@@ -227,8 +218,7 @@ class SessionMux:
         )
         resent = link.resync() if connection > 1 else None
         if resent is not None:
-            data = encode(resent, seat.codec).SerializeToString()
-            seat.opening.append(seat_message(seat.ref, data))
+            seat.opening.append(seat_message(seat.ref, encode_bytes(resent, seat.codec)))
             seat.resent = resent.request_id
         link.outbox.listener = functools.partial(self._on_put, seat)
         self._queued[seat] = None
@@ -274,8 +264,7 @@ class SessionMux:
                 if message is None and not events:  # the connection is gone: the seat ends
                     ended.append(seat)
                     break
-                response = encode(message, seat.codec, events)
-                parts.append(seat_message(seat.ref, response.SerializeToString()))
+                parts.append(seat_message(seat.ref, encode_bytes(message, seat.codec, events)))
                 if isinstance(message, DecisionRequest):
                     decisions.append((seat, message.request_id))
                 elif isinstance(message, MatchOver):
@@ -284,6 +273,7 @@ class SessionMux:
 
     async def _write(self, data: bytes) -> None:
         servicer = self._servicer
+        servicer.writes += 1
         if servicer.closing:  # shutting down: what is queued, briefly
             async with asyncio.timeout(SHUTDOWN_WRITE_S):
                 await self._context.write(data)

@@ -33,7 +33,7 @@ from croupier.arbiter import (
 from croupier.errors import ConfigError
 from croupier.games import get_spec
 from croupier.games._codec_kit import GameCodec
-from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode
+from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode, encode_bytes
 from croupier.transport._mux import SessionMux, serialize
 from croupier.transport._peers import PeerBook, PeerLimits, peer_key
 from croupier.transport._reflection import enable_reflection
@@ -123,6 +123,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         self._session_peers: collections.Counter[str] = collections.Counter()
         self._closing: asyncio.Event | None = None
         self._waits: set[asyncio.Timeout] = set()  # the pending waits close() interrupts
+        #: Messages written to bots so far (Play and Session streams): what a benchmark divides by
+        #: the decisions to count writes per decision.
+        self.writes = 0
         #: Finds the session a token opens when no session is registered under the token itself:
         #: a competition server's registered bots present their key, which it keeps only hashed.
         self.session_lookup: Callable[[str], BotSession | None] | None = None
@@ -577,10 +580,11 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         reader = asyncio.create_task(read_replies())
         finished = False
 
-        async def write(response: pb.PlayResponse, decision: int = 0) -> bool:
+        async def write(response: pb.PlayResponse | bytes, decision: int = 0) -> bool:
             """Write, unless the bot has stopped reading for WRITE_TIMEOUT_S (then it is gone).
             For decision request ``decision``, tell the match when it was written: its clock
             starts then, not while the arbiter was encoding or queueing it."""
+            self.writes += 1
             try:
                 if self._closing_event().is_set():  # shutting down: what is queued, briefly
                     async with asyncio.timeout(SHUTDOWN_WRITE_S):
@@ -599,7 +603,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         linger_s = flush_ms / 1000 if flush_ms > 0 else math.inf  # 0: with the next message
         try:
             resent = link.resync() if connection > 1 else None
-            if resent is not None and not await write(encode(resent, codec), resent.request_id):
+            sent = resent is None or await write(encode_bytes(resent, codec), resent.request_id)
+            if not sent:
                 return
             while True:
                 # the next message with the events before it; or, once the oldest has waited
@@ -618,12 +623,13 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 if message is None:
                     return
                 if isinstance(message, EVENT_TYPES):
-                    if not await write(encode(None, codec, cast("list[EventMessage]", batch))):
+                    alone = cast("list[EventMessage]", batch)
+                    if not await write(encode_bytes(None, codec, alone)):
                         return
                     continue
                 events = cast("list[EventMessage]", batch[:-1])
                 decision = message.request_id if isinstance(message, DecisionRequest) else 0
-                if not await write(encode(message, codec, events), decision):
+                if not await write(encode_bytes(message, codec, events), decision):
                     return
                 if isinstance(message, MatchOver):
                     finished = True
