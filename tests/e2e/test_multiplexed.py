@@ -171,6 +171,64 @@ def test_a_seat_on_the_stream_is_sent_what_its_play_stream_carries(tmp_path: Pat
     assert _records(first) == _records(second)
 
 
+def test_no_seat_of_a_busy_stream_is_sent_another_seats_items(tmp_path: Path) -> None:
+    """No leak between the seats of one stream: one process plays seat 0 of three matches at
+    once (its replies held so that messages carry several seats' items), and each seat is sent
+    exactly, byte for byte, what the same seat of the same match is sent on a Play stream of its
+    own; nothing of another seat (another match's hand, say) reaches it under its seat_ref."""
+    kit = Kit(tmp_path)
+    seeds = {f"busy{i}": 40 + i for i in range(3)}
+    alone = {}
+    for match_id, seed in seeds.items():
+        stream = kit.streams / f"{match_id}.play.bin"
+        run = kit.run(
+            [kit.bot("recorder", stream), kit.random, kit.random, kit.random],
+            out="a", seed=seed, deals=3, match_id=match_id,
+        )  # fmt: skip
+        assert _normal(run)
+        alone[match_id] = flattened(read_stream(stream))
+
+    async def multiplexed() -> tuple[list[MatchRun], BotPool]:
+        server = ArbiterServer()
+        await server.start()
+        logs = tmp_path / "logs"
+        logs.mkdir(exist_ok=True)
+        sandbox = SandboxOptions(writable=(kit.streams,))
+        pool = BotPool(server, logs, capacity=3, sandbox=sandbox)
+        holds = ["--hold-ms", "1:40", "--hold-ms", "2:80"]
+        pool.add("mux", [*MUX, "--record", str(kit.streams), "--name", "recorder", *holds])
+        try:
+            runs = await asyncio.gather(
+                *(
+                    run_match(
+                        config(seed=seed, deals=3),
+                        [pool.assigner("mux"), kit.random, kit.random, kit.random],
+                        tmp_path / "b",
+                        server=server,
+                        match_id=match_id,
+                        sandbox=sandbox,
+                    )
+                    for match_id, seed in seeds.items()
+                )
+            )
+        finally:
+            await pool.close()
+            await server.stop()
+        return list(runs), pool
+
+    runs, pool = asyncio.run(multiplexed())
+    assert all(_normal(r) for r in runs), [r.result for r in runs]
+    assert (pool.stats("mux").processes, pool.stats("mux").peak_load) == (1, 3)
+    seats_per_message = [
+        int(n) for n in re.findall(r"^message n=\d+ seats=(\d+)", _log(tmp_path, "mux"), re.M)
+    ]
+    assert max(seats_per_message) >= 2, "no message carried two seats' items"
+    for match_id in seeds:
+        on_mux = flattened(read_stream(kit.streams / f"{match_id}.seat0.bin"))
+        assert len(alone[match_id]) > 20
+        assert on_mux == alone[match_id], match_id
+
+
 #: Replay fields that differ between two runs of one seed: wall-clock readings, the salt and
 #: what the commitment binds it into, and where each bot connected from.
 _RUN_FIELDS = {"time_us", "started_at", "ended_at", "wall_us", "lag_us", "cpu_us", "salt",
