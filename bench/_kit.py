@@ -86,14 +86,20 @@ def run_benches(doc: str, benches: Mapping[str, Callable[[int], dict[str, float]
                 here.append(benches[name](1))
                 done = subprocess.run(
                     [sys.executable, script, name, "--repeats", "1"],
-                    env=env, check=True, capture_output=True, text=True,
+                    env=env, capture_output=True, text=True,
                 )  # fmt: skip
+                if done.returncode != 0:
+                    sys.stderr.write(done.stderr)
+                    raise SystemExit(f"{name} failed with {args.compare}'s packages")
                 there.append(json.loads(done.stdout.strip().splitlines()[-1])[name])
             out: dict[str, float] = {}
             for key in here[0]:
                 mine = statistics.median(r[key] for r in here)
-                theirs = statistics.median(r[key] for r in there if key in r)
                 out[key] = mine
+                measured = [r[key] for r in there if key in r]
+                if not measured:  # (a figure REV does not have)
+                    continue
+                theirs = statistics.median(measured)
                 out[f"{args.compare}:{key}"] = theirs
                 if theirs:
                     out[f"this_to_{args.compare}:{key}"] = mine / theirs

@@ -49,12 +49,14 @@ from _kit import cpu_s, run_benches
 
 from croupier.transport import play_local
 from croupier.transport._local import LocalSeat
-from croupier.transport._mux import seat_message
 from croupier.v1 import bot_pb2 as pb
 from croupier_bot import Seat
 from croupier_bots.random_bot import RandomBot
 
 LIGHT = [sys.executable, str(Path(__file__).with_name("_light_bot.py"))]
+#: Whether the packages measured speak protocol 3 (``--compare`` with a revision from before it
+#: measures the null arbiter per seat stream only).
+MULTIPLEXED = hasattr(pb, "SeatMessage")
 SDK = [sys.executable, "-m", "croupier_bots.random_bot"]
 
 
@@ -265,6 +267,8 @@ class NullMux:
         )
 
     async def match(self, number: int, sessions: list[str]) -> None:
+        from croupier.transport._mux import seat_message  # (protocol 3 only: MULTIPLEXED)
+
         loop = asyncio.get_running_loop()
         streams = [self.sessions[name] for name in sessions]
         refs = []
@@ -366,6 +370,7 @@ def bench_decisions(repeats: int) -> dict[str, float]:
         for concurrency, matches in ((8, 32), (64, 64)):
             bare, null, mux, arbiter, null_cpu, null_bots, arbiter_cpu = [], [], [], [], [], [], []
             mux_cpu, mux_bots, off, off_cpu, bare_cpu = [], [], [], [], []
+            writes, off_writes = [], []
             for r in range(repeats):
                 trips, server_s, client_s = sessions._ping_pong(concurrency, 6000)
                 bare.append(trips)
@@ -374,43 +379,56 @@ def bench_decisions(repeats: int) -> dict[str, float]:
                 null.append(run["decisions_per_s"])
                 null_cpu.append(run["server_cpu_us"])
                 null_bots.append(run["bots_cpu_us"])
-                run = asyncio.run(_null_run(LIGHT, concurrency, matches, script, multiplexed=True))
-                mux.append(run["decisions_per_s"])
-                mux_cpu.append(run["server_cpu_us"])
-                mux_bots.append(run["bots_cpu_us"])
+                if MULTIPLEXED:
+                    run = asyncio.run(
+                        _null_run(LIGHT, concurrency, matches, script, multiplexed=True)
+                    )
+                    mux.append(run["decisions_per_s"])
+                    mux_cpu.append(run["server_cpu_us"])
+                    mux_bots.append(run["bots_cpu_us"])
                 path = Path(tmp) / f"c{concurrency}-{r}"
-                rate, cpu = asyncio.run(sessions._arbiter_decisions(concurrency, matches, path))
+                rate, cpu, wrote = asyncio.run(
+                    sessions._arbiter_decisions(concurrency, matches, path)
+                )
                 arbiter.append(rate)
                 arbiter_cpu.append(cpu * 1e6)
+                writes.append(wrote)
                 path = Path(tmp) / f"c{concurrency}-{r}-flush0"
-                rate, cpu = asyncio.run(sessions._arbiter_decisions(concurrency, matches, path, 0))
+                rate, cpu, wrote = asyncio.run(
+                    sessions._arbiter_decisions(concurrency, matches, path, 0)
+                )
                 off.append(rate)
                 off_cpu.append(cpu * 1e6)
-            b, n, m, a = (statistics.median(x) for x in (bare, null, mux, arbiter))
+                off_writes.append(wrote)
+            b, n, a = (statistics.median(x) for x in (bare, null, arbiter))
             c = concurrency
             out[f"bare_grpc_round_trips_per_s_c{c}"] = b
             out[f"null_arbiter_decisions_per_s_c{c}"] = n
-            out[f"null_mux_decisions_per_s_c{c}"] = m
             out[f"arbiter_decisions_per_s_c{c}"] = a
             out[f"ratio_null_to_bare_c{c}"] = n / b
-            out[f"ratio_null_mux_to_bare_c{c}"] = m / b
             out[f"ratio_arbiter_to_bare_c{c}"] = a / b
-            out[f"ratio_arbiter_to_null_mux_c{c}"] = a / m
             out[f"null_server_cpu_us_per_decision_c{c}"] = statistics.median(null_cpu)
             out[f"null_bots_cpu_us_per_decision_c{c}"] = statistics.median(null_bots)
-            out[f"null_mux_server_cpu_us_per_decision_c{c}"] = statistics.median(mux_cpu)
-            out[f"null_mux_bots_cpu_us_per_decision_c{c}"] = statistics.median(mux_bots)
             # CPU per round trip of the bare pair against per decision of the null server and
             # its bots: their rates' ratio once both keep every core busy (steadier under load)
             pair = statistics.median(bare_cpu)
             null_all = statistics.median([x + y for x, y in zip(null_cpu, null_bots, strict=True)])
-            mux_all = statistics.median([x + y for x, y in zip(mux_cpu, mux_bots, strict=True)])
             out[f"bare_pair_cpu_us_per_round_trip_c{c}"] = pair
             out[f"cpu_bound_ratio_null_to_bare_c{c}"] = pair / null_all
-            out[f"cpu_bound_ratio_null_mux_to_bare_c{c}"] = pair / mux_all
+            if mux:
+                m = statistics.median(mux)
+                mux_all = statistics.median([x + y for x, y in zip(mux_cpu, mux_bots, strict=True)])
+                out[f"null_mux_decisions_per_s_c{c}"] = m
+                out[f"ratio_null_mux_to_bare_c{c}"] = m / b
+                out[f"ratio_arbiter_to_null_mux_c{c}"] = a / m
+                out[f"null_mux_server_cpu_us_per_decision_c{c}"] = statistics.median(mux_cpu)
+                out[f"null_mux_bots_cpu_us_per_decision_c{c}"] = statistics.median(mux_bots)
+                out[f"cpu_bound_ratio_null_mux_to_bare_c{c}"] = pair / mux_all
             out[f"arbiter_cpu_us_per_decision_c{c}"] = statistics.median(arbiter_cpu)
             out[f"arbiter_flush0_decisions_per_s_c{c}"] = statistics.median(off)
             out[f"arbiter_flush0_cpu_us_per_decision_c{c}"] = statistics.median(off_cpu)
+            out[f"arbiter_writes_per_decision_c{c}"] = statistics.median(writes)
+            out[f"arbiter_flush0_writes_per_decision_c{c}"] = statistics.median(off_writes)
     return out
 
 
@@ -427,18 +445,23 @@ def bench_matches(repeats: int) -> dict[str, float]:
             for r in range(repeats):
                 run = asyncio.run(_null_run(SDK, concurrency, matches, script))
                 null.append(run["matches_per_s"])
-                run = asyncio.run(_null_run(SDK, concurrency, matches, script, multiplexed=True))
-                mux.append(run["matches_per_s"])
+                if MULTIPLEXED:
+                    run = asyncio.run(
+                        _null_run(SDK, concurrency, matches, script, multiplexed=True)
+                    )
+                    mux.append(run["matches_per_s"])
                 path = Path(tmp) / f"m{concurrency}-{r}"
                 arbiter.append(asyncio.run(sessions._session_matches(matches, concurrency, path)))
-            n, m, b = statistics.median(null), statistics.median(mux), statistics.median(arbiter)
+            n, b = statistics.median(null), statistics.median(arbiter)
             out[f"null_arbiter_matches_per_s_concurrency_{concurrency}"] = n
-            out[f"null_mux_matches_per_s_concurrency_{concurrency}"] = m
             out[f"b_session_matches_per_s_concurrency_{concurrency}"] = b
             out[f"ratio_null_to_c_concurrency_{concurrency}"] = n / c
-            out[f"ratio_null_mux_to_c_concurrency_{concurrency}"] = m / c
             out[f"ratio_b_to_c_concurrency_{concurrency}"] = b / c
-            out[f"ratio_b_to_null_mux_concurrency_{concurrency}"] = b / m
+            if mux:
+                m = statistics.median(mux)
+                out[f"null_mux_matches_per_s_concurrency_{concurrency}"] = m
+                out[f"ratio_null_mux_to_c_concurrency_{concurrency}"] = m / c
+                out[f"ratio_b_to_null_mux_concurrency_{concurrency}"] = b / m
     return out
 
 
