@@ -77,9 +77,6 @@ class BotStats:
 
     #: ``"session"`` or ``"per-match"`` once known, ``""`` before.
     mode: str = ""
-    #: The protocol version its last session spoke (3: its seats multiplexed on the session's
-    #: stream; 2: each on a Play stream of its own); 0 before any session.
-    protocol: int = 0
     processes: int = 0
     seats: int = 0
     #: Session processes that ended while the pool still wanted them.
@@ -87,6 +84,10 @@ class BotStats:
     #: The most seats one session process held at once.
     peak_load: int = 0
     pids: list[int] = field(default_factory=list)
+    #: The protocol version its last session spoke (3: its seats multiplexed on the session's
+    #: stream; 2: each on a Play stream of its own); 0 before any session. (Last: the fields
+    #: before it are also given by position.)
+    protocol: int = 0
 
 
 @dataclass(eq=False)
