@@ -515,6 +515,42 @@ async def _session_stream(
 REPLY_BATCH_S = 0.002
 
 
+class _Replies:
+    """The writer of a multiplexed stream's replies: a task of its own, so that reading and
+    playing the next message never waits for a write in flight. Each write takes every reply
+    queued by then (never waiting to batch); a write that fails (the stream ended) loses them,
+    as the stream's end does."""
+
+    def __init__(self, call: Any) -> None:
+        self._call = call
+        self._queued: list[Any] = []
+        self._wake = asyncio.Event()
+        self._task = asyncio.create_task(self._run())
+
+    def put(self, replies: Any) -> None:
+        if self._task.done():  # the writer failed unexpectedly: so does the stream
+            self._task.result()
+        self._queued.extend(replies)
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queued:
+                out = pb.SessionRequest()
+                out.replies.extend(self._queued)
+                self._queued.clear()
+                # too late (a seat's match ended meanwhile)? what follows is still read
+                with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                    await self._call.write(out)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+
 class _Seats:
     """The seats a multiplexed session plays: each a :class:`Seat` with its own deep copy of the
     bot (taken before any match), known by its token (across the session's streams: a seat
@@ -587,6 +623,7 @@ async def _mux_stream(
     welcome = None
     seats.new_stream()
     clock = time.perf_counter
+    replies: _Replies | None = None
     try:
         await call.write(pb.SessionRequest(hello=hello))
         first = await call.read()
@@ -594,30 +631,29 @@ async def _mux_stream(
             raise BotError("the arbiter did not welcome the session")
         welcome = first.welcome
         welcomed(welcome)
+        replies = _Replies(call)
         while (response := await call.read()) is not grpc.aio.EOF:
-            out = pb.SessionRequest()
+            out: list[Any] = []
             started = 0.0
             for item in response.seat_messages:
                 action, leave = seats.handle(item)
-                if action is None and not leave:
-                    continue
-                reply = out.replies.add()
-                reply.seat_ref = item.seat_ref
                 if leave:
-                    reply.leave = True
+                    out.append(pb.SeatReply(seat_ref=item.seat_ref, leave=True))
                     continue
+                if action is None:
+                    continue
+                reply = pb.SeatReply(seat_ref=item.seat_ref)
                 reply.action.request_id = item.message.decision.request_id
                 reply.action.action_id = action
+                out.append(reply)
                 if not started:
                     started = clock()
                 elif clock() - started > REPLY_BATCH_S:  # the first has waited long enough
-                    with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
-                        await call.write(out)
-                    out, started = pb.SessionRequest(), 0.0
-            if out.replies:
-                # too late (a seat's match ended meanwhile)? what follows is still read
-                with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
-                    await call.write(out)
+                    replies.put(out)
+                    out, started = [], 0.0
+                    await asyncio.sleep(0)  # (the writer's turn)
+            if out:
+                replies.put(out)
     except grpc.aio.AioRpcError as exc:
         error = _rpc_error(exc)
         if (
@@ -628,6 +664,8 @@ async def _mux_stream(
             raise _SessionLost(error, welcomed=welcome is not None) from None
         raise error from None
     finally:
+        if replies is not None:
+            await replies.close()
         call.cancel()  # (a no-op once the stream has ended)
 
 
