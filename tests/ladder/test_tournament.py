@@ -17,6 +17,7 @@ import pytest
 from ladder_kit import python_bot, standings_json, tournament, write_config
 
 from croupier.ladder import read_store
+from croupier.ladder._schedule import Results
 from croupier.ladder._stats import openskill_ratings
 from croupier.replay import read_replay, verify
 
@@ -187,7 +188,7 @@ d1 = -990.0
     assert data["finished"] <= 2 * decided_at + 2 < data["total"] == 24
 
 
-def test_swiss_pairs_the_second_round_by_the_ratings_after_the_first(tmp_path: Path) -> None:
+def test_swiss_pairs_the_second_round_by_points_and_ratings_after_the_first(tmp_path: Path) -> None:
     body = """
 game = "felduz"
 seed = 3
@@ -209,8 +210,11 @@ r2 = "random"
     matches = store.matches()
     assert len(matches) == 8  # 2 rounds x 2 tables x 2 seatings
     first = [m for m in matches if m.round == 0]
-    ratings = openskill_ratings(first, ["h1", "h2", "r1", "r2"])
-    order = sorted(ratings, key=lambda b: (-ratings[b].ordinal, b))
+    names = ["h1", "h2", "r1", "r2"]
+    ratings = openskill_ratings(first, names)
+    results = Results.of(first, names, {b: r.mu for b, r in ratings.items()})
+    # score groups (match points), then the rating mu within a group
+    order = sorted(names, key=lambda b: (-results.points[b], -ratings[b].mu, b))
     second = {frozenset(s.bot for s in m.seats) for m in matches if m.round == 1}
     assert second == {frozenset(order[:2]), frozenset(order[2:])}
 

@@ -28,7 +28,7 @@ from croupier.ladder._play import (
     make_jobs,
     resolve_bot,
 )
-from croupier.ladder._schedule import Schedule, Seeder, Slot
+from croupier.ladder._schedule import Results, Schedule, Seeder, Slot
 from croupier.ladder._stats import (
     Standings,
     openskill_ratings,
@@ -311,9 +311,10 @@ async def run_tournament(
                 for r in range(config.rounds):
                     if stop() or (cancel is not None and cancel.is_set()):
                         break
-                    ratings = openskill_ratings(store.matches(), names)
-                    order = {n: x.ordinal for n, x in ratings.items()}
-                    await play(schedule.round_slots(r, order))
+                    so_far = [m for m in store.matches() if m.round < r]
+                    ratings = openskill_ratings(so_far, names)
+                    mu = {n: x.mu for n, x in ratings.items()}
+                    await play(schedule.round_slots(r, Results.of(so_far, names, mu)))
             else:
                 await play(schedule.static_slots())
         cancelled = cancel is not None and cancel.is_set()
