@@ -249,16 +249,18 @@ def _rich_table(table: Standings) -> Any:
     from rich.table import Table
 
     out = Table(title="standings", title_justify="left")
-    for col in ("#", "bot", "μ", "σ", "μ−3σ", "score/round (95% CI)", "matches", "faults"):
+    head, _ = _headers(table)
+    for col in ("#", "bot", head, "points", "μ", "σ", "μ−3σ", "matches", "faults"):
         out.add_column(col, justify="left" if col == "bot" else "right")
     for rank, b in enumerate(table.bots, 1):
         out.add_row(
             str(rank),
             b.name,
+            _iv(b.score),
+            _iv(b.points),
             f"{b.rating.mu:.2f}",
             f"{b.rating.sigma:.2f}",
             f"{b.rating.ordinal:.2f}",
-            _iv(b.score),
             str(b.matches),
             str(b.faults),
         )
@@ -278,52 +280,72 @@ def _grid(rows: list[tuple[str, ...]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
+def _headers(table: Standings) -> tuple[str, str]:
+    """The score column's heading and the note under the table that says what it is."""
+    unit = table.unit
+    head = f"score {unit} (95% CI)"
+    if table.estimator == "control-variate":
+        how = f"control variate, beta {table.beta:.2f}"
+    else:
+        how = "raw"
+    note = (
+        f"score: {unit}, {how}; raw: without the control variate; points: match points by "
+        "place (1 first, 0 last); ranked by "
+        + ("points" if table.ranked_by == "points" else "score")
+        + "; pairs lead with "
+        + ("the control variate" if table.estimator == "control-variate" else "duplicate pairs")
+        + " (docs/ladder.md, 'Statistics')"
+    )
+    return head, note
+
+
 def render_standings(table: Standings, title: str) -> str:
     """The standings as plain text: the bots, then each pair's comparison, then the SPRT."""
-    rows: list[tuple[str, ...]] = [
-        (
-            "rank",
-            "bot",
-            "mu",
-            "sigma",
-            "mu-3sigma",
-            "score/round (95% CI)",
-            "matches",
-            "firsts",
-            "faults",
-        )
-    ]
+    chips = any(b.per100 is not None for b in table.bots)
+    head, note = _headers(table)
+    cols = ["rank", "bot", head, "raw", "points (95% CI)"]
+    if chips:
+        cols.append("chips/100 rounds")
+    cols += ["mu", "sigma", "mu-3sigma", "matches", "firsts", "faults"]
+    rows: list[tuple[str, ...]] = [tuple(cols)]
     for rank, b in enumerate(table.bots, 1):
-        rows.append(
-            (
-                str(rank),
-                b.name,
-                f"{b.rating.mu:.2f}",
-                f"{b.rating.sigma:.2f}",
-                f"{b.rating.ordinal:.2f}",
-                _iv(b.score),
-                str(b.matches),
-                str(b.firsts),
-                str(b.faults),
-            )
-        )
+        row = [str(rank), b.name, _iv(b.score), _iv(b.raw), _iv(b.points)]
+        if chips:
+            row.append(_iv(b.per100, 1) if b.per100 is not None else "-")
+        row += [
+            f"{b.rating.mu:.2f}",
+            f"{b.rating.sigma:.2f}",
+            f"{b.rating.ordinal:.2f}",
+            str(b.matches),
+            str(b.firsts),
+            str(b.faults),
+        ]
+        rows.append(tuple(row))
     lines = [title, *_grid(rows)]
     if table.pairs:
         two = any(p.elo is not None for p in table.pairs)
-        head: tuple[str, ...] = ("pair", "paired diff/round", "unpaired", "above-level-below")
-        prow: list[tuple[str, ...]] = [(*head, "elo") if two else head]
+        cv = any(p.cv is not None for p in table.pairs)
+        phead: list[str] = ["pair"]
+        if cv:
+            phead.append("control variate")
+        phead += ["paired diff", "unpaired", "above-level-below"]
+        if two:
+            phead.append("elo")
+        prow: list[tuple[str, ...]] = [tuple(phead)]
         for p in table.pairs:
-            row: tuple[str, ...] = (
-                f"{p.a} - {p.b}",
+            cells = [f"{p.a} - {p.b}"]
+            if cv:
+                cells.append(_iv(p.cv) if p.cv is not None else "-")
+            cells += [
                 _iv(p.paired),
                 _iv(p.unpaired),
                 f"{p.record.wins}-{p.record.draws}-{p.record.losses}",
-            )
+            ]
             if two:
-                elo = p.elo
-                row = (*row, "-" if elo is None else _elo(elo))
-            prow.append(row)
+                cells.append("-" if p.elo is None else _elo(p.elo))
+            prow.append(tuple(cells))
         lines += ["", *_grid(prow)]
+    lines += ["", note]
     if table.sprt is not None:
         s = table.sprt
         verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[s.decision]
@@ -372,9 +394,16 @@ def _standings(args: argparse.Namespace) -> int:
                 "mu",
                 "sigma",
                 "ordinal",
-                "score_per_round",
+                "score",
                 "low",
                 "high",
+                "unit",
+                "estimator",
+                "score_raw",
+                "points",
+                "points_low",
+                "points_high",
+                "per_100_rounds",
                 "matches",
                 "rounds",
                 "firsts",
@@ -392,6 +421,13 @@ def _standings(args: argparse.Namespace) -> int:
                     f"{b.score.mean:.5f}",
                     f"{b.score.low:.5f}",
                     f"{b.score.high:.5f}",
+                    table.unit,
+                    table.estimator,
+                    f"{b.raw.mean:.5f}",
+                    f"{b.points.mean:.5f}",
+                    f"{b.points.low:.5f}",
+                    f"{b.points.high:.5f}",
+                    "" if b.per100 is None else f"{b.per100.mean:.5f}",
                     b.matches,
                     b.rounds,
                     b.firsts,

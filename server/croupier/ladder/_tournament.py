@@ -31,8 +31,8 @@ from croupier.ladder._play import (
 from croupier.ladder._schedule import Results, Schedule, Seeder, Slot
 from croupier.ladder._stats import (
     Standings,
+    lead_samples,
     openskill_ratings,
-    paired_samples,
     sprt,
     standings,
 )
@@ -242,7 +242,13 @@ async def run_tournament(
         def sprt_decided() -> bool:
             if not sprt_spec or not sprt_spec["stop"]:
                 return False
-            xs = paired_samples(store.matches(), sprt_spec["candidate"], sprt_spec["baseline"])
+            xs = lead_samples(
+                store.matches(),
+                sprt_spec["candidate"],
+                sprt_spec["baseline"],
+                config.game,
+                config.params,
+            )
             result = sprt(
                 xs, sprt_spec["d0"], sprt_spec["d1"], sprt_spec["alpha"], sprt_spec["beta"]
             )
@@ -436,7 +442,14 @@ def store_standings(path: Path) -> tuple[dict[str, Any], Standings]:
         matches = store.matches()
         names = list(config["bots"])
         seats = int(config["params"]["players"])
-        result = standings(matches, names, seats, config.get("sprt"))
+        result = standings(
+            matches,
+            names,
+            seats,
+            config.get("sprt"),
+            game=held["game"],
+            params=config["params"],
+        )
         info: dict[str, Any] = {
             "tournament": held["name"],
             "game": held["game"],
