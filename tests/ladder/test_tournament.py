@@ -9,13 +9,16 @@ start or never connect are recorded against themselves while the tournament goes
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 import sqlite3
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from ladder_kit import python_bot, standings_json, tournament, write_config
+from ladder_kit import python_bot, standings_json, stored_seats, tournament, write_config
 
+from croupier.arbiter import keyed_seed
 from croupier.ladder import read_store
 from croupier.ladder._schedule import Results
 from croupier.ladder._stats import openskill_ratings
@@ -109,21 +112,36 @@ def test_standings_as_text_json_and_csv(basic: Path) -> None:
     assert {b["name"] for b in data["bots"]} == {"alpha", "beta", "gamma", "delta"}
     assert all(b["matches"] == 8 and b["rounds"] == 16 for b in data["bots"])
     assert [b["rank"] for b in data["bots"]] == [1, 2, 3, 4]
-    ordinals = [b["ordinal"] for b in data["bots"]]
-    assert ordinals == sorted(ordinals, reverse=True)
+    # a trick game: ranked by the score per deal (the control-variate estimate)
+    assert data["unit"] == "points/deal"
+    assert data["ranked_by"] == "score"
+    assert data["estimator"] == "control-variate"
+    scores = [b["score"]["mean"] for b in data["bots"]]
+    assert scores == sorted(scores, reverse=True)
+    assert all(b["points"]["n"] == 8 for b in data["bots"])
     assert len(data["pairs"]) == 6
+    assert all(p["cv"] is not None and p["lead"] == p["cv"] for p in data["pairs"])
     csv = tournament("standings", store, "--csv")
     lines = csv.stdout.splitlines()
-    assert lines[0].startswith("rank,bot,mu,sigma,ordinal,score_per_round")
+    assert lines[0].startswith("rank,bot,mu,sigma,ordinal,score,low,high,unit,estimator")
     assert len(lines) == 5
     text = tournament("standings", store)
-    assert "score/round (95% CI)" in text.stdout
+    assert "score points/deal (95% CI)" in text.stdout
+    assert "control variate, beta" in text.stdout
+    both = tournament("standings", store, "--json", "--csv")
+    assert both.returncode == 2
+    assert both.stderr.splitlines() == [
+        "croupier: error: croupier tournament standings: --json and --csv: choose one"
+    ]
+    helped = tournament("standings", "--help")
+    assert helped.returncode == 0
+    assert helped.stdout.startswith("usage: croupier tournament standings")
     missing = tournament("standings", store.parent / "nope.sqlite")
     assert missing.returncode == 2
     assert missing.stderr.startswith("croupier: error: no tournament store at")
 
 
-def test_bots_that_cannot_start_or_never_connect_are_charged_and_the_rest_goes_on(
+def test_bots_that_never_connect_are_charged_and_the_rest_goes_on(
     tmp_path: Path,
 ) -> None:
     body = f"""
@@ -136,7 +154,7 @@ connect_timeout_s = 2.0
 [bots]
 ok1 = "random"
 ok2 = "random"
-ghost = "/no/such/bot --please"
+ok3 = "random"
 mute = "{python_bot("never_connects", "--sleep-s", 30)}"
 """
     path = write_config(tmp_path, body)
@@ -145,16 +163,43 @@ mute = "{python_bot("never_connects", "--sleep-s", 30)}"
     data = standings_json(tmp_path / "t.sqlite")
     by_name = {b["name"]: b for b in data["bots"]}
     assert data["finished"] == 4
-    assert by_name["ghost"]["faults"] == by_name["mute"]["faults"] == 4
+    assert by_name["mute"]["faults"] == 4
     assert by_name["ok1"]["faults"] == by_name["ok2"]["faults"] == 0
     conn = sqlite3.connect(tmp_path / "t.sqlite")
-    (error,) = conn.execute("SELECT error FROM bots WHERE name = 'ghost'").fetchone()
-    assert "/no/such/bot" in error
-    assert data["bot_errors"] == {"ghost": error}
-    assert f"ghost could not be started: {error}" in done.stdout
     outcomes = Counter(conn.execute("SELECT bot, outcome FROM seats").fetchall())
-    assert outcomes[("ghost", "disconnected")] == 4
     assert outcomes[("mute", "disconnected")] == 4
+
+
+@pytest.mark.parametrize(
+    ("command", "needle"),
+    [
+        ("randon", "randon not found on PATH (did you mean 'random'? bundled bots:"),
+        ("/no/such/bot --please", "/no/such/bot is not an executable file"),
+    ],
+)
+def test_a_misspelt_bundled_bot_or_a_missing_command_is_refused_before_anything_runs(
+    tmp_path: Path, command: str, needle: str
+) -> None:
+    """Before, a misspelt bundled bot ran the whole tournament as a no-show, exit 0."""
+    body = f"""
+game = "as-nas"
+seed = 4
+[params]
+deals = 1
+[bots]
+ok1 = "random"
+ok2 = "random"
+ok3 = "random"
+ghost = "{command}"
+"""
+    path = write_config(tmp_path, body)
+    done = tournament(path)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"croupier: error: {path}: bots.ghost: bot command"), lines
+    assert needle in lines[0]
+    assert not (tmp_path / "t.sqlite").exists()
 
 
 def test_the_sprt_stops_the_tournament_once_it_decides(tmp_path: Path) -> None:
@@ -248,3 +293,52 @@ def test_command_line_mistakes_are_one_line_and_status_2(
     done = tournament(*(a.format(cfg=cfg) for a in args))
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [line.format(cfg=cfg)]
+
+
+def test_a_finished_tournament_takes_more_rounds_with_new_deals_and_keeps_the_old(
+    tmp_path: Path, basic: Path
+) -> None:
+    """Before, ``--rounds 2`` against a finished 1-round store was refused as another
+    tournament. Now the played round keeps its matches and the new one is dealt from the same
+    key: the store ends exactly as a 2-round run (the ``basic`` fixture) from the start."""
+    path = write_config(tmp_path, BASIC.replace("rounds = 2", "rounds = 1"))
+    first = tournament(path, "--concurrency", 2)
+    assert first.returncode == 0, first.stderr
+    store = tmp_path / "t.sqlite"
+    before = stored_seats(store)
+    more = tournament(path, "--rounds", 2, "--concurrency", 2)
+    assert more.returncode == 0, more.stderr
+    assert "t: 8/8 matches" in more.stdout
+    assert re.search(r"^played 4 matches in [0-9.]+ s \([0-9.]+ matches/s\)", more.stdout, re.M)
+    after = stored_seats(store)
+    assert after[: len(before)] == before
+    assert after == stored_seats(basic.parent / "t.sqlite")
+    fewer = tournament(path, "--rounds", 1)
+    assert fewer.returncode == 2
+    assert "a tournament can be given more rounds, not fewer" in fewer.stderr
+    # one results line per stored match (in the order stored), rounds counted from 1
+    results = (tmp_path / "t-matches" / "results.jsonl").read_text()
+    lines = [json.loads(x) for x in results.split()]
+    assert sorted(x["match_id"] for x in lines) == sorted({row[0] for row in after})
+    assert {x["round"] for x in lines} == {1, 2}
+    assert all(x["match_id"].startswith(f"t-r{x['round']:03d}-") for x in lines)
+
+
+def test_more_rounds_of_a_secret_keyed_tournament_are_dealt_from_its_key(tmp_path: Path) -> None:
+    path = write_config(
+        tmp_path, BASIC.replace("seed = 1\n", "").replace("rounds = 2", "rounds = 1")
+    )
+    assert tournament(path, "--concurrency", 2).returncode == 0
+    conn = sqlite3.connect(tmp_path / "t.sqlite")
+    seeds = dict(conn.execute("SELECT id, seed FROM matches").fetchall())
+    conn.close()
+    assert tournament(path, "--rounds", 2, "--concurrency", 2).returncode == 0
+    conn = sqlite3.connect(tmp_path / "t.sqlite")
+    now = dict(conn.execute("SELECT id, seed FROM matches").fetchall())
+    (secret,) = conn.execute("SELECT secret FROM tournament").fetchone()
+    conn.close()
+    assert {k: now[k] for k in seeds} == seeds  # the played round kept its deals
+    new = {now[k] for k in now if k not in seeds}
+    assert len(new) == 1  # one new set
+    assert new.isdisjoint(seeds.values())  # with new deals
+    assert int(next(iter(new))) == keyed_seed(bytes.fromhex(secret), "deals", 1, 0)

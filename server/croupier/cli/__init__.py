@@ -938,6 +938,10 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``croupier`` console script."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    if _tournament.wants_standings_help(words):
+        _tournament.standings_parser().print_help()
+        return 0
     args = build_parser().parse_args(argv)
     _configure_logging(args.verbose)
     handlers = {

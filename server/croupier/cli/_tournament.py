@@ -26,6 +26,7 @@ from croupier.ladder import (
     load_config,
     parse_override,
     resolve_bot,
+    results_path,
     run_tournament,
     seatings,
     store_standings,
@@ -89,6 +90,32 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--csv", action="store_true", help="standings: print CSV (one row per bot)")
 
 
+def standings_parser() -> argparse.ArgumentParser:
+    """The help of ``croupier tournament standings`` (its arguments are parsed with the
+    tournament's: ``STORE``, ``--json``, ``--csv``)."""
+    p = argparse.ArgumentParser(
+        prog="croupier tournament standings",
+        description=(
+            "Print the standings held in a tournament store, also while the tournament runs: "
+            "each bot's score (in the game's unit, with the control variate), match points, "
+            "rating, and each pair's comparison (docs/ladder.md, 'Progress and standings')."
+        ),
+    )
+    p.add_argument("store_path", type=Path, metavar="STORE", help="the tournament's store")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print everything as JSON")
+    out.add_argument("--csv", action="store_true", help="print CSV, one row per bot")
+    return p
+
+
+def wants_standings_help(argv: list[str]) -> bool:
+    """Whether ``argv`` asks for ``croupier tournament standings --help``."""
+    if "tournament" not in argv:
+        return False
+    rest = argv[argv.index("tournament") + 1 :]
+    return bool(rest) and rest[0] == "standings" and ("-h" in rest or "--help" in rest)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.config == "standings":
         if args.store_path is None:
@@ -126,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
     check_launch(config, resolved)  # refused here, in one line, before anything starts
     if any(b.argv and not b.error for b in resolved.values()):
         warn(config.sandbox)
-    display = _Live(config.store) if sys.stderr.isatty() else _Plain()
+    display = _Live(config.store) if sys.stderr.isatty() else _Plain(config.store)
+    began = time.monotonic()
     warned = config.seed is None or not searchable(config.seed)
 
     def update(progress: Progress) -> None:
@@ -159,7 +187,13 @@ def run(args: argparse.Namespace) -> int:
             f"bot processes: {started} started; duplicate sets: {lanes} lanes per session bot, "
             "each playing one seating of every set (docs/ladder.md, 'Bot processes')"
         )
-    print(f"store: {config.store}")
+    elapsed = time.monotonic() - began
+    rate = summary.played / elapsed if elapsed > 0 else 0.0
+    print(
+        f"played {summary.played} matches in {elapsed:.1f} s ({rate:.2f} matches/s); "
+        f"{summary.done}/{summary.total} stored"
+    )
+    print(f"store: {config.store}; results: {results_path(config)}")
     if summary.stopped_early:
         print("stopped early: the sequential test decided")
     if summary.cancelled:
@@ -188,11 +222,44 @@ def _line(p: Progress) -> str:
     return f"[{p.done:>{width}}/{p.total}] {r.match_id}: {seats}"
 
 
+#: Not on a terminal, a standings line is printed at least this often (and at each tenth of
+#: the schedule).
+STANDINGS_EVERY_S = 60.0
+
+
+def standings_line(table: Standings, done: int, total: int) -> str:
+    """The standings in one line: rank, bot, headline score (unit), match points."""
+    head = "points" if table.ranked_by == "points" else table.unit
+    cells = [
+        f"{rank}. {b.name} " + (_iv(b.points) if table.ranked_by == "points" else _iv(b.score))
+        for rank, b in enumerate(table.bots, 1)
+    ]
+    return f"standings [{done}/{total}] ({head}): " + " | ".join(cells)
+
+
 class _Plain:
-    """Not a terminal: one line per finished match on stderr."""
+    """Not a terminal: one line per finished match on stderr, and a standings line every
+    :data:`STANDINGS_EVERY_S` seconds and at each tenth of the schedule."""
+
+    def __init__(self, store: Path) -> None:
+        self._store = store
+        self._last = time.monotonic()
+        self._tenth = -1
 
     def update(self, p: Progress) -> None:
         print(_line(p), file=sys.stderr, flush=True)
+        if p.record is None or not p.total:
+            self._tenth = p.done * 10 // max(p.total, 1)
+            return
+        now = time.monotonic()
+        tenth = p.done * 10 // p.total
+        if tenth > self._tenth or now - self._last >= STANDINGS_EVERY_S:
+            self._tenth, self._last = tenth, now
+            try:
+                _, table = store_standings(self._store)
+            except ConfigError:
+                return
+            print(standings_line(table, p.done, p.total), file=sys.stderr, flush=True)
 
     def close(self) -> None:
         pass
@@ -367,6 +434,8 @@ def _elo(i: Interval) -> str:
 
 
 def _standings(args: argparse.Namespace) -> int:
+    if args.json and args.csv:
+        raise ConfigError("croupier tournament standings: --json and --csv: choose one")
     info, table = store_standings(args.store_path)
     if args.json:
         data = table.as_dict()

@@ -8,6 +8,7 @@ This module is what a Ray worker runs too (``_ray.py``): nothing here touches th
 from __future__ import annotations
 
 import asyncio
+import difflib
 import hashlib
 import importlib.util
 import json
@@ -104,7 +105,11 @@ def resolve_bot(spec: BotSpec) -> ResolvedBot:
         argv = parse_bot_command(spec.command)
     except ConfigError as exc:
         known = ", ".join(sorted(BUNDLED))
-        return ResolvedBot(spec.name, spec.command, (), error=f"{exc} (bundled bots: {known})")
+        close = difflib.get_close_matches(spec.command.strip(), list(BUNDLED), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        return ResolvedBot(
+            spec.name, spec.command, (), error=f"{exc} ({hint}bundled bots: {known})"
+        )
     return ResolvedBot(spec.name, spec.command, tuple(argv), exe_sha256=executable_hash(argv))
 
 

@@ -251,6 +251,15 @@ class Store(SQLiteStore):
                 ),
             )
 
+    def extend_tournament(self, config_hash: str, defining: Any, total: int) -> None:
+        """Give the tournament more rounds: its config (whose only change is ``rounds``), hash
+        and total are replaced, in one transaction; the matches stored stay as they are."""
+        with self._transaction() as conn:
+            conn.execute(
+                "UPDATE tournament SET config_hash = ?, config_json = ?, total = ? WHERE id = 1",
+                (config_hash, json.dumps(defining, sort_keys=True), total),
+            )
+
     # -- bots -----------------------------------------------------------------------------------
 
     def bots(self) -> dict[str, BotRecord]:
