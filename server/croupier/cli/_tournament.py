@@ -31,7 +31,7 @@ from croupier.ladder import (
     seatings,
     store_standings,
 )
-from croupier.ladder._config import EXECUTORS, RESTARTS, with_runtime
+from croupier.ladder._config import EXECUTORS, RESTARTS, same_program, with_runtime
 
 #: Exit status of a tournament interrupted by SIGINT/SIGTERM (finished matches are kept).
 EXIT_INTERRUPTED = 130
@@ -153,6 +153,16 @@ def run(args: argparse.Namespace) -> int:
     check_launch(config, resolved)  # refused here, in one line, before anything starts
     if any(b.argv and not b.error for b in resolved.values()):
         warn(config.sandbox)
+    if config.fmt.seatings == "rotations" and config.seats >= 3:
+        for names in same_program(config.bots):
+            print(
+                f"croupier: warning: bots {', '.join(names)} run the same program and sit in "
+                "rotations, where each always sits after the same bots: seat order can set "
+                "them apart (the standings show by how much); format.seatings = "
+                '"permutations" seats every order',
+                file=sys.stderr,
+                flush=True,
+            )
     display = _Live(config.store) if sys.stderr.isatty() else _Plain(config.store)
     began = time.monotonic()
     warned = config.seed is None or not searchable(config.seed)
@@ -179,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         display.close()
     info, table = store_standings(config.store)
     print(render_standings(table, title=f"{config.name}: {summary.done}/{summary.total} matches"))
-    _print_bot_errors(info)
+    _print_bot_errors(info, table)
     if config.fmt.duplicate and config.restart == "session":
         lanes = len(seatings(config.seats, config.fmt.seatings))
         started = sum(bot.processes for bot in info["bots"].values())
@@ -507,11 +517,28 @@ def _standings(args: argparse.Namespace) -> int:
         return 0
     title = f"{info['tournament']} ({info['game']}): {info['finished']}/{info['total']} matches"
     print(render_standings(table, title))
-    _print_bot_errors(info)
+    _print_bot_errors(info, table)
     return 0
 
 
-def _print_bot_errors(info: dict[str, Any]) -> None:
+def _seat_order_notes(info: dict[str, Any], table: Standings) -> list[str]:
+    """For two bots that run the same program: their difference, which only seat order (and
+    chance) can make: the measured seat-order bias."""
+    commands = {name: bot.command for name, bot in info["bots"].items()}
+    out = []
+    for p in table.pairs:
+        if commands.get(p.a) is not None and commands.get(p.a) == commands.get(p.b):
+            out.append(
+                f"seat order: {p.a} and {p.b} run the same program; their difference "
+                f"{_iv(p.lead)} ({table.unit}) is what their seats gave them"
+            )
+    return out
+
+
+def _print_bot_errors(info: dict[str, Any], table: Standings | None = None) -> None:
+    if table is not None:
+        for line in _seat_order_notes(info, table):
+            print(line)
     if note := bots_note({name: bot.isolation for name, bot in info["bots"].items()}):
         print(note)
     for name, bot in sorted(info["bots"].items()):

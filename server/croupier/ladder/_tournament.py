@@ -266,6 +266,10 @@ async def run_tournament(
             raise ConfigError(
                 f"{config.source}: tls: TLS serves remote bots, which the local executor hosts"
             )
+        if config.address:  # before anything is stored or said: one line, in seconds
+            from croupier.ladder._ray import check_reachable
+
+            await asyncio.to_thread(check_reachable, config.address)
     remote = [b.name for b in config.bots if b.remote]
     if remote and config.fmt.duplicate and not config.fmt.allow_remote_duplicate:
         raise ConfigError(
