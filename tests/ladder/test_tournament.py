@@ -12,11 +12,13 @@ import hashlib
 import json
 import re
 import sqlite3
+import subprocess
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from ladder_kit import python_bot, standings_json, stored_seats, tournament, write_config
+from ladder_kit import CROUPIER, python_bot, standings_json, stored_seats, tournament, write_config
 
 from croupier.arbiter import keyed_seed
 from croupier.ladder import read_store
@@ -342,3 +344,39 @@ def test_more_rounds_of_a_secret_keyed_tournament_are_dealt_from_its_key(tmp_pat
     assert len(new) == 1  # one new set
     assert new.isdisjoint(seeds.values())  # with new deals
     assert int(next(iter(new))) == keyed_seed(bytes.fromhex(secret), "deals", 1, 0)
+
+
+def test_replays_keep_the_display_names_and_diff_compares_a_duplicate_pair_by_bot(
+    basic: Path,
+) -> None:
+    """Before, a replay named its bots by what they said in Hello (three copies of ``random``
+    were one name), and ``replay diff`` of two seatings compared seats, whose bots differ."""
+    conn = sqlite3.connect(basic.parent / "t.sqlite")
+    rows = conn.execute(
+        "SELECT m.id, m.replay_path, s.seat, s.bot, s.score FROM matches m "
+        "JOIN seats s ON s.match_id = m.id WHERE m.round = 0 ORDER BY m.slot, s.seat"
+    ).fetchall()
+    conn.close()
+    paths: dict[str, Path] = {}
+    scores: dict[str, dict[str, Fraction]] = {}
+    for match_id, rel, seat, bot, score in rows:
+        paths[match_id] = basic.parent / rel
+        scores.setdefault(match_id, {})[bot] = Fraction(score)
+        header = json.loads(paths[match_id].read_text().splitlines()[0])
+        assert header["seats"][seat]["display_name"] == bot
+        verify(read_replay(paths[match_id]))  # (raises if the commitment does not bind it)
+    first, second = list(paths)[:2]
+    done = subprocess.run(
+        [*CROUPIER, "replay", "diff", paths[first], paths[second]],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    last = done.stdout.strip().splitlines()[-1]
+    assert last.startswith("total A−B by bot: ")
+    shown = dict(
+        item.rsplit(" ", 1) for item in last.removeprefix("total A−B by bot: ").split("  ")
+    )
+    for bot, value in shown.items():
+        expected = scores[first][bot] - scores[second][bot]
+        assert Fraction(value) == expected, (bot, value, expected)

@@ -170,6 +170,8 @@ def make_jobs(
             reconnect_grace_s=config.reconnect_grace_s,
             event_flush_ms=config.event_flush_ms,
             withhold_reveal=bool(slot.deal_set),  # its deals are played at other seatings
+            # the organiser's names in the replay's header seats (bound by the commitment)
+            seat_roster=tuple({"display_name": name} for name in slot.bots),
         )
         out.append(MatchJob(slot, mc, tuple(bots[name] for name in slot.bots)))
     return out

@@ -84,6 +84,21 @@ def play_batch(
     return out, {name: (s.mode, s.processes, s.crashes) for name, s in stats.items()}
 
 
+#: The most matches in one batch: what a lost node can cost to replay, and how long the driver
+#: waits before a batch's results are stored.
+MAX_BATCH = 32
+
+
+def batch_size_for(jobs: int, concurrency: int) -> int:
+    """Matches per batch: the pending ones spread over one batch per slot in flight, at least 4
+    and at most :data:`MAX_BATCH`. Every batch starts its own bot processes (one per bot and
+    lane), so batches of a few matches spend their time starting bots: with 4 matches a batch,
+    one node played at a quarter of the local executor's rate (0.51 with two batches per
+    slot)."""
+    per = -(-jobs // max(1, concurrency))
+    return max(1, min(jobs, MAX_BATCH, max(4, per)))
+
+
 #: How long the driver waits for a TCP connection to ``--address`` before it gives up (Ray's
 #: own client would retry for minutes).
 REACH_TIMEOUT_S = 5.0
@@ -164,7 +179,7 @@ async def play_ray(
     if started_here:
         connect_ray(ray, config.address)
     try:
-        size = batch_size or max(1, min(4, len(jobs) // max(1, concurrency * 2) or 1))
+        size = batch_size or batch_size_for(len(jobs), concurrency)
         batches = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
         task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(play_batch)
         in_flight: dict[Any, int] = {}
