@@ -319,7 +319,8 @@ def test_a_finished_tournament_takes_more_rounds_with_new_deals_and_keeps_the_ol
     assert fewer.returncode == 2
     assert "a tournament can be given more rounds, not fewer" in fewer.stderr
     # one results line per stored match (in the order stored), rounds counted from 1
-    results = (tmp_path / "t-matches" / "results.jsonl").read_text()
+    assert not (tmp_path / "t-matches" / "results.jsonl").exists()  # (not among the replays)
+    results = (tmp_path / "t-results.jsonl").read_text()
     lines = [json.loads(x) for x in results.split()]
     assert sorted(x["match_id"] for x in lines) == sorted({row[0] for row in after})
     assert {x["round"] for x in lines} == {1, 2}

@@ -153,22 +153,21 @@ def run(args: argparse.Namespace) -> int:
     check_launch(config, resolved)  # refused here, in one line, before anything starts
     if any(b.argv and not b.error for b in resolved.values()):
         warn(config.sandbox)
-    if config.fmt.seatings == "rotations" and config.seats >= 3:
-        for names in same_program(config.bots):
-            print(
-                f"croupier: warning: bots {', '.join(names)} run the same program and sit in "
-                "rotations, where each always sits after the same bots: seat order can set "
-                "them apart (the standings show by how much); format.seatings = "
-                '"permutations" seats every order',
-                file=sys.stderr,
-                flush=True,
-            )
+    seat_warnings = [
+        f"croupier: warning: bots {', '.join(names)} run the same program and sit in "
+        "rotations, where each always sits after the same bots: seat order can set them apart "
+        '(the standings show by how much); format.seatings = "permutations" seats every order'
+        for names in same_program(config.bots)
+        if config.fmt.seatings == "rotations" and config.seats >= 3
+    ]
     display = _Live(config.store) if sys.stderr.isatty() else _Plain(config.store)
     began = time.monotonic()
     warned = config.seed is None or not searchable(config.seed)
 
     def update(progress: Progress) -> None:
         nonlocal warned
+        while seat_warnings:  # once the store took the config, before the first match
+            print(seat_warnings.pop(0), file=sys.stderr, flush=True)
         if not warned:  # once the store took the config: said before the first match
             warned = True
             assert config.seed is not None
@@ -524,7 +523,7 @@ def _standings(args: argparse.Namespace) -> int:
 def _seat_order_notes(info: dict[str, Any], table: Standings) -> list[str]:
     """For two bots that run the same program: their difference, which only seat order (and
     chance) can make: the measured seat-order bias."""
-    commands = {name: bot.command for name, bot in info["bots"].items()}
+    commands = {name: bot.command for name, bot in info["bots"].items() if bot.command != "random"}
     out = []
     for p in table.pairs:
         if commands.get(p.a) is not None and commands.get(p.a) == commands.get(p.b):

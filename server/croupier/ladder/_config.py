@@ -93,10 +93,11 @@ def default_seatings(seats: int) -> str:
 
 
 def same_program(bots: tuple[BotSpec, ...]) -> list[list[str]]:
-    """Groups of two or more bots with the same command (none when every bot has one)."""
+    """Groups of two or more bots with the same command (none when every bot has one; the
+    bundled ``random`` bot is left out: it has no skill for seat order to favour)."""
     groups: dict[str, list[str]] = {}
     for b in bots:
-        if not b.remote:
+        if not b.remote and b.command != "random":
             groups.setdefault(b.command, []).append(b.name)
     found = [names for names in groups.values() if len(names) > 1]
     if len(found) == 1 and len(found[0]) == len(bots):

@@ -166,8 +166,9 @@ def check_launch(
 
 
 def results_path(config: TournamentConfig) -> Path:
-    """The tournament's results file: one JSON line per stored match (``docs/ladder.md``)."""
-    return config.out / "results.jsonl"
+    """The tournament's results file: one JSON line per stored match (``docs/ladder.md``),
+    beside the store (not among the replays, which tools read as ``OUT/*.jsonl``)."""
+    return config.store.with_name(f"{config.store.stem}-results.jsonl")
 
 
 def result_line(record: MatchRecord, bots: tuple[str, ...]) -> str:
