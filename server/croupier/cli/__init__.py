@@ -65,12 +65,14 @@ from croupier.replay import (
     Replay,
     Tables,
     Walk,
+    by_bot,
     check_parquet,
     destinations,
     diff,
     follow,
     read_replay,
     render,
+    seat_names,
     select_rounds,
     summarize,
     summary_data,
@@ -886,6 +888,9 @@ def _cmd_replay_diff(args: argparse.Namespace) -> int:
         print(f"{head}{deal}: {what}{delta}")
     alike = f"{same} of {len(rounds)} {unit}s played alike"
     print(f"total A−B: {' '.join(signed(t) for t in total)} ({alike})")
+    if (bots := by_bot(a, b, rounds)) is not None and seat_names(a) != seat_names(b):
+        # two seatings of a duplicate set: the same bots in other seats
+        print("total A−B by bot: " + "  ".join(f"{n} {signed(t)}" for n, t in bots.items()))
     return 0
 
 
@@ -934,6 +939,10 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``croupier`` console script."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    if _tournament.wants_standings_help(words):
+        _tournament.standings_parser().print_help()
+        return 0
     args = build_parser().parse_args(argv)
     _configure_logging(args.verbose)
     handlers = {
