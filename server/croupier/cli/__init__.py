@@ -913,6 +913,8 @@ def _cmd_check_bot(args: argparse.Namespace) -> int:
     for check in report.checks:
         why = f": {check.detail}" if check.status is Status.FAILED else ""
         _say(f"  {check.status.value:<4} {check.name}{why}")
+    for hint in report.hints:
+        _say(f"  hint: {hint}")
     if report.failed and report.log_tail:
         _say("  last lines of the bot's log:")
         for line in report.log_tail:
