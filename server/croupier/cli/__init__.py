@@ -748,7 +748,9 @@ def _check_round(replay: Replay, number: int) -> None:
     noun = replay.game.info.round_noun
     if not 1 <= number <= played:
         held = f"{noun}s 1..{played}" if played else f"no {noun}"
-        raise ConfigError(f"--deal {number}: the replay holds {held}")
+        # the wire counts from 0 (deal_index, round): say how the two numberings meet
+        wire = f" (numbered from 1: the wire's {noun} 0 is {noun} 1)" if number == 0 else ""
+        raise ConfigError(f"--deal {number}: the replay holds {held}{wire}")
 
 
 def _cmd_replay_summary(args: argparse.Namespace) -> int:
