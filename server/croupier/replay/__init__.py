@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from croupier._lazy import facade
 
 if TYPE_CHECKING:
-    from croupier.replay._diff import Move, RoundDiff, diff
+    from croupier.replay._diff import Move, RoundDiff, by_bot, diff, seat_names
     from croupier.replay._export import (
         FORMATS,
         SCHEMAS,
@@ -54,7 +54,9 @@ __getattr__, __dir__ = facade(
     {
         "Move": "_diff",
         "RoundDiff": "_diff",
+        "by_bot": "_diff",
         "diff": "_diff",
+        "seat_names": "_diff",
         "FORMATS": "_export",
         "SCHEMAS": "_export",
         "TABLES": "_export",
@@ -114,6 +116,7 @@ __all__ = [
     "Tables",
     "VerifyReport",
     "Walk",
+    "by_bot",
     "check_parquet",
     "destinations",
     "diff",
@@ -125,6 +128,7 @@ __all__ = [
     "round_facts",
     "round_results",
     "score_text",
+    "seat_names",
     "select_rounds",
     "summarize",
     "summary_data",
