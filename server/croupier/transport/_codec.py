@@ -251,6 +251,11 @@ def _legal_actions(message: DecisionRequest, codec: GameCodec, out: pb.DecisionR
     actions = ActionRuns.of_ids(message.legal_actions)  # (the arbiter's are runs already)
     labels, observation = message.labels, message.observation
     runs = {start: (stop, lowest, step) for start, stop, lowest, step in codec.amount_runs(actions)}
+    if not runs:  # one entry per id: read them in one pass (a few ids; no run to skip)
+        add, detail = out.legal_actions.add, codec.action_detail
+        for action, label in zip(actions, labels, strict=True):
+            detail(observation, action, add(id=action, label=label))
+        return
     i, n = 0, len(actions)
     while i < n:
         action = actions[i]
