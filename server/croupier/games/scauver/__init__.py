@@ -7,7 +7,7 @@ messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand hi
 from __future__ import annotations
 
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.scauver import codec, encoder, narrator, record, rules
+from croupier.games.scauver import codec, encoder, narrator, record, resample, rules
 
 #: Scauver, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
@@ -21,6 +21,7 @@ SPEC = GameSpec(
     ),
     playthrough=Playthrough(params={"players": 3, "round_cap": 3, "stack": 4}, seed=20261160),
     round_record=record.round_record,
+    resample=resample.resample,
 )
 
-__all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]
+__all__ = ["SPEC", "codec", "encoder", "narrator", "resample", "rules"]
