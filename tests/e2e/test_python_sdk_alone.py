@@ -30,7 +30,15 @@ server = importlib.util.find_spec("croupier")  # the server's package, under any
 print("server reachable:", server or "none", file=sys.stderr, flush=True)
 assert proto.AS_NAS_MOVE_RAISE and proto.PlayRequest  # game and core names in one namespace
 import croupier_bot.stdio  # its line mapping comes from the stubs wheel (croupier_proto.v1.stdio)
-run(lambda d: d.legal_ids[-1], name="sdk-alone", version="1")
+
+def act(d):
+    try:
+        d.tensor()  # needs numpy, which this venv lacks: one clear line, no crash
+    except ModuleNotFoundError as exc:
+        print("tensor:", exc, file=sys.stderr, flush=True)
+    return d.legal_ids[-1]
+
+run(act, name="sdk-alone", version="1")
 """
 
 
@@ -86,5 +94,7 @@ def test_the_sdk_plays_a_match_from_a_venv_without_the_server(e2e: Kit, tmp_path
     run = e2e.run([[str(python), str(bot)], *[e2e.random] * 3])
     mine = run.result.seats[0]
     assert (mine.bot_name, mine.outcome, mine.rejected) == ("sdk-alone", Outcome.NORMAL, 0)
-    assert "server reachable: none" in run.logs[0].read_text()
+    log = run.logs[0].read_text()
+    assert "server reachable: none" in log
+    assert 'tensor: tensors need numpy: pip install "croupier-bot[tensors]"' in log
     verify(read_replay(run.replay))

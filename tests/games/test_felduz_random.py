@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import Any
 
 import numpy as np
 import pytest
@@ -221,28 +220,3 @@ def test_a_match_is_a_function_of_its_chance_outcomes_and_actions() -> None:
     two = random_match(np.random.default_rng(5), {"players": 3})
     assert [(p, v) for _, p, v, _ in one] == [(p, v) for _, p, v, _ in two]
     assert one[-1][3] == two[-1][3]
-
-
-def test_engine_speed_is_of_the_order_of_as_nas() -> None:
-    """Not a benchmark (bench/ has those): a guard against an accidental slowdown by 10x."""
-    import time
-
-    choices = np.random.default_rng(3).integers(1 << 30, size=200_000)
-    rng = np.random.default_rng(4)
-    decks = [tuple(int(c) for c in rng.permutation(40)) for _ in range(32)]
-    decisions = 0
-    start = time.perf_counter()
-    for m in range(100):
-        state: Any = G.initial_state({"players": 2 + m % 3})
-        k = 0
-        while (player := G.current_player(state)) != TERMINAL:
-            if player == CHANCE:
-                first = state.phase is Phase.DRAW_DEALER
-                state = G.apply_chance(state, (0,) if first else decks[(m + k) % 32])
-                k += 1
-                continue
-            legal = G.legal_actions(state)
-            state = G.apply(state, legal[choices[decisions] % len(legal)])
-            decisions += 1
-    per = (time.perf_counter() - start) / decisions
-    assert per < 200e-6, f"{per * 1e6:.0f} µs per decision"

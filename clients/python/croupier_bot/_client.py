@@ -86,6 +86,32 @@ class Decision:
             return actions.ids
         return [a.id for a in actions]
 
+    def tensor(self, kind: str = "position") -> Any:
+        """The observation as a ``numpy.float32`` vector, byte for byte the tensor the arbiter's
+        encoders make of this seat's observation (what ``croupier.env`` gives a policy trained
+        in-process): ``kind`` ``"position"`` (the current position) or ``"info"`` (the position
+        and the round's public actions). Needs numpy (:mod:`croupier_bot.tensors`)."""
+        return _tensors().encode(self.match.game, self.observation, self.match.seat, kind)
+
+    def action_mask(self) -> Any:
+        """A ``numpy.int8`` vector with one entry per action id of the game, 1 for the legal
+        ones (as ``croupier.env``'s ``action_mask``). Needs numpy."""
+        return _tensors().action_mask(self.match.game, self.legal_ids)
+
+
+def _tensors() -> Any:
+    """:mod:`croupier_bot.tensors`, imported when a bot first asks for a tensor: it needs numpy,
+    which the rest of the SDK does not."""
+    try:
+        from croupier_bot import tensors
+    except ModuleNotFoundError as exc:
+        if exc.name != "numpy":
+            raise
+        raise ModuleNotFoundError(
+            'tensors need numpy: pip install "croupier-bot[tensors]"', name="numpy"
+        ) from None
+    return tensors
+
 
 class Bot:
     """Subclass and override :meth:`act` (and any ``on_*`` hook you need); then ``run(MyBot())``."""

@@ -46,7 +46,13 @@ from croupier.arbiter import (
     searchable_warning,
 )
 from croupier.cli import _ctl, _serve, _tournament
-from croupier.cli._sandbox import add_sandbox_arguments, isolation_note, sandbox_options, warn
+from croupier.cli._sandbox import (
+    add_sandbox_arguments,
+    isolation_note,
+    nonneg,
+    sandbox_options,
+    warn,
+)
 from croupier.cli._tls import add_tls_arguments, tls_config
 from croupier.compliance import Status, check_bot
 from croupier.errors import ConfigError, CroupierError, ReplayError, ReplayMismatchError
@@ -142,16 +148,6 @@ EXIT_CANCELLED = 3
 MAX_MS = 86_400_000
 
 
-def _nonneg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative")
-    return value
-
-
 def _seed(text: str) -> int:
     """A match seed: an integer from 0 to 2**128 - 1."""
     try:
@@ -172,7 +168,7 @@ def _listen(text: str) -> str:
 
 def _ms(text: str) -> int:
     """A duration in milliseconds: an integer from 0 to a day."""
-    value = _nonneg(text)
+    value = nonneg(text)
     if value > MAX_MS:
         raise argparse.ArgumentTypeError(f"{value} is more than a day ({MAX_MS} ms)")
     return value
@@ -265,7 +261,7 @@ def _add_replay_parsers(sub: Any) -> None:
     )
     show.add_argument("file", type=Path, help="a replay (.jsonl)")
     view = show.add_mutually_exclusive_group()
-    view.add_argument("--seat", type=_nonneg, default=None, help="only what this seat saw")
+    view.add_argument("--seat", type=nonneg, default=None, help="only what this seat saw")
     view.add_argument("--public", action="store_true", help="only what a spectator saw")
     show.add_argument(
         "--deal", "--round", dest="deal", type=int, default=None, metavar="N",
@@ -330,7 +326,7 @@ def _add_replay_parsers(sub: Any) -> None:
         ),
     )
     step.add_argument("file", type=Path, help="a replay (.jsonl)")
-    step.add_argument("--seat", type=_nonneg, default=None, help="only this seat's decisions")
+    step.add_argument("--seat", type=nonneg, default=None, help="only this seat's decisions")
     dif = rsub.add_parser(
         "diff",
         help="compare two replays of the same deals",
@@ -481,7 +477,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the bot's command line (stdio:CMD for a program that speaks JSON lines on stdio)",
     )
     c.add_argument("--game", default="as-nas", choices=GAMES, help="the game (default as-nas)")
-    c.add_argument("--seat", type=_nonneg, default=0, help="the bot's seat (default 0)")
+    c.add_argument("--seat", type=nonneg, default=0, help="the bot's seat (default 0)")
     c.add_argument(
         "--deals",
         type=int,

@@ -21,7 +21,8 @@ from croupier.transport import (
 )
 
 
-def _count(text: str) -> int:
+def nonneg(text: str) -> int:
+    """An argparse type: an integer of 0 or more (one line for anything else)."""
     try:
         value = int(text)
     except ValueError:
@@ -70,7 +71,7 @@ def add_sandbox_arguments(parser: argparse.ArgumentParser, *, strict: bool = Fal
         default = getattr(limits, attr)
         parser.add_argument(
             flag,
-            type=_count,
+            type=nonneg,
             default=default,
             metavar="N",
             dest=f"limit_{attr}",
@@ -78,7 +79,7 @@ def add_sandbox_arguments(parser: argparse.ArgumentParser, *, strict: bool = Fal
         )
     parser.add_argument(
         "--bot-tree-memory-mb",
-        type=_count,
+        type=nonneg,
         default=None,
         metavar="N",
         dest="limit_tree_memory_mb",

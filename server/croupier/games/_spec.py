@@ -19,13 +19,24 @@ from croupier.games._codec_kit import GameCodec
 from croupier.games._narrate import Narrator
 
 
+def _unit(params: Mapping[str, int]) -> tuple[float, float]:
+    return 0.0, 1.0
+
+
 @dataclass(frozen=True, slots=True)
 class Encoder:
-    """A tensor encoding of the game's observations (outside the rules, Hanabi's
-    ``observation_encoder``): ``encode(observation)`` is a float vector of ``size`` entries."""
+    """Tensor encodings of the game's observations (outside the rules, Hanabi's
+    ``observation_encoder``): ``encode(observation)``, the position, is a float vector of
+    ``size`` entries; ``encode_info(observation)``, the information state (the position and
+    the round's public actions, :mod:`croupier.games._history_encoder`), one of ``info_size``;
+    ``bounds(params)`` the lowest and highest value any entry of either takes in a match of
+    those (complete) parameters."""
 
     size: int
     encode: Callable[[Any], np.ndarray]
+    info_size: int = 0
+    encode_info: Callable[[Any], np.ndarray] | None = None
+    bounds: Callable[[Mapping[str, int]], tuple[float, float]] = _unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +88,7 @@ _CALLABLES: dict[str, tuple[str, ...]] = {
         "default_action", "round_index", "dealer", "is_public", "ranking",
     ),
     "codec": ("observation", "action_detail", "round_detail"),
-    "encoder": ("encode",),
+    "encoder": ("encode", "encode_info", "bounds"),
     "narrator": ("round_header", "private", "round_end"),
 }  # fmt: skip
 
@@ -98,6 +109,9 @@ def missing_parts(spec: object) -> list[str]:
     encoder = getattr(spec, "encoder", None)
     if encoder is not None and not (isinstance(encoder.size, int) and encoder.size > 0):
         missing.append("encoder.size")
+    info_size = getattr(encoder, "info_size", 0)
+    if encoder is not None and not (isinstance(info_size, int) and info_size > 0):
+        missing.append("encoder.info_size")
     bots = getattr(spec, "bots", None)
     if bots is None or not getattr(bots, "lineup", ()):
         missing.append("bots.lineup")

@@ -1,7 +1,8 @@
 """As-Nas: everything about the game in one package, declared by :data:`SPEC`.
 
 ``rules`` (the pure state machine, ``docs/rules/as-nas.md``), ``codec`` (its ``croupier.v1``
-messages), ``encoder`` (a numpy tensor of an observation), ``narrator`` (hand histories).
+messages), ``encoder`` (numpy tensors of an observation: the position, the information state),
+``narrator`` (hand histories).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from croupier.games.as_nas import codec, encoder, narrator, record, resample, ru
 SPEC = GameSpec(
     game=rules.GAME,
     codec=codec.CODEC,
-    encoder=Encoder(encoder.SIZE, encoder.encode),
+    encoder=Encoder(
+        encoder.SIZE, encoder.encode, encoder.INFO_SIZE, encoder.encode_info, encoder.bounds
+    ),
     narrator=narrator.NARRATOR,
     bots=Bots(
         lineup=("as-nas-heuristic", "random"),

@@ -11,13 +11,21 @@ hand                  5      own cards per rank (Couli..As) / 4; zeros until loo
 seats[k] (k = 0..3)   4 x 6  stake / 4, folded, looked, dealer, to act, total / 48
 table                 3      H / 4, pot / 16, deals played / deals in the match
 ====================  =====  ==================================================================
+
+The information-state tensor (:func:`encode_info`, :data:`INFO_SIZE`) is the position tensor
+followed by the deal's public actions (:mod:`croupier.games._history_encoder`): 24 entries of
+the actor's relative seat (4) and the action id one-hot (5). A deal has at most 17 public
+actions (4 looks, 4 first moves, 3 answers to each of at most 3 raises), so none is dropped.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
-from croupier.games.as_nas.rules import MAX_BET, NUM_RANKS, NUM_SEATS, AsNasObservation
+from croupier.games._history_encoder import HistoryBlock
+from croupier.games.as_nas.rules import MAX_BET, NUM_RANKS, NUM_SEATS, Action, AsNasObservation
 
 SEAT_FEATURES = 6
 #: Length of the encoding.
@@ -47,3 +55,24 @@ def encode(obs: AsNasObservation) -> np.ndarray:
     out[table + 1] = obs.pot / (MAX_BET * NUM_SEATS)
     out[table + 2] = obs.deal_index / obs.num_deals
     return out
+
+
+#: The deal's public actions: the action id one-hot.
+HISTORY = HistoryBlock(slots=24, features=len(Action), decode=lambda action: ((action,), 0))
+#: Length of the information-state encoding.
+INFO_SIZE = SIZE + HISTORY.size
+
+
+def encode_info(obs: AsNasObservation) -> np.ndarray:
+    """The observation with the deal's public actions, a float32 vector of :data:`INFO_SIZE`."""
+    out = np.zeros(INFO_SIZE, dtype=np.float32)
+    out[:SIZE] = encode(obs)
+    HISTORY.write(obs.history, obs.seat, NUM_SEATS, out, SIZE)
+    return out
+
+
+def bounds(params: Mapping[str, int]) -> tuple[float, float]:
+    """Bounds of every entry in a match of ``params``: a seat wins or loses at most 16 per
+    deal (the whole pot), so a total / 48 stays within +-deals / 3."""
+    reach = params["deals"] * 16 / TOTAL_SCALE
+    return -reach, max(1.0, reach)

@@ -16,15 +16,32 @@ seats[k] (k = 0..3)    4 x 7     closed count / 5, reserve count / 2, stood, cho
 table                  14        stock / 40, phase one-hot (9), turn start one-hot (3),
                                  round / round cap
 =====================  ========  ================================================================
+
+The information-state tensor (:func:`encode_info`, :data:`INFO_SIZE`) is the position tensor
+followed by the round's public actions (:mod:`croupier.games._history_encoder`): 64 entries of
+the actor's relative seat (4), the kind one-hot (9: In, Out, Bet, Raise, NoBet, Draw, Stand,
+Continue, Reveal), a bet's or raise's amount / table chips, and the revealed card one-hot (40).
+A round with more public actions keeps its last 64 (and sets ``dropped``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import numpy as np
 
 from croupier.games import _chips_encoder as _chips
 from croupier.games import cards40, chips
-from croupier.games.felduz.rules import FelduzObservation, First, Phase, field_sum
+from croupier.games._history_encoder import Features, HistoryBlock
+from croupier.games.felduz.rules import (
+    FelduzObservation,
+    First,
+    MoveKind,
+    Phase,
+    field_sum,
+    is_split,
+    move,
+)
 
 DECK = cards40.DECK_SIZE
 SEAT_FEATURES = 7
@@ -63,3 +80,54 @@ def encode(obs: FelduzObservation) -> np.ndarray:
     out[_TABLE + 1 + len(Phase) + obs.first] = 1.0
     out[SIZE - 1] = obs.round / obs.round_cap
     return out
+
+
+#: The kinds of public action, in the order of their one-hot (a chip move's kind first).
+_KINDS = 9
+_NO_BET, _DRAW, _STAND, _CONTINUE, _REVEAL = range(4, 9)
+_PLAIN = {
+    MoveKind.NO_BET: _NO_BET,
+    MoveKind.DRAW: _DRAW,
+    MoveKind.STAND: _STAND,
+    MoveKind.CONTINUE: _CONTINUE,
+}
+#: Feature of the amount, then of the revealed card.
+_AMOUNT = _KINDS
+_CARD = _KINDS + 1
+
+
+def _features(action: int) -> Features:
+    """A public action's features (a split or a reserve, never public, has none)."""
+    if is_split(action):
+        return (), 0
+    decoded = move(action)
+    chip = decoded.chip
+    if chip is not None:
+        bets = chip.kind is chips.ChipKind.BET or chip.kind is chips.ChipKind.RAISE
+        return (int(chip.kind),), chip.amount if bets else 0
+    if decoded.kind is MoveKind.REVEAL:
+        return (_REVEAL, _CARD + decoded.cards[0]), 0
+    plain = _PLAIN.get(decoded.kind)
+    return ((plain,) if plain is not None else ()), 0
+
+
+#: The round's public actions.
+HISTORY = HistoryBlock(slots=64, features=_CARD + DECK, decode=_features, amount_at=_AMOUNT)
+#: Length of the information-state encoding.
+INFO_SIZE = SIZE + HISTORY.size
+
+
+def encode_info(obs: FelduzObservation) -> np.ndarray:
+    """The observation with the round's public actions, a float32 vector of :data:`INFO_SIZE`."""
+    out = np.zeros(INFO_SIZE, dtype=np.float32)
+    out[:SIZE] = encode(obs)
+    table = obs.table
+    total = float(sum(table.stacks) + sum(table.committed)) or 1.0
+    HISTORY.write(obs.history, obs.seat, len(table.stacks), out, SIZE, total)
+    return out
+
+
+def bounds(params: Mapping[str, int]) -> tuple[float, float]:
+    """Bounds of every entry: chips are shares of the table's chips, the rest flags and
+    fractions, all within [0, 1]."""
+    return 0.0, 1.0

@@ -19,15 +19,25 @@ trump                      4      one-hot suit
 table                      6      Hand, Ruten, Durch applied, Skat taken, T / 5, L / 5
 progress                   1      deals played / deals in the match
 =========================  =====  ==============================================================
+
+The information-state tensor (:func:`encode_info`, :data:`INFO_SIZE`) is the position tensor
+followed by the deal's public actions (:mod:`croupier.games._history_encoder`), the bidding
+included: 56 entries of the actor's relative seat (4) and the action id one-hot (91). A deal has
+at most 52 public actions (every bid outranks the one before, so at most 12 bids and 12 holds;
+4 passes, Siebener Fips, the Skat choice, trump, 20 cards, Stop or Durch), so none is dropped.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
+from croupier.games._history_encoder import HistoryBlock
 from croupier.games.fipsen.rules import (
     BIDS,
     DECK_SIZE,
+    NUM_ACTIONS,
     NUM_SEATS,
     NUM_TRICKS,
     Action,
@@ -89,3 +99,24 @@ def encode(obs: FipsenObservation) -> np.ndarray:
     out[_TABLE + 5] = obs.defender_tricks / NUM_TRICKS
     out[_TABLE + 6] = obs.deal_index / obs.num_deals
     return out
+
+
+#: The deal's public actions: the action id one-hot.
+HISTORY = HistoryBlock(slots=56, features=NUM_ACTIONS, decode=lambda action: ((action,), 0))
+#: Length of the information-state encoding.
+INFO_SIZE = SIZE + HISTORY.size
+
+
+def encode_info(obs: FipsenObservation) -> np.ndarray:
+    """The observation with the deal's public actions, a float32 vector of :data:`INFO_SIZE`."""
+    out = np.zeros(INFO_SIZE, dtype=np.float32)
+    out[:SIZE] = encode(obs)
+    HISTORY.write(obs.history, obs.seat, NUM_SEATS, out, SIZE)
+    return out
+
+
+def bounds(params: Mapping[str, int]) -> tuple[float, float]:
+    """Bounds of every entry in a match of ``params``: a deal moves a total by at most 80 (a
+    lost 4HRD, twice 4 x 2**3), so a total / 100 stays within +-0.8 x deals."""
+    reach = params["deals"] * 80 / TOTAL_SCALE
+    return -reach, max(1.0, reach)

@@ -16,15 +16,33 @@ phase                  9            one-hot :class:`~croupier.games.scauver.Phas
 turn                   3            one-hot turn cycle
 stock                  1            stock size / 40
 =====================  ===========  ==========================================================
+
+The information-state tensor (:func:`encode_info`, :data:`INFO_SIZE`) is the position tensor
+followed by the round's public actions (:mod:`croupier.games._history_encoder`): 64 entries of
+the actor's relative seat (4), the kind one-hot (9: In, Out, Bet, Raise, Fold, Proceed, NoBet,
+Place, PlacePair), a bet's or raise's amount / table chips, the card placed on L one-hot (40)
+and the card placed on R one-hot (40). A round with more public actions keeps its last 64 (and
+sets ``dropped``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import numpy as np
 
 from croupier.games import _chips_encoder as chip_features
 from croupier.games import cards40, chips
-from croupier.games.scauver.rules import HAND_SIZE, TURNS, Phase, ScauverObservation
+from croupier.games._history_encoder import Features, HistoryBlock
+from croupier.games.scauver.rules import (
+    HAND_SIZE,
+    TURNS,
+    MoveKind,
+    Phase,
+    ScauverObservation,
+    is_opening,
+    move,
+)
 
 DECK = cards40.DECK_SIZE
 SEAT_FEATURES = 2 * DECK + 5
@@ -64,3 +82,55 @@ def encode(obs: ScauverObservation) -> np.ndarray:
     out[_TURN + obs.turn] = 1.0
     out[_TURN + TURNS] = obs.stock_size / DECK
     return out
+
+
+#: The kinds of public action, in the order of their one-hot (a chip move's kind first).
+_KINDS = 9
+_KIND = {
+    MoveKind.FOLD: 4,
+    MoveKind.PROCEED: 5,
+    MoveKind.NO_BET: 6,
+    MoveKind.PLACE: 7,
+    MoveKind.PLACE_PAIR: 8,
+}
+#: Feature of the amount, then of the card placed on each flank (L, then R).
+_AMOUNT = _KINDS
+_FLANK = (_KINDS + 1, _KINDS + 1 + DECK)
+
+
+def _features(action: int) -> Features:
+    """A public action's features (an opening, never public, has none)."""
+    if is_opening(action):
+        return (), 0
+    decoded = move(action)
+    chip = decoded.chip
+    if chip is not None:
+        bets = chip.kind is chips.ChipKind.BET or chip.kind is chips.ChipKind.RAISE
+        return (int(chip.kind),), chip.amount if bets else 0
+    cards = tuple(_FLANK[flank] + card for card, flank in decoded.placements)
+    kind = _KIND.get(decoded.kind)
+    return ((kind, *cards) if kind is not None else cards), 0
+
+
+#: The round's public actions.
+HISTORY = HistoryBlock(
+    slots=64, features=_KINDS + 1 + 2 * DECK, decode=_features, amount_at=_AMOUNT
+)
+#: Length of the information-state encoding.
+INFO_SIZE = SIZE + HISTORY.size
+
+
+def encode_info(obs: ScauverObservation) -> np.ndarray:
+    """The observation with the round's public actions, a float32 vector of :data:`INFO_SIZE`."""
+    out = np.zeros(INFO_SIZE, dtype=np.float32)
+    out[:SIZE] = encode(obs)
+    table = obs.table
+    total = float(sum(table.stacks) + sum(table.committed)) or 1.0
+    HISTORY.write(obs.history, obs.seat, len(table.stacks), out, SIZE, total)
+    return out
+
+
+def bounds(params: Mapping[str, int]) -> tuple[float, float]:
+    """Bounds of every entry: chips are shares of the table's chips, the rest flags and
+    fractions, all within [0, 1]."""
+    return 0.0, 1.0
