@@ -71,7 +71,7 @@ class GameSpec:
     #: after it (``<game>/record.py``): the ``result`` of a replay's ``round_end`` record.
     round_record: Callable[[Any], dict[str, Any]]
     #: ``resample(observation, rng, params=None)``: a full state consistent with a seat's
-    #: observation, built from it alone (``<game>/resample.py``; ``docs/bots.md``).
+    #: observation, built from it alone (``<game>/resample.py``; ``docs/research.md``).
     resample: Callable[..., Any]
 
     @property

@@ -20,7 +20,10 @@ SPEC = GameSpec(
     narrator=narrator.NARRATOR,
     bots=Bots(
         lineup=("as-nas-heuristic", "random"),
-        bundled={"as-nas-heuristic": "croupier_bots.as_nas_heuristic"},
+        bundled={
+            "as-nas-heuristic": "croupier_bots.as_nas_heuristic",
+            "as-nas-search": "croupier_bots.as_nas_search",
+        },
     ),
     playthrough=Playthrough(params={"deals": 3}, seed=20261130),
     round_record=record.round_record,

@@ -20,7 +20,10 @@ SPEC = GameSpec(
     narrator=narrator.NARRATOR,
     bots=Bots(
         lineup=("felduz-heuristic", "random"),
-        bundled={"felduz-heuristic": "croupier_bots.felduz_heuristic"},
+        bundled={
+            "felduz-heuristic": "croupier_bots.felduz_heuristic",
+            "felduz-search": "croupier_bots.felduz_search",
+        },
     ),
     playthrough=Playthrough(params={"players": 3, "stack": 8, "round_cap": 3}, seed=20261130),
     round_record=record.round_record,

@@ -20,7 +20,10 @@ SPEC = GameSpec(
     narrator=narrator.NARRATOR,
     bots=Bots(
         lineup=("fipsen-heuristic", "random"),
-        bundled={"fipsen-heuristic": "croupier_bots.fipsen_heuristic"},
+        bundled={
+            "fipsen-heuristic": "croupier_bots.fipsen_heuristic",
+            "fipsen-search": "croupier_bots.fipsen_search",
+        },
     ),
     playthrough=Playthrough(params={"deals": 3}, seed=266),
     round_record=record.round_record,

@@ -20,7 +20,10 @@ SPEC = GameSpec(
     narrator=narrator.NARRATOR,
     bots=Bots(
         lineup=("scauver-heuristic", "random"),
-        bundled={"scauver-heuristic": "croupier_bots.scauver_heuristic"},
+        bundled={
+            "scauver-heuristic": "croupier_bots.scauver_heuristic",
+            "scauver-search": "croupier_bots.scauver_search",
+        },
     ),
     playthrough=Playthrough(params={"players": 3, "round_cap": 3, "stack": 4}, seed=20261160),
     round_record=record.round_record,
