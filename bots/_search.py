@@ -17,7 +17,7 @@ The work per decision is counted in moves applied by the rules, never in wall ti
 seed (``CROUPIER_SEED``, a session's seat seed) and the same decisions give the same moves on any
 machine and under any load. The budget follows the decision's own clock: ``move_time_ms`` (the
 same for every decision of a match) times :data:`MOVES_PER_MS`, a rate well below what one core
-manages (``bench/strength.py`` measures it), times :data:`SHARE`; ``CROUPIER_SEARCH_BUDGET``
+manages (``bench/strength.py --rate`` measures it), times :data:`SHARE`; ``CROUPIER_SEARCH_BUDGET``
 fixes it instead. Only if a decision still runs past :data:`GUARD` of its move time (a machine
 far slower than that rate) does it stop early, trading sameness for never timing out.
 """
@@ -37,7 +37,9 @@ import numpy as np
 from croupier.games import CHANCE, TERMINAL, get_spec
 from croupier_bot import Bot, Decision, MatchInfo
 
-#: Moves the rules apply per millisecond of one busy core, at least (measured: 40-120).
+#: Moves a search applies per millisecond of one busy core, at least, by default (measured
+#: with ``bench/strength.py --rate``: 35-50 in As-Nas, Fipsen and Felduz; Scauver, 21, plans
+#: with half of this: ``SearchBot.moves_per_ms``).
 MOVES_PER_MS = 20.0
 #: The share of a decision's move time the budget plans to use.
 SHARE = 0.25
@@ -52,13 +54,13 @@ NOISE = 0.15
 Policy = Callable[[Any, int, np.random.Generator], int]
 
 
-def budget_for(move_time_ms: int) -> int:
+def budget_for(move_time_ms: int, moves_per_ms: float = MOVES_PER_MS) -> int:
     """The work of one decision (moves applied) under a move time: ``CROUPIER_SEARCH_BUDGET``
-    if set, else ``move_time_ms * MOVES_PER_MS * SHARE`` within the bounds."""
+    if set, else ``move_time_ms * moves_per_ms * SHARE`` within the bounds."""
     fixed = os.environ.get("CROUPIER_SEARCH_BUDGET")
     if fixed:
         return max(1, int(fixed))
-    planned = int(move_time_ms * MOVES_PER_MS * SHARE) if move_time_ms > 0 else MAX_BUDGET
+    planned = int(move_time_ms * moves_per_ms * SHARE) if move_time_ms > 0 else MAX_BUDGET
     return max(MIN_BUDGET, min(MAX_BUDGET, planned))
 
 
@@ -83,6 +85,8 @@ class SearchBot(Bot):
     version = "1"
     #: Worlds per decision at most (the budget usually stops it first).
     max_worlds = 64
+    #: The rate the budget plans with (:data:`MOVES_PER_MS`; a slower game's search lowers it).
+    moves_per_ms = MOVES_PER_MS
 
     def __init__(self, seed: int | None = None) -> None:
         self.rules = get_spec(self.game).game
@@ -135,7 +139,7 @@ class SearchBot(Bot):
         move_ms = int(decision.clocks.move_time_ms) if decision.clocks is not None else 0
         started = time.monotonic()
         limit = move_ms / 1000 * GUARD if move_ms > 0 else math.inf
-        work = Work(budget_for(move_ms), started + limit)
+        work = Work(budget_for(move_ms, self.moves_per_ms), started + limit)
         return self.search(decision.observation.wire, moves, work)
 
     def search(self, observation: Any, moves: Sequence[int], work: Work) -> int:

@@ -138,6 +138,8 @@ class ScauverSearch(SearchBot):
 
     name = "scauver-search"
     game = "scauver"
+    #: Its rollouts place cards by sampled completions: half the default rate (measured: 21).
+    moves_per_ms = 10.0
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)

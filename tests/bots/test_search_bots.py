@@ -46,5 +46,6 @@ def test_the_budget_follows_the_decision_clock(monkeypatch: pytest.MonkeyPatch) 
     assert budget_for(400) < budget_for(2000) <= MAX_BUDGET
     assert budget_for(1) == MIN_BUDGET
     assert budget_for(10**7) == MAX_BUDGET
+    assert budget_for(2000, ScauverSearch.moves_per_ms) < budget_for(2000)
     monkeypatch.setenv("CROUPIER_SEARCH_BUDGET", "123")
     assert budget_for(2000) == 123
