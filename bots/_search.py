@@ -87,6 +87,9 @@ class SearchBot(Bot):
     max_worlds = 64
     #: The rate the budget plans with (:data:`MOVES_PER_MS`; a slower game's search lowers it).
     moves_per_ms = MOVES_PER_MS
+    #: How much better (weighted mean, in the game's score) than the :meth:`anchor` move the
+    #: search's best must be to be played instead (used only with an anchor).
+    margin = 0.0
 
     def __init__(self, seed: int | None = None) -> None:
         self.rules = get_spec(self.game).game
@@ -119,6 +122,11 @@ class SearchBot(Bot):
         """A move to play without searching (default: none)."""
         return None
 
+    def anchor(self, decision: Decision, legal: list[int]) -> int | None:
+        """A move to play unless the search finds one better by :attr:`margin` (default: none;
+        a game whose rollouts judge some moves worse than a heuristic does anchors on it)."""
+        return None
+
     def kind(self, state: Any, action: int) -> int:
         """What a move says, for weighing worlds: moves of one kind count as the same (default:
         the id; a chip game lumps bet amounts together)."""
@@ -134,16 +142,22 @@ class SearchBot(Bot):
         if quick is not None:
             return quick
         moves = self.candidates(decision, legal)
+        anchor = self.anchor(decision, legal)
+        if anchor is not None and anchor not in moves:
+            moves = sorted([*moves, anchor])
         if len(moves) == 1:
             return moves[0]
         move_ms = int(decision.clocks.move_time_ms) if decision.clocks is not None else 0
         started = time.monotonic()
         limit = move_ms / 1000 * GUARD if move_ms > 0 else math.inf
         work = Work(budget_for(move_ms, self.moves_per_ms), started + limit)
-        return self.search(decision.observation.wire, moves, work)
+        return self.search(decision.observation.wire, moves, work, anchor)
 
-    def search(self, observation: Any, moves: Sequence[int], work: Work) -> int:
-        """The move of ``moves`` with the best weighted mean over sampled worlds."""
+    def search(
+        self, observation: Any, moves: Sequence[int], work: Work, anchor: int | None = None
+    ) -> int:
+        """The move of ``moves`` with the best weighted mean over sampled worlds (``anchor``
+        unless that best beats it by :attr:`margin`)."""
         seat = self.seat
         totals = [0.0] * len(moves)
         weight_sum = 0.0
@@ -175,8 +189,12 @@ class SearchBot(Bot):
                 totals[i] += weight * value
             weight_sum += weight
         if weight_sum <= 0.0:
-            return moves[0]
+            return moves[0] if anchor is None else anchor
         best = max(range(len(moves)), key=lambda i: (totals[i], -i))
+        if anchor is not None:
+            held = moves.index(anchor)
+            if (totals[best] - totals[held]) / weight_sum < self.margin:
+                return anchor
         return moves[best]
 
     def rollout(
