@@ -7,7 +7,12 @@ measured one apart).
 Launched by a ``BotPool`` it opens one session, with ``CROUPIER_SESSION_TOKEN``. With
 ``LIGHT_SESSION_TOKENS`` (comma-separated: ``bench/serve_scale.py``) it opens a session for each
 token instead, all on its one connection; ``LIGHT_DELAY_MS`` makes it wait that long before each
-reply. A seat whose match was cancelled before it joined ends quietly."""
+reply (before each message of replies in a multiplexed session). A seat whose match was
+cancelled before it joined ends quietly.
+
+It speaks protocol 3 (every seat on the session's stream, one message of replies per message
+received), and 2 (each seat on a Play stream of its own) to an arbiter that refuses 3 or when
+``LIGHT_PROTOCOL=2``."""
 
 import asyncio
 import contextlib
@@ -26,6 +31,7 @@ except ImportError:
 
 NAME = sys.argv[1] if len(sys.argv) > 1 else "light"
 DELAY = int(os.environ.get("LIGHT_DELAY_MS", "0")) / 1000
+PROTOCOL = int(os.environ.get("LIGHT_PROTOCOL", str(PROTOCOL_VERSION)))
 
 
 async def seat(stub, token, seed):
@@ -59,15 +65,19 @@ async def play(stub, token, seed):
 
 
 async def session(stub, token, capacity):
+    if PROTOCOL >= 3:
+        try:
+            await multiplexed(stub, token, capacity)
+            return
+        except grpc.aio.AioRpcError as exc:
+            reason = dict(exc.trailing_metadata() or ()).get("croupier-reason", "")
+            if reason != "PROTOCOL_VERSION":  # (an arbiter from before protocol 3 says so)
+                raise
     call = stub.Session()
     await call.write(
         pb.SessionRequest(
             hello=pb.SessionHello(
-                token=token,
-                bot_name=NAME,
-                bot_version="1",
-                protocol_version=PROTOCOL_VERSION,
-                capacity=capacity,
+                token=token, bot_name=NAME, bot_version="1", protocol_version=2, capacity=capacity
             )
         )
     )
@@ -78,6 +88,38 @@ async def session(stub, token, capacity):
             seats.add(task)
             task.add_done_callback(seats.discard)
     await asyncio.gather(*seats)
+
+
+async def multiplexed(stub, token, capacity):
+    call = stub.Session()
+    await call.write(
+        pb.SessionRequest(
+            hello=pb.SessionHello(
+                token=token, bot_name=NAME, bot_version="1", protocol_version=3, capacity=capacity
+            )
+        )
+    )
+    rngs = {}
+    while (r := await call.read()) is not grpc.aio.EOF:
+        out = pb.SessionRequest()
+        for item in r.seat_messages:
+            ref = item.seat_ref
+            if item.HasField("assignment"):
+                rngs[ref] = random.Random(item.assignment.seed)
+            message = item.message
+            kind = message.WhichOneof("kind")
+            if kind == "decision":
+                d = message.decision
+                reply = out.replies.add()
+                reply.seat_ref = ref
+                reply.action.request_id = d.request_id
+                reply.action.action_id = rngs[ref].choice(d.legal_actions).id
+            elif kind == "match_end":
+                rngs.pop(ref, None)
+        if out.replies:
+            if DELAY:
+                await asyncio.sleep(DELAY)
+            await call.write(out)
 
 
 async def main():

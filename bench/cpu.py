@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from _kit import cpu_s
+from _kit import checkout, cpu_s
 
 HERE = Path(__file__).resolve().parent
 LIGHT_BOT = HERE / "_light_bot.py"
@@ -365,28 +365,6 @@ def bot(
             host.wait()
 
 
-@contextmanager
-def _checkout(rev: str) -> Iterator[dict[str, str]]:
-    """An environment whose Python imports REV's packages (a temporary git worktree)."""
-    with tempfile.TemporaryDirectory(prefix="croupier-rev-") as tmp:
-        tree = Path(tmp) / "tree"
-        subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", str(tree), rev],
-                       check=True, capture_output=True)  # fmt: skip
-        try:
-            path = Path(tmp) / "path"
-            path.mkdir()
-            (path / "croupier").symlink_to(tree / "server" / "croupier")
-            (path / "croupier_bot").symlink_to(tree / "clients" / "python" / "croupier_bot")
-            (path / "croupier_bots").symlink_to(tree / "bots")
-            stubs = tree / "proto" / "python" / "croupier_proto"
-            if stubs.is_dir():  # the wire contract's own package (since issue 11)
-                (path / "croupier_proto").symlink_to(stubs)
-            yield {**os.environ, "PYTHONPATH": str(path)}
-        finally:
-            subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force", str(tree)],
-                           capture_output=True)  # fmt: skip
-
-
 def _runs(args: argparse.Namespace) -> list[tuple[str, object]]:
     """(figure name, how to measure it) in order."""
     runs: list[tuple[str, object]] = []
@@ -431,7 +409,7 @@ def main() -> None:
     NATIVE = args.native
     unit = "cpu_us" if NATIVE else "instr"
     here = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    with _checkout(args.compare) if args.compare else _nothing() as old:
+    with checkout(args.compare) if args.compare else _nothing() as old:
         for name, (fn, *params) in _runs(args):  # type: ignore[misc]
             result: dict[str, object] = {"figure": name.replace("instr", unit)}
             value, rate = fn(here, *params)

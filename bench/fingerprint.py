@@ -44,6 +44,7 @@ CONFIGS: dict[str, list[dict[str, int]]] = {
 #: commit-reveal salt and commitment (docs/replay-format.md).
 WALL_CLOCK = {
     "time_us", "started_at", "ended_at", "wall_us", "lag_us", "cpu_us", "salt", "commitment",
+    "deal_commitment",
 }  # fmt: skip
 #: What replay format 2 added (the header's version, each round_end's ``result``): left out so
 #: that checkouts on both sides of format 2 compare. The round results are derived from the
@@ -52,13 +53,20 @@ FORMAT_2 = {"format_version", "result"}
 #: What replay format 4 added (the script's digest in the header, the unplayed rest of the
 #: script in the result; the seed as decimal text, read back as a number below).
 FORMAT_4 = {"chance_script_sha256", "chance_script_rest"}
+#: The protocol the arbiter speaks (the header's ``protocol_version``: 2, then 3 from the
+#: multiplexed Session stream on), left out so that checkouts on both sides of it compare.
+PROTOCOL = {"protocol_version"}
 
 
 def _strip(value: Any) -> Any:
     if isinstance(value, dict):
         if value.get("type") == "header":
             value = {**value, "seed": int(value["seed"])}
-        return {k: _strip(v) for k, v in value.items() if k not in WALL_CLOCK | FORMAT_2 | FORMAT_4}
+        return {
+            k: _strip(v)
+            for k, v in value.items()
+            if k not in WALL_CLOCK | FORMAT_2 | FORMAT_4 | PROTOCOL
+        }
     if isinstance(value, list):
         return [_strip(v) for v in value]
     return value

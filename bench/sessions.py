@@ -167,9 +167,10 @@ def _ping_pong(streams: int, total: int) -> tuple[float, float, float]:
 
 async def _arbiter_decisions(
     concurrency: int, matches: int, out: Path, event_flush_ms: int = 50
-) -> tuple[float, float]:
-    """Decisions per second of wall time with ``concurrency`` matches at once, light bots; and
-    the arbiter's CPU seconds per decision (this process: the arbiter and its gRPC threads)."""
+) -> tuple[float, float, float]:
+    """Decisions per second of wall time with ``concurrency`` matches at once, light bots; the
+    arbiter's CPU seconds per decision (this process: the arbiter and its gRPC threads); and the
+    messages it wrote to bots per decision (0 for a checkout that does not count them)."""
     server = ArbiterServer()
     await server.start()
     pool = BotPool(server, out, capacity=concurrency)
@@ -193,32 +194,35 @@ async def _arbiter_decisions(
             while queue:
                 await one(queue.pop())
 
+        writes = getattr(server.bots, "writes", 0)
         start, cpu = time.perf_counter(), time.process_time()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        writes = getattr(server.bots, "writes", 0) - writes
     finally:
         await pool.close()
         await server.stop()
     decisions = sum(
         1 for path in replays for record in read_replay(path).records if record.type == "action"
     )
-    return decisions / elapsed, cpu / decisions
+    return decisions / elapsed, cpu / decisions, writes / decisions
 
 
 def bench_decisions(repeats: int) -> dict[str, float]:
     out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for concurrency, matches in ((8, 32), (64, 64)):
-            raw, raw_cpu, raw_client_cpu, arbiter, arbiter_cpu = [], [], [], [], []
+            raw, raw_cpu, raw_client_cpu, arbiter, arbiter_cpu, writes = [], [], [], [], [], []
             for r in range(repeats):
                 trips, trip_cpu, client_cpu = _ping_pong(concurrency, 6000)
                 raw.append(trips)
                 raw_cpu.append(trip_cpu)
                 raw_client_cpu.append(client_cpu)
                 path = Path(tmp) / f"c{concurrency}-{r}"
-                rate, cpu = asyncio.run(_arbiter_decisions(concurrency, matches, path))
+                rate, cpu, wrote = asyncio.run(_arbiter_decisions(concurrency, matches, path))
                 arbiter.append(rate)
                 arbiter_cpu.append(cpu)
+                writes.append(wrote)
             rt, ad = statistics.median(raw), statistics.median(arbiter)
             rc, ac = statistics.median(raw_cpu), statistics.median(arbiter_cpu)
             out[f"raw_grpc_round_trips_per_s_c{concurrency}"] = rt
@@ -230,6 +234,7 @@ def bench_decisions(repeats: int) -> dict[str, float]:
             )
             out[f"arbiter_cpu_us_per_decision_c{concurrency}"] = ac * 1e6
             out[f"ratio_cpu_arbiter_to_raw_server_c{concurrency}"] = ac / rc
+            out[f"arbiter_writes_per_decision_c{concurrency}"] = statistics.median(writes)
     return out
 
 

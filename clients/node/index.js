@@ -6,7 +6,7 @@
 // `run` dials the arbiter (CROUPIER_ADDRESS), says Hello with the seat token (CROUPIER_TOKEN),
 // answers every DecisionRequest with the id your function returns, and resolves with the
 // MatchEnd message; launched in session mode (CROUPIER_SESSION_TOKEN), it plays every seat the
-// arbiter hands it instead. The protocol is documented in docs/protocol.md; the messages are
+// arbiter hands it instead, all on the session's one stream (protocol 3). The protocol is documented in docs/protocol.md; the messages are
 // those of proto/croupier/v1/*.proto (the core bot.proto, one file per game, chips.proto,
 // score.proto, control.proto), all loaded at run time (field names as in the .proto, enums as
 // strings, 64-bit integers as strings). `npm pack` bundles the folder into the package.
@@ -17,7 +17,10 @@ const path = require("path");
 const grpc = require("@grpc/grpc-js");
 const loader = require("@grpc/proto-loader");
 
-const PROTOCOL_VERSION = 2;
+const PROTOCOL_VERSION = 3;
+// The oldest protocol version the SDK speaks: 2, to an arbiter that refuses 3 (from before
+// multiplexed sessions; a Play stream is the same in both).
+const OLDEST_PROTOCOL_VERSION = 2;
 const REASON_KEY = "croupier-reason";
 
 const PROTO_PACKAGE = path.join("croupier", "v1");
@@ -186,6 +189,59 @@ function play(act, options = {}) {
   );
 }
 
+// One seat, driven by its PlayResponses (from its Play stream or its multiplexed session's
+// SeatMessages): handle(message) calls the hooks and returns the action id to send back for a
+// decision, else null. `match` is set by the first Welcome (a second one, back after a drop, is
+// the same seat); `end` by the MatchEnd.
+class SeatState {
+  constructor(act, options, seed) {
+    this.act = act;
+    this.options = options;
+    this.seed = seed;
+    this.match = null;
+    this.end = null;
+    this.past = Object.freeze([]); // the finished rounds, a new frozen array per round
+  }
+
+  handle(message) {
+    const options = this.options;
+    for (const event of message.events || []) {
+      const dealEnded = event.deal_ended;
+      if (dealEnded && dealEnded.past) {
+        this.past = Object.freeze([...this.past, dealEnded[dealEnded.past]]);
+      }
+      if (options.onEvent) options.onEvent(event);
+    }
+    switch (message.kind) {
+      case "welcome":
+        if (this.match === null) {
+          this.match = { ...message.welcome, seed: this.seed };
+          if (options.onWelcome) options.onWelcome(this.match);
+        }
+        return null;
+      case "decision": {
+        const d = message.decision;
+        return this.act({
+          requestId: d.request_id,
+          observation: withPast(d.observation, this.past),
+          legalActions: expandLegalActions(d.legal_actions),
+          clocks: d.clocks,
+          match: this.match,
+        });
+      }
+      case "rejected":
+        if (options.onRejected) options.onRejected(message.rejected);
+        return null;
+      case "match_end":
+        this.end = message.match_end;
+        if (options.onMatchEnd) options.onMatchEnd(message.match_end);
+        return null;
+      default: // events only
+        return null;
+    }
+  }
+}
+
 function rpcError(err) {
   const reason = (err.metadata && err.metadata.get(REASON_KEY)[0]) || "";
   const code = grpc.status[err.code] || String(err.code);
@@ -205,9 +261,8 @@ const RETRY_PAUSE_MS = 100;
 // Each drop has a window of its own, as in the arbiter.
 function playSeat(client, act, options, token, seed) {
   return new Promise((resolve, reject) => {
-    let match = null;
+    const seat = new SeatState(act, options, seed);
     let giveUp = 0;
-    let past = Object.freeze([]); // the finished rounds, a new frozen array per round
     const hello = {
       token,
       bot_name: options.name || "node-bot",
@@ -216,15 +271,20 @@ function playSeat(client, act, options, token, seed) {
     };
 
     function attempt(retrying) {
-      let ended = false;
       let welcomed = false;
       let settled = false;
       const stream = client.Play();
 
       function lost(error, refusal) {
-        if (ended || settled) return;
+        if (seat.end || settled) return;
         settled = true;
-        const window = match ? Number(match.reconnect_grace_ms || 0) : 0;
+        const older = refusal === "PROTOCOL_VERSION" && hello.protocol_version > OLDEST_PROTOCOL_VERSION;
+        if (!welcomed && older) {
+          hello.protocol_version = OLDEST_PROTOCOL_VERSION; // an arbiter from before protocol 3
+          attempt(retrying);
+          return;
+        }
+        const window = seat.match ? Number(seat.match.reconnect_grace_ms || 0) : 0;
         const now = Date.now();
         if (welcomed) giveUp = now + window; // a new drop (not a refused retry): its own window
         const again = welcomed || (retrying && refusal !== undefined && RETRY_REASONS.has(refusal));
@@ -237,41 +297,13 @@ function playSeat(client, act, options, token, seed) {
 
       stream.write({ hello });
       stream.on("data", (message) => {
-        for (const event of message.events || []) {
-          const dealEnded = event.deal_ended;
-          if (dealEnded && dealEnded.past) past = Object.freeze([...past, dealEnded[dealEnded.past]]);
-          if (options.onEvent) options.onEvent(event);
-        }
-        switch (message.kind) {
-          case "welcome":
-            welcomed = true;
-            if (match === null) {
-              match = { ...message.welcome, seed };
-              if (options.onWelcome) options.onWelcome(match);
-            }
-            break;
-          case "decision": {
-            const d = message.decision;
-            const id = act({
-              requestId: d.request_id,
-              observation: withPast(d.observation, past),
-              legalActions: expandLegalActions(d.legal_actions),
-              clocks: d.clocks,
-              match,
-            });
-            stream.write({ action: { request_id: d.request_id, action_id: id } });
-            break;
-          }
-          case "rejected":
-            if (options.onRejected) options.onRejected(message.rejected);
-            break;
-          case "match_end":
-            ended = true;
-            if (options.onMatchEnd) options.onMatchEnd(message.match_end);
-            stream.end();
-            resolve(message.match_end);
-            break;
-          default: // events only
+        if (message.kind === "welcome") welcomed = true;
+        const id = seat.handle(message);
+        if (message.kind === "decision") {
+          stream.write({ action: { request_id: message.decision.request_id, action_id: id } });
+        } else if (seat.end) {
+          stream.end();
+          resolve(seat.end);
         }
       });
       stream.on("error", (err) => {
@@ -327,11 +359,14 @@ function sessionReconnectS(options) {
 }
 
 // Serve a bot session (the process stays up across matches): open BotService.Session with the
-// session token (CROUPIER_SESSION_TOKEN), then play every seat the arbiter hands over on its own
-// Play stream, concurrently up to the capacity, until the arbiter ends the session. If the
-// Session stream breaks (the network, or the server was killed and restarted), the seats held
-// go on on their own Play streams and a new session is dialled with the same token, with
-// backoff, for options.reconnectS seconds (sessionReconnectS; each drop its own window).
+// session token (CROUPIER_SESSION_TOKEN), then play every seat the arbiter hands over, each with
+// its own state, concurrently up to the capacity, until the arbiter ends the session. The seats
+// come multiplexed on the session's stream (protocol 3), the decisions of each message answered
+// in one message; an arbiter from before protocol 3 hands each out to be played on a Play stream
+// of its own. If the Session stream breaks (the network, or the server was killed and
+// restarted), a new session is dialled with the same token, with backoff, for
+// options.reconnectS seconds (sessionReconnectS; each drop its own window); the seats held are
+// handed again on it within their reconnect window (protocol 3) or go on on their Play streams.
 // Resolves with { sessionId, matches, failed, sessions } (matches and failed count every
 // session; sessionId is the last one's); rejects with a BotError if the arbiter refuses the
 // session, or it broke and did not come back in time.
@@ -366,7 +401,14 @@ function serve(act, options = {}) {
     const finish = (err) => {
       if (over) return;
       over = true;
-      // the seats already handed out are played to the end
+      // the seats already handed out are played to the end (protocol 2); those a
+      // multiplexed session still held are lost with it
+      if (byToken.size) {
+        matches += byToken.size;
+        failed += byToken.size;
+        console.error(`${name}: the session ended with seats unfinished`);
+        byToken.clear();
+      }
       Promise.allSettled(seats).then(() => {
         client.close();
         if (err) reject(err);
@@ -374,11 +416,51 @@ function serve(act, options = {}) {
       });
     };
 
+    // protocol 3: every seat on the session's stream, by token (the same seat on any stream
+    // of the session) and by its seat_ref on the current stream
+    const byToken = new Map();
+    let refs = new Map();
+
+    // One SeatMessage: the reply to send (a SeatReply), or null.
+    function seatMessage(item) {
+      if (item.assignment) {
+        const token = item.assignment.token;
+        refs.set(item.seat_ref, token);
+        if (!byToken.has(token)) {
+          byToken.set(token, new SeatState(act, options, Number(item.assignment.seed)));
+        }
+      }
+      const token = refs.get(item.seat_ref);
+      const seat = byToken.get(token);
+      if (!seat) return null; // a seat that failed here
+      let id;
+      try {
+        id = seat.handle(item.message);
+      } catch (err) {
+        // the bot's own code failed: it leaves this seat only
+        byToken.delete(token);
+        matches += 1;
+        failed += 1;
+        console.error(`${name}: a match failed: ${err && err.stack ? err.stack : err}`);
+        return { seat_ref: item.seat_ref, leave: true };
+      }
+      if (seat.end) {
+        byToken.delete(token);
+        refs.delete(item.seat_ref);
+        matches += 1;
+      }
+      if (item.message.kind !== "decision") return null;
+      const request_id = item.message.decision.request_id;
+      return { seat_ref: item.seat_ref, action: { request_id, action_id: id } };
+    }
+
     function open() {
       const again = droppedAt !== null;
+      const multiplexed = hello.protocol_version > OLDEST_PROTOCOL_VERSION;
       let welcomed = false;
       let settled = false;
       const stream = client.Session();
+      refs = new Map();
       stream.write({ hello });
       stream.on("data", (message) => {
         if (message.kind === "welcome") {
@@ -392,7 +474,7 @@ function serve(act, options = {}) {
           }
         } else if (message.kind === "seat") {
           const seat = message.seat;
-          const played = playSeat(client, act, options, seat.token, seat.seed).then(
+          const played = playSeat(client, act, options, seat.token, Number(seat.seed)).then(
             () => {
               matches += 1;
             },
@@ -403,6 +485,15 @@ function serve(act, options = {}) {
             },
           );
           seats.push(played);
+        }
+        if (multiplexed && message.seat_messages && message.seat_messages.length) {
+          // the replies to every decision of the message, in one message
+          const replies = [];
+          for (const item of message.seat_messages) {
+            const reply = seatMessage(item);
+            if (reply) replies.push(reply);
+          }
+          if (replies.length) stream.write({ replies });
         }
       });
       stream.on("error", () => {}); // (what it says comes with the status, below)
@@ -416,6 +507,12 @@ function serve(act, options = {}) {
           return;
         }
         const error = rpcError(status);
+        if (!welcomed && sessions === 0 && error.reason === "PROTOCOL_VERSION" && multiplexed) {
+          hello.protocol_version = OLDEST_PROTOCOL_VERSION; // an arbiter from before protocol 3
+          settled = false;
+          open();
+          return;
+        }
         if (!welcomed && !(again && SESSION_RETRY_REASONS.has(error.reason))) {
           finish(error); // a refusal
           return;

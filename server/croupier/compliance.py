@@ -6,6 +6,7 @@ did. :func:`check_bot` returns a structured :class:`Report`; ``croupier check-bo
 from __future__ import annotations
 
 import enum
+import re
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,7 +17,13 @@ from croupier.errors import ConfigError, ReplayError
 from croupier.games import get_game
 from croupier.replay import Replay, read_replay
 from croupier.runner import run_match
-from croupier.transport import Isolation, SandboxOptions, parse_bot_command
+from croupier.transport import (
+    STDIO_PREFIX,
+    Isolation,
+    SandboxOptions,
+    parse_bot_command,
+    sandbox_inside,
+)
 
 
 class Status(enum.Enum):
@@ -52,6 +59,8 @@ class Report:
     replay: Path | None
     #: What each launched bot ran in, by seat.
     isolation: dict[int, Isolation]
+    #: What the failures most likely mean and what to try, one line each (see :func:`explain`).
+    hints: tuple[str, ...] = ()
 
     @property
     def passed(self) -> int:
@@ -64,6 +73,95 @@ class Report:
 
 def _check(name: str, ok: bool, why: str) -> Check:
     return Check(name, Status.PASSED if ok else Status.FAILED, "" if ok else why)
+
+
+#: What a log says when the program could not load a module or a library (Python, Node, the
+#: dynamic loader) or could not open a file (Python, Node, C's perror, the shells).
+_MISSING_MODULE = re.compile(
+    r"ModuleNotFoundError|ImportError|Cannot find module|error while loading shared libraries"
+)
+_NO_FILE = re.compile(
+    r"No such file or directory|ENOENT|Permission denied|EACCES|Read-only file system|EROFS"
+    r"|FileNotFoundError|PermissionError"
+)
+_STDIO_GUIDE = 'docs/protocol.md, "Bots without gRPC"'
+#: The stdio bridge's log line naming the first line of the program that was not an action.
+_NOT_AN_ACTION = re.compile(r"stdio bridge: line (\d+) is not an action: (.*)")
+#: The faults of a reply that came but was refused (``Fault``'s values in the replay).
+_REPLY_FAULTS = ("illegal_action", "stale_request", "unexpected_message")
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What the compliance match showed of the bot, for :func:`explain`."""
+
+    stdio: bool  # a ``stdio:`` program behind the bridge
+    connected: bool
+    exit_code: int | None  # None: still running when the match ended (it was stopped)
+    decisions: int  # decisions it was asked
+    replied: int  # decisions it sent something for (legal or not)
+    first_rejection: str  # why its first rejected reply was rejected ('' if none was)
+    log: str  # its whole log
+    isolation: Isolation | None
+
+
+def explain(seen: Seen) -> tuple[str, ...]:
+    """The likely causes of what went wrong, each one line naming what to do: a program that
+    died at start or never joined, one that could not read a file or load a module inside the
+    sandbox, one that answered nothing, or one whose replies were not actions."""
+    hints: list[str] = []
+    sandboxed = seen.isolation is not None and seen.isolation is not Isolation.NONE
+    where = sandbox_inside(seen.isolation) if seen.isolation is not None else ""
+    if not seen.connected:
+        if not seen.log.strip():
+            hints.append(
+                "it wrote nothing to stderr before it left: run its command by hand to see it start"
+            )
+        if seen.exit_code is None:
+            hints.append(
+                "it ran but never sent Hello: a bot dials the address in CROUPIER_ADDRESS "
+                "(a unix: socket inside the sandbox) with the token in CROUPIER_TOKEN and sends "
+                "Hello first (docs/protocol.md); an SDK does this for it"
+            )
+        elif seen.exit_code == 0:
+            hints.append("it exited with status 0 without joining: is this command a bot?")
+    if _MISSING_MODULE.search(seen.log):
+        hints.append(
+            "it could not load a module or library"
+            + (
+                f" (installed where the sandbox does not show it?): {where}"
+                if sandboxed
+                else ": install it where the command's interpreter finds it"
+            )
+        )
+    elif _NO_FILE.search(seen.log) and sandboxed:
+        hints.append(
+            f"it could not open a file it needs: {where}; "
+            "compare with --sandbox none, then keep what it reads beside its program"
+        )
+    if seen.connected and seen.decisions and not seen.replied:
+        if seen.stdio:
+            hints.append(
+                f"it answered none of the {seen.decisions} decisions: a stdio program reads one "
+                "JSON object per line on stdin and writes one line per decision to stdout (an "
+                'action id, or {"request_id": "7", "action_id": 3}), flushed at once '
+                f"({_STDIO_GUIDE})"
+            )
+        else:
+            hints.append(
+                f"it answered none of the {seen.decisions} decisions: each Decision is answered "
+                "with an ActionReply carrying its request_id and one of its legal action ids "
+                "(docs/protocol.md)"
+            )
+    if seen.first_rejection:
+        line = f"its first rejected reply: {seen.first_rejection}"
+        if seen.stdio and (bad := _NOT_AN_ACTION.search(seen.log)):
+            line += (
+                f"; its line {bad[1]} was {bad[2]}, which is neither an action id nor a JSON "
+                f"object with request_id and action_id ({_STDIO_GUIDE})"
+            )
+        hints.append(line)
+    return tuple(hints)
 
 
 async def check_bot(
@@ -94,9 +192,11 @@ async def check_bot(
         except ReplayError as exc:
             replay, verified = None, str(exc)
         records = replay.records if replay is not None else []
-        decisions = sum(1 for r in records if r.type == "action" and r.data["seat"] == seat)
+        asked = [r.data for r in records if r.type == "action" and r.data["seat"] == seat]
+        decisions = len(asked)
         rounds = sum(1 for r in records if r.type == "round_end")
-        log_tail = run.logs[seat].read_text(errors="replace").strip().splitlines()[-3:]
+        log = run.logs[seat].read_text(errors="replace")
+        log_tail = log.strip().splitlines()[-3:]
     if replay is not None:
         connected = bool(replay.header["seats"][seat]["connected"])
     else:
@@ -105,12 +205,14 @@ async def check_bot(
         exit_why = "still running after MatchEnd"
     else:
         exit_why = f"exit status {exit_.code if exit_ else '?'}"
+    rejected = [d for d in asked if d["fault"] in _REPLY_FAULTS]
+    replied = sum(1 for d in asked if d["fault"] is None) + len(rejected)
+    if exit_ is None or exit_.signalled:
+        never = "it never joined (it was still running when the match ended)"
+    else:
+        never = f"it exited with status {exit_.code} before it joined"
     checks = [
-        _check(
-            "connects and is admitted (Hello -> Welcome)",
-            connected,
-            "it never joined: check CROUPIER_ADDRESS/CROUPIER_TOKEN and the Hello message",
-        ),
+        _check("connects and is admitted (Hello -> Welcome)", connected, never),
         _check(
             "answers every decision in time",
             connected and mine.timeouts == 0,
@@ -135,6 +237,18 @@ async def check_bot(
     ]
     if not connected:  # nothing but the first and the last can be judged
         checks = [checks[0], *(Check(c.name, Status.SKIPPED) for c in checks[1:-1]), checks[-1]]
+    elif decisions and not replied:  # no reply: nothing to judge the replies by
+        checks[2] = Check(checks[2].name, Status.SKIPPED)
+    seen = Seen(
+        stdio=command.startswith(STDIO_PREFIX),
+        connected=connected,
+        exit_code=None if exit_ is None or exit_.signalled else exit_.code,
+        decisions=decisions,
+        replied=replied,
+        first_rejection=str(rejected[0].get("detail", "")) if rejected else "",
+        log=log,
+        isolation=run.isolation.get(seat),
+    )
     return Report(
         game=config.game,
         seat=seat,
@@ -145,4 +259,5 @@ async def check_bot(
         log_tail=tuple(log_tail),
         replay=run.replay if out is not None else None,
         isolation=dict(run.isolation),
+        hints=explain(seen),
     )

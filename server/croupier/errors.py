@@ -60,7 +60,11 @@ class ClaimError(CroupierError):
 
 
 class ExecutorError(CroupierError):
-    """A tournament executor could not play a match (a Ray task failed on every retry)."""
+    """A tournament executor could not play a match: Ray could not start here, could not be
+    reached, runs another version, or a task failed on every retry. The command exits with
+    :attr:`status` (3), apart from the user errors' 2 (``docs/ladder.md``, "Executors")."""
+
+    status = 3
 
 
 class PermissionDeniedError(CroupierError):

@@ -81,7 +81,7 @@ async def run_match(
         out_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"cannot create {out_dir}: {exc.strerror or exc}") from exc
-    writer = ReplayWriter(out_dir / f"{match_id}.jsonl", listener)
+    writer = ReplayWriter(out_dir / f"{match_id}.jsonl", listener, close_at_result=False)
     try:
         match = Match(config, match_id, writer, progress)
         if len(bots) != match.num_seats:
@@ -127,6 +127,8 @@ async def run_match(
         finally:
             if watcher:
                 watcher.cancel()
+        # on disk (fsync) in a thread: the other matches of the loop go on meanwhile
+        await asyncio.to_thread(writer.close)
     finally:
         # every path out (a bot that cannot start, a failing on_ready, Ctrl-C, a full disk)
         # closes the replay as far as it got, stops the bots and the server it started

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,3 +90,59 @@ def test_the_kit_dials_the_unix_socket_a_launched_bot_is_given(mode: str, tmp_pa
     assert replay.header["seats"][0]["bot_name"] == "cpp-random"
     assert replay.header["seats"][0]["peer"].startswith("unix:")
     verify(replay)
+
+
+def test_the_kit_serves_a_multiplexed_session_with_a_copy_of_the_bot_per_seat(
+    tmp_path: Path,
+) -> None:
+    """Launched in session mode, the C++ random bot stays up: one process plays its seat of
+    every match, two at a time, all on its session's one stream (protocol 3), each seat with its
+    own copy of the bot (its log line per match names that match's seat)."""
+    from croupier.arbiter import MatchConfig, Outcome
+    from croupier.replay import read_replay, verify
+    from croupier.runner import run_match
+    from croupier.transport import BotPool
+
+    bot = _bot()
+    random_bot = [sys.executable, "-m", "croupier_bots.random_bot"]
+
+    async def tournament() -> tuple[list[Any], BotPool]:
+        server = ArbiterServer()
+        await server.start()
+        logs = tmp_path / "logs"
+        logs.mkdir()
+        pool = BotPool(server, logs, capacity=2)
+        pool.add("cpp", [str(bot)])
+        pool.add("py", random_bot)
+        runs: list[Any] = []
+        try:
+            for first in range(0, 4, 2):
+                runs += await asyncio.gather(
+                    *(
+                        run_match(
+                            MatchConfig("scauver", {"players": 2, "round_cap": 3}, seed=i),
+                            [pool.assigner("cpp"), pool.assigner("py")],
+                            tmp_path / "out",
+                            server=server,
+                            match_id=f"cpp{i}",
+                        )
+                        for i in (first, first + 1)
+                    )
+                )
+        finally:
+            await pool.close()
+            await server.stop()
+        return runs, pool
+
+    runs, pool = asyncio.run(tournament())
+    for run in runs:
+        assert [s.outcome for s in run.result.seats] == [Outcome.NORMAL] * 2
+        assert run.result.seats[0].bot_name == "cpp-random"
+        verify(read_replay(run.replay))
+    stats = pool.stats("cpp")
+    assert (stats.mode, stats.protocol, stats.processes, stats.crashes) == ("session", 3, 1, 0)
+    assert stats.peak_load == 2
+    assert [(e.code, e.signalled) for e in pool.exits if e.seat == -1] == [(0, False)] * 2
+    log = (tmp_path / "logs" / "cpp.0.log").read_text()
+    assert log.count("cpp-random: scauver, seat 0,") == 4
+    assert "session over; matches=4" in log

@@ -6,17 +6,27 @@ Two matches run for real (arbiter, gRPC, bot processes). The second gets, throug
 ``MatchConfig.chance_script``, the first one's deals with the hands of two seats that seat 0 never
 sees (folded, or no showdown) swapped. Every bot's choices depend only on its seed and its legal
 actions, never on cards, so the play is the same; only what seat 0 may not see differs.
+
+Seats 0 and 1 are played either on Play streams of their own (``recorder.py``) or, each by a
+session bot process of its own, multiplexed on its Session stream (protocol 3, ``mux_bot.py``):
+a seat's items there must be as byte-identical as its Play stream.
 """
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-from e2e_kit import Kit, flattened, read_stream
+from e2e_kit import Kit, config, flattened, read_stream
 
 from croupier.games import CHANCE, get_game
 from croupier.replay import OMNISCIENT, read_replay, render
+from croupier.runner import MatchRun, run_match
+from croupier.transport import ArbiterServer, BotPool, SandboxOptions
 from croupier.v1 import bot_pb2 as pb
 
 pytestmark = pytest.mark.e2e
@@ -58,12 +68,52 @@ def _outcome(dealer: int, hands: list[tuple[int, ...]]) -> tuple[int, ...]:
     return tuple(hands[order[i % 4]][i // 4] for i in range(20))
 
 
-def test_changing_cards_a_seat_cannot_see_leaves_its_stream_byte_identical(tmp_path: Path) -> None:
+MUX = [sys.executable, str(Path(__file__).parent / "bots" / "mux_bot.py")]
+
+
+def _multiplexed(
+    kit: Kit, run: str, chance_script: tuple[tuple[int, ...], ...] = ()
+) -> tuple[MatchRun, dict[str, Path]]:
+    """The match with seats 0 and 1 played by two session bots, multiplexed; its run and the
+    two seats' recorded streams (``{run}0``, ``{run}1``)."""
+    record = kit.streams / run
+    record.mkdir()
+    record.chmod(0o777)
+
+    async def play() -> MatchRun:
+        server = ArbiterServer()
+        await server.start()
+        sandbox = SandboxOptions(writable=(kit.streams,))
+        logs = kit.tmp / f"logs-{run}"
+        logs.mkdir()
+        pool = BotPool(server, logs, sandbox=sandbox)
+        for name in ("w", "o"):
+            pool.add(name, [*MUX, "--record", str(record), "--name", "recorder"])
+        try:
+            seats: list[Any] = [pool.assigner("w"), pool.assigner("o"), kit.random, kit.random]
+            conf = dataclasses.replace(config(seed=21, deals=6), chance_script=chance_script)
+            return await run_match(conf, seats, kit.tmp / run, server=server,
+                                   match_id="as-nas-noleak", sandbox=sandbox)  # fmt: skip
+        finally:
+            await pool.close()
+            await server.stop()
+
+    played = asyncio.run(play())
+    return played, {f"{run}{k}": record / f"as-nas-noleak.seat{k}.bin" for k in (0, 1)}
+
+
+@pytest.mark.parametrize("carried", ["play-streams", "multiplexed"])
+def test_changing_cards_a_seat_cannot_see_leaves_its_stream_byte_identical(
+    tmp_path: Path, carried: str
+) -> None:
     kit = Kit(tmp_path)
-    streams = {name: kit.streams / f"{name}.bin" for name in ("a0", "a1", "b0", "b1")}
-    bots_a = [kit.bot("recorder", streams["a0"]), kit.bot("recorder", streams["a1"]),
-              kit.random, kit.random]  # fmt: skip
-    first = kit.run(bots_a, out="a", seed=21, deals=6, match_id="as-nas-noleak")
+    if carried == "play-streams":
+        streams = {name: kit.streams / f"{name}.bin" for name in ("a0", "a1", "b0", "b1")}
+        bots_a = [kit.bot("recorder", streams["a0"]), kit.bot("recorder", streams["a1"]),
+                  kit.random, kit.random]  # fmt: skip
+        first = kit.run(bots_a, out="a", seed=21, deals=6, match_id="as-nas-noleak")
+    else:
+        first, streams = _multiplexed(kit, "a")
 
     records = read_replay(first.replay).records
     script = [tuple(r.data["outcome"]) for r in records if r.type == "chance"]
@@ -84,11 +134,15 @@ def test_changing_cards_a_seat_cannot_see_leaves_its_stream_byte_identical(tmp_p
     assert changed, "no deal had two hands seat 0 never sees: pick another seed"
     assert other_changed_and_seen, "seat 1 never saw a changed hand: pick another seed"
 
-    bots_b = [kit.bot("recorder", streams["b0"]), kit.bot("recorder", streams["b1"]),
-              kit.random, kit.random]  # fmt: skip
-    second = kit.run(
-        bots_b, out="b", seed=21, deals=6, match_id="as-nas-noleak", chance_script=tuple(script)
-    )
+    if carried == "play-streams":
+        bots_b = [kit.bot("recorder", streams["b0"]), kit.bot("recorder", streams["b1"]),
+                  kit.random, kit.random]  # fmt: skip
+        second = kit.run(
+            bots_b, out="b", seed=21, deals=6, match_id="as-nas-noleak", chance_script=tuple(script)
+        )
+    else:
+        second, more = _multiplexed(kit, "b", tuple(script))
+        streams.update(more)
     assert [
         r.data["outcome"] for r in read_replay(second.replay).records if r.type == "chance"
     ] == [list(o) for o in script]

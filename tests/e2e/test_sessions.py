@@ -91,6 +91,7 @@ def test_python_and_node_bots_each_play_many_matches_in_one_session(tmp_path: Pa
     for name in names:
         stats = pool.stats(name)
         assert stats.mode == "session"
+        assert stats.protocol == 3, f"{name}'s seats were not multiplexed on its session"
         assert stats.processes == 1, f"{name} was started {stats.processes} times"
         assert stats.seats == 12
         assert stats.crashes == 0

@@ -184,10 +184,11 @@ def test_a_node_killed_mid_run_loses_no_match_and_counts_none_twice(
         env=ENV,
     )
     try:
-        # Kill once three matches are started and not stored: the head (one CPU) plays one
-        # batch of two at a time, so at least one of them is on the second node.
+        # Kill once eight matches are started and not stored: 16 matches at concurrency 3 are
+        # three batches (6, 6, 4, all at once), and the head (one CPU) plays one of them, so
+        # at least two of the eight are on the second node.
         deadline = time.monotonic() + 120
-        while _in_flight(starts, store) < 3 and time.monotonic() < deadline:
+        while _in_flight(starts, store) < 8 and time.monotonic() < deadline:
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.1)
         assert proc.poll() is None, proc.communicate()

@@ -38,7 +38,8 @@ def test_a_round_the_replay_does_not_hold_is_one_error_line(
     path, rounds = felduz
     assert main(["replay", "show", str(path), "--deal", bad]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"croupier: error: --deal {bad}: the replay holds rounds 1..{rounds}"]
+    why = " (numbered from 1: the wire's round 0 is round 1)" if bad == "0" else ""
+    assert err == [f"croupier: error: --deal {bad}: the replay holds rounds 1..{rounds}{why}"]
 
 
 def test_every_round_it_holds_is_shown(

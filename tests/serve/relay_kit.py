@@ -6,7 +6,9 @@ connection through it; while :attr:`Relay.refusing`, new connections are reset a
 network is down). :meth:`Relay.cut_at_reply` arms a cut at a chosen point of the protocol: the
 relay reads the plaintext HTTP/2 it carries (frames, then the gRPC messages of each stream's DATA
 frames) and, once the bot's reply to a decision request arrives, drops that reply and resets
-everything: the arbiter still has the decision pending, and the bot has seen it.
+everything: the arbiter still has the decision pending, and the bot has seen it. It reads both
+a seat's own Play stream and a multiplexed Session stream (protocol 3: the seat's decision in a
+``SeatMessage``, its reply in a ``SeatReply``).
 :meth:`Relay.cut_at_seat` cuts when the arbiter hands the bot's session a seat, before the bot
 sees it. No sleeps: the cut happens at that point whatever the load.
 """
@@ -85,10 +87,12 @@ class Cut:
 @dataclass
 class _Connection:
     """One relayed connection: its Play streams (stream id -> the Welcome's match and seat),
-    and its Session streams."""
+    its Session streams, and the seats multiplexed on them ((stream id, seat_ref) -> match and
+    seat)."""
 
     seats: dict[int, tuple[str, int]] = field(default_factory=dict)
     sessions: set[int] = field(default_factory=set)
+    refs: dict[tuple[int, int], tuple[str, int]] = field(default_factory=dict)
 
 
 def _play_response(message: bytes) -> bpb.PlayResponse | None:
@@ -113,7 +117,8 @@ class Relay:
         self.was_cut = threading.Event()
         self.cut_at: Cut | None = None
         self._armed: str | None = None  # "reply" or "seat"
-        self._target: tuple[_Connection, int, Cut] | None = None
+        #: (connection, stream id, the cut, the seat_ref on a multiplexed stream or 0)
+        self._target: tuple[_Connection, int, Cut, int] | None = None
         threading.Thread(target=self._accept, daemon=True).start()
 
     def cut_at_reply(self) -> None:
@@ -193,6 +198,7 @@ class Relay:
             if stream in connection.sessions:
                 if self._armed == "seat" and self._seat_handed(message):
                     return True
+                self._multiplexed(message, connection, stream)
                 continue
             response = _play_response(message)
             if response is None:
@@ -210,17 +216,36 @@ class Relay:
                 with self.lock:
                     if self._armed == "reply" and self._target is None and decision.legal_actions:
                         cut = Cut(*connection.seats[stream], decision.request_id)
-                        self._target = (connection, stream, cut)
+                        self._target = (connection, stream, cut, 0)
+
+    def _multiplexed(self, message: bytes, connection: _Connection, stream: int) -> None:
+        """Note the seats a multiplexed Session stream opens, and the armed decision."""
+        with contextlib.suppress(DecodeError):
+            response = bpb.SessionResponse.FromString(message)
+            for item in response.seat_messages:
+                key = (stream, item.seat_ref)
+                if item.HasField("assignment"):
+                    connection.refs[key] = (item.assignment.match_id, item.assignment.seat)
+                if not item.message.HasField("decision") or key not in connection.refs:
+                    continue
+                decision = item.message.decision
+                with self.lock:
+                    if self._armed == "reply" and self._target is None and decision.legal_actions:
+                        cut = Cut(*connection.refs[key], decision.request_id)
+                        self._target = (connection, stream, cut, item.seat_ref)
 
     def _seat_handed(self, message: bytes) -> bool:
         with contextlib.suppress(DecodeError):
             response = bpb.SessionResponse.FromString(message)
+            handed = [i.assignment for i in response.seat_messages if i.HasField("assignment")]
             if response.WhichOneof("kind") == "seat":
+                handed.append(response.seat)
+            if handed:
                 with self.lock:
                     if self._armed != "seat":
                         return False
                     self._armed = None
-                    self.cut_at = Cut(response.seat.match_id, response.seat.seat, 0)
+                    self.cut_at = Cut(handed[0].match_id, handed[0].seat, 0)
                 return True
         return False
 
@@ -231,6 +256,17 @@ class Relay:
             return False
         for stream, message in messages:
             if stream != target[1]:
+                continue
+            if target[3]:  # a seat multiplexed on a Session stream
+                with contextlib.suppress(DecodeError):
+                    replies = bpb.SessionRequest.FromString(message).replies
+                    if any(
+                        r.seat_ref == target[3] and r.action.request_id == target[2].request_id
+                        for r in replies
+                    ):
+                        with self.lock:
+                            self._armed, self._target, self.cut_at = None, None, target[2]
+                        return True
                 continue
             with contextlib.suppress(DecodeError):
                 request = bpb.PlayRequest.FromString(message)

@@ -8,8 +8,9 @@ being restarted.
   and state dir: the same three processes (same PIDs) are connected again and play a new match
   to a normal finish.
 - A TCP relay (``relay_kit.Relay``) resets the connection of each of the three while it holds a
-  decision (its reply is dropped): that match finishes normally (each seat rejoined on its own
-  Play stream and was answered), and a later match is played through the bots' new sessions.
+  decision (its reply is dropped): that match finishes normally (each seat handed again to its
+  bot's new session, which is multiplexed, and answered), and a later match is played through
+  the bots' new sessions.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ def test_the_servers_croupier_v1_is_the_stubs_package_under_another_name() -> No
     assert "bot_pb2" in generated
     for name in generated:  # a new .proto's module must be named in server/croupier/v1
         assert getattr(croupier.v1, name, None) is getattr(croupier_proto.v1, name), name
-    assert croupier.PROTOCOL_VERSION == croupier.v1.PROTOCOL_VERSION == 2
+    assert croupier.PROTOCOL_VERSION == croupier.v1.PROTOCOL_VERSION == 3
 
 
 def _imports(path: Path) -> set[str]:

@@ -1,17 +1,21 @@
-// The C++ kit's one loop: dial, Hello, answer decisions, return after MatchEnd (dialling in
-// again within the seat's reconnect window if the stream drops).
+// The C++ kit's loops: one match (dial, Hello, answer decisions, return after MatchEnd, dialling
+// in again within the seat's reconnect window if the stream drops), and a multiplexed session
+// (every seat on the Session stream, protocol 3).
 #include "croupier/bot.h"
 
 #include <grpcpp/grpcpp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <thread>
-#include <algorithm>
 
 #include "croupier/v1/bot.grpc.pb.h"
 
@@ -188,11 +192,10 @@ StreamEnd play_stream(v1::BotService::Stub& stub, const v1::PlayRequest& hello, 
 
 }  // namespace
 
-int play(Bot& bot, const Options& options) {
-  const std::string address = env_or(options.address, "CROUPIER_ADDRESS");
-  const std::string token = env_or(options.token, "CROUPIER_TOKEN");
-  if (address.empty()) return fail(options, "no arbiter address: set CROUPIER_ADDRESS");
+namespace {
 
+// A channel to `address` as play() and serve() dial it (TLS from the environment).
+std::shared_ptr<grpc::Channel> dial(const std::string& address, std::string* error) {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(64 << 20);  // roomy: decisions are bounded (protocol 2)
   // Dial again quickly after a dropped connection (gRPC's default first backoff is a second,
@@ -200,10 +203,21 @@ int play(Bot& bot, const Options& options) {
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  auto creds = credentials(address, &args, error);
+  if (!creds) return nullptr;
+  return grpc::CreateCustomChannel(address, creds, args);
+}
+
+}  // namespace
+
+int play(Bot& bot, const Options& options) {
+  const std::string address = env_or(options.address, "CROUPIER_ADDRESS");
+  const std::string token = env_or(options.token, "CROUPIER_TOKEN");
+  if (address.empty()) return fail(options, "no arbiter address: set CROUPIER_ADDRESS");
+
   std::string error;
-  auto creds = credentials(address, &args, &error);
-  if (!creds) return fail(options, error);
-  auto channel = grpc::CreateCustomChannel(address, creds, args);
+  auto channel = dial(address, &error);
+  if (!channel) return fail(options, error);
   auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(options.connect_timeout_s);
   if (!channel->WaitForConnected(deadline)) {
     return fail(options, "cannot reach the arbiter at " + address);
@@ -245,6 +259,190 @@ int play(Bot& bot, const Options& options) {
     channel->WaitForConnected(std::chrono::system_clock::now() +
                               std::max(left, std::chrono::steady_clock::duration(
                                                  std::chrono::milliseconds(10))));
+  }
+}
+
+
+bool session_mode() { return !env_or("", "CROUPIER_SESSION_TOKEN").empty(); }
+
+namespace {
+
+// One seat of a multiplexed session: its own bot, and its Welcome once it came.
+struct SessionSeat {
+  std::unique_ptr<Bot> bot;
+  bool have_match = false;
+};
+
+// How one Session stream ended.
+struct SessionEnd {
+  bool welcomed = false;  // its SessionWelcome came
+  grpc::Status status;
+  std::string reason;  // the croupier-reason trailer, if any
+};
+
+// A seat's message (its PlayResponse, as a Play stream would carry it) to its bot; true and the
+// action id in `action` when it held a decision.
+bool handle(SessionSeat& seat, const v1::PlayResponse& response, uint32_t* action) {
+  Bot& bot = *seat.bot;
+  for (const auto& event : response.events()) bot.on_event(event);
+  switch (response.kind_case()) {
+    case v1::PlayResponse::kWelcome:
+      if (!seat.have_match) {  // (again after a broken session: the same seat)
+        seat.have_match = true;
+        bot.on_welcome(response.welcome());
+      }
+      return false;
+    case v1::PlayResponse::kDecision:
+      *action = bot.act(response.decision());
+      return true;
+    case v1::PlayResponse::kRejected:
+      bot.on_rejected(response.rejected());
+      return false;
+    case v1::PlayResponse::kMatchEnd:
+      bot.on_match_end(response.match_end());
+      return false;
+    case v1::PlayResponse::KIND_NOT_SET:  // events only
+      return false;
+  }
+  return false;
+}
+
+// One Session stream: SessionHello, then every seat's messages until the arbiter ends it. The
+// seats live in `seats` by token, so a seat handed again on the next stream is the same one.
+SessionEnd session_stream(v1::BotService::Stub& stub, const v1::SessionRequest& hello,
+                          const BotFactory& make, const Options& options,
+                          std::map<std::string, SessionSeat>* seats, int* played) {
+  SessionEnd out;
+  grpc::ClientContext context;
+  auto stream = stub.Session(&context);
+  stream->Write(hello);
+  std::map<uint32_t, std::string> refs;  // seat_ref on this stream -> token
+  v1::SessionResponse response;
+  while (stream->Read(&response)) {
+    if (response.kind_case() == v1::SessionResponse::kWelcome) {
+      out.welcomed = true;
+      continue;
+    }
+    v1::SessionRequest replies;
+    for (const auto& item : response.seat_messages()) {
+      if (item.has_assignment()) {
+        const std::string& token = item.assignment().token();
+        refs[item.seat_ref()] = token;
+        if (seats->find(token) == seats->end()) (*seats)[token].bot = make();
+      }
+      auto found = seats->find(refs[item.seat_ref()]);
+      if (found == seats->end()) continue;  // a seat that failed here
+      uint32_t action = 0;
+      bool decided = false;
+      try {
+        decided = handle(found->second, item.message(), &action);
+      } catch (const std::exception& err) {  // the bot's own code failed: it leaves this seat
+        std::cerr << options.name << ": a match failed: " << err.what() << std::endl;
+        seats->erase(found);
+        ++*played;
+        auto* reply = replies.add_replies();
+        reply->set_seat_ref(item.seat_ref());
+        reply->set_leave(true);
+        continue;
+      }
+      if (item.message().kind_case() == v1::PlayResponse::kMatchEnd) {
+        seats->erase(found);
+        refs.erase(item.seat_ref());
+        ++*played;
+      }
+      if (decided) {
+        auto* reply = replies.add_replies();
+        reply->set_seat_ref(item.seat_ref());
+        reply->mutable_action()->set_request_id(item.message().decision().request_id());
+        reply->mutable_action()->set_action_id(action);
+      }
+    }
+    // the answers to every decision of the message, in one message (false only when the
+    // stream is gone: Read() then tells us)
+    if (replies.replies_size() > 0) stream->Write(replies);
+  }
+  stream->WritesDone();
+  out.status = stream->Finish();
+  const auto& trailers = context.GetServerTrailingMetadata();
+  auto found = trailers.find("croupier-reason");
+  if (found != trailers.end()) out.reason.assign(found->second.data(), found->second.size());
+  return out;
+}
+
+double reconnect_window_s(const Options& options) {
+  if (options.reconnect_s >= 0) return options.reconnect_s;
+  const std::string raw = env_or("", "CROUPIER_SESSION_RECONNECT_S");
+  if (raw.empty()) return 300;
+  char* end = nullptr;
+  const double value = std::strtod(raw.c_str(), &end);
+  return end != nullptr && *end == '\0' && value >= 0 ? value : 300;
+}
+
+}  // namespace
+
+int serve(const BotFactory& make, const Options& options) {
+  const std::string address = env_or(options.address, "CROUPIER_ADDRESS");
+  const std::string token = env_or("", "CROUPIER_SESSION_TOKEN");
+  if (address.empty()) return fail(options, "no arbiter address: set CROUPIER_ADDRESS");
+  int capacity = options.capacity;
+  if (capacity <= 0) capacity = std::atoi(env_or("", "CROUPIER_SESSION_CAPACITY").c_str());
+  std::string error;
+  auto channel = dial(address, &error);
+  if (!channel) return fail(options, error);
+  auto deadline = std::chrono::system_clock::now() + std::chrono::seconds(options.connect_timeout_s);
+  if (!channel->WaitForConnected(deadline)) {
+    return fail(options, "cannot reach the arbiter at " + address);
+  }
+  auto stub = v1::BotService::NewStub(channel);
+  v1::SessionRequest hello;
+  hello.mutable_hello()->set_token(token);
+  hello.mutable_hello()->set_bot_name(options.name);
+  hello.mutable_hello()->set_bot_version(options.version);
+  hello.mutable_hello()->set_protocol_version(kProtocolVersion);
+  hello.mutable_hello()->set_capacity(static_cast<uint32_t>(std::max(1, capacity)));
+
+  // A broken session (any error without a croupier-reason, or SESSION_TAKEN and
+  // TOO_MANY_ATTEMPTS while dialling again) is dialled again with backoff (0.1 s doubled up to
+  // 5 s, each pause drawn between half and all of it) while the drop's window lasts.
+  const double window_s = reconnect_window_s(options);
+  std::map<std::string, SessionSeat> seats;
+  std::mt19937 jitter(std::random_device{}());
+  int played = 0, sessions = 0;
+  bool dropped = false;
+  std::chrono::steady_clock::time_point give_up;
+  double pause_s = 0.1;
+  while (true) {
+    SessionEnd end = session_stream(*stub, hello, make, options, &seats, &played);
+    if (end.welcomed) ++sessions;
+    if (end.welcomed && end.status.ok()) {
+      if (!seats.empty()) std::cerr << options.name << ": the session ended with seats unfinished\n";
+      std::cerr << "session over; matches=" << played << std::endl;
+      return 0;
+    }
+    if (!end.welcomed && sessions == 0 && end.reason == "PROTOCOL_VERSION") return 3;
+    const auto now = std::chrono::steady_clock::now();
+    const bool again =
+        end.welcomed || (dropped && (end.reason.empty() || end.reason == "SESSION_TAKEN" ||
+                                     end.reason == "TOO_MANY_ATTEMPTS"));
+    if (end.welcomed) {  // a new drop: a window of its own
+      dropped = true;
+      pause_s = 0.1;
+      give_up = now + std::chrono::milliseconds(static_cast<int64_t>(window_s * 1000));
+      if (window_s > 0) {
+        std::cerr << options.name << ": session dropped (" << code_name(end.status.error_code())
+                  << "); dialling again for up to " << window_s << "s" << std::endl;
+      }
+    }
+    if (!again || !dropped || now >= give_up) {
+      if (end.status.ok()) return fail(options, "the arbiter did not welcome the session");
+      const std::string reason = end.reason.empty() ? "" : " [" + end.reason + "]";
+      return fail(options, std::string(code_name(end.status.error_code())) + ": " +
+                               end.status.error_message() + reason);
+    }
+    std::uniform_real_distribution<double> draw(pause_s / 2, pause_s);
+    const auto pause = std::chrono::milliseconds(static_cast<int64_t>(draw(jitter) * 1000));
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(pause, give_up - now));
+    pause_s = std::min(pause_s * 2, 5.0);
   }
 }
 

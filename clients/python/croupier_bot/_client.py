@@ -324,6 +324,18 @@ _CHANNEL_OPTIONS = [
 #: noticed that the old stream is gone (SEAT_TAKEN), or cannot be reached for a moment.
 _RETRY_REASONS = {"SEAT_TAKEN", ""}
 _RETRY_PAUSE_S = 0.1
+#: The oldest protocol version the SDK speaks: 2, to an arbiter that refuses 3 (from before
+#: multiplexed sessions: a Play stream is the same in both; a session then gets its seats as
+#: assignments to play on Play streams of their own).
+OLDEST_PROTOCOL_VERSION = 2
+
+
+def _older_arbiter(error: BotError, hello: Any) -> bool:
+    """Whether ``error`` refused ``hello`` for a protocol version an older arbiter does not
+    speak yet (then the SDK says hello again in the oldest it speaks)."""
+    return error.reason == "PROTOCOL_VERSION" and hello.protocol_version > OLDEST_PROTOCOL_VERSION
+
+
 #: The arbiter's per-peer limits refused a stream before reading its Hello ("try again later":
 #: the address is flooded, or many bots behind it dialled at once); a stream that says Hello with
 #: a valid token gets in once there is room, so the SDK dials again, with backoff, for up to
@@ -358,6 +370,10 @@ async def _play_seat(channel: grpc.aio.Channel, bot: Bot, token: str, seed: int 
     while True:
         try:
             return await _play_stream(channel, seat, hello, retrying=give_up > 0)
+        except BotError as exc:
+            if not _older_arbiter(exc, hello):
+                raise
+            hello.protocol_version = OLDEST_PROTOCOL_VERSION  # an arbiter from before protocol 3
         except _StreamLost as lost:
             window = seat.match.reconnect_grace_ms / 1000 if seat.match is not None else 0.0
             now = time.monotonic()
@@ -493,6 +509,166 @@ async def _session_stream(
         call.cancel()  # (a no-op once the stream has ended)
 
 
+#: In a multiplexed session the replies to the decisions of one message go back in one message,
+#: unless computing them takes longer than this (seconds): then those computed so far go at once,
+#: so that a decision's reply waits at most about this long for the others' (its clock runs).
+REPLY_BATCH_S = 0.002
+
+
+class _Replies:
+    """The writer of a multiplexed stream's replies: a task of its own, so that reading and
+    playing the next message never waits for a write in flight. Each write takes every reply
+    queued by then (never waiting to batch); a write that fails (the stream ended) loses them,
+    as the stream's end does."""
+
+    def __init__(self, call: Any) -> None:
+        self._call = call
+        self._queued: list[Any] = []
+        self._wake = asyncio.Event()
+        self._task = asyncio.create_task(self._run())
+
+    def put(self, replies: Any) -> None:
+        if self._task.done():  # the writer failed unexpectedly: so does the stream
+            self._task.result()
+        self._queued.extend(replies)
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queued:
+                out = pb.SessionRequest()
+                out.replies.extend(self._queued)
+                self._queued.clear()
+                # too late (a seat's match ended meanwhile)? what follows is still read
+                with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                    await self._call.write(out)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+
+class _Seats:
+    """The seats a multiplexed session plays: each a :class:`Seat` with its own deep copy of the
+    bot (taken before any match), known by its token (across the session's streams: a seat
+    handed again after a drop is the same one) and by its ``seat_ref`` on the current stream."""
+
+    def __init__(self, template: Bot, name: str) -> None:
+        self.template, self.name = template, name
+        self.by_token: dict[str, tuple[Seat, str]] = {}  # token -> (seat, match id)
+        self.refs: dict[int, str] = {}  # seat_ref on the current stream -> token
+        self.played = 0
+        self.failed = 0
+
+    def new_stream(self) -> None:
+        self.refs = {}
+
+    def _fail(self, token: str, exc: BaseException) -> None:
+        self.by_token.pop(token, None)
+        self.played += 1
+        self.failed += 1
+        print(f"{self.name}: a match failed:", file=sys.stderr)
+        traceback.print_exception(exc, file=sys.stderr)
+
+    def handle(self, item: Any) -> tuple[int | None, bool]:
+        """One SeatMessage: ``(action id to send, or None; leave the seat)``."""
+        ref = item.seat_ref
+        if item.HasField("assignment"):
+            token = item.assignment.token
+            self.refs[ref] = token
+            if token not in self.by_token:
+                seat = Seat(copy.deepcopy(self.template), item.assignment.seed)
+                self.by_token[token] = (seat, item.assignment.match_id)
+        token = self.refs.get(ref, "")
+        found = self.by_token.get(token)
+        if found is None:  # a seat that failed here (or none this process was handed)
+            return None, False
+        seat = found[0]
+        try:
+            action = seat(item.message)
+        except Exception as exc:  # the bot's own code failed: it leaves this seat only
+            self._fail(token, exc)
+            return None, True
+        if seat.end is not None:
+            del self.by_token[token]
+            del self.refs[ref]
+            self.played += 1
+        return action, False
+
+    def unfinished(self) -> int:
+        """Seats still held when the session is over for good: counted as failed."""
+        left = len(self.by_token)
+        self.played += left
+        self.failed += left
+        self.by_token.clear()
+        return left
+
+
+async def _mux_stream(
+    channel: grpc.aio.Channel,
+    hello: Any,
+    seats: _Seats,
+    *,
+    again: bool,
+    welcomed: Callable[[Any], None],
+) -> None:
+    """One multiplexed Session stream (protocol 3): send ``hello``, hand its SessionWelcome to
+    ``welcomed``, then play every seat on it (:class:`_Seats`), answering the decisions of each
+    message in one message; return when the arbiter ends it with status OK. Raises as
+    :func:`_session_stream` does."""
+    call = bot_pb2_grpc.BotServiceStub(channel).Session()
+    welcome = None
+    seats.new_stream()
+    clock = time.perf_counter
+    replies: _Replies | None = None
+    try:
+        await call.write(pb.SessionRequest(hello=hello))
+        first = await call.read()
+        if first is grpc.aio.EOF or first.WhichOneof("kind") != "welcome":
+            raise BotError("the arbiter did not welcome the session")
+        welcome = first.welcome
+        welcomed(welcome)
+        replies = _Replies(call)
+        while (response := await call.read()) is not grpc.aio.EOF:
+            out: list[Any] = []
+            started = 0.0
+            for item in response.seat_messages:
+                action, leave = seats.handle(item)
+                if leave:
+                    out.append(pb.SeatReply(seat_ref=item.seat_ref, leave=True))
+                    continue
+                if action is None:
+                    continue
+                reply = pb.SeatReply(seat_ref=item.seat_ref)
+                reply.action.request_id = item.message.decision.request_id
+                reply.action.action_id = action
+                out.append(reply)
+                if not started:
+                    started = clock()
+                elif clock() - started > REPLY_BATCH_S:  # the first has waited long enough
+                    replies.put(out)
+                    out, started = [], 0.0
+                    await asyncio.sleep(0)  # (the writer's turn)
+            if out:
+                replies.put(out)
+    except grpc.aio.AioRpcError as exc:
+        error = _rpc_error(exc)
+        if (
+            welcome is not None
+            or error.reason == _BUSY
+            or (again and error.reason in _SESSION_RETRY_REASONS)
+        ):
+            raise _SessionLost(error, welcomed=welcome is not None) from None
+        raise error from None
+    finally:
+        if replies is not None:
+            await replies.close()
+        call.cancel()  # (a no-op once the stream has ended)
+
+
 def serve(
     bot: Bot,
     *,
@@ -503,19 +679,23 @@ def serve(
     tls: Tls | None = None,
     reconnect_s: float | None = None,
 ) -> SessionSummary:
-    """Serve a bot session: play every seat the arbiter hands this process, each on its own Play
-    stream and with its own deep copy of ``bot`` (taken before any match: per-match state starts
-    afresh), up to ``capacity`` at a time, until the arbiter ends the session.
+    """Serve a bot session: play every seat the arbiter hands this process, each with its own
+    deep copy of ``bot`` (taken before any match: per-match state starts afresh), up to
+    ``capacity`` at a time, until the arbiter ends the session. The seats come multiplexed on
+    the session's one stream (protocol 3), the decisions of each message answered in one
+    message; an arbiter from before protocol 3 hands each out to be played on a Play stream of
+    its own instead.
 
     ``address``, ``token`` and ``capacity`` default to ``CROUPIER_ADDRESS``,
     ``CROUPIER_SESSION_TOKEN`` and the smaller of ``bot.capacity`` and
     ``CROUPIER_SESSION_CAPACITY`` (1 if neither says). :class:`BotError` if the arbiter refuses.
 
-    If the Session stream breaks (the network, or the server was killed and restarted), the
-    seats held go on on their own Play streams and a new session is dialled with the same
-    token, with backoff, for ``reconnect_s`` seconds (default ``CROUPIER_SESSION_RECONNECT_S``,
-    else 300; 0: it is not, and the session ends); each drop has a window of its own. A
-    session the arbiter ends (status OK) or refuses is not dialled again.
+    If the Session stream breaks (the network, or the server was killed and restarted), a new
+    session is dialled with the same token, with backoff, for ``reconnect_s`` seconds (default
+    ``CROUPIER_SESSION_RECONNECT_S``, else 300; 0: it is not, and the session ends); each drop
+    has a window of its own. The seats held go on: handed again on the new stream while their
+    reconnect window lasts (protocol 3), or on their own Play streams (2). A session the arbiter
+    ends (status OK) or refuses is not dialled again.
     """
     return asyncio.run(
         serve_async(
@@ -592,21 +772,28 @@ async def serve_async(
         seats.add(task)
         task.add_done_callback(finished)
 
+    multiplexed = _Seats(template, bot.name)
     async with _channel(address, tls) as channel:
         await _ready(channel, address, connect_timeout_s)
         try:
             pause = _SESSION_BACKOFF_FIRST_S
             busy_until = time.monotonic() + BUSY_RETRY_S
             while True:
+                again = dropped_at is not None
                 try:
-                    await _session_stream(
-                        channel,
-                        hello,
-                        again=dropped_at is not None,
-                        welcomed=welcomed,
-                        seated=seated,
-                    )
+                    if hello.protocol_version > OLDEST_PROTOCOL_VERSION:
+                        await _mux_stream(
+                            channel, hello, multiplexed, again=again, welcomed=welcomed
+                        )
+                    else:
+                        await _session_stream(
+                            channel, hello, again=again, welcomed=welcomed, seated=seated
+                        )
                     break  # the arbiter ended the session
+                except BotError as exc:
+                    if not (sessions == 0 and _older_arbiter(exc, hello)):
+                        raise
+                    hello.protocol_version = OLDEST_PROTOCOL_VERSION  # from before protocol 3
                 except _SessionLost as lost:
                     now = time.monotonic()
                     if dropped_at is None and not lost.welcomed:  # the first dial: no room yet
@@ -630,9 +817,14 @@ async def serve_async(
                     await asyncio.sleep(min(left, random.uniform(pause / 2, pause)))
                     pause = min(pause * 2, _SESSION_BACKOFF_CAP_S)
         finally:
-            # the session is over (or broke for good): the seats handed out are played to the end
+            # the session is over (or broke for good): the seats handed out are played to the
+            # end (protocol 2); those a multiplexed session still held are lost
             if seats:
                 await asyncio.gather(*seats, return_exceptions=True)
+            if multiplexed.unfinished():
+                print(f"{bot.name}: the session ended with seats unfinished", file=sys.stderr)
+    played += multiplexed.played
+    failed += multiplexed.failed
     return SessionSummary(session_id, played, failed, sessions)
 
 

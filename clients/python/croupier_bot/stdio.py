@@ -6,12 +6,14 @@ plays as a bot that connects by itself, e.g. a registered bot of a competition s
 
 With ``--key`` (or ``CROUPIER_SESSION_TOKEN``) the bridge opens a bot session with that key and
 stays up: for every seat the server hands it, it starts CMD afresh and plays that one match
-between CMD's pipes and the seat's own ``Play`` stream, up to ``--capacity`` matches at a time
-(each its own CMD process), until the server ends the session. If the session's stream breaks
-(the network, or the server was killed and restarted) it dials a new one with the same key, with
-backoff, for ``--reconnect`` seconds (default ``CROUPIER_SESSION_RECONNECT_S``, else 300; 0: it
-does not); the matches already running go on meanwhile. With ``--token`` (or
-``CROUPIER_TOKEN``) it plays the one seat that token admits and exits.
+between CMD's pipes and the seat's messages, all seats on the session's one stream (protocol 3;
+an arbiter from before it hands each seat out to be played on a ``Play`` stream of its own), up
+to ``--capacity`` matches at a time (each its own CMD process), until the server ends the
+session. If the session's stream breaks (the network, or the server was killed and restarted)
+it dials a new one with the same key, with backoff, for ``--reconnect`` seconds (default
+``CROUPIER_SESSION_RECONNECT_S``, else 300; 0: it does not); the programs already running go on
+meanwhile, and their seats are handed to the new session within their reconnect window. With
+``--token`` (or ``CROUPIER_TOKEN``) it plays the one seat that token admits and exits.
 
 The stdio protocol is the one ``croupier match --bot stdio:CMD`` runs (the server's bridge,
 ``croupier.transport._stdio``): each ``PlayResponse`` reaches CMD as one line of protobuf's
@@ -39,7 +41,7 @@ import random
 import sys
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import grpc
@@ -90,6 +92,8 @@ _RETRY_REASONS = {"", "SESSION_TAKEN", "TOO_MANY_ATTEMPTS"}
 #: and the pause between tries (as the SDKs).
 _SEAT_RETRY_REASONS = {"SEAT_TAKEN", ""}
 _SEAT_RETRY_PAUSE_S = 0.1
+#: The oldest protocol version the bridge speaks: 2, to an arbiter that refuses 3.
+OLDEST_PROTOCOL_VERSION = 2
 
 
 class BridgeError(Exception):
@@ -334,6 +338,7 @@ class _Seated:
         self.channel, self.program, self.name = channel, program, name
         self.tasks: set[asyncio.Task[int]] = set()
         self.dropped_at: float | None = None
+        self.sessions = 0  # streams welcomed so far
 
     def __call__(self, seat: pb.SeatAssignment) -> None:
         task = asyncio.create_task(
@@ -348,10 +353,228 @@ class _Seated:
             print(f"{_PROG}: a match failed: {exc}", file=sys.stderr)
 
     def welcomed(self, session_id: str) -> None:
+        self.sessions += 1
         if self.dropped_at is not None:
             away = time.monotonic() - self.dropped_at
             print(f"{_PROG}: session back after {away:.1f}s ({session_id})", file=sys.stderr)
             self.dropped_at = None
+
+
+class _Program:
+    """One seat's program in a multiplexed session (protocol 3): the seat's messages go to its
+    stdin as lines, each line it writes goes back (``send``) as the seat's reply under its
+    ``seat_ref`` on the current stream. What the arbiter sends again after the session broke is
+    not repeated to it (the second Welcome, a decision it already has); a decision it has
+    answered is answered again with the same reply."""
+
+    def __init__(
+        self, program: Sequence[str], seed: int, send: Callable[[pb.SeatReply], None]
+    ) -> None:
+        self.program, self.seed, self.send = program, seed, send
+        self.ref = 0  # its seat_ref on the current stream
+        self.pending: deque[int] = deque()
+        self.last = 0
+        self.replied: pb.SeatReply | None = None
+        self.welcomed = self.ended = False
+        self.proc: asyncio.subprocess.Process | None = None
+        self.reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in HIDDEN_ENV}
+        env["CROUPIER_SEED"] = str(self.seed)
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.program,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                env=env,
+                limit=MAX_LINE_BYTES,
+            )
+        except OSError as exc:
+            why = exc.strerror or exc
+            print(f"{_PROG}: cannot start {self.program[0]}: {why}", file=sys.stderr)
+            self.send(pb.SeatReply(seat_ref=self.ref, leave=True))
+            self.ended = True
+            return
+        self.reader = asyncio.create_task(self._upstream())
+
+    def _forward(self, response: pb.PlayResponse) -> None:
+        if self.proc is None or self.proc.stdin is None or self.proc.stdin.is_closing():
+            return
+        self.proc.stdin.write(to_line(response))  # (no wait: one program never holds up another)
+
+    def deliver(self, response: pb.PlayResponse) -> None:
+        """One of the seat's messages, to the program."""
+        kind = response.WhichOneof("kind")
+        if kind == "welcome":
+            if self.welcomed:  # handed again after the session broke: it has had its Welcome
+                if response.events:
+                    self._forward(pb.PlayResponse(events=response.events))
+                return
+            self.welcomed = True
+        elif kind == "decision":
+            request_id = response.decision.request_id
+            replied = self.replied
+            again = replied is not None and replied.action.request_id == request_id
+            if request_id in self.pending or again:  # asked again after the session broke
+                if response.events:
+                    self._forward(pb.PlayResponse(events=response.events))
+                if again and replied is not None:  # answered, and the answer was lost
+                    self.send(pb.SeatReply(seat_ref=self.ref, action=replied.action))
+                return
+            self.last = request_id
+            self.pending.append(request_id)
+        self._forward(response)
+        if kind == "match_end":
+            self.ended = True
+            if self.proc is not None and self.proc.stdin is not None:
+                self.proc.stdin.close()
+
+    async def _upstream(self) -> None:
+        """Program -> arbiter, until the program closes its stdout."""
+        assert self.proc is not None
+        assert self.proc.stdout is not None
+        stdout = self.proc.stdout
+        while True:
+            try:
+                line = await stdout.readline()
+            except ValueError:  # longer than MAX_LINE_BYTES: not an action
+                line = b"?\n"
+                with contextlib.suppress(ValueError, asyncio.IncompleteReadError):
+                    await stdout.readuntil(b"\n")
+            if not line:
+                break
+            if self.ended:
+                continue  # what it still writes after the match is read and dropped
+            reply = parse_reply(line, self.pending, self.last)
+            if reply is None:
+                continue
+            out = pb.SeatReply(seat_ref=self.ref)
+            if reply.WhichOneof("kind") == "action":
+                out.action.CopyFrom(reply.action)
+                self.replied = out
+            self.send(out)  # (no action: a message that is not one, rejected)
+        if not self.ended:
+            print(f"{_PROG}: the program closed its stdout before the match ended", file=sys.stderr)
+            self.ended = True
+            self.send(pb.SeatReply(seat_ref=self.ref, leave=True))
+
+    async def finish(self) -> int:
+        """Wait for the program to end (it is killed if it has not within a second of the
+        match's end); its exit status."""
+        if self.proc is None:
+            return 1
+        try:
+            async with asyncio.timeout(1.0):
+                if self.reader is not None:
+                    await self.reader
+                return await self.proc.wait()
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
+            return await self.proc.wait()
+
+
+class _Multiplexed:
+    """The seats of a multiplexed session, by token (the same seat on every stream of the
+    session), each played by its own program."""
+
+    def __init__(self, program: Sequence[str]) -> None:
+        self.program = program
+        self.by_token: dict[str, _Program] = {}
+        self.refs: dict[int, _Program] = {}
+        self.outgoing: asyncio.Queue[pb.SeatReply] = asyncio.Queue()
+        self.ending: set[asyncio.Task[int]] = set()
+
+    def new_stream(self) -> None:
+        self.refs = {}
+        self.outgoing = asyncio.Queue()  # what was to go on a broken stream is dropped
+
+    def _send(self, reply: pb.SeatReply) -> None:
+        self.outgoing.put_nowait(reply)
+
+    async def handle(self, item: pb.SeatMessage) -> None:
+        if item.HasField("assignment"):
+            token = item.assignment.token
+            seat = self.by_token.get(token)
+            if seat is None:
+                seat = _Program(self.program, item.assignment.seed, lambda r: self._send(r))
+                self.by_token[token] = seat
+                seat.ref = item.seat_ref
+                await seat.start()
+            seat.ref = item.seat_ref
+            self.refs[item.seat_ref] = seat
+        seat = self.refs.get(item.seat_ref)
+        if seat is None:
+            return
+        seat.deliver(item.message)
+        if seat.ended:
+            self.refs.pop(item.seat_ref, None)
+            for token, held in list(self.by_token.items()):
+                if held is seat:
+                    del self.by_token[token]
+            task = asyncio.create_task(seat.finish())
+            self.ending.add(task)
+            task.add_done_callback(self.ending.discard)
+
+    async def close(self) -> None:
+        for seat in self.by_token.values():  # seats never finished: their programs go
+            if seat.proc is not None and seat.proc.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    seat.proc.kill()
+            task = asyncio.create_task(seat.finish())
+            self.ending.add(task)
+        if self.ending:
+            await asyncio.gather(*self.ending, return_exceptions=True)
+
+
+async def _mux_stream(
+    channel: grpc.aio.Channel,
+    hello: pb.SessionHello,
+    seats: _Multiplexed,
+    *,
+    again: bool,
+    welcomed: Callable[[str], None],
+) -> None:
+    """One multiplexed Session stream (protocol 3): every seat's messages to its program, the
+    programs' replies back, those ready at once in one message; raises as
+    :func:`_session_stream` does."""
+    call = bot_pb2_grpc.BotServiceStub(channel).Session()
+    seats.new_stream()
+    queue = seats.outgoing
+    was_welcomed = False
+
+    async def writer() -> None:
+        while True:
+            out = pb.SessionRequest()
+            out.replies.append(await queue.get())
+            while not queue.empty():
+                out.replies.append(queue.get_nowait())
+            await call.write(out)
+
+    sending: asyncio.Task[None] | None = None
+    try:
+        await call.write(pb.SessionRequest(hello=hello))
+        welcome = await call.read()
+        if welcome is grpc.aio.EOF or welcome.WhichOneof("kind") != "welcome":
+            raise BridgeError("the server did not welcome the session", 1)
+        was_welcomed = True
+        welcomed(welcome.welcome.session_id)
+        sending = asyncio.create_task(writer())
+        while (response := await call.read()) is not grpc.aio.EOF:
+            for item in response.seat_messages:
+                await seats.handle(item)
+    except grpc.aio.AioRpcError as exc:
+        reason = str(dict(exc.trailing_metadata() or ()).get(_REASON_KEY, ""))
+        if was_welcomed or (again and reason in _RETRY_REASONS):
+            raise _SessionLost(_rpc_error(exc), welcomed=was_welcomed) from None
+        raise _rpc_error(exc) from None
+    finally:
+        if sending is not None:
+            sending.cancel()
+            with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
+                await sending
+        call.cancel()  # (a no-op once the stream has ended)
 
 
 async def serve_stdio(
@@ -379,13 +602,24 @@ async def serve_stdio(
     async with _channel(address, tls_ca) as channel:
         await _ready(channel, address, connect_timeout_s)
         seated = _Seated(channel, program, name)
+        multiplexed = _Multiplexed(program)
         try:
             pause = _BACKOFF_FIRST_S
             while True:
                 again = seated.dropped_at is not None
                 try:
-                    await _session_stream(channel, hello, again=again, seated=seated)
+                    if hello.protocol_version > OLDEST_PROTOCOL_VERSION:
+                        await _mux_stream(
+                            channel, hello, multiplexed, again=again, welcomed=seated.welcomed
+                        )
+                    else:
+                        await _session_stream(channel, hello, again=again, seated=seated)
                     return 0  # the server ended the session
+                except BridgeError as exc:
+                    older = "[PROTOCOL_VERSION]" in str(exc) and seated.sessions == 0
+                    if not (older and hello.protocol_version > OLDEST_PROTOCOL_VERSION):
+                        raise
+                    hello.protocol_version = OLDEST_PROTOCOL_VERSION  # from before protocol 3
                 except _SessionLost as lost:
                     now = time.monotonic()
                     if lost.welcomed:  # a new drop: its own window
@@ -406,6 +640,7 @@ async def serve_stdio(
         finally:
             if seated.tasks:  # the seats already handed out are played to the end
                 await asyncio.gather(*seated.tasks, return_exceptions=True)
+            await multiplexed.close()
 
 
 async def play_stdio(

@@ -113,6 +113,13 @@ def decision_request(
 #: How long the arbiter waits, after a launched bot's stream ends, for its process to exit
 #: (then the fault is a crash, else a disconnect).
 CRASH_WAIT_S = 0.5
+#: A seat asked a decision within the match's last ``SOON_TURNS`` x seats decisions is taken to
+#: be asked again soon: its public events wait for that decision, with no events-only message
+#: (whatever ``event_flush_ms``); any other seat's (out of the game, or sitting out a long round)
+#: go after ``event_flush_ms``, and so do those of a seat that has forfeited the match or gone
+#: (never asked again). Four turns of the table: a seat may act several times in its turn (look,
+#: then bet) and sit out the rest of a short round after folding.
+SOON_TURNS = 4
 
 
 class _MatchCancelled(Exception):
@@ -206,6 +213,9 @@ class Match:
             link.grace_s = config.reconnect_grace_s
             link.bot_seed = bot_seed(config.seed, link.seat)
         self._step = 0  # the replay step of the decision being asked, for the gap records
+        #: Decisions asked so far, and per seat the count when it was last asked (SOON_TURNS).
+        self._asks = 0
+        self._asked_at = [0] * self.num_seats
         #: Per seat: when its bot dropped (event-loop time), while it is away.
         self._dropped_at: list[float | None] = [None] * self.num_seats
         self.stats = [SeatStats() for _ in range(self.num_seats)]
@@ -341,6 +351,7 @@ class Match:
         )
         self._recorder.header(self, seats_info)
         for link in self.seats:
+            link.expect_soon(True)  # every seat acts early in the first round
             if self._gone(link.seat):
                 kind, detail = Fault.NO_SHOW, "did not join in time"
                 if link.launched and link.crashed.is_set():
@@ -474,6 +485,7 @@ class Match:
         meter = link.cpu_meter if clock.kind is ClockKind.CPU else None
         link.cpu_at_write = meter is not None
         link.send(request)
+        self._asked(seat)
         loop = asyncio.get_running_loop()
         link.pending, link.pending_since = request, loop.time()
         try:
@@ -734,6 +746,22 @@ class Match:
         own = dataclasses.replace(event, by_arbiter=True)
         for link in self.seats:
             link.send(own if link.seat == event.seat else event)
+
+    def _asked(self, seat: int) -> None:
+        """``seat`` was just sent a decision: it is expected to act again soon; a seat not asked
+        within the last ``SOON_TURNS`` turns of the table no longer is
+        (``SeatLink.expect_soon``)."""
+        self._asks += 1
+        self._asked_at[seat] = self._asks
+        self.seats[seat].expect_soon(True)
+        horizon = SOON_TURNS * self.num_seats
+        for link in self.seats:
+            if link.outbox.holding and (
+                self._asks - self._asked_at[link.seat] >= horizon
+                or self._conceding[link.seat] == _ALWAYS
+                or self._gone(link.seat)
+            ):
+                link.expect_soon(False)
 
     def _gap(self, seat: int, message: Dropped | Rejoined) -> None:
         """Record a seat's bot dropping out (it may come back) or coming back."""

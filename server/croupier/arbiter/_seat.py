@@ -44,10 +44,23 @@ class Outbox:
     waits for the next message that is not a public event and returns it with the events queued
     before it, so the transport writes them in one go and is not woken for every event the table
     sees (with four seats, three of every four events are for seats with nothing to do).
+
+    A transport that carries many seats on one stream sets :attr:`listener` instead of waiting:
+    it is called with each message queued (``True`` for a public event) and takes what it wants
+    with :meth:`take_all`; no task waits on the outbox then.
+
+    While :attr:`holding` (the match expects to ask the seat soon: :meth:`hold`), public events
+    wait for the seat's next message however long that takes: no events-only message is sent to
+    a seat about to get a decision anyway.
     """
 
     def __init__(self) -> None:
         self._items: collections.deque[Outbound | None] = collections.deque()
+        #: Told of every message queued (``listener(is_event)``), while set; and told
+        #: ``listener(True)`` again when :attr:`holding` ends with events queued.
+        self.listener: Callable[[bool], None] | None = None
+        #: Public events wait for the next message, whatever their linger time (see :meth:`hold`).
+        self.holding = False
         self._waiter: asyncio.Future[None] | None = None
         self._wake_on_events = True  # what the waiter waits for: anything, or a non-event
         self._linger_s = 0.0  # ... or for the oldest event to have waited this long
@@ -61,13 +74,40 @@ class Outbox:
         if event and first:
             loop = asyncio.get_running_loop()
             self._since = loop.time()
+        if self.listener is not None:
+            self.listener(event)
+            return
         waiter = self._waiter
         if waiter is None or waiter.done():
             return
         if self._wake_on_events or not event:
             waiter.set_result(None)
-        elif first and self._timer is None and self._linger_s < math.inf:
+        elif first and self._timer is None and self._linger_s < math.inf and not self.holding:
             # the events go alone if nothing follows in time
+            self._timer = loop.call_at(self._since + self._linger_s, _wake, waiter)
+
+    @property
+    def since(self) -> float:
+        """When the oldest public event still queued was queued (event-loop time)."""
+        return self._since
+
+    def hold(self, holding: bool) -> None:
+        """Make public events wait for the seat's next message (``True``: the match will ask the
+        seat soon), or go on their own again once they have lingered (``False``: events
+        already overdue go now)."""
+        if holding == self.holding:
+            return
+        self.holding = holding
+        if holding or not self._items:
+            return
+        if self.listener is not None:
+            self.listener(True)
+            return
+        waiter = self._waiter
+        if waiter is None or waiter.done() or self._wake_on_events or self._timer is not None:
+            return
+        if self._linger_s < math.inf:
+            loop = asyncio.get_running_loop()
             self._timer = loop.call_at(self._since + self._linger_s, _wake, waiter)
 
     def empty(self) -> bool:
@@ -79,6 +119,12 @@ class Outbox:
 
     def qsize(self) -> int:
         return len(self._items)
+
+    def take_all(self) -> list[Outbound | None]:
+        """Everything queued, in order (the outbox is then empty)."""
+        items = list(self._items)
+        self._items.clear()
+        return items
 
     def get_nowait(self) -> Outbound | None:
         if not self._items:
@@ -103,7 +149,7 @@ class Outbox:
                     if items:
                         self._since = loop.time()
                     return batch
-            if items and loop.time() >= self._since + linger_s:
+            if items and not self.holding and loop.time() >= self._since + linger_s:
                 batch = list(items)
                 items.clear()
                 return batch
@@ -113,7 +159,7 @@ class Outbox:
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[None] = loop.create_future()
         self._waiter, self._wake_on_events, self._linger_s = waiter, wake_on_events, linger_s
-        if not wake_on_events and self._items and linger_s < math.inf:  # events are waiting
+        if not wake_on_events and self._items and linger_s < math.inf and not self.holding:
             self._timer = loop.call_at(self._since + linger_s, _wake, waiter)
         try:
             await waiter
@@ -254,6 +300,11 @@ class SeatLink:
         move_ms = max(0, clocks.move_time_ms - elapsed_ms)
         bank_ms = max(0, clocks.time_bank_ms - max(0, elapsed_ms - clocks.move_time_ms))
         return dataclasses.replace(request, clocks=Clocks(move_ms, bank_ms, clocks.last_latency_us))
+
+    def expect_soon(self, soon: bool) -> None:
+        """The match will ask this seat soon (its public events wait for that decision: no
+        events-only message), or no longer expects to (they go after the linger time)."""
+        self.outbox.hold(soon)
 
     def send(self, message: Outbound) -> None:
         """Queue a message for the bot, unless the seat is closed."""

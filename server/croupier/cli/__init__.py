@@ -65,12 +65,14 @@ from croupier.replay import (
     Replay,
     Tables,
     Walk,
+    by_bot,
     check_parquet,
     destinations,
     diff,
     follow,
     read_replay,
     render,
+    seat_names,
     select_rounds,
     summarize,
     summary_data,
@@ -746,7 +748,9 @@ def _check_round(replay: Replay, number: int) -> None:
     noun = replay.game.info.round_noun
     if not 1 <= number <= played:
         held = f"{noun}s 1..{played}" if played else f"no {noun}"
-        raise ConfigError(f"--deal {number}: the replay holds {held}")
+        # the wire counts from 0 (deal_index, round): say how the two numberings meet
+        wire = f" (numbered from 1: the wire's {noun} 0 is {noun} 1)" if number == 0 else ""
+        raise ConfigError(f"--deal {number}: the replay holds {held}{wire}")
 
 
 def _cmd_replay_summary(args: argparse.Namespace) -> int:
@@ -886,6 +890,9 @@ def _cmd_replay_diff(args: argparse.Namespace) -> int:
         print(f"{head}{deal}: {what}{delta}")
     alike = f"{same} of {len(rounds)} {unit}s played alike"
     print(f"total A−B: {' '.join(signed(t) for t in total)} ({alike})")
+    if (bots := by_bot(a, b, rounds)) is not None and seat_names(a) != seat_names(b):
+        # two seatings of a duplicate set: the same bots in other seats
+        print("total A−B by bot: " + "  ".join(f"{n} {signed(t)}" for n, t in bots.items()))
     return 0
 
 
@@ -908,6 +915,8 @@ def _cmd_check_bot(args: argparse.Namespace) -> int:
     for check in report.checks:
         why = f": {check.detail}" if check.status is Status.FAILED else ""
         _say(f"  {check.status.value:<4} {check.name}{why}")
+    for hint in report.hints:
+        _say(f"  hint: {hint}")
     if report.failed and report.log_tail:
         _say("  last lines of the bot's log:")
         for line in report.log_tail:
@@ -934,6 +943,10 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``croupier`` console script."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    if _tournament.wants_standings_help(words):
+        _tournament.standings_parser().print_help()
+        return 0
     args = build_parser().parse_args(argv)
     _configure_logging(args.verbose)
     handlers = {

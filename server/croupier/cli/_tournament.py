@@ -26,11 +26,12 @@ from croupier.ladder import (
     load_config,
     parse_override,
     resolve_bot,
+    results_path,
     run_tournament,
     seatings,
     store_standings,
 )
-from croupier.ladder._config import EXECUTORS, RESTARTS, with_runtime
+from croupier.ladder._config import EXECUTORS, RESTARTS, same_program, with_runtime
 
 #: Exit status of a tournament interrupted by SIGINT/SIGTERM (finished matches are kept).
 EXIT_INTERRUPTED = 130
@@ -89,6 +90,32 @@ def add_parser(sub: Any) -> None:
     t.add_argument("--csv", action="store_true", help="standings: print CSV (one row per bot)")
 
 
+def standings_parser() -> argparse.ArgumentParser:
+    """The help of ``croupier tournament standings`` (its arguments are parsed with the
+    tournament's: ``STORE``, ``--json``, ``--csv``)."""
+    p = argparse.ArgumentParser(
+        prog="croupier tournament standings",
+        description=(
+            "Print the standings held in a tournament store, also while the tournament runs: "
+            "each bot's score (in the game's unit, with the control variate), match points, "
+            "rating, and each pair's comparison (docs/ladder.md, 'Progress and standings')."
+        ),
+    )
+    p.add_argument("store_path", type=Path, metavar="STORE", help="the tournament's store")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print everything as JSON")
+    out.add_argument("--csv", action="store_true", help="print CSV, one row per bot")
+    return p
+
+
+def wants_standings_help(argv: list[str]) -> bool:
+    """Whether ``argv`` asks for ``croupier tournament standings --help``."""
+    if "tournament" not in argv:
+        return False
+    rest = argv[argv.index("tournament") + 1 :]
+    return bool(rest) and rest[0] == "standings" and ("-h" in rest or "--help" in rest)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.config == "standings":
         if args.store_path is None:
@@ -126,11 +153,21 @@ def run(args: argparse.Namespace) -> int:
     check_launch(config, resolved)  # refused here, in one line, before anything starts
     if any(b.argv and not b.error for b in resolved.values()):
         warn(config.sandbox)
-    display = _Live(config.store) if sys.stderr.isatty() else _Plain()
+    seat_warnings = [
+        f"croupier: warning: bots {', '.join(names)} run the same program and sit in "
+        "rotations, where each always sits after the same bots: seat order can set them apart "
+        '(the standings show by how much); format.seatings = "permutations" seats every order'
+        for names in same_program(config.bots)
+        if config.fmt.seatings == "rotations" and config.seats >= 3
+    ]
+    display = _Live(config.store) if sys.stderr.isatty() else _Plain(config.store)
+    began = time.monotonic()
     warned = config.seed is None or not searchable(config.seed)
 
     def update(progress: Progress) -> None:
         nonlocal warned
+        while seat_warnings:  # once the store took the config, before the first match
+            print(seat_warnings.pop(0), file=sys.stderr, flush=True)
         if not warned:  # once the store took the config: said before the first match
             warned = True
             assert config.seed is not None
@@ -151,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
         display.close()
     info, table = store_standings(config.store)
     print(render_standings(table, title=f"{config.name}: {summary.done}/{summary.total} matches"))
-    _print_bot_errors(info)
+    _print_bot_errors(info, table)
     if config.fmt.duplicate and config.restart == "session":
         lanes = len(seatings(config.seats, config.fmt.seatings))
         started = sum(bot.processes for bot in info["bots"].values())
@@ -159,7 +196,13 @@ def run(args: argparse.Namespace) -> int:
             f"bot processes: {started} started; duplicate sets: {lanes} lanes per session bot, "
             "each playing one seating of every set (docs/ladder.md, 'Bot processes')"
         )
-    print(f"store: {config.store}")
+    elapsed = time.monotonic() - began
+    rate = summary.played / elapsed if elapsed > 0 else 0.0
+    print(
+        f"played {summary.played} matches in {elapsed:.1f} s ({rate:.2f} matches/s); "
+        f"{summary.done}/{summary.total} stored"
+    )
+    print(f"store: {config.store}; results: {results_path(config)}")
     if summary.stopped_early:
         print("stopped early: the sequential test decided")
     if summary.cancelled:
@@ -188,11 +231,44 @@ def _line(p: Progress) -> str:
     return f"[{p.done:>{width}}/{p.total}] {r.match_id}: {seats}"
 
 
+#: Not on a terminal, a standings line is printed at least this often (and at each tenth of
+#: the schedule).
+STANDINGS_EVERY_S = 60.0
+
+
+def standings_line(table: Standings, done: int, total: int) -> str:
+    """The standings in one line: rank, bot, headline score (unit), match points."""
+    head = "points" if table.ranked_by == "points" else table.unit
+    cells = [
+        f"{rank}. {b.name} " + (_iv(b.points) if table.ranked_by == "points" else _iv(b.score))
+        for rank, b in enumerate(table.bots, 1)
+    ]
+    return f"standings [{done}/{total}] ({head}): " + " | ".join(cells)
+
+
 class _Plain:
-    """Not a terminal: one line per finished match on stderr."""
+    """Not a terminal: one line per finished match on stderr, and a standings line every
+    :data:`STANDINGS_EVERY_S` seconds and at each tenth of the schedule."""
+
+    def __init__(self, store: Path) -> None:
+        self._store = store
+        self._last = time.monotonic()
+        self._tenth = -1
 
     def update(self, p: Progress) -> None:
         print(_line(p), file=sys.stderr, flush=True)
+        if p.record is None or not p.total:
+            self._tenth = p.done * 10 // max(p.total, 1)
+            return
+        now = time.monotonic()
+        tenth = p.done * 10 // p.total
+        if tenth > self._tenth or now - self._last >= STANDINGS_EVERY_S:
+            self._tenth, self._last = tenth, now
+            try:
+                _, table = store_standings(self._store)
+            except ConfigError:
+                return
+            print(standings_line(table, p.done, p.total), file=sys.stderr, flush=True)
 
     def close(self) -> None:
         pass
@@ -249,16 +325,18 @@ def _rich_table(table: Standings) -> Any:
     from rich.table import Table
 
     out = Table(title="standings", title_justify="left")
-    for col in ("#", "bot", "μ", "σ", "μ−3σ", "score/round (95% CI)", "matches", "faults"):
+    head, _ = _headers(table)
+    for col in ("#", "bot", head, "points", "μ", "σ", "μ−3σ", "matches", "faults"):
         out.add_column(col, justify="left" if col == "bot" else "right")
     for rank, b in enumerate(table.bots, 1):
         out.add_row(
             str(rank),
             b.name,
+            _iv(b.score),
+            _iv(b.points),
             f"{b.rating.mu:.2f}",
             f"{b.rating.sigma:.2f}",
             f"{b.rating.ordinal:.2f}",
-            _iv(b.score),
             str(b.matches),
             str(b.faults),
         )
@@ -278,52 +356,72 @@ def _grid(rows: list[tuple[str, ...]]) -> list[str]:
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
 
 
+def _headers(table: Standings) -> tuple[str, str]:
+    """The score column's heading and the note under the table that says what it is."""
+    unit = table.unit
+    head = f"score {unit} (95% CI)"
+    if table.estimator == "control-variate":
+        how = f"control variate, beta {table.beta:.2f}"
+    else:
+        how = "raw"
+    note = (
+        f"score: {unit}, {how}; raw: without the control variate; points: match points by "
+        "place (1 first, 0 last); ranked by "
+        + ("points" if table.ranked_by == "points" else "score")
+        + "; pairs lead with "
+        + ("the control variate" if table.estimator == "control-variate" else "duplicate pairs")
+        + " (docs/ladder.md, 'Statistics')"
+    )
+    return head, note
+
+
 def render_standings(table: Standings, title: str) -> str:
     """The standings as plain text: the bots, then each pair's comparison, then the SPRT."""
-    rows: list[tuple[str, ...]] = [
-        (
-            "rank",
-            "bot",
-            "mu",
-            "sigma",
-            "mu-3sigma",
-            "score/round (95% CI)",
-            "matches",
-            "firsts",
-            "faults",
-        )
-    ]
+    chips = any(b.per100 is not None for b in table.bots)
+    head, note = _headers(table)
+    cols = ["rank", "bot", head, "raw", "points (95% CI)"]
+    if chips:
+        cols.append("chips/100 rounds")
+    cols += ["mu", "sigma", "mu-3sigma", "matches", "firsts", "faults"]
+    rows: list[tuple[str, ...]] = [tuple(cols)]
     for rank, b in enumerate(table.bots, 1):
-        rows.append(
-            (
-                str(rank),
-                b.name,
-                f"{b.rating.mu:.2f}",
-                f"{b.rating.sigma:.2f}",
-                f"{b.rating.ordinal:.2f}",
-                _iv(b.score),
-                str(b.matches),
-                str(b.firsts),
-                str(b.faults),
-            )
-        )
+        row = [str(rank), b.name, _iv(b.score), _iv(b.raw), _iv(b.points)]
+        if chips:
+            row.append(_iv(b.per100, 1) if b.per100 is not None else "-")
+        row += [
+            f"{b.rating.mu:.2f}",
+            f"{b.rating.sigma:.2f}",
+            f"{b.rating.ordinal:.2f}",
+            str(b.matches),
+            str(b.firsts),
+            str(b.faults),
+        ]
+        rows.append(tuple(row))
     lines = [title, *_grid(rows)]
     if table.pairs:
         two = any(p.elo is not None for p in table.pairs)
-        head: tuple[str, ...] = ("pair", "paired diff/round", "unpaired", "above-level-below")
-        prow: list[tuple[str, ...]] = [(*head, "elo") if two else head]
+        cv = any(p.cv is not None for p in table.pairs)
+        phead: list[str] = ["pair"]
+        if cv:
+            phead.append("control variate")
+        phead += ["paired diff", "unpaired", "above-level-below"]
+        if two:
+            phead.append("elo")
+        prow: list[tuple[str, ...]] = [tuple(phead)]
         for p in table.pairs:
-            row: tuple[str, ...] = (
-                f"{p.a} - {p.b}",
+            cells = [f"{p.a} - {p.b}"]
+            if cv:
+                cells.append(_iv(p.cv) if p.cv is not None else "-")
+            cells += [
                 _iv(p.paired),
                 _iv(p.unpaired),
                 f"{p.record.wins}-{p.record.draws}-{p.record.losses}",
-            )
+            ]
             if two:
-                elo = p.elo
-                row = (*row, "-" if elo is None else _elo(elo))
-            prow.append(row)
+                cells.append("-" if p.elo is None else _elo(p.elo))
+            prow.append(tuple(cells))
         lines += ["", *_grid(prow)]
+    lines += ["", note]
     if table.sprt is not None:
         s = table.sprt
         verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[s.decision]
@@ -345,6 +443,8 @@ def _elo(i: Interval) -> str:
 
 
 def _standings(args: argparse.Namespace) -> int:
+    if args.json and args.csv:
+        raise ConfigError("croupier tournament standings: --json and --csv: choose one")
     info, table = store_standings(args.store_path)
     if args.json:
         data = table.as_dict()
@@ -372,9 +472,16 @@ def _standings(args: argparse.Namespace) -> int:
                 "mu",
                 "sigma",
                 "ordinal",
-                "score_per_round",
+                "score",
                 "low",
                 "high",
+                "unit",
+                "estimator",
+                "score_raw",
+                "points",
+                "points_low",
+                "points_high",
+                "per_100_rounds",
                 "matches",
                 "rounds",
                 "firsts",
@@ -392,6 +499,13 @@ def _standings(args: argparse.Namespace) -> int:
                     f"{b.score.mean:.5f}",
                     f"{b.score.low:.5f}",
                     f"{b.score.high:.5f}",
+                    table.unit,
+                    table.estimator,
+                    f"{b.raw.mean:.5f}",
+                    f"{b.points.mean:.5f}",
+                    f"{b.points.low:.5f}",
+                    f"{b.points.high:.5f}",
+                    "" if b.per100 is None else f"{b.per100.mean:.5f}",
                     b.matches,
                     b.rounds,
                     b.firsts,
@@ -402,11 +516,28 @@ def _standings(args: argparse.Namespace) -> int:
         return 0
     title = f"{info['tournament']} ({info['game']}): {info['finished']}/{info['total']} matches"
     print(render_standings(table, title))
-    _print_bot_errors(info)
+    _print_bot_errors(info, table)
     return 0
 
 
-def _print_bot_errors(info: dict[str, Any]) -> None:
+def _seat_order_notes(info: dict[str, Any], table: Standings) -> list[str]:
+    """For two bots that run the same program: their difference, which only seat order (and
+    chance) can make: the measured seat-order bias."""
+    commands = {name: bot.command for name, bot in info["bots"].items() if bot.command != "random"}
+    out = []
+    for p in table.pairs:
+        if commands.get(p.a) is not None and commands.get(p.a) == commands.get(p.b):
+            out.append(
+                f"seat order: {p.a} and {p.b} run the same program; their difference "
+                f"{_iv(p.lead)} ({table.unit}) is what their seats gave them"
+            )
+    return out
+
+
+def _print_bot_errors(info: dict[str, Any], table: Standings | None = None) -> None:
+    if table is not None:
+        for line in _seat_order_notes(info, table):
+            print(line)
     if note := bots_note({name: bot.isolation for name, bot in info["bots"].items()}):
         print(note)
     for name, bot in sorted(info["bots"].items()):

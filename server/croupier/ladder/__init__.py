@@ -33,6 +33,7 @@ from croupier.ladder._tournament import (
     Progress,
     Summary,
     check_launch,
+    results_path,
     run_tournament,
     store_standings,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "parse_override",
     "read_store",
     "resolve_bot",
+    "results_path",
     "run_tournament",
     "seat_entry",
     "seatings",

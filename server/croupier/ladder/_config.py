@@ -81,6 +81,28 @@ class FormatSpec:
     #: Duplicate sets with ``remote`` bots, which can remember one seating of a set when they
     #: play the next (refused unless set). A permission, not part of the config hash.
     allow_remote_duplicate: bool = False
+    #: Whether ``seatings`` was set in the file (else the default, :func:`default_seatings`,
+    #: gives way to what a store begun with another default holds).
+    seatings_given: bool = True
+
+
+def default_seatings(seats: int) -> str:
+    """``permutations`` at 3 seats (6 seatings instead of 3: every bot after every other one),
+    else ``rotations`` (at 2 seats they are the same; at 4, 24 permutations against 4)."""
+    return "permutations" if seats == 3 else "rotations"
+
+
+def same_program(bots: tuple[BotSpec, ...]) -> list[list[str]]:
+    """Groups of two or more bots with the same command (none when every bot has one; the
+    bundled ``random`` bot is left out: it has no skill for seat order to favour)."""
+    groups: dict[str, list[str]] = {}
+    for b in bots:
+        if not b.remote and b.command != "random":
+            groups.setdefault(b.command, []).append(b.name)
+    found = [names for names in groups.values() if len(names) > 1]
+    if len(found) == 1 and len(found[0]) == len(bots):
+        return []  # all the same program: seat order favours none of them
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,7 +367,10 @@ def parse_config(
     fmt = FormatSpec(
         kind=r.choice(fmt_data, "format.kind", "round-robin", FORMATS),
         seats=params["players"],
-        seatings=r.choice(fmt_data, "format.seatings", "rotations", SEATINGS),
+        seatings=r.choice(
+            fmt_data, "format.seatings", default_seatings(params["players"]), SEATINGS
+        ),
+        seatings_given="seatings" in fmt_data,
         duplicate=r.boolean(fmt_data, "format.duplicate", True),
         max_tables=r.integer(fmt_data, "format.max_tables", 0),
         candidates=tuple(candidates),

@@ -8,6 +8,7 @@ This module is what a Ray worker runs too (``_ray.py``): nothing here touches th
 from __future__ import annotations
 
 import asyncio
+import difflib
 import hashlib
 import importlib.util
 import json
@@ -26,11 +27,12 @@ from typing import Protocol
 import structlog
 
 from croupier.arbiter import ClockRules, Match, MatchConfig
-from croupier.errors import BotLaunchError, ConfigError
+from croupier.errors import BotLaunchError, ConfigError, CroupierError
 from croupier.ladder._config import BotSpec, TournamentConfig
+from croupier.ladder._control import replay_corrections
 from croupier.ladder._schedule import Slot, deal_script
 from croupier.ladder._store import SeatRecord
-from croupier.replay import RecordListener
+from croupier.replay import RecordListener, read_replay
 from croupier.runner import run_match
 from croupier.transport import (
     BUNDLED,
@@ -103,7 +105,11 @@ def resolve_bot(spec: BotSpec) -> ResolvedBot:
         argv = parse_bot_command(spec.command)
     except ConfigError as exc:
         known = ", ".join(sorted(BUNDLED))
-        return ResolvedBot(spec.name, spec.command, (), error=f"{exc} (bundled bots: {known})")
+        close = difflib.get_close_matches(spec.command.strip(), list(BUNDLED), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        return ResolvedBot(
+            spec.name, spec.command, (), error=f"{exc} ({hint}bundled bots: {known})"
+        )
     return ResolvedBot(spec.name, spec.command, tuple(argv), exe_sha256=executable_hash(argv))
 
 
@@ -164,6 +170,8 @@ def make_jobs(
             reconnect_grace_s=config.reconnect_grace_s,
             event_flush_ms=config.event_flush_ms,
             withhold_reveal=bool(slot.deal_set),  # its deals are played at other seatings
+            # the organiser's names in the replay's header seats (bound by the commitment)
+            seat_roster=tuple({"display_name": name} for name in slot.bots),
         )
         out.append(MatchJob(slot, mc, tuple(bots[name] for name in slot.bots)))
     return out
@@ -211,12 +219,14 @@ async def play_job(
     on_ready: Callable[[Match], None] | None = None,
     watch: MatchWatch | None = None,
     sandbox: SandboxOptions | None = None,
+    control: bool = False,
 ) -> Played:
     """Play one match on ``server`` into ``out_dir``, from scratch: whatever an earlier,
     unfinished attempt left there (a partial replay, logs) is removed first. The seats of bots
     in ``pooled`` are handed to their pool (see :func:`seat_entry`); bots launched for this
     match alone run in ``sandbox``. ``on_ready`` gets the match once its seats are handed out,
-    just before play starts; ``watch.starting`` the slot before each attempt."""
+    just before play starts; ``watch.starting`` the slot before each attempt. ``control``:
+    compute each seat's control variate (:func:`match_corrections`) once it is over."""
     slot = job.slot
     for stale in out_dir.glob(f"{slot.match_id}.*"):
         stale.unlink(missing_ok=True)
@@ -262,9 +272,19 @@ async def play_job(
                 stale.unlink(missing_ok=True)
             continue
         break
+    cv: tuple[float | None, ...] = (None,) * len(run.result.seats)
+    if control and not run.result.cancelled:
+        cv = await asyncio.to_thread(match_corrections, run.replay, slot.seed, len(cv))
     seats = tuple(
         SeatRecord(
-            r.seat, slot.bots[r.seat], r.score, r.place, r.outcome.value, r.timeouts, r.rejected
+            r.seat,
+            slot.bots[r.seat],
+            r.score,
+            r.place,
+            r.outcome.value,
+            r.timeouts,
+            r.rejected,
+            cv[r.seat],
         )
         for r in run.result.seats
     )
@@ -278,6 +298,15 @@ async def play_job(
         worker,
         run.result.cancelled,
     )
+
+
+def match_corrections(replay: Path, seed: int, seats: int) -> tuple[float | None, ...]:
+    """The control variates of a finished match's seats (``_control``), from its replay;
+    ``None`` each when the replay cannot be read back (the match still counts, raw)."""
+    try:
+        return replay_corrections(read_replay(replay), seed)
+    except (CroupierError, OSError, ValueError):
+        return (None,) * seats
 
 
 def default_concurrency() -> int:
@@ -474,6 +503,7 @@ class LocalPlayer:
                         pooled=self._pooled(job.slot),
                         watch=watch,
                         sandbox=self._sandbox,
+                        control=True,
                     )
                 finally:
                     if watch is not None:

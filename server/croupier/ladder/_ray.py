@@ -15,6 +15,7 @@ was (partly) played twice still counts once.
 from __future__ import annotations
 
 import asyncio
+import socket
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -83,6 +84,78 @@ def play_batch(
     return out, {name: (s.mode, s.processes, s.crashes) for name, s in stats.items()}
 
 
+#: The most matches in one batch: what a lost node can cost to replay, and how long the driver
+#: waits before a batch's results are stored.
+MAX_BATCH = 32
+
+
+def batch_size_for(jobs: int, concurrency: int) -> int:
+    """Matches per batch: the pending ones spread over one batch per slot in flight, at least 4
+    and at most :data:`MAX_BATCH`. Every batch starts its own bot processes (one per bot and
+    lane), so batches of a few matches spend their time starting bots: with 4 matches a batch,
+    one node played at a quarter of the local executor's rate (0.51 with two batches per
+    slot)."""
+    per = -(-jobs // max(1, concurrency))
+    return max(1, min(jobs, MAX_BATCH, max(4, per)))
+
+
+#: How long the driver waits for a TCP connection to ``--address`` before it gives up (Ray's
+#: own client would retry for minutes).
+REACH_TIMEOUT_S = 5.0
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's message as one line: its first non-empty line, whitespace collapsed."""
+    lines = [" ".join(line.split()) for line in str(exc).splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def check_reachable(address: str, timeout: float = REACH_TIMEOUT_S) -> None:
+    """:class:`ExecutorError` unless a TCP connection to ``address`` (host:port) opens within
+    ``timeout`` seconds."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ConfigError(f"--address {address!r}: expected HOST:PORT (a Ray head's GCS port)")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise ExecutorError(
+            f"ray: cannot reach the Ray cluster at {address} within {timeout:g} s ({reason}); "
+            "is its head running (ray start --head), and is the port open?"
+        ) from None
+
+
+def connect_ray(ray: Any, address: str) -> None:
+    """``ray.init``, every failure one line (:class:`ExecutorError`, exit status 3): an
+    address that does not answer (within :data:`REACH_TIMEOUT_S`), a local instance that did
+    not start in Ray's own time limit, a cluster of another Ray or Python version."""
+    if address:
+        check_reachable(address)
+    try:
+        ray.init(
+            address=address or None,
+            include_dashboard=False,
+            log_to_driver=False,
+            configure_logging=False,
+        )
+    except Exception as exc:  # (Ray raises a plain Exception when its start times out)
+        text = _first_line(exc)
+        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+        if "version mismatch" in text.lower():
+            raise ExecutorError(
+                f"ray: {where} runs another version: {text} (install the same Ray and Python "
+                "on the driver and every node)"
+            ) from None
+        if "timed out" in text.lower() or isinstance(exc, TimeoutError):
+            raise ExecutorError(
+                f"ray: {where} did not start in time: {text} (a loaded machine: try again, "
+                "or start a cluster with ray start --head and pass --address)"
+            ) from None
+        raise ExecutorError(f"ray: cannot start or join {where}: {text}") from None
+
+
 async def play_ray(
     jobs: Sequence[MatchJob],
     config: TournamentConfig,
@@ -104,17 +177,9 @@ async def play_ray(
     log = structlog.get_logger("croupier.ladder.ray")
     started_here = not ray.is_initialized()
     if started_here:
-        try:
-            ray.init(
-                address=config.address or None,
-                include_dashboard=False,
-                log_to_driver=False,
-                configure_logging=False,
-            )
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise ConfigError(f"cannot reach the Ray cluster {config.address!r}: {exc}") from None
+        connect_ray(ray, config.address)
     try:
-        size = batch_size or max(1, min(4, len(jobs) // max(1, concurrency * 2) or 1))
+        size = batch_size or batch_size_for(len(jobs), concurrency)
         batches = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
         task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(play_batch)
         in_flight: dict[Any, int] = {}
@@ -147,7 +212,7 @@ async def play_ray(
                     results, stats = ray.get(ref)
                 except ray.exceptions.RayError as exc:
                     raise ExecutorError(
-                        f"a batch of {size} matches failed on every retry: {exc}"
+                        f"ray: a batch of {size} matches failed on every retry: {_first_line(exc)}"
                     ) from None
                 for played in results:
                     commit(played)

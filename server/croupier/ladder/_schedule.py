@@ -20,8 +20,10 @@ import hashlib
 import itertools
 import math
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -100,8 +102,9 @@ class Format:
         self.names = tuple(b.name for b in config.bots)
         self.n = config.seats
 
-    def tables(self, round_index: int, ratings: Mapping[str, float]) -> list[Table]:
-        """The tables (bots in table order) of round ``round_index``."""
+    def tables(self, round_index: int, ratings: Mapping[str, float] | Results) -> list[Table]:
+        """The tables (bots in table order) of round ``round_index``; ``ratings`` (the
+        results so far) matter to dynamic formats only."""
         raise NotImplementedError
 
     def tables_per_round(self) -> int:
@@ -166,7 +169,7 @@ class RoundRobin(Format):
     def tables_per_round(self) -> int:
         return self._count
 
-    def tables(self, round_index: int, ratings: Mapping[str, float]) -> list[Table]:
+    def tables(self, round_index: int, ratings: Mapping[str, float] | Results) -> list[Table]:
         if self._sampled:
             return self._rounds[round_index]
         return list(itertools.combinations(self.names, self.n))
@@ -200,7 +203,7 @@ class Gauntlet(Format):
     def tables_per_round(self) -> int:
         return self._per * len(self.candidates)
 
-    def tables(self, round_index: int, ratings: Mapping[str, float]) -> list[Table]:
+    def tables(self, round_index: int, ratings: Mapping[str, float] | Results) -> list[Table]:
         if self._sampled:
             return self._rounds[round_index]
         return [
@@ -210,24 +213,164 @@ class Gauntlet(Format):
         ]
 
 
+@dataclass(frozen=True, slots=True)
+class Results:
+    """What a dynamic format pairs on, from the matches stored so far: each bot's rating μ,
+    its match points (:func:`match_points`; a bye counts as half a win's, the average of a
+    place), how often each pair shared a table, how many rounds each bot sat out."""
+
+    ratings: Mapping[str, float] = field(default_factory=dict)
+    points: Mapping[str, float] = field(default_factory=dict)
+    met: Mapping[frozenset[str], int] = field(default_factory=dict)
+    byes: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls, matches: Iterable[Any], names: Sequence[str], ratings: Mapping[str, float]
+    ) -> Results:
+        """From stored matches (``MatchRecord``s: ``round`` and ``seats`` with ``bot`` and
+        ``place``) of the rounds played so far. A bot's points of a round are its mean match
+        points over that round's matches (its seatings); a round it sat out counts 0.5."""
+        earned: dict[tuple[int, str], list[float]] = {}
+        tables: dict[tuple[int, int], set[str]] = {}
+        rounds: set[int] = set()
+        for m in matches:
+            rounds.add(m.round)
+            tables.setdefault((m.round, m.table), set()).update(s.bot for s in m.seats)
+            for s, value in zip(m.seats, match_points([s.place for s in m.seats]), strict=True):
+                earned.setdefault((m.round, s.bot), []).append(value)
+        met: Counter[frozenset[str]] = Counter()  # tables (not matches) shared
+        for bots in tables.values():
+            for pair in itertools.combinations(sorted(bots), 2):
+                met[frozenset(pair)] += 1
+        points = dict.fromkeys(names, 0.0)
+        byes = dict.fromkeys(names, 0)
+        for r in rounds:
+            for name in names:
+                got = earned.get((r, name))
+                if got:
+                    points[name] += sum(got) / len(got)
+                else:
+                    points[name] += 0.5
+                    byes[name] += 1
+        return cls(dict(ratings), points, dict(met), byes)
+
+
+def match_points(places: Sequence[int]) -> list[float]:
+    """Match points of the seats of one match by place: 1 for first, 0 for last, evenly
+    between ((n - place) / (n - 1) for n seats), tied seats sharing the mean of the points of
+    the places they span. They add up to n / 2 in every match."""
+    n = len(places)
+    if n < 2:
+        return [0.0] * n
+    out = []
+    for p in places:
+        above = sum(1 for q in places if q < p)
+        level = sum(1 for q in places if q == p)
+        # the places above..above+level-1 (0-based), worth (n-1-i)/(n-1) each
+        out.append(sum((n - 1 - i) / (n - 1) for i in range(above, above + level)) / level)
+    return out
+
+
+#: Search steps the Swiss pairing may take per level of allowed rematches before it settles
+#: for more rematches (a field of 64 bots at two seats needs a few hundred).
+PAIRING_BUDGET = 50_000
+
+
+def pair_tables(order: Sequence[str], n: int, met: Mapping[frozenset[str], int]) -> list[Table]:
+    """Cut ``order`` (best first; its length a multiple of ``n``) into tables of ``n`` with
+    the fewest earlier meetings (pairs of bots seated together, counted once per table), and
+    among those the one closest to seating neighbours of ``order`` together: a depth-first
+    search that seats the best unseated bot with the nearest bots below it first, allowing 0
+    meetings, then 1, and so on: a meeting is taken only when no table plan has fewer
+    (within :data:`PAIRING_BUDGET` steps per level; past three levels that run out, the
+    neighbours are seated as they come)."""
+
+    def cost(table: Sequence[str]) -> int:
+        return sum(met.get(frozenset(p), 0) for p in itertools.combinations(table, 2))
+
+    class _Budget(Exception):
+        pass
+
+    steps = 0
+
+    def search(rest: tuple[str, ...], allowed: int) -> list[Table] | None:
+        nonlocal steps
+        if not rest:
+            return []
+        first, others = rest[0], rest[1:]
+        for combo in itertools.combinations(range(len(others)), n - 1):
+            steps += 1
+            if steps > PAIRING_BUDGET:
+                raise _Budget
+            table = (first, *(others[i] for i in combo))
+            c = cost(table)
+            if c > allowed:
+                continue
+            left = tuple(b for i, b in enumerate(others) if i not in combo)
+            found = search(left, allowed - c)
+            if found is not None:
+                return [table, *found]
+        return None
+
+    ceiling = sum(met.values())
+    exhausted = 0
+    for allowed in range(ceiling + 1):  # the fewest meetings first
+        steps = 0
+        try:
+            found = search(tuple(order), allowed)
+        except _Budget:
+            exhausted += 1
+            if exhausted == 3:
+                break
+            continue
+        if found is not None:
+            return found
+    return [tuple(order[i : i + n]) for i in range(0, len(order), n)]
+
+
 class Swiss(Format):
-    """Rating-near pairing for large fields: each round the bots are ordered by rating (the
-    first round at random) and cut into tables of n neighbours; the m mod n lowest-rated bots
-    sit the round out."""
+    """Swiss pairing for large fields. Each round: the m mod n bots with the fewest byes so
+    far sit out (of those, the lowest in match points, then rating; ties drawn from the key),
+    so no bot sits out twice before every bot has sat out once; the others are ordered by
+    match points (score groups), within a group by rating μ (the first round: drawn from the
+    key), and seated at tables of n neighbours with no two bots who met before at one table
+    unless no such plan exists (:func:`pair_tables`)."""
 
     dynamic = True
 
     def tables_per_round(self) -> int:
         return len(self.names) // self.n
 
-    def tables(self, round_index: int, ratings: Mapping[str, float]) -> list[Table]:
-        if round_index == 0:
+    def tables(self, round_index: int, ratings: Mapping[str, float] | Results) -> list[Table]:
+        results = ratings if isinstance(ratings, Results) else Results(ratings=ratings)
+        noise = dict(
+            zip(self.names, self._rng("swiss", round_index).random(len(self.names)), strict=True)
+        )
+        if round_index == 0:  # (the draw of stores begun before this pairing: same first round)
             order = list(self.names)
             self._rng("swiss").shuffle(order)
+            rank = {b: i for i, b in enumerate(order)}
         else:
-            order = sorted(self.names, key=lambda b: (-ratings.get(b, 0.0), b))
-        k = self.tables_per_round()
-        return [tuple(order[i * self.n : (i + 1) * self.n]) for i in range(k)]
+            rank = {
+                b: i
+                for i, b in enumerate(
+                    sorted(
+                        self.names,
+                        key=lambda b: (
+                            -results.points.get(b, 0.0),
+                            -results.ratings.get(b, 0.0),
+                            noise[b],
+                        ),
+                    )
+                )
+            }
+        sit_out = len(self.names) % self.n
+        out = sorted(self.names, key=lambda b: (results.byes.get(b, 0), -rank[b], noise[b]))[
+            :sit_out
+        ]
+        order = sorted((b for b in self.names if b not in out), key=rank.__getitem__)
+        return pair_tables(order, self.n, results.met)
 
 
 FORMAT_CLASSES: dict[str, type[Format]] = {
@@ -266,8 +409,9 @@ class Schedule:
     def total(self) -> int:
         return self.per_round() * self.config.rounds
 
-    def round_slots(self, round_index: int, ratings: Mapping[str, float]) -> list[Slot]:
-        """The matches of one round (``ratings`` matter only to dynamic formats)."""
+    def round_slots(self, round_index: int, ratings: Mapping[str, float] | Results) -> list[Slot]:
+        """The matches of one round (``ratings``, or the :class:`Results` so far, matter only
+        to dynamic formats)."""
         cfg = self.config
         out: list[Slot] = []
         index = round_index * self.per_round()

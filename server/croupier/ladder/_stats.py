@@ -16,14 +16,17 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 from openskill.models import PlackettLuce
 
-from croupier.ladder._store import MatchRecord
+from croupier.games import get_game
+from croupier.ladder._control import fit_beta
+from croupier.ladder._schedule import match_points
+from croupier.ladder._store import MatchRecord, SeatRecord
 
 #: Two-sided 95 % normal quantile.
 Z95 = 1.959963984540054
@@ -100,10 +103,59 @@ def welch_interval(xs: Sequence[float], ys: Sequence[float]) -> Interval:
     return Interval(mean, mean - half, mean + half, min(nx, ny))
 
 
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """How a game's scores are read. Trick games (a fixed number of deals): points per deal,
+    a match's score divided by its deals. Chip games (a match ends when one seat holds the
+    chips, or at the round cap): **net chips per match**, the final stack less the starting
+    one (a per-round figure would measure match length: a match won in one round would count
+    the whole pot per round). ``beta`` scales each seat's control variate (:func:`fit_beta`)."""
+
+    chips: bool = False
+    stack: int = 0
+    beta: float = 0.0
+
+    @classmethod
+    def of(cls, game: str, params: Mapping[str, int]) -> Scoring:
+        info = get_game(game).info
+        if info.fixed_length:
+            return cls()
+        return cls(chips=True, stack=int(params.get("stack", 0)))
+
+    @property
+    def unit(self) -> str:
+        return "chips/match" if self.chips else "points/deal"
+
+    def raw(self, match: MatchRecord, seat: SeatRecord) -> float:
+        """The seat's score in the standings' unit."""
+        if self.chips:
+            return float(seat.score) - self.stack
+        return float(seat.score) / max(match.rounds_played, 1)
+
+    def correction(self, match: MatchRecord, seat: SeatRecord) -> float | None:
+        """The seat's control variate in the same unit (``None``: not computed)."""
+        if seat.cv is None:
+            return None
+        return seat.cv if self.chips else seat.cv / max(match.rounds_played, 1)
+
+    def adjusted(self, match: MatchRecord, seat: SeatRecord) -> float | None:
+        """The control-variate estimate: raw less β times the correction."""
+        c = self.correction(match, seat)
+        return None if c is None else self.raw(match, seat) - self.beta * c
+
+
+#: How a sample is taken from a seat of a match (``None``: this seat gives none).
+Value = Callable[[MatchRecord, SeatRecord], "float | None"]
+
+
 def per_round(match: MatchRecord) -> dict[str, float]:
     """Each bot's score per round (deal) in one match."""
     rounds = max(match.rounds_played, 1)
     return {s.bot: float(s.score) / rounds for s in match.seats}
+
+
+def _per_deal(match: MatchRecord, seat: SeatRecord) -> float | None:
+    return float(seat.score) / max(match.rounds_played, 1)
 
 
 def _unit(match: MatchRecord) -> str:
@@ -111,12 +163,23 @@ def _unit(match: MatchRecord) -> str:
     return match.deal_set or match.match_id
 
 
-def paired_samples(matches: Iterable[MatchRecord], a: str, b: str) -> list[float]:
-    """Per unit (duplicate set, or match) in which both played: a's mean score per round minus
-    b's, over the matches of that unit."""
+def _values(match: MatchRecord, value: Value) -> dict[str, float]:
+    out = {}
+    for s in match.seats:
+        x = value(match, s)
+        if x is not None:
+            out[s.bot] = x
+    return out
+
+
+def paired_samples(
+    matches: Iterable[MatchRecord], a: str, b: str, value: Value = _per_deal
+) -> list[float]:
+    """Per unit (duplicate set, or match) in which both played: a's mean ``value`` (by
+    default its score per deal) minus b's, over the matches of that unit."""
     by_unit: dict[str, tuple[list[float], list[float]]] = {}
     for m in matches:
-        scores = per_round(m)
+        scores = _values(m, value)
         pair = by_unit.setdefault(_unit(m), ([], []))
         if a in scores:
             pair[0].append(scores[a])
@@ -125,22 +188,52 @@ def paired_samples(matches: Iterable[MatchRecord], a: str, b: str) -> list[float
     return [float(np.mean(xa) - np.mean(xb)) for xa, xb in by_unit.values() if xa and xb]
 
 
-def paired_difference(matches: Sequence[MatchRecord], a: str, b: str) -> Interval:
-    """Mean paired difference a − b per round, with its 95 % interval."""
-    return mean_interval(paired_samples(matches, a, b))
+def paired_difference(
+    matches: Sequence[MatchRecord], a: str, b: str, value: Value = _per_deal
+) -> Interval:
+    """Mean paired difference a − b, with its 95 % interval."""
+    return mean_interval(paired_samples(matches, a, b, value))
 
 
-def unpaired_difference(matches: Sequence[MatchRecord], a: str, b: str) -> Interval:
+def unpaired_difference(
+    matches: Sequence[MatchRecord], a: str, b: str, value: Value = _per_deal
+) -> Interval:
     """The same difference from the same units' matches, ignoring that they shared deals: the
-    two bots' per-match scores per round as independent samples (Welch)."""
+    two bots' per-match values as independent samples (Welch)."""
     shared = {
         _unit(m)
         for m in matches
         if any(s.bot == a for s in m.seats) and any(s.bot == b for s in m.seats)
     }
-    xa = [per_round(m)[a] for m in matches if _unit(m) in shared and a in per_round(m)]
-    xb = [per_round(m)[b] for m in matches if _unit(m) in shared and b in per_round(m)]
+    xa: list[float] = []
+    xb: list[float] = []
+    for m in matches:
+        if _unit(m) not in shared:
+            continue
+        scores = _values(m, value)
+        if a in scores:
+            xa.append(scores[a])
+        if b in scores:
+            xb.append(scores[b])
     return welch_interval(xa, xb)
+
+
+def ratio_interval(values: Sequence[float], rounds: Sequence[int], per: float = 100.0) -> Interval:
+    """``per`` × Σ values / Σ rounds (e.g. chips per 100 rounds) with a 95 % interval by the
+    delta method (the ratio estimator's residuals ``value − ratio · rounds``)."""
+    n = len(values)
+    total = float(sum(rounds))
+    if n == 0 or total <= 0:
+        return Interval(math.nan, -math.inf, math.inf, n)
+    x = np.asarray(values, dtype=float)
+    r = np.asarray(rounds, dtype=float)
+    ratio = float(x.sum()) / total
+    if n < 2:
+        return Interval(ratio * per, -math.inf, math.inf, n)
+    resid = x - ratio * r
+    se = math.sqrt(float(np.sum(resid**2)) / (n * (n - 1))) / float(r.mean())
+    half = t95(n - 1) * se * per
+    return Interval(ratio * per, ratio * per - half, ratio * per + half, n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,19 +393,39 @@ class BotStanding:
     matches: int
     rounds: int
     rating: Rating
-    score: Interval  # per round
+    #: The headline score in the standings' unit (points per deal, or net chips per match),
+    #: by the estimator the standings lead with (``Standings.estimator``).
+    score: Interval
     firsts: int  # matches placed first (ties included)
     faults: int  # matches not ended "normal" (timeouts, illegal replies, disconnected)
+    #: The same score, raw (no control variate).
+    raw: Interval = Interval(math.nan, -math.inf, math.inf, 0)
+    #: Match points by place (1 first, 0 last, ties share), mean per match.
+    points: Interval = Interval(math.nan, -math.inf, math.inf, 0)
+    #: Chip games: net chips per 100 rounds played (``None`` in trick games).
+    per100: Interval | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class PairStat:
     a: str
     b: str
-    paired: Interval
-    unpaired: Interval
+    paired: Interval  # duplicate-paired, raw scores
+    unpaired: Interval  # raw scores as independent samples (Welch)
     record: HeadToHead
     elo: Interval | None  # two-player games only
+    #: Duplicate-paired on the control-variate scores (``None`` where not every match has it).
+    cv: Interval | None = None
+
+    @property
+    def lead(self) -> Interval:
+        """The comparison the standings lead with: control variate where there is one."""
+        return self.cv if self.cv is not None else self.paired
+
+
+#: The estimators, as the standings name the one they lead with.
+CONTROL_VARIATE = "control-variate"
+DUPLICATE_PAIRED = "duplicate-paired"
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,17 +435,31 @@ class Standings:
     matches: int
     sprt: SprtResult | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The unit of the scores: ``points/deal`` or ``chips/match``.
+    unit: str = "points/deal"
+    #: The estimator of ``BotStanding.score`` and ``PairStat.lead``.
+    estimator: str = DUPLICATE_PAIRED
+    #: The fitted coefficient of the control variate (0 without one).
+    beta: float = 0.0
+    #: What orders the bots: ``points`` (match points, chip games) or ``score``.
+    ranked_by: str = "score"
 
     def as_dict(self) -> dict[str, Any]:
         def num(x: float) -> float | None:
             return x if math.isfinite(x) else None
 
-        def iv(i: Interval) -> dict[str, Any]:
+        def iv(i: Interval | None) -> dict[str, Any] | None:
+            if i is None:
+                return None
             return {"mean": num(i.mean), "low": num(i.low), "high": num(i.high), "n": i.n}
 
         return {
             **self.extra,
             "matches": self.matches,
+            "unit": self.unit,
+            "estimator": self.estimator,
+            "cv_beta": self.beta,
+            "ranked_by": self.ranked_by,
             "bots": [
                 {
                     "rank": rank,
@@ -342,7 +469,11 @@ class Standings:
                     "mu": b.rating.mu,
                     "sigma": b.rating.sigma,
                     "ordinal": b.rating.ordinal,
-                    "score_per_round": iv(b.score),
+                    "score": iv(b.score),
+                    "score_raw": iv(b.raw),
+                    "points": iv(b.points),
+                    "per_100_rounds": iv(b.per100),
+                    "score_per_round": iv(b.score),  # (the name before units: score)
                     "firsts": b.firsts,
                     "faults": b.faults,
                 }
@@ -352,6 +483,8 @@ class Standings:
                 {
                     "a": p.a,
                     "b": p.b,
+                    "lead": iv(p.lead),
+                    "cv": iv(p.cv),
                     "paired": iv(p.paired),
                     "unpaired": iv(p.unpaired),
                     "wins": p.record.wins,
@@ -377,47 +510,96 @@ class Standings:
         }
 
 
+def scoring(matches: Sequence[MatchRecord], game: str, params: Mapping[str, int]) -> Scoring:
+    """The game's :class:`Scoring`, with β fitted over every seat of ``matches`` (0 unless
+    every seat has its control variate)."""
+    base = Scoring.of(game, params)
+    xs: list[float] = []
+    cs: list[float] = []
+    for m in matches:
+        for s in m.seats:
+            c = base.correction(m, s)
+            if c is None:
+                return base
+            xs.append(base.raw(m, s))
+            cs.append(c)
+    return replace(base, beta=fit_beta(xs, cs))
+
+
+def lead_samples(
+    matches: Sequence[MatchRecord], a: str, b: str, game: str, params: Mapping[str, int]
+) -> list[float]:
+    """The paired samples the standings lead with (and the SPRT tests): per duplicate set, a
+    minus b in the standings' unit, by the control variate where every match has one."""
+    how = scoring(matches, game, params)
+    cv = all(s.cv is not None for m in matches for s in m.seats) and bool(matches)
+    return paired_samples(matches, a, b, how.adjusted if cv else how.raw)
+
+
 def standings(
     matches: Sequence[MatchRecord],
     names: Sequence[str],
     seats: int,
     sprt_spec: Mapping[str, Any] | None = None,
+    *,
+    game: str = "",
+    params: Mapping[str, int] | None = None,
 ) -> Standings:
-    """Everything the standings show, from the finished ``matches`` in schedule order."""
+    """Everything the standings show, from the finished ``matches`` in schedule order.
+    ``game`` and ``params`` say how scores read (:class:`Scoring`); without them, per deal."""
+    how = scoring(matches, game, params or {}) if game else Scoring()
+    cv = bool(matches) and all(s.cv is not None for m in matches for s in m.seats)
+    lead: Value = how.adjusted if cv else how.raw
     ratings = openskill_ratings(matches, names)
-    scores: dict[str, list[float]] = {n: [] for n in names}
+    raw: dict[str, list[float]] = {n: [] for n in names}
+    led: dict[str, list[float]] = {n: [] for n in names}
+    points: dict[str, list[float]] = {n: [] for n in names}
+    lengths: dict[str, list[int]] = {n: [] for n in names}
     rounds = dict.fromkeys(names, 0)
     firsts = dict.fromkeys(names, 0)
     faults = dict.fromkeys(names, 0)
     for m in matches:
-        pr = per_round(m)
-        for s in m.seats:
-            if s.bot not in scores:
+        mp = match_points([s.place for s in m.seats])
+        for s, pts in zip(m.seats, mp, strict=True):
+            if s.bot not in raw:
                 continue
-            scores[s.bot].append(pr[s.bot])
+            raw[s.bot].append(how.raw(m, s))
+            x = lead(m, s)
+            led[s.bot].append(how.raw(m, s) if x is None else x)
+            points[s.bot].append(pts)
+            lengths[s.bot].append(m.rounds_played)
             rounds[s.bot] += m.rounds_played
             firsts[s.bot] += s.place == 1
             faults[s.bot] += s.outcome != "normal"
+    ranked_by = "points" if how.chips else "score"
+
+    def order(b: BotStanding) -> tuple[float, float, str]:
+        head = b.points.mean if how.chips else b.score.mean
+        return (-head if math.isfinite(head) else math.inf, -b.rating.mu, b.name)
+
     bots = sorted(
         (
             BotStanding(
                 n,
-                len(scores[n]),
+                len(raw[n]),
                 rounds[n],
                 ratings[n],
-                mean_interval(scores[n]),
+                mean_interval(led[n]),
                 firsts[n],
                 faults[n],
+                raw=mean_interval(raw[n]),
+                points=mean_interval(points[n]),
+                per100=ratio_interval(raw[n], lengths[n]) if how.chips else None,
             )
             for n in names
         ),
-        key=lambda b: (-b.rating.ordinal, b.name),
+        key=order,
     )
     h2h = head_to_head(matches, names)
-    order = [b.name for b in bots]
+    names_in_order = [b.name for b in bots]
     pairs = []
-    for i, a in enumerate(order):
-        for b in order[i + 1 :]:
+    for i, a in enumerate(names_in_order):
+        for b in names_in_order[i + 1 :]:
             record = h2h[(a, b)]
             if not record.games:
                 continue
@@ -425,14 +607,24 @@ def standings(
                 PairStat(
                     a,
                     b,
-                    paired_difference(matches, a, b),
-                    unpaired_difference(matches, a, b),
+                    paired_difference(matches, a, b, how.raw),
+                    unpaired_difference(matches, a, b, how.raw),
                     record,
                     elo_difference(record) if seats == 2 else None,
+                    paired_difference(matches, a, b, how.adjusted) if cv else None,
                 )
             )
     test = None
     if sprt_spec:
-        xs = paired_samples(matches, sprt_spec["candidate"], sprt_spec["baseline"])
+        xs = paired_samples(matches, sprt_spec["candidate"], sprt_spec["baseline"], lead)
         test = sprt(xs, sprt_spec["d0"], sprt_spec["d1"], sprt_spec["alpha"], sprt_spec["beta"])
-    return Standings(tuple(bots), tuple(pairs), len(matches), test)
+    return Standings(
+        tuple(bots),
+        tuple(pairs),
+        len(matches),
+        test,
+        unit=how.unit,
+        estimator=CONTROL_VARIATE if cv else DUPLICATE_PAIRED,
+        beta=how.beta if cv else 0.0,
+        ranked_by=ranked_by,
+    )

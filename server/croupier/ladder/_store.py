@@ -10,7 +10,8 @@ Schema (``docs/ladder.md`` describes every column)::
     matches     id (from the schedule slot), slot, round, table, seating, duplicate set, seed
                 (decimal text: seeds are 128-bit),
                 rounds played, replay path and its SHA-256, who played it, when
-    seats       per match and seat: bot, score (exact fraction as text), place, outcome, faults
+    seats       per match and seat: bot, score (exact fraction as text), place, outcome, faults,
+                the control variate of its score (``cv``, NULL where not computed)
     ratings     per bot, for a continuous ladder (``croupier serve``): openskill mu and sigma after
                 the last stored match, written in that match's transaction
 
@@ -96,6 +97,7 @@ CREATE TABLE IF NOT EXISTS seats (
     outcome TEXT NOT NULL,
     timeouts INTEGER NOT NULL,
     rejected INTEGER NOT NULL,
+    cv REAL,
     PRIMARY KEY (match_id, seat)
 );
 """
@@ -112,6 +114,9 @@ class SeatRecord:
     outcome: str
     timeouts: int
     rejected: int
+    #: The control variate of the seat's score (``_control.replay_corrections``): the luck of
+    #: the chance outcomes as a random player would have scored it; ``None`` if not computed.
+    cv: float | None = None
 
 
 #: The columns of a seat row, in table order (``seats``, and the server store's ``server_seats``).
@@ -127,8 +132,10 @@ def seat_rows(match_id: str, seats: Iterable[SeatRecord]) -> list[tuple[object, 
 
 
 def seat_record(row: Sequence[Any]) -> SeatRecord:
-    """The seat a row of ``SEAT_COLUMNS`` holds (its match id, first, left out)."""
-    return SeatRecord(row[1], row[2], Fraction(row[3]), row[4], row[5], row[6], row[7])
+    """The seat a row of ``SEAT_COLUMNS`` holds (its match id, first, left out), and its
+    control variate when the row has a ninth column (the tournament store's ``cv``)."""
+    cv = float(row[8]) if len(row) > 8 and row[8] is not None else None
+    return SeatRecord(row[1], row[2], Fraction(row[3]), row[4], row[5], row[6], row[7], cv)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +251,15 @@ class Store(SQLiteStore):
                 ),
             )
 
+    def extend_tournament(self, config_hash: str, defining: Any, total: int) -> None:
+        """Give the tournament more rounds: its config (whose only change is ``rounds``), hash
+        and total are replaced, in one transaction; the matches stored stay as they are."""
+        with self._transaction() as conn:
+            conn.execute(
+                "UPDATE tournament SET config_hash = ?, config_json = ?, total = ? WHERE id = 1",
+                (config_hash, json.dumps(defining, sort_keys=True), total),
+            )
+
     # -- bots -----------------------------------------------------------------------------------
 
     def bots(self) -> dict[str, BotRecord]:
@@ -336,8 +352,13 @@ class Store(SQLiteStore):
                 ),
             )
             conn.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                seat_rows(record.match_id, record.seats),
+                f"INSERT INTO seats ({SEAT_COLUMNS}, cv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (*row, s.cv)
+                    for row, s in zip(
+                        seat_rows(record.match_id, record.seats), record.seats, strict=True
+                    )
+                ],
             )
             for s, (name, version) in zip(record.seats, hello, strict=False):
                 if name or version:
@@ -355,7 +376,11 @@ class Store(SQLiteStore):
     def matches(self) -> list[MatchRecord]:
         """Every finished match, in schedule order."""
         seats: dict[str, list[SeatRecord]] = {}
-        for row in self._conn.execute(f"SELECT {SEAT_COLUMNS} FROM seats ORDER BY match_id, seat"):
+        have = {row[1] for row in self._conn.execute("PRAGMA table_info(seats)")}
+        cv = ", cv" if "cv" in have else ""
+        for row in self._conn.execute(
+            f"SELECT {SEAT_COLUMNS}{cv} FROM seats ORDER BY match_id, seat"
+        ):
             seats.setdefault(row[0], []).append(seat_record(row))
         out = []
         for row in self._conn.execute(
@@ -395,6 +420,9 @@ def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
             for column, kind in _ADDED_BOT_COLUMNS.items():
                 if column not in have:
                     conn.execute(f"ALTER TABLE bots ADD COLUMN {column} {kind}")
+            have = {row[1] for row in conn.execute("PRAGMA table_info(seats)")}
+            if "cv" not in have:  # a store made before control variates
+                conn.execute("ALTER TABLE seats ADD COLUMN cv REAL")
             have = {row[1] for row in conn.execute("PRAGMA table_info(tournament)")}
             if "secret" not in have:  # a store of schema 1
                 conn.execute("ALTER TABLE tournament ADD COLUMN secret TEXT NOT NULL DEFAULT ''")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
@@ -28,11 +29,11 @@ from croupier.ladder._play import (
     make_jobs,
     resolve_bot,
 )
-from croupier.ladder._schedule import Schedule, Seeder, Slot
+from croupier.ladder._schedule import Results, Schedule, Seeder, Slot
 from croupier.ladder._stats import (
     Standings,
+    lead_samples,
     openskill_ratings,
-    paired_samples,
     sprt,
     standings,
 )
@@ -85,11 +86,22 @@ def _check_store(
             config.name, config.game, config.config_hash(), defining, total, secret
         )
     elif held["hash"] != config.config_hash():
-        change = first_difference(held["config"], defining) or "the config hash differs"
-        raise ConfigError(
-            f"{store.path} holds a different tournament: {change} (use another store, "
-            f"or the config it was made with)"
-        )
+        old_rounds = int(held["config"].get("rounds", 0))
+        if {**held["config"], "rounds": config.rounds} == defining:
+            if config.rounds < old_rounds:
+                raise ConfigError(
+                    f"{store.path} holds {old_rounds} rounds: a tournament can be given more "
+                    f"rounds, not fewer (got rounds = {config.rounds})"
+                )
+            # more rounds: the played ones keep their slots, seeds and deals; the new ones
+            # draw theirs from the same key (the slot's round is new)
+            store.extend_tournament(config.config_hash(), defining, total)
+        else:
+            change = first_difference(held["config"], defining) or "the config hash differs"
+            raise ConfigError(
+                f"{store.path} holds a different tournament: {change} (use another store, "
+                f"or the config it was made with)"
+            )
     stored = store.bots()
     for name, bot in bots.items():
         old = stored.get(name)
@@ -130,9 +142,13 @@ def launch_options(config: TournamentConfig, extra: tuple[Path, ...] = ()) -> Sa
 def check_launch(
     config: TournamentConfig, bots: dict[str, ResolvedBot], who: str = "croupier tournament"
 ) -> Isolation | None:
-    """:class:`ConfigError` (one line) if the tournament would launch bots without a sandbox
+    """:class:`ConfigError` (one line) if a bot's command cannot run (a misspelt bundled bot,
+    a program that is not there), if the tournament would launch bots without a sandbox
     (``sandbox`` is not ``none``), or launch one whose directory holds what no bot may see
     (:func:`launch_options`); else what its bots run in (``None``: it launches none)."""
+    for bot in bots.values():
+        if bot.error:
+            raise ConfigError(f"{config.source}: bots.{bot.name}: {bot.error}")
     local = [b for b in bots.values() if b.argv and not b.error]
     if not local:
         return None
@@ -147,6 +163,56 @@ def check_launch(
             except BotLaunchError as exc:
                 raise ConfigError(f"{config.source}: {exc}") from None
     return sandbox_isolation(options.mode)
+
+
+def results_path(config: TournamentConfig) -> Path:
+    """The tournament's results file: one JSON line per stored match (``docs/ladder.md``),
+    beside the store (not among the replays, which tools read as ``OUT/*.jsonl``)."""
+    return config.store.with_name(f"{config.store.stem}-results.jsonl")
+
+
+def result_line(record: MatchRecord, bots: tuple[str, ...]) -> str:
+    """One match of the results file (no seed: the deals stay secret until published)."""
+    return json.dumps(
+        {
+            "match_id": record.match_id,
+            "slot": record.slot,
+            "round": record.round + 1,
+            "table": record.table + 1,
+            "seating": record.seating + 1,
+            "deal_set": record.deal_set,
+            "rounds_played": record.rounds_played,
+            "bots": list(bots),
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "bot": s.bot,
+                    "score": str(s.score),
+                    "place": s.place,
+                    "outcome": s.outcome,
+                    "timeouts": s.timeouts,
+                    "rejected": s.rejected,
+                    "cv": s.cv,
+                }
+                for s in record.seats
+            ],
+            "replay": record.replay_path,
+            "replay_sha256": record.replay_sha256,
+            "worker": record.worker,
+        },
+        separators=(",", ":"),
+    )
+
+
+def _write_results(path: Path, matches: list[MatchRecord]) -> None:
+    """Write the results file anew from the store (so it holds each stored match once, also
+    after a kill between a commit and its line), private like the replays."""
+    tmp = path.with_suffix(".jsonl.part")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        for m in matches:
+            f.write(result_line(m, tuple(s.bot for s in m.seats)) + "\n")
+    os.replace(tmp, path)
 
 
 def _relative(path: Path, base: Path) -> str:
@@ -201,6 +267,10 @@ async def run_tournament(
             raise ConfigError(
                 f"{config.source}: tls: TLS serves remote bots, which the local executor hosts"
             )
+        if config.address:  # before anything is stored or said: one line, in seconds
+            from croupier.ladder._ray import check_reachable
+
+            await asyncio.to_thread(check_reachable, config.address)
     remote = [b.name for b in config.bots if b.remote]
     if remote and config.fmt.duplicate and not config.fmt.allow_remote_duplicate:
         raise ConfigError(
@@ -210,13 +280,16 @@ async def run_tournament(
             "format.duplicate = false"
         )
     bots = {b.name: resolve_bot(b) for b in config.bots}
-    for bot in bots.values():
-        if bot.error:
-            log.warning("bot_cannot_start", bot=bot.name, error=bot.error)
     isolation = check_launch(config, bots)
     config = replace(config, sandbox=launch_options(config))
     store = open_store(config.store)
     try:
+        held = store.tournament()
+        if held is not None and not config.fmt.seatings_given:
+            # the default seatings changed (3 seats: permutations); a store begun with the
+            # old default goes on with it
+            kept = held["config"].get("format", {}).get("seatings", config.fmt.seatings)
+            config = replace(config, fmt=replace(config.fmt, seatings=kept))
         try:  # replays, logs: the bots' hands and the seeds, private (0700 when made here)
             config.out.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
@@ -232,6 +305,11 @@ async def run_tournament(
                 if bot.argv and not bot.error:
                     store.note_isolation(bot.name, isolation.value, weaker)
         finished = store.finished_ids()
+        results = results_path(config)
+        try:
+            _write_results(results, store.matches())
+        except OSError as exc:
+            raise ConfigError(f"cannot write {results}: {exc.strerror or exc}") from None
         skipped = len(finished)
         done = skipped
         played = 0
@@ -242,7 +320,13 @@ async def run_tournament(
         def sprt_decided() -> bool:
             if not sprt_spec or not sprt_spec["stop"]:
                 return False
-            xs = paired_samples(store.matches(), sprt_spec["candidate"], sprt_spec["baseline"])
+            xs = lead_samples(
+                store.matches(),
+                sprt_spec["candidate"],
+                sprt_spec["baseline"],
+                config.game,
+                config.params,
+            )
             result = sprt(
                 xs, sprt_spec["d0"], sprt_spec["d1"], sprt_spec["alpha"], sprt_spec["beta"]
             )
@@ -276,6 +360,11 @@ async def run_tournament(
             if not store.commit_match(record, result.hello):
                 log.warning("match_already_stored", match_id=slot.match_id)
                 return
+            try:  # (a line lost here is written at the next start, from the store)
+                with results.open("a", encoding="utf-8") as f:
+                    f.write(result_line(record, slot.bots) + "\n")
+            except OSError as exc:
+                log.warning("results_line_lost", match_id=slot.match_id, error=str(exc))
             done += 1
             played += 1
             log.info(
@@ -311,9 +400,10 @@ async def run_tournament(
                 for r in range(config.rounds):
                     if stop() or (cancel is not None and cancel.is_set()):
                         break
-                    ratings = openskill_ratings(store.matches(), names)
-                    order = {n: x.ordinal for n, x in ratings.items()}
-                    await play(schedule.round_slots(r, order))
+                    so_far = [m for m in store.matches() if m.round < r]
+                    ratings = openskill_ratings(so_far, names)
+                    mu = {n: x.mu for n, x in ratings.items()}
+                    await play(schedule.round_slots(r, Results.of(so_far, names, mu)))
             else:
                 await play(schedule.static_slots())
         cancelled = cancel is not None and cancel.is_set()
@@ -435,7 +525,14 @@ def store_standings(path: Path) -> tuple[dict[str, Any], Standings]:
         matches = store.matches()
         names = list(config["bots"])
         seats = int(config["params"]["players"])
-        result = standings(matches, names, seats, config.get("sprt"))
+        result = standings(
+            matches,
+            names,
+            seats,
+            config.get("sprt"),
+            game=held["game"],
+            params=config["params"],
+        )
         info: dict[str, Any] = {
             "tournament": held["name"],
             "game": held["game"],

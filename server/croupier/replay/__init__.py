@@ -1,7 +1,7 @@
 """Replays, one JSON-lines file per match (docs/replay-format.md): write; read, check and
 re-simulate (one validating reader for every command); verify; render; export."""
 
-from croupier.replay._diff import Move, RoundDiff, diff
+from croupier.replay._diff import Move, RoundDiff, by_bot, diff, seat_names
 from croupier.replay._export import (
     FORMATS,
     SCHEMAS,
@@ -65,6 +65,7 @@ __all__ = [
     "Tables",
     "VerifyReport",
     "Walk",
+    "by_bot",
     "check_parquet",
     "destinations",
     "diff",
@@ -76,6 +77,7 @@ __all__ = [
     "round_facts",
     "round_results",
     "score_text",
+    "seat_names",
     "select_rounds",
     "summarize",
     "summary_data",

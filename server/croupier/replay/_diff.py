@@ -67,6 +67,36 @@ def _rounds(replay: Replay) -> list[_Round]:
     return [rounds[k] for k in sorted(rounds)]
 
 
+def seat_names(replay: Replay) -> list[str]:
+    """Who sat in each seat, as the organiser named them (a tournament's ``display_name``),
+    else as the bots named themselves."""
+    out = []
+    for seat in replay.header["seats"]:
+        name = seat.get("display_name")
+        out.append(name if isinstance(name, str) and name else str(seat.get("bot_name", "")))
+    return out
+
+
+def by_bot(a: Replay, b: Replay, rounds: list[RoundDiff]) -> dict[str, Fraction] | None:
+    """Per bot, its score change in A minus its score change in B over the rounds both have,
+    wherever it sat: the comparison that means something for two seatings of a duplicate set
+    (the cards stay with the seats, the bots move). ``None`` unless both replays seat the same
+    bots, each once (by name)."""
+    na, nb = seat_names(a), seat_names(b)
+    if sorted(na) != sorted(nb) or len(set(na)) != len(na):
+        return None
+    ra, rb = _rounds(a), _rounds(b)
+    out = dict.fromkeys(na, Fraction(0))
+    for r in rounds:
+        x = ra[r.round] if r.round < len(ra) else None
+        y = rb[r.round] if r.round < len(rb) else None
+        if x is None or y is None or x.deltas is None or y.deltas is None:
+            continue
+        for name in na:
+            out[name] += x.deltas[na.index(name)] - y.deltas[nb.index(name)]
+    return out
+
+
 def diff(a: Replay, b: Replay) -> list[RoundDiff]:
     """Compare two replays of one game with the same parameters, round by round."""
     if a.header["game"] != b.header["game"] or a.header["params"] != b.header["params"]:

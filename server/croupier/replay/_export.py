@@ -37,7 +37,8 @@ SCHEMAS: dict[str, tuple[tuple[str, str], ...]] = {
         ("ended_at", STR),
     ),
     "seats": (
-        ("match_id", STR), ("game", STR), ("seat", INT), ("bot_name", STR), ("bot_version", STR),
+        ("match_id", STR), ("game", STR), ("seat", INT), ("bot_name", STR), ("display_name", STR),
+        ("bot_version", STR),
         ("connected", BOOL), ("score", STR), ("score_value", FLOAT), ("place", INT),
         ("outcome", STR), ("timeouts", INT), ("rejected", INT), ("decisions", INT),
         ("time_us", INT), ("rounds_won", INT),
@@ -50,8 +51,15 @@ SCHEMAS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "decisions": (
         ("match_id", STR), ("game", STR), ("step", INT), ("round", INT), ("seat", INT),
-        ("bot_name", STR), ("phase", STR), ("action", INT), ("label", STR), ("kind", STR),
-        ("legal", INT), ("time_us", INT), ("fault", STR),
+        ("bot_name", STR), ("display_name", STR), ("phase", STR), ("action", INT),
+        ("label", STR), ("kind", STR), ("legal", INT), ("time_us", INT), ("wall_us", INT),
+        ("lag_us", INT), ("fault", STR),
+    ),
+    "seat_rounds": (
+        ("match_id", STR), ("game", STR), ("round", INT), ("seat", INT), ("bot_name", STR),
+        ("display_name", STR), ("dealer", BOOL), ("delta", STR), ("delta_value", FLOAT),
+        ("total_value", FLOAT), ("won", BOOL), ("winner", BOOL), ("decisions", INT),
+        ("time_us", INT),
     ),
 }  # fmt: skip
 TABLES = tuple(SCHEMAS)
@@ -79,10 +87,14 @@ class Tables:
         match_id, name = header["match_id"], header["game"]
         seats = len(header["seats"])
         bots = [s["bot_name"] for s in header["seats"]]
+        names = [display_name(s) for s in header["seats"]]
         decisions = [0] * seats
         time_us = [0] * seats
         won = [0] * seats
         per_round = 0
+        round_decisions = [0] * seats
+        round_time = [0] * seats
+        totals = [Fraction(0)] * seats
         results = iter(round_results(replay))
         for i, rec in enumerate(replay.records):
             data = rec.data
@@ -91,14 +103,18 @@ class Tables:
                 seat = data["seat"]
                 decisions[seat] += 1
                 time_us[seat] += data["time_us"]
+                round_decisions[seat] += 1
+                round_time[seat] += data["time_us"]
                 per_round += 1
                 self.add(
                     "decisions",
                     match_id=match_id, game=name, step=data["step"],
                     round=game.round_index(before), seat=seat, bot_name=bots[seat],
+                    display_name=names[seat],
                     phase=before.phase.name.lower(), action=data["action"], label=data["label"],
                     kind=data["label"].split(":")[0], legal=len(game.legal_actions(before)),
-                    time_us=data["time_us"], fault=data["fault"],
+                    time_us=data["time_us"], wall_us=_int(data.get("wall_us")),
+                    lag_us=_int(data.get("lag_us")), fault=data["fault"],
                 )  # fmt: skip
             elif rec.type == "round_end":
                 result = next(results)
@@ -115,14 +131,30 @@ class Tables:
                     outcome=result.get("outcome"), decided_by=result.get("decided_by"),
                     eliminated=result.get("eliminated"), result=_json(result),
                 )  # fmt: skip
+                winners = _winners(result, data["deltas"])
+                for s, delta in enumerate(data["deltas"]):
+                    change = Fraction(delta)
+                    totals[s] += change
+                    self.add(
+                        "seat_rounds",
+                        match_id=match_id, game=name, round=data["round"], seat=s,
+                        bot_name=bots[s], display_name=names[s],
+                        dealer=result.get("dealer") == s, delta=delta,
+                        delta_value=float(change), total_value=float(totals[s]),
+                        won=change > 0, winner=s in winners,
+                        decisions=round_decisions[s], time_us=round_time[s],
+                    )  # fmt: skip
                 per_round = 0
+                round_decisions = [0] * seats
+                round_time = [0] * seats
         final = replay.result
         rows = final["seats"] if final else [None] * seats
         for s, (entry, row) in enumerate(zip(header["seats"], rows, strict=True)):
             self.add(
                 "seats",
                 match_id=match_id, game=name, seat=s, bot_name=entry["bot_name"],
-                bot_version=entry["bot_version"], connected=entry["connected"],
+                display_name=names[s], bot_version=entry["bot_version"],
+                connected=entry["connected"],
                 score=row["score"] if row else None,
                 score_value=float(Fraction(row["score"])) if row else None,
                 place=row["place"] if row else None, outcome=row["outcome"] if row else None,
@@ -146,6 +178,13 @@ class Tables:
             started_at=_str(header.get("started_at")),
             ended_at=_str(final.get("ended_at")) if final else None,
         )  # fmt: skip
+
+
+def display_name(seat: dict[str, Any]) -> str:
+    """Who played a seat, as the organiser named it: the header seat's ``display_name`` (a
+    tournament sets it, bound by the commitment), else what the bot said in its Hello."""
+    name = seat.get("display_name")
+    return name if isinstance(name, str) and name else str(seat.get("bot_name", ""))
 
 
 def _winners(result: dict[str, Any], deltas: list[str]) -> list[int]:

@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 import json
 import os
+import threading
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -46,11 +47,19 @@ class ReplayWriter:
     """Writes one match's replay; implements :class:`croupier.arbiter.Recorder`.
 
     The file is created mode 0600: it holds the seed and every hand while the match runs.
-    ``listener`` (optional) is handed each record once its line is written and flushed."""
+    ``listener`` (optional) is handed each record once its line is written and flushed.
 
-    def __init__(self, path: Path, listener: RecordListener | None = None) -> None:
+    The result record closes the file (flushed and synced to disk), unless ``close_at_result`` is
+    false: then its owner calls :meth:`close`, from a thread of its own if it likes (the runner
+    does, so that the ``fsync`` never holds up the event loop's other matches)."""
+
+    def __init__(
+        self, path: Path, listener: RecordListener | None = None, *, close_at_result: bool = True
+    ) -> None:
         self.path = path
         self._listener = listener
+        self._close_at_result = close_at_result
+        self._closing = threading.Lock()  # close() may run in a thread
         self._round_record: Any = None  # the game's GameSpec.round_record, known at the header
         self._script: tuple[tuple[int, ...], ...] = ()  # the match's chance script
         self._chances = 0  # chance records written
@@ -244,11 +253,16 @@ class ReplayWriter:
                 "ended_at": _now(),
             }
         )
-        self.close()
+        if self._close_at_result:
+            self.close()
 
     def close(self) -> None:
         """Flush to disk and close (idempotent); :class:`ReplayWriteError` if that fails. A match
         that ended before its header was written (it never started) leaves no empty file."""
+        with self._closing:
+            self._close()
+
+    def _close(self) -> None:
         if self._file is not None:
             try:
                 self._file.flush()

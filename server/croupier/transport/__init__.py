@@ -33,11 +33,13 @@ from croupier.transport._sandbox import (
     unshare_problem,
 )
 from croupier.transport._sandbox import default_mode as default_sandbox_mode
+from croupier.transport._sandbox import inside as sandbox_inside
 from croupier.transport._sandbox import isolation_of as sandbox_isolation
 from croupier.transport._sandbox import refusal as sandbox_refusal
 from croupier.transport._sandbox import warning as sandbox_warning
 from croupier.transport._server import REASON_KEY, ArbiterServer, BotServicer, split_address
 from croupier.transport._sessions import BotSession
+from croupier.transport._stdio import PREFIX as STDIO_PREFIX
 from croupier.transport._tls import TlsConfig, server_credentials, server_ssl_context
 
 __all__ = [
@@ -51,6 +53,7 @@ __all__ = [
     "ENV_SESSION_TOKEN",
     "ENV_TOKEN",
     "REASON_KEY",
+    "STDIO_PREFIX",
     "ArbiterServer",
     "BotExit",
     "BotPool",
@@ -75,6 +78,7 @@ __all__ = [
     "parse_bot_command",
     "play_local",
     "reveal_seed",
+    "sandbox_inside",
     "sandbox_isolation",
     "sandbox_refusal",
     "sandbox_warning",

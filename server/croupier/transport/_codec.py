@@ -47,6 +47,27 @@ def reveal_seed(end: pb.MatchEnd, seed: int) -> None:
 
 #: One public event goes to every seat: encode it once.
 _EVENTS = SerializedOnce(256)
+#: ... and, for :func:`encode_bytes`, once as the ``PlayResponse.events`` field it makes.
+_EVENT_FIELDS = SerializedOnce(256)
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+#: Varints below 2**14 (message lengths, seat refs), made once.
+VARINTS = tuple(_varint(n) for n in range(1 << 14))
+
+
+def varint(n: int) -> bytes:
+    """``n`` (at least 0) as a protobuf varint."""
+    return VARINTS[n] if n < 16384 else _varint(n)
+
 
 # ---- arbiter -> bot ----------------------------------------------------------------------------
 
@@ -114,6 +135,33 @@ def _event_bytes(event: EventMessage, codec: GameCodec) -> bytes:
     encode_event(event, codec, msg)
     data: bytes = msg.SerializeToString()
     return data
+
+
+_EVENTS_TAG = b"\x1a"  # PlayResponse.events = 3, length-delimited
+
+
+def _event_field(event: EventMessage, codec: GameCodec) -> bytes:
+    data = _EVENTS.get(event, partial(_event_bytes, event, codec))
+    return _EVENTS_TAG + varint(len(data)) + data
+
+
+def encode_bytes(
+    message: Outbound | None, codec: GameCodec, events: Sequence[EventMessage] = ()
+) -> bytes:
+    """``encode(message, codec, events).SerializeToString()``, byte for byte, put together
+    without parsing each event's cached bytes into the message and serializing them again: the
+    message's own part, then (field 3) every event in order, fields in ascending number as
+    protobuf writes them (a Welcome or decision, 1 and 2, before the events; a rejection or
+    match end, 4 and 5, after them)."""
+    if isinstance(message, EVENT_TYPES):
+        events, message = (*events, message), None
+    tail = b"".join([_EVENT_FIELDS.get(e, partial(_event_field, e, codec)) for e in events])
+    if message is None:
+        return tail
+    head: bytes = _encode(message, codec).SerializeToString()
+    if isinstance(message, DecisionRequest | Welcome):
+        return head + tail
+    return tail + head
 
 
 def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:

@@ -84,6 +84,10 @@ class BotStats:
     #: The most seats one session process held at once.
     peak_load: int = 0
     pids: list[int] = field(default_factory=list)
+    #: The protocol version its last session spoke (3: its seats multiplexed on the session's
+    #: stream; 2: each on a Play stream of its own); 0 before any session. (Last: the fields
+    #: before it are also given by position.)
+    protocol: int = 0
 
 
 @dataclass(eq=False)
@@ -344,6 +348,7 @@ class BotPool:
                 and len(remote.active) < session.capacity
                 and match_id not in remote.active.values()
             ):
+                remote.stats.protocol = session.protocol_version
                 remote.active[link] = match_id
                 remote.stats.peak_load = max(remote.stats.peak_load, len(remote.active))
                 session.assign(link.token, link.bot_seed)
@@ -386,33 +391,43 @@ class BotPool:
             remote.stats.crashes += 1
             self._log.warning("remote_session_ended", bot=remote.name, seats_lost=len(held))
             remote.session = self._open_remote_session(remote)
-            unjoined = [link for link in held if not link.joined.is_set()]
-            if self._remote_grace_s > 0 and unjoined:
-                self._spawn(self._hand_again(remote, remote.session, unjoined))
+            if self._remote_grace_s > 0 and held:
+                self._spawn(self._hand_again(remote, remote.session, held))
 
     async def _hand_again(
         self, remote: _Remote, session: BotSession, links: list[SeatLink]
     ) -> None:
-        """Seats handed to a session that dropped before their bot joined them: it may never
-        have got them (lost on the wire, or still queued). Once the bot's next session
-        connects, hand it each one its bot has still not joined and its match still needs (a
-        session that ends first leaves them to the next one: see :meth:`_watch_remote`)."""
+        """Seats held by a session that dropped: those its bot had not joined yet (it may never
+        have got them: lost on the wire, or still queued), and, if the next session is
+        multiplexed (protocol 3), those it had joined and may come back to within their
+        reconnect window (they were played on the dropped stream itself). Once the bot's next
+        session connects, hand it each one its match still needs (a session that ends first
+        leaves them to the next one: see :meth:`_watch_remote`); a protocol 2 session's bot
+        comes back to its joined seats on their own Play streams."""
+
+        def wanted(link: SeatLink, multiplexed: bool) -> bool:
+            if link.done.is_set() or link.closed or link not in remote.active:
+                return False
+            if not link.joined.is_set():
+                return True
+            return multiplexed and link.away_since is not None
+
         while not (session.ended.is_set() or self._closed.is_set()):
-            links = [
-                link
-                for link in links
-                if not (link.joined.is_set() or link.done.is_set() or link.closed)
-                and link in remote.active
-            ]
+            links = [link for link in links if wanted(link, True)]
             if not links:
                 return
             if session.connected.is_set():
+                links = [link for link in links if wanted(link, session.multiplexed)]
                 for link in links:
                     session.assign(link.token, link.bot_seed)
-                self._log.info("seats_handed_again", bot=remote.name, seats=len(links))
+                if links:
+                    self._log.info("seats_handed_again", bot=remote.name, seats=len(links))
                 return
             events = [session.connected, session.ended, self._closed]
-            events += [event for link in links for event in (link.joined, link.done)]
+            for link in links:
+                events.append(link.done)
+                if not link.joined.is_set():
+                    events.append(link.joined)
             waits = {asyncio.ensure_future(event.wait()) for event in events}
             try:
                 await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
@@ -479,6 +494,7 @@ class BotPool:
         exited = process.watcher.done()
         if session.connected.is_set() and not exited:
             bot.stats.mode = "session"
+            bot.stats.protocol = session.protocol_version
             instance = _Instance(process, session, lane)
             instance.monitor = asyncio.create_task(self._monitor(bot, instance))
             bot.instances.append(instance)

@@ -660,6 +660,28 @@ def cgroup_problem() -> str:
     return _cgroups.machine_setup().problem
 
 
+def inside(isolation: Isolation) -> str:
+    """What a bot launched in ``isolation`` can open and which variables it gets, in one
+    sentence: what ``croupier check-bot`` tells the author of a bot that could not read a file
+    or find a module ('' without isolation: the bot sees what the arbiter sees)."""
+    if isolation is Isolation.NONE:
+        return ""
+    names = [*ENV_ALLOWED, "HOME=/tmp", "TMPDIR=/tmp", "PYTHONDONTWRITEBYTECODE"]
+    env = (
+        f"it gets only the variables {', '.join(names)} (those the arbiter has) and the "
+        "protocol's CROUPIER_ADDRESS, CROUPIER_TOKEN, CROUPIER_SEAT, CROUPIER_SEED, "
+        "CROUPIER_MATCH_ID (or the session's), PYTHONUNBUFFERED"
+    )
+    if not isolation.isolated:
+        return f"the bot runs in a scrubbed environment: {env}"
+    return (
+        f"in the {isolation.value} sandbox the bot sees, read-only, only /usr and the system's "
+        "/bin and /lib, a few files of /etc, the Python that runs the arbiter (its prefix and "
+        "venv), the croupier packages, the wire contract (proto/) and its own program's "
+        f"directory, plus a private empty /tmp; {env}"
+    )
+
+
 def warning(options: SandboxOptions) -> str:
     """One line saying what launched bots will not get here ('' when they get everything:
     a sandbox and a control group with every controller); for ``--sandbox none``, only what

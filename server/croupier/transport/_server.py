@@ -33,10 +33,11 @@ from croupier.arbiter import (
 from croupier.errors import ConfigError
 from croupier.games import get_spec
 from croupier.games._codec_kit import GameCodec
-from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode
+from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode, encode_bytes
+from croupier.transport._mux import SessionMux, serialize
 from croupier.transport._peers import PeerBook, PeerLimits, peer_key
 from croupier.transport._reflection import enable_reflection
-from croupier.transport._sessions import BotSession
+from croupier.transport._sessions import BotSession, Closing
 from croupier.transport._tls import TlsConfig, server_credentials
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
@@ -76,6 +77,11 @@ MAX_WATCHERS = 64
 #: Trailing-metadata key carrying the stable :class:`ErrorReason` name of a stream error.
 REASON_KEY = "croupier-reason"
 
+#: The oldest protocol version the arbiter still speaks: 2, whose sessions hand their seats out
+#: to be played on Play streams of their own (``PROTOCOL_VERSION``, 3, multiplexes them on the
+#: Session stream; a Play stream is the same in both). CHANGELOG.md, "Protocol versions".
+OLDEST_PROTOCOL_VERSION = 2
+
 #: The status a session refused by its owner (:meth:`BotSession.refuse`) ends with, by reason.
 _REFUSAL_CODES: dict[int, grpc.StatusCode] = {
     pb.ERROR_REASON_TOKEN_UNKNOWN: grpc.StatusCode.UNAUTHENTICATED,
@@ -96,8 +102,7 @@ class _Entry:
     codec: GameCodec
 
 
-class _Closing(Exception):
-    """The server is shutting down: a stream handler ends now, without waiting any longer."""
+_Closing = Closing  # the server is shutting down (raised out of the waits of a stream handler)
 
 
 class BotServicer(bot_pb2_grpc.BotServiceServicer):
@@ -118,6 +123,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         self._session_peers: collections.Counter[str] = collections.Counter()
         self._closing: asyncio.Event | None = None
         self._waits: set[asyncio.Timeout] = set()  # the pending waits close() interrupts
+        #: Messages written to bots so far (Play and Session streams): what a benchmark divides by
+        #: the decisions to count writes per decision.
+        self.writes = 0
         #: Finds the session a token opens when no session is registered under the token itself:
         #: a competition server's registered bots present their key, which it keeps only hashed.
         self.session_lookup: Callable[[str], BotSession | None] | None = None
@@ -126,6 +134,15 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         if self._closing is None:
             self._closing = asyncio.Event()
         return self._closing
+
+    @property
+    def closing(self) -> bool:
+        """Whether the server is shutting down (:meth:`close` was called)."""
+        return self._closing_event().is_set()
+
+    def seat_entry(self, token: str) -> _Entry | None:
+        """The match, seat and codec ``token`` admits to (``None``: none now)."""
+        return self._seats.get(token)
 
     def find_session(self, token: str) -> BotSession | None:
         """The session ``token`` opens (registered under it, or found by :attr:`session_lookup`)."""
@@ -142,7 +159,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             scope.reschedule(now)
         await asyncio.sleep(0)
 
-    async def _unless_closing(
+    async def unless_closing(
         self,
         awaitable: Any,
         timeout: float | None = None,
@@ -197,13 +214,14 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         self, context: grpc.aio.ServicerContext, version: int, key: str | None = None
     ) -> bool:
         """End the stream of a bot that speaks another protocol version (True if refused)."""
-        if version == PROTOCOL_VERSION:
+        if OLDEST_PROTOCOL_VERSION <= version <= PROTOCOL_VERSION:
             return False
         await self._abort(
             context,
             grpc.StatusCode.FAILED_PRECONDITION,
             pb.ERROR_REASON_PROTOCOL_VERSION,
-            f"protocol version {version} is not supported; this arbiter speaks {PROTOCOL_VERSION}",
+            f"protocol version {version} is not supported; this arbiter speaks "
+            f"{OLDEST_PROTOCOL_VERSION} to {PROTOCOL_VERSION}",
             key,
         )
         return True
@@ -260,7 +278,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             book.waiting.setdefault(key, collections.deque()).append(waiting)
 
         try:
-            first = await self._unless_closing(
+            first = await self.unless_closing(
                 context.read(),
                 limits.probation_s if probation else HELLO_TIMEOUT_S,
                 on_probation if probation else None,
@@ -354,7 +372,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             return False
         if connection == 1:
             entry.link.peer = peer  # (the replay header records where the bot first joined)
-        await self._pump(context, entry, connection)
+        await self._pump(context, entry, connection, hello.protocol_version)
         return True
 
     async def Session(self, request_iterator: object, context: grpc.aio.ServicerContext) -> None:
@@ -402,7 +420,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         if session.refusal is not None:  # a known key its owner refused: not a guess
             await self._refuse_session(context, session)
             return True
-        if not session.attach(hello.bot_name, hello.bot_version, hello.capacity):
+        version = hello.protocol_version
+        if not session.attach(hello.bot_name, hello.bot_version, hello.capacity, version):
             await self._abort(
                 context,
                 grpc.StatusCode.ALREADY_EXISTS,
@@ -436,10 +455,13 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         log.info("session_opened", version=session.bot_version, capacity=session.capacity)
         welcome = pb.SessionWelcome(
             session_id=session.session_id,
-            protocol_version=PROTOCOL_VERSION,
+            protocol_version=session.protocol_version,
             capacity=session.capacity,
         )
         await context.write(pb.SessionResponse(welcome=welcome))
+        if session.multiplexed:
+            await self._serve_mux(context, session, log)
+            return
 
         async def read_until_closed() -> None:
             # the bot sends nothing after its hello; its end of the stream closing ends the session
@@ -496,17 +518,39 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 await reader
             log.info("session_closed", seats=handed)
 
+    async def _serve_mux(
+        self, context: grpc.aio.ServicerContext, session: BotSession, log: Any
+    ) -> None:
+        """Play the session's seats on its own stream (protocol 3: :mod:`._mux`)."""
+        mux = SessionMux(self, context, session, log)
+        try:
+            await mux.serve()
+        finally:
+            log.info("session_closed", seats=mux.seats_handed, multiplexed=True)
+        if self.closing:
+            return
+        if session.refusal is not None:
+            await self._refuse_session(context, session)
+        elif session.come_back:  # no reason attached: to the bot, a broken session
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is stopping: dial again")
+
     async def _pump(
-        self, context: grpc.aio.ServicerContext, entry: _Entry, connection: int = 1
+        self,
+        context: grpc.aio.ServicerContext,
+        entry: _Entry,
+        connection: int = 1,
+        version: int = PROTOCOL_VERSION,
     ) -> None:
         """Play the seat on this stream, connection number ``connection`` of its token (more
         than 1: the bot came back within its grace window, and is sent the pending decision
-        again after the Welcome)."""
+        again after the Welcome); ``version``: the protocol version its Hello said."""
         link, codec = entry.link, entry.codec
         name = entry.match.registered_name(link.seat) or link.bot_name
         log = self._log.bind(match_id=entry.match.match_id, seat=link.seat, bot=name)
         log.info("bot_joined", version=link.bot_version, connection=connection)
-        await context.write(encode(entry.match.welcome(link.seat), codec))
+        welcome = encode(entry.match.welcome(link.seat), codec)
+        welcome.welcome.protocol_version = version
+        await context.write(welcome)
 
         async def read_replies() -> None:
             try:
@@ -536,16 +580,17 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         reader = asyncio.create_task(read_replies())
         finished = False
 
-        async def write(response: pb.PlayResponse, decision: int = 0) -> bool:
+        async def write(response: pb.PlayResponse | bytes, decision: int = 0) -> bool:
             """Write, unless the bot has stopped reading for WRITE_TIMEOUT_S (then it is gone).
             For decision request ``decision``, tell the match when it was written: its clock
             starts then, not while the arbiter was encoding or queueing it."""
+            self.writes += 1
             try:
                 if self._closing_event().is_set():  # shutting down: what is queued, briefly
                     async with asyncio.timeout(SHUTDOWN_WRITE_S):
                         await context.write(response)
                 else:
-                    await self._unless_closing(context.write(response), WRITE_TIMEOUT_S)
+                    await self.unless_closing(context.write(response), WRITE_TIMEOUT_S)
                 if decision and not link.over:
                     link.written(decision, loop.time())
                 return True
@@ -558,7 +603,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         linger_s = flush_ms / 1000 if flush_ms > 0 else math.inf  # 0: with the next message
         try:
             resent = link.resync() if connection > 1 else None
-            if resent is not None and not await write(encode(resent, codec), resent.request_id):
+            sent = resent is None or await write(encode_bytes(resent, codec), resent.request_id)
+            if not sent:
                 return
             while True:
                 # the next message with the events before it; or, once the oldest has waited
@@ -566,9 +612,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 # this stream's reader has ended (the bot may come back on another)
                 if not self._closing_event().is_set():
                     if link.grace_s > 0 and not link.launched:  # it may come back elsewhere
-                        batch = await self._unless_closing(_batch_or_end(outbox, reader, linger_s))
+                        batch = await self.unless_closing(_batch_or_end(outbox, reader, linger_s))
                     else:
-                        batch = await self._unless_closing(outbox.get_batch(linger_s))
+                        batch = await self.unless_closing(outbox.get_batch(linger_s))
                 elif outbox.empty():
                     return
                 else:  # shutting down: what is still queued (MatchEnd, say) goes out first
@@ -577,12 +623,13 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 if message is None:
                     return
                 if isinstance(message, EVENT_TYPES):
-                    if not await write(encode(None, codec, cast("list[EventMessage]", batch))):
+                    alone = cast("list[EventMessage]", batch)
+                    if not await write(encode_bytes(None, codec, alone)):
                         return
                     continue
                 events = cast("list[EventMessage]", batch[:-1])
                 decision = message.request_id if isinstance(message, DecisionRequest) else 0
-                if not await write(encode(message, codec, events), decision):
+                if not await write(encode_bytes(message, codec, events), decision):
                     return
                 if isinstance(message, MatchOver):
                     finished = True
@@ -595,7 +642,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             if finished:  # let the bot close its side first, so a reply it was still sending
                 # (after a timeout, say) does not meet a closed stream and hide its MatchEnd
                 with contextlib.suppress(TimeoutError, _Closing):
-                    await self._unless_closing(asyncio.shield(reader), CLOSE_GRACE_S)
+                    await self.unless_closing(asyncio.shield(reader), CLOSE_GRACE_S)
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
@@ -666,6 +713,25 @@ class _Health(HealthServicer):  # type: ignore[misc]  # grpc_health has no types
         await asyncio.sleep(0)
 
 
+def _add_bot_service(servicer: BotServicer, server: grpc.aio.Server) -> None:
+    """``BotService`` on ``server``, as ``bot_pb2_grpc`` would add it, except that a response may
+    also be bytes put together already (a multiplexed session's messages: :mod:`._mux`)."""
+    handlers = {
+        "Play": grpc.stream_stream_rpc_method_handler(
+            servicer.Play,
+            request_deserializer=pb.PlayRequest.FromString,
+            response_serializer=serialize,
+        ),
+        "Session": grpc.stream_stream_rpc_method_handler(
+            servicer.Session,
+            request_deserializer=pb.SessionRequest.FromString,
+            response_serializer=serialize,
+        ),
+    }
+    service = pb.DESCRIPTOR.services_by_name["BotService"].full_name
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
+
+
 def split_address(address: str) -> tuple[str, str]:
     """``host`` and ``port`` of ``HOST:PORT`` (``[::1]:5000`` for IPv6); :class:`ConfigError`
     unless the port is a number from 0 to 65535 and there is a host."""
@@ -731,7 +797,7 @@ class ArbiterServer:
         self.bots = BotServicer(limits)
         self.health = _Health()
         self.address = ""
-        bot_pb2_grpc.add_BotServiceServicer_to_server(self.bots, self.server)
+        _add_bot_service(self.bots, self.server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         enable_reflection(
             self.server,

@@ -1,5 +1,6 @@
 """The arbiter's end of one bot session: a bot process that dials once (``BotService.Session``)
-and is handed seats, each of which it plays on a Play stream of its own.
+and is handed seats, each of which it plays on a Play stream of its own (protocol 2) or on the
+Session stream itself (protocol 3, multiplexed: ``croupier.transport._mux``).
 
 Whoever expects the bot (the :class:`~croupier.transport.BotPool`, or a competition server for a
 bot that connects from anywhere) registers a :class:`BotSession` under a token with
@@ -9,7 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
+
+
+class Closing(Exception):
+    """The server is shutting down: a stream handler ends now, without waiting any longer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +44,9 @@ class BotSession:
         self.bot_name = ""
         self.bot_version = ""
         self.capacity = 0
+        #: The protocol version of its stream (set on attach): 3 carries its seats on it
+        #: (multiplexed), 2 hands them out to be played on Play streams.
+        self.protocol_version = 0
         self.connected = asyncio.Event()
         self.per_match = asyncio.Event()
         self.ended = asyncio.Event()
@@ -48,27 +57,41 @@ class BotSession:
         #: Set by :meth:`refuse`: the ``ErrorReason`` value and message the stream ends with
         #: (and a new stream is refused with) instead of OK.
         self.refusal: tuple[int, str] | None = None
+        #: Set by the stream that serves the session: called whenever :attr:`queue` gets
+        #: something (a multiplexed stream takes it without waiting on the queue).
+        self.listener: Callable[[], None] | None = None
         self._attached = False
 
-    def attach(self, bot_name: str, bot_version: str, capacity: int) -> bool:
+    @property
+    def multiplexed(self) -> bool:
+        """Whether its seats are played on its Session stream (protocol 3)."""
+        return self.protocol_version >= 3
+
+    def attach(self, bot_name: str, bot_version: str, capacity: int, protocol_version: int) -> bool:
         """The bot said hello; False if a connection already holds this session."""
         if self._attached or self.ended.is_set() or self.refusal is not None:
             return False
         self._attached = True
         self.bot_name, self.bot_version, self.capacity = bot_name, bot_version, max(1, capacity)
+        self.protocol_version = protocol_version
         self.connected.set()
         return True
 
+    def _put(self, item: Assignment | None) -> None:
+        self.queue.put_nowait(item)
+        if self.listener is not None:
+            self.listener()
+
     def assign(self, token: str, seed: int) -> None:
         """Hand the bot the seat whose token is ``token`` (the caller keeps within capacity)."""
-        self.queue.put_nowait(Assignment(token, seed))
+        self._put(Assignment(token, seed))
 
     def close(self, come_back: bool = False) -> None:
         """End the session: the stream closes once queued seats are sent, with status OK (no
         more seats: the bot's work is done), or with ``come_back`` UNAVAILABLE (the server is
         stopping and will be back: a bot that redials a broken session dials again)."""
         self.come_back = come_back
-        self.queue.put_nowait(None)
+        self._put(None)
 
     def refuse(self, reason: int, message: str) -> None:
         """End the session at once with an error (``reason``, an ``ErrorReason`` value): the
@@ -77,7 +100,7 @@ class BotSession:
         self.refusal = (reason, message)
         while not self.queue.empty():
             self.queue.get_nowait()
-        self.queue.put_nowait(None)
+        self._put(None)
 
     def detach(self) -> None:
         """The Session stream is gone."""

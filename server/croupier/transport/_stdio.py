@@ -11,7 +11,8 @@ starts CMD with pipes on its stdin and stdout, and then, for the whole match:
 * each line CMD writes is one reply: an action id (``3``) answering the oldest decision CMD has
   not answered yet, or a JSON object ``{"request_id": "3", "action_id": 1}`` naming the request;
   whitespace-only lines are ignored, and any other line goes to the arbiter as a message that
-  is not an action (the arbiter rejects it and plays the default, as for a gRPC bot);
+  is not an action (the arbiter rejects it and plays the default, as for a gRPC bot; the first
+  such line is named in the seat log);
 * CMD's stderr is the bridge's, which the launcher writes to the seat log;
 * when CMD closes its stdout (or exits) before ``MatchEnd`` the bridge exits with status 1,
   which the launcher reports as a disconnect; after ``MatchEnd`` it closes CMD's stdin and exits
@@ -111,7 +112,9 @@ async def run_bridge(program: list[str], address: str, token: str) -> int:
                 raise _Disconnected  # the arbiter ended the stream without MatchEnd
 
             async def upstream() -> None:
-                """Program -> arbiter, until the program closes its stdout."""
+                """Program -> arbiter, until the program closes its stdout. The first line
+                that is not an action is named in the log (check-bot points at it)."""
+                lines, named = 0, False
                 while True:
                     try:
                         line = await stdout.readline()
@@ -121,7 +124,15 @@ async def run_bridge(program: list[str], address: str, token: str) -> int:
                             await stdout.readuntil(b"\n")
                     if not line:
                         return
+                    lines += 1
                     reply = stdio.parse_reply(line, pending, last)
+                    if reply is not None and not named and not reply.HasField("action"):
+                        named = True
+                        shown = line.strip()[:80].decode(errors="replace")
+                        print(
+                            f"stdio bridge: line {lines} is not an action: {shown!r}",
+                            file=sys.stderr,
+                        )
                     if reply is not None:
                         with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                             await call.write(reply)

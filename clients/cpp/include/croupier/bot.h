@@ -14,10 +14,20 @@
 // refuses the bot or the stream is lost, it prints one line on stderr (with the stable
 // croupier-reason) and returns 2. The messages are those of
 // proto/croupier/v1/*.proto (docs/protocol.md).
+//
+// Launched in session mode (CROUPIER_SESSION_TOKEN set: a tournament keeps the process up
+// across matches), play() serves the session instead, for a bot class that can be copied: every
+// seat the arbiter hands the process is played by its own copy of the bot as it was before the
+// first match, all of them on the session's one stream (protocol 3, multiplexed), until the
+// arbiter ends the session (then 0). A bot class that cannot be copied plays one match per
+// process, as before sessions.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "croupier/v1/bot.pb.h"
@@ -26,8 +36,9 @@ namespace croupier {
 
 namespace v1 = ::croupier::v1;
 
-//: The protocol version this kit speaks (Hello.protocol_version).
-inline constexpr uint32_t kProtocolVersion = 2;
+//: The protocol version this kit speaks (Hello.protocol_version): 3, seats multiplexed on a
+//: session's stream; a Play stream is the same in 2 and 3.
+inline constexpr uint32_t kProtocolVersion = 3;
 
 class Bot {
  public:
@@ -52,6 +63,11 @@ struct Options {
   std::string address;
   std::string token;
   int connect_timeout_s = 30;
+  // In a session: how many matches at a time at most (0: as CROUPIER_SESSION_CAPACITY says, else
+  // 1), and how long to dial a broken session again, in seconds (negative: as
+  // CROUPIER_SESSION_RECONNECT_S says, else 300; 0: not at all).
+  int capacity = 0;
+  double reconnect_s = -1;
 };
 
 // The legal actions of a decision one per action, ascending by id. On the wire a run of bets or
@@ -65,7 +81,35 @@ std::vector<uint32_t> legal_ids(const v1::DecisionRequest& decision);
 
 // Play one match; 0 after MatchEnd, 2 (after one line on stderr) on refusal or a broken stream.
 int play(Bot& bot, const Options& options);
-inline int play(Bot& bot, const std::string& name, const std::string& version) {
+
+// Makes a fresh bot for each seat of a session.
+using BotFactory = std::function<std::unique_ptr<Bot>()>;
+
+// Serve a bot session with CROUPIER_SESSION_TOKEN (protocol 3: every seat on the session's
+// stream, each played by its own bot from `make`); 0 once the arbiter ends the session, 2 after
+// one line on stderr if it refuses it or it broke and did not come back within the reconnect
+// window (3 if the arbiter speaks only protocol 2: call play() per match instead).
+int serve(const BotFactory& make, const Options& options);
+
+// Whether the environment says session mode (CROUPIER_SESSION_TOKEN is set).
+bool session_mode();
+
+// play() for the bot's own class: in session mode, a class that can be copied serves the session
+// with a copy of `bot` (as it is now) per seat; otherwise one match, as play(Bot&) does.
+template <class B, std::enable_if_t<std::is_base_of_v<Bot, B>, int> = 0>
+int play(B& bot, const Options& options) {
+  if constexpr (std::is_copy_constructible_v<B>) {
+    if (session_mode()) {
+      const B pristine = bot;
+      const int served = serve([&pristine] { return std::make_unique<B>(pristine); }, options);
+      if (served != 3) return served;  // 3: an arbiter from before protocol 3
+    }
+  }
+  return play(static_cast<Bot&>(bot), options);
+}
+
+template <class B, std::enable_if_t<std::is_base_of_v<Bot, B>, int> = 0>
+int play(B& bot, const std::string& name, const std::string& version) {
   Options options;
   options.name = name;
   options.version = version;

@@ -8,4 +8,4 @@ protocol's lines as these messages (what the arbiter's stdio bridge and the Pyth
 
 #: Version of the bot protocol (``croupier.v1``): what ``Hello`` and ``Welcome`` carry. Bumped
 #: only for a change in what a bot receives or must send (CHANGELOG.md, "Protocol versions").
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3

@@ -342,18 +342,42 @@ class MatchEnd(_message.Message):
     def __init__(self, results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., cancelled: _Optional[bool] = ..., seed: _Optional[int] = ..., salt: _Optional[str] = ..., chance_script_sha256: _Optional[str] = ..., seed_decimal: _Optional[str] = ..., terms_sha256: _Optional[str] = ...) -> None: ...
 
 class SessionRequest(_message.Message):
-    __slots__ = ("hello",)
+    __slots__ = ("hello", "replies")
     HELLO_FIELD_NUMBER: _ClassVar[int]
+    REPLIES_FIELD_NUMBER: _ClassVar[int]
     hello: SessionHello
-    def __init__(self, hello: _Optional[_Union[SessionHello, _Mapping]] = ...) -> None: ...
+    replies: _containers.RepeatedCompositeFieldContainer[SeatReply]
+    def __init__(self, hello: _Optional[_Union[SessionHello, _Mapping]] = ..., replies: _Optional[_Iterable[_Union[SeatReply, _Mapping]]] = ...) -> None: ...
 
 class SessionResponse(_message.Message):
-    __slots__ = ("welcome", "seat")
+    __slots__ = ("welcome", "seat", "seat_messages")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_MESSAGES_FIELD_NUMBER: _ClassVar[int]
     welcome: SessionWelcome
     seat: SeatAssignment
-    def __init__(self, welcome: _Optional[_Union[SessionWelcome, _Mapping]] = ..., seat: _Optional[_Union[SeatAssignment, _Mapping]] = ...) -> None: ...
+    seat_messages: _containers.RepeatedCompositeFieldContainer[SeatMessage]
+    def __init__(self, welcome: _Optional[_Union[SessionWelcome, _Mapping]] = ..., seat: _Optional[_Union[SeatAssignment, _Mapping]] = ..., seat_messages: _Optional[_Iterable[_Union[SeatMessage, _Mapping]]] = ...) -> None: ...
+
+class SeatMessage(_message.Message):
+    __slots__ = ("seat_ref", "message", "assignment")
+    SEAT_REF_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    ASSIGNMENT_FIELD_NUMBER: _ClassVar[int]
+    seat_ref: int
+    message: PlayResponse
+    assignment: SeatAssignment
+    def __init__(self, seat_ref: _Optional[int] = ..., message: _Optional[_Union[PlayResponse, _Mapping]] = ..., assignment: _Optional[_Union[SeatAssignment, _Mapping]] = ...) -> None: ...
+
+class SeatReply(_message.Message):
+    __slots__ = ("seat_ref", "action", "leave")
+    SEAT_REF_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    LEAVE_FIELD_NUMBER: _ClassVar[int]
+    seat_ref: int
+    action: ActionReply
+    leave: bool
+    def __init__(self, seat_ref: _Optional[int] = ..., action: _Optional[_Union[ActionReply, _Mapping]] = ..., leave: _Optional[bool] = ...) -> None: ...
 
 class SessionHello(_message.Message):
     __slots__ = ("token", "bot_name", "bot_version", "protocol_version", "capacity")

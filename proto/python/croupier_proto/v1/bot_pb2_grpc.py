@@ -60,7 +60,8 @@ class BotServiceServicer:
 
     def Session(self, request_iterator, context):
         """Keeps a bot process up across matches: the bot sends SessionHello, the arbiter answers
-        SessionWelcome, then hands it seats (SeatAssignment), each to be played on its own Play stream.
+        SessionWelcome, then hands it seats (SeatAssignment), each to be played on its own Play stream;
+        with protocol 3, played on this stream itself (SeatMessage, SeatReply).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
