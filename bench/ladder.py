@@ -32,8 +32,11 @@
   run without interruption: how many runs ended with the same standings (every stored seat
   result and the rating table identical).
 * ray: the same tournament on the Ray executor with a one-node local cluster against the local
-  executor in the same run (the overhead of Ray's tasks and moving replays back as bytes); the
-  cluster's start-up is reported apart.
+  executor in the same run, each at N and at 2N matches (``--matches N``): the whole run's
+  matches per second at 2N and their ratio, and the **marginal** rate, the N matches more
+  divided by the time they added ((2N - N) / (T(2N) - T(N))), which leaves out what a run pays
+  once (joining the cluster, starting Ray's worker and the node's bots); the cluster's own
+  start-up is reported apart.
 """
 
 from __future__ import annotations
@@ -367,7 +370,7 @@ def bench_ray(matches: int) -> dict[str, float]:
     ray = str(Path(sys.executable).parent / "ray")
     with tempfile.TemporaryDirectory(prefix="cr-bench-", dir="/tmp") as tmp:
         root = Path(tmp)
-        local = _run("tournament", _config(root / "local", rounds))
+        local = [_run("tournament", _config(root / f"local{k}", rounds * k)) for k in (1, 2)]
         start = time.perf_counter()
         head = subprocess.Popen(
             [
@@ -396,22 +399,30 @@ def bench_ray(matches: int) -> dict[str, float]:
             "",
         )
         try:
-            on_ray = _run(
-                "tournament",
-                _config(root / "ray-run", rounds),
-                "--executor",
-                "ray",
-                "--address",
-                address,
-                env=env,
-            )
+            on_ray = [
+                _run(
+                    "tournament",
+                    _config(root / f"ray{k}", rounds * k),
+                    "--executor",
+                    "ray",
+                    "--address",
+                    address,
+                    env=env,
+                )
+                for k in (1, 2)
+            ]
         finally:
             _kill_session(head.pid)
+    local_marginal = n / (local[1] - local[0])
+    ray_marginal = n / (on_ray[1] - on_ray[0])
     return {
-        "matches": n,
-        "local_per_s": n / local,
-        "ray_one_node_per_s": n / on_ray,
-        "ray_over_local": local / on_ray,
+        "matches": 2 * n,
+        "local_per_s": 2 * n / local[1],
+        "ray_one_node_per_s": 2 * n / on_ray[1],
+        "ray_over_local": local[1] / on_ray[1],
+        "local_marginal_per_s": local_marginal,
+        "ray_marginal_per_s": ray_marginal,
+        "ray_over_local_marginal": ray_marginal / local_marginal,
         "ray_cluster_start_s": startup,
     }
 

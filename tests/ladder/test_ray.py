@@ -184,9 +184,9 @@ def test_a_node_killed_mid_run_loses_no_match_and_counts_none_twice(
         env=ENV,
     )
     try:
-        # Kill once eight matches are started and not stored: 16 matches at concurrency 3 are
-        # three batches (6, 6, 4, all at once), and the head (one CPU) plays one of them, so
-        # at least two of the eight are on the second node.
+        # Kill once eight matches are started and not stored: concurrency 3 is one match at
+        # once on the head (one CPU), two on the second node (two CPUs); their first batches
+        # are 6 and 7 of the 16 matches, so at least two of the eight are on the second node.
         deadline = time.monotonic() + 120
         while _in_flight(starts, store) < 8 and time.monotonic() < deadline:
             assert proc.poll() is None, proc.communicate()
@@ -209,3 +209,32 @@ def test_a_node_killed_mid_run_loses_no_match_and_counts_none_twice(
     assert set(started) == {m for (m, *_rest) in stored_seats(store)}
     replayed = [m for m, n in started.items() if n > 4]  # four bots per start
     assert replayed, "no match was in flight on the killed node"
+
+
+def test_each_node_starts_a_bot_once_for_the_whole_run(
+    tmp_path: Path, cluster: tuple[str, int]
+) -> None:
+    """Many batches, two nodes: each node's actor keeps its bot pool for the run, so each bot
+    starts once per node and lane (2 nodes x 4 bots x 4 lanes at most), not once per batch
+    (a task per batch started 16 for each of its 7 batches here)."""
+    address, _ = cluster
+    body = """
+game = "as-nas"
+seed = 5
+rounds = 10
+[params]
+deals = 1
+[bots]
+a = "random"
+b = "random"
+c = "random"
+d = "random"
+"""
+    config = write_config(tmp_path, body)
+    done = tournament(
+        config, "--executor", "ray", "--address", address, "--concurrency", 3, env=ENV
+    )
+    assert done.returncode == 0, done.stderr
+    assert "t: 40/40 matches" in done.stdout
+    started = int(done.stdout.split("bot processes: ")[1].split()[0])
+    assert started <= 2 * 4 * 4, done.stdout

@@ -435,7 +435,7 @@ async def _executor(
 ) -> AsyncIterator[Execute]:
     """The executor the config asks for, open for the whole tournament (every round of a
     Swiss one): locally one server and one bot pool, so the bots' processes stay up from the
-    first match to the last; on Ray, each batch brings its own (see ``_ray.py``). What the
+    first match to the last; on Ray, each node has its own for the run (see ``_ray.py``). What the
     pools did with the bots goes to ``record_stats`` as counts to add (locally after each stored
     match that changed them and when the executor closes, also after a cancel or an error; on
     Ray as each batch comes back)."""
