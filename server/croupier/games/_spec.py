@@ -70,6 +70,9 @@ class GameSpec:
     #: The JSON-able record of the round that has just ended, from the public observation
     #: after it (``<game>/record.py``): the ``result`` of a replay's ``round_end`` record.
     round_record: Callable[[Any], dict[str, Any]]
+    #: ``resample(observation, rng, params=None)``: a full state consistent with a seat's
+    #: observation, built from it alone (``<game>/resample.py``; ``docs/research.md``).
+    resample: Callable[..., Any]
 
     @property
     def name(self) -> str:
@@ -114,6 +117,8 @@ def missing_parts(spec: object) -> list[str]:
         missing.append("bots.lineup")
     if not callable(getattr(spec, "round_record", None)):
         missing.append("round_record")
+    if not callable(getattr(spec, "resample", None)):
+        missing.append("resample")
     playthrough = getattr(spec, "playthrough", None)
     if playthrough is None or not isinstance(getattr(playthrough, "seed", None), int):
         missing.append("playthrough")

@@ -8,7 +8,7 @@ messages), ``encoder`` (numpy tensors of an observation: the position, the infor
 from __future__ import annotations
 
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.as_nas import codec, encoder, narrator, record, rules
+from croupier.games.as_nas import codec, encoder, narrator, record, resample, rules
 
 #: As-Nas, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
@@ -20,10 +20,14 @@ SPEC = GameSpec(
     narrator=narrator.NARRATOR,
     bots=Bots(
         lineup=("as-nas-heuristic", "random"),
-        bundled={"as-nas-heuristic": "croupier_bots.as_nas_heuristic"},
+        bundled={
+            "as-nas-heuristic": "croupier_bots.as_nas_heuristic",
+            "as-nas-search": "croupier_bots.as_nas_search",
+        },
     ),
     playthrough=Playthrough(params={"deals": 3}, seed=20261130),
     round_record=record.round_record,
+    resample=resample.resample,
 )
 
-__all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]
+__all__ = ["SPEC", "codec", "encoder", "narrator", "resample", "rules"]

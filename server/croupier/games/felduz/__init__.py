@@ -8,7 +8,7 @@ messages), ``encoder`` (numpy tensors of an observation: the position, the infor
 from __future__ import annotations
 
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.felduz import codec, encoder, narrator, record, rules
+from croupier.games.felduz import codec, encoder, narrator, record, resample, rules
 
 #: Felduz, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
@@ -20,10 +20,14 @@ SPEC = GameSpec(
     narrator=narrator.NARRATOR,
     bots=Bots(
         lineup=("felduz-heuristic", "random"),
-        bundled={"felduz-heuristic": "croupier_bots.felduz_heuristic"},
+        bundled={
+            "felduz-heuristic": "croupier_bots.felduz_heuristic",
+            "felduz-search": "croupier_bots.felduz_search",
+        },
     ),
     playthrough=Playthrough(params={"players": 3, "stack": 8, "round_cap": 3}, seed=20261130),
     round_record=record.round_record,
+    resample=resample.resample,
 )
 
-__all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]
+__all__ = ["SPEC", "codec", "encoder", "narrator", "resample", "rules"]

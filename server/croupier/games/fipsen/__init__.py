@@ -8,7 +8,7 @@ messages), ``encoder`` (numpy tensors of an observation: the position, the infor
 from __future__ import annotations
 
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.fipsen import codec, encoder, narrator, record, rules
+from croupier.games.fipsen import codec, encoder, narrator, record, resample, rules
 
 #: Fipsen, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
@@ -20,10 +20,14 @@ SPEC = GameSpec(
     narrator=narrator.NARRATOR,
     bots=Bots(
         lineup=("fipsen-heuristic", "random"),
-        bundled={"fipsen-heuristic": "croupier_bots.fipsen_heuristic"},
+        bundled={
+            "fipsen-heuristic": "croupier_bots.fipsen_heuristic",
+            "fipsen-search": "croupier_bots.fipsen_search",
+        },
     ),
     playthrough=Playthrough(params={"deals": 3}, seed=266),
     round_record=record.round_record,
+    resample=resample.resample,
 )
 
-__all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]
+__all__ = ["SPEC", "codec", "encoder", "narrator", "resample", "rules"]

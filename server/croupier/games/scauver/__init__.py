@@ -8,7 +8,7 @@ messages), ``encoder`` (numpy tensors of an observation: the position, the infor
 from __future__ import annotations
 
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.scauver import codec, encoder, narrator, record, rules
+from croupier.games.scauver import codec, encoder, narrator, record, resample, rules
 
 #: Scauver, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
@@ -20,10 +20,14 @@ SPEC = GameSpec(
     narrator=narrator.NARRATOR,
     bots=Bots(
         lineup=("scauver-heuristic", "random"),
-        bundled={"scauver-heuristic": "croupier_bots.scauver_heuristic"},
+        bundled={
+            "scauver-heuristic": "croupier_bots.scauver_heuristic",
+            "scauver-search": "croupier_bots.scauver_search",
+        },
     ),
     playthrough=Playthrough(params={"players": 3, "round_cap": 3, "stack": 4}, seed=20261160),
     round_record=record.round_record,
+    resample=resample.resample,
 )
 
-__all__ = ["SPEC", "codec", "encoder", "narrator", "rules"]
+__all__ = ["SPEC", "codec", "encoder", "narrator", "resample", "rules"]
