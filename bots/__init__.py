@@ -1,5 +1,9 @@
-"""Croupier's bundled reference bots. Each module is a standalone program using only the
-``croupier_bot`` SDK: run it as ``python -m croupier_bots.<name>`` or ``python bots/<name>.py``.
+"""Croupier's bundled reference bots: run one as ``python -m croupier_bots.<name>``.
+
+The random bot and the heuristics are standalone programs using only the ``croupier_bot`` SDK
+(``python bots/<name>.py`` runs them too). The search bots (``<game>_search``) also play
+sampled deals out with the rules engine in-process (``croupier.games``, shipped with them):
+see ``docs/research.md``.
 
 :func:`local_seat` seats one in-process instead (what ``croupier.env`` plays its learners
 against): the bot behind a ``croupier_bot.Seat``, handed the wire messages of a match."""

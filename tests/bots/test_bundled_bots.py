@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import statistics
+from typing import Any
 
+from croupier.games.fipsen.rules import Action
 from croupier.transport import play_local
 from croupier_bot import Seat
 from croupier_bots.as_nas_heuristic import AsNasHeuristic, strength
@@ -108,3 +110,49 @@ def test_fipsen_heuristic_contracts_win_on_average_in_self_play() -> None:
         for m in range(6)
     ]
     assert sum(float(sum(s)) for s in scores) / (6 * 16) > 0.5
+
+
+def _fipsen_bidding(make: Any, matches: int) -> tuple[int, int, int, int]:
+    """The Fipsen heuristic (``make()``) in two seats, random bots in the others: deals, deals
+    it bid or held in, deals it declared, contracts it made."""
+    deals = bid = declared = made = 0
+    for m in range(matches):
+        ours = (0, 2) if m % 2 == 0 else (1, 3)
+        seats = [Seat(make() if s in ours else RandomBot(4 * m + s)) for s in range(4)]
+        play_local("fipsen", {}, 9100 + m, seats)
+        for past in seats[ours[0]].history.rounds:
+            deals += 1
+            bid += any(
+                h.seat in ours and int(Action.HOLD) <= h.action_id < int(Action.SIEBENER_FIPS)
+                for h in past.history
+            )
+            result = past.result
+            if result.HasField("declarer") and result.declarer in ours and result.outcome in (3, 4):
+                declared += 1
+                made += result.outcome == 3
+    return deals, bid, declared, made
+
+
+def test_fipsen_heuristic_bids_in_a_sensible_share_of_deals_against_random_bidders() -> None:
+    """Issue 22: its first bidder almost never played a contract. Random bidders jump to a
+    contract nobody could make in nearly every auction, so no sound bidder declares against them
+    (it passes and lets them lose); what it can do is bid whenever its hand is worth it: at
+    least 3 deals in 10 (version 1: 2 in 10)."""
+    deals, bid, _, _ = _fipsen_bidding(FipsenHeuristic, 8)
+    assert bid >= 0.3 * deals, f"bid in {bid} of {deals} deals"
+
+
+def test_fipsen_heuristic_declares_and_makes_its_contracts_in_self_play() -> None:
+    """Among its own kind it declares in at least 4 deals in 10 and makes at least 4 in 5."""
+    deals = declared = made = 0
+    for m in range(6):
+        seats = [Seat(FipsenHeuristic()) for _ in range(4)]
+        play_local("fipsen", {}, 300 + m, seats)
+        for past in seats[0].history.rounds:
+            deals += 1
+            result = past.result
+            if result.HasField("declarer") and result.outcome in (3, 4):
+                declared += 1
+                made += result.outcome == 3
+    assert declared >= 0.4 * deals, f"declared in {declared} of {deals} deals"
+    assert made >= 0.8 * declared, f"made {made} of {declared} contracts"

@@ -144,11 +144,34 @@ def test_the_default_bots_exist_and_play(name: str) -> None:
     assert len(scores) == n
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_resample_gives_every_seat_back_what_it_saw(name: str) -> None:
+    """``spec.resample`` (no-leak sampling): at every state of random matches and for every
+    seat, a sample shows the seat exactly the observation it was drawn from, and a seat to act
+    is asked in it with the same legal moves (``tests/games/test_resample.py`` checks the
+    distribution)."""
+    spec = get_spec(name)
+    game = spec.game
+    params = game.info.make_params(_small(spec))
+    for seed in range(3):
+        state = game.initial_state(params)
+        chooser = random_moves(game, np.random.default_rng(seed))
+        for ply in play(game, state, chooser):
+            for seat in range(game.num_players(ply.after)):
+                obs = game.observe(ply.after, seat)
+                sample = spec.resample(obs, np.random.default_rng(seed), params)
+                assert game.observe(sample, seat) == obs
+                if game.current_player(ply.after) == seat:
+                    assert game.legal_actions(sample) == game.legal_actions(ply.after)
+
+
 def test_an_incomplete_game_is_named_and_refused() -> None:
     """The check can fail: a spec without a codec, and one whose rules lack ``observe``."""
     whole = get_spec("as-nas")
     no_codec = whole.replace(codec=None)
     assert missing_parts(no_codec) == ["codec"]
+    no_resample = whole.replace(resample=None)
+    assert missing_parts(no_resample) == ["resample"]
     with pytest.raises(ConfigError, match="missing codec"):
         register(no_codec)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import signal
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -40,6 +41,11 @@ def _standings(control: Control) -> list[tuple[str, int, float, float]]:
     return [(r.bot_name, r.matches, round(r.mu, 9), round(r.sigma, 9)) for r in rows]
 
 
+def _actions(path: Path) -> int:
+    """The decisions a (partial) replay on disk holds so far."""
+    return path.read_bytes().count(b'{"type":"action"') if path.is_file() else 0
+
+
 def _fetch(control: Control, match_id: str) -> tuple[bytes, str]:
     pieces = list(control.FetchReplay(cpb.FetchReplayRequest(match_id=match_id)))
     return b"".join(p.chunk for p in pieces), pieces[0].sha256
@@ -71,8 +77,13 @@ def test_a_sigkilled_server_restarts_with_nothing_lost_or_counted_twice(tmp_path
     wait_connected(op, slow)
     cut = op.CreateMatch(cpb.CreateMatchRequest(game="scauver", params=PLAYERS, bots=slow))
     wait_state(op, cut.match.match_id, [cpb.MATCH_STATE_RUNNING])
+    partial = state / "replays" / f"{cut.match.match_id}.jsonl"
+    deadline = time.monotonic() + 60
+    while _actions(partial) < 3 and time.monotonic() < deadline:  # a few decisions played
+        time.sleep(0.05)
     op.close()
     first.kill()
+    on_disk = partial.read_bytes()
     for bot in bots:  # their sessions broke with the server: the SDK bots end (reconnect 0)
         assert bot.wait(30) == 2
 
@@ -92,6 +103,13 @@ def test_a_sigkilled_server_restarts_with_nothing_lost_or_counted_twice(tmp_path
         aborted = op.GetMatch(cpb.GetMatchRequest(match_id=cut.match.match_id)).match
         assert aborted.state == cpb.MATCH_STATE_ABORTED
         assert not any(s.HasField("result") for s in aborted.seats)  # not rated
+        # what was played is kept: its decisions counted, its partial replay fetchable
+        played = on_disk.count(b'{"type":"action"')
+        assert played >= 3
+        assert aborted.decisions == played
+        kept_partial, partial_sha = _fetch(op, cut.match.match_id)
+        assert kept_partial == on_disk
+        assert partial_sha == hashlib.sha256(on_disk).hexdigest()
         assert _standings(op) == before  # the aborted match counts for nobody
         states = [m.state for m in op.ListMatches(cpb.ListMatchesRequest()).matches]
         assert sorted(states) == [cpb.MATCH_STATE_FINISHED, cpb.MATCH_STATE_ABORTED]

@@ -33,14 +33,18 @@ from croupier_bot._client import (
     serve,
     serve_async,
 )
+from croupier_bot._deal import Deal, Inconsistent
+from croupier_bot._resample import resample
 from croupier_bot._view import GameObservationView, LegalActions, ObservationView
 
 __all__ = [
     "BUSY_RETRY_S",
     "Bot",
     "BotError",
+    "Deal",
     "Decision",
     "GameObservationView",
+    "Inconsistent",
     "LegalActions",
     "MatchInfo",
     "ObservationView",
@@ -51,6 +55,7 @@ __all__ = [
     "play",
     "play_async",
     "proto",
+    "resample",
     "run",
     "serve",
     "serve_async",

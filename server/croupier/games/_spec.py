@@ -1,8 +1,9 @@
 """One game, one place: the :class:`GameSpec` a game package declares, and the checks on it.
 
 Each game is a package ``croupier/games/<game>/`` (``rules``, ``codec``, ``encoder``,
-``narrator``, ``record``) whose ``__init__`` declares one ``SPEC`` (its bots and playthrough; the
-parts are read from those modules as they are used); :mod:`croupier.games` registers it.
+``narrator``, ``record``, ``resample``) whose ``__init__`` declares one ``SPEC`` (its bots and
+playthrough; the parts are read from those modules as they are used); :mod:`croupier.games`
+registers it.
 Transport, encoding, replay, the CLI and playthroughs find every per-game part through the spec,
 so adding a game touches its package, its proto messages and its rules doc (CONTRIBUTING.md).
 """
@@ -69,6 +70,7 @@ _LAYOUT: dict[str, tuple[str, str]] = {
     "encoder": ("encoder", ""),
     "narrator": ("narrator", "NARRATOR"),
     "round_record": ("record", "round_record"),
+    "resample": ("resample", "resample"),
 }
 
 
@@ -79,10 +81,10 @@ class GameSpec:
 
     A game package declares its spec with ``package=__name__``: each of its parts is then read
     from the package's own module (``rules.GAME``, ``codec.CODEC``, ``encoder.SIZE``, ``encode``,
-    ``INFO_SIZE``, ``encode_info`` and ``bounds``, ``narrator.NARRATOR``, ``record.round_record``)
-    when it is first used, so that reading a replay imports the rules and not the wire codec
-    (protobuf), and ``croupier --version`` no game at all. A part given as an argument is used
-    as it is."""
+    ``INFO_SIZE``, ``encode_info`` and ``bounds``, ``narrator.NARRATOR``, ``record.round_record``,
+    ``resample.resample``) when it is first used, so that reading a replay imports the rules and
+    not the wire codec (protobuf), and ``croupier --version`` no game at all. A part given as an
+    argument is used as it is."""
 
     __slots__ = ("_package", "_parts", "bots", "playthrough")
 
@@ -100,6 +102,7 @@ class GameSpec:
         encoder: Encoder | None = None,
         narrator: Narrator | None = None,
         round_record: Callable[[Any], dict[str, Any]] | None = None,
+        resample: Callable[..., Any] | None = None,
     ) -> None:
         self.bots = bots
         self.playthrough = playthrough
@@ -110,6 +113,7 @@ class GameSpec:
             "encoder": encoder,
             "narrator": narrator,
             "round_record": round_record,
+            "resample": resample,
         }
         self._parts: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
 
@@ -175,6 +179,13 @@ class GameSpec:
         return value
 
     @property
+    def resample(self) -> Callable[..., Any]:
+        """``resample(observation, rng, params=None)``: a full state consistent with a seat's
+        observation, built from it alone (``resample.resample``; ``docs/research.md``)."""
+        value: Callable[..., Any] = self._part("resample")
+        return value
+
+    @property
     def name(self) -> str:
         """The game's name (``as-nas``), as on the command line and in replays."""
         return self.game.info.name
@@ -229,6 +240,8 @@ def missing_parts(spec: object) -> list[str]:
         missing.append("bots.lineup")
     if not callable(getattr(spec, "round_record", None)):
         missing.append("round_record")
+    if not callable(getattr(spec, "resample", None)):
+        missing.append("resample")
     playthrough = getattr(spec, "playthrough", None)
     if playthrough is None or not isinstance(getattr(playthrough, "seed", None), int):
         missing.append("playthrough")

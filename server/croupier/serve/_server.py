@@ -487,7 +487,7 @@ class CompetitionServer:
         self._store = open_server_store(config.store_path)
         try:  # a tournament's match its store committed is finished here, not aborted
             mirrored = _mirror_committed(self._store, config.state_dir)
-            aborted = self._store.abort_unfinished("the server stopped before the match ended")
+            aborted = _abort_unfinished(self._store, config.state_dir, config.replay_dir)
         except (sqlite3.Error, StoreError) as exc:  # (a full disk: one line, not a traceback)
             self._store.close()
             self._store = None
@@ -1461,6 +1461,37 @@ def _mirror_committed(store: ServerStore, state_dir: Path) -> list[str]:
         for record, replay in found:
             if _finish_mirrored(store, record, replay, state_dir, _decisions(replay)):
                 done.append(record.match_id)
+    return done
+
+
+def _abort_unfinished(store: ServerStore, state_dir: Path, replay_dir: Path) -> list[str]:
+    """At start, after :func:`_mirror_committed`: record every match a stopped or killed
+    server left pending or running as aborted, each with what its partial replay holds (its
+    decisions, its path and SHA-256, so it can be fetched and watched), in one transaction;
+    return their ids. A match that left no replay file is aborted with none."""
+    detail = "the server stopped before the match ended"
+    ended = now_ms()
+    done = []
+    with store.group():
+        for match in store.unfinished():
+            folder = (
+                state_dir / "tournaments" / match.tournament / "replays"
+                if match.tournament
+                else replay_dir
+            )
+            replay = folder / f"{match.match_id}.jsonl"
+            sha, decisions = _digest(replay)
+            rel = os.path.relpath(replay, state_dir) if sha else ""
+            if store.end_match(
+                match.match_id,
+                ABORTED,
+                ended_ms=ended,
+                detail=detail,
+                decisions=decisions,
+                replay_path=rel,
+                replay_sha256=sha,
+            ):
+                done.append(match.match_id)
     return done
 
 

@@ -2,8 +2,8 @@
 
 ``rules`` (the pure state machine, ``docs/rules/scauver.md``), ``codec`` (its ``croupier.v1``
 messages), ``encoder`` (numpy tensors of an observation: the position, the information state),
-``narrator`` (hand histories), ``record`` (a finished round as JSON). :data:`SPEC` reads each
-part from its module when first used.
+``narrator`` (hand histories), ``record`` (a finished round as JSON), ``resample`` (a full state
+from a seat's observation). :data:`SPEC` reads each part from its module when first used.
 """
 
 from __future__ import annotations
@@ -15,7 +15,10 @@ SPEC = GameSpec(
     package=__name__,
     bots=Bots(
         lineup=("scauver-heuristic", "random"),
-        bundled={"scauver-heuristic": "croupier_bots.scauver_heuristic"},
+        bundled={
+            "scauver-heuristic": "croupier_bots.scauver_heuristic",
+            "scauver-search": "croupier_bots.scauver_search",
+        },
     ),
     playthrough=Playthrough(params={"players": 3, "round_cap": 3, "stack": 4}, seed=20261160),
 )
