@@ -41,7 +41,8 @@ CONFIGS: dict[str, list[dict[str, int]]] = {
     "scauver": [{"players": 2}, {"players": 3, "stack": 10}, {"players": 4, "round_cap": 8}],
 }
 #: Replay fields that differ between two runs of one seed: wall-clock readings and the
-#: commit-reveal salt and commitment (docs/replay-format.md).
+#: commit-reveal salt and commitments (docs/replay-format.md; format 4's header carries the
+#: deals' commitment as ``deal_commitment`` beside the match's ``commitment``).
 WALL_CLOCK = {
     "time_us", "started_at", "ended_at", "wall_us", "lag_us", "cpu_us", "salt", "commitment",
     "deal_commitment",

@@ -16,11 +16,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from croupier_bot import Bot, Decision, main, proto
+from croupier_bot import Bot, Decision, LegalActions, main, proto
 
 QUALIFY = 40
 #: The mean card value of the 40-card deck.
 MEAN_CARD = 5.5
+
+
+def legal_entries(decision: Decision) -> list[tuple[Any, range]]:
+    """The legal actions as the wire sent them, each with its ids: a run of bets or raises is
+    one entry (its lowest amount's) with the range of its ids, so that a betting step at stack
+    1,000 is read without building a thousand actions; any other action is itself and one id."""
+    legal = decision.legal_actions
+    if isinstance(legal, LegalActions):
+        return list(zip(legal.entries, legal.runs, strict=True))
+    return [(a, range(a.id, a.id + 1)) for a in legal]
 
 
 def _sum(cards: Any) -> int:
@@ -68,8 +78,9 @@ class FelduzHeuristic(Bot):
     def act(self, decision: Decision) -> int:
         obs = decision.observation.felduz
         me = decision.match.seat
+        legal = legal_entries(decision)
         by_move: dict[int, list[Any]] = {}
-        for action in decision.legal_actions:
+        for action, _ in legal:
             by_move.setdefault(action.felduz.move, []).append(action)
         if proto.FELDUZ_MOVE_OPEN in by_move:
             return self._split(by_move[proto.FELDUZ_MOVE_OPEN])
@@ -86,7 +97,7 @@ class FelduzHeuristic(Bot):
             return int(by_move[move or proto.FELDUZ_MOVE_STAND][0].id)
         if proto.FELDUZ_MOVE_STAND in by_move:
             return int(by_move[proto.FELDUZ_MOVE_STAND][0].id)
-        return self._bet(obs, me, decision.legal_actions)
+        return self._bet(obs, me, legal)
 
     def _split(self, splits: list[Any]) -> int:
         """Open the three lowest cards."""
@@ -102,19 +113,19 @@ class FelduzHeuristic(Bot):
 
         return int(min(options, key=key).id)
 
-    def _bet(self, obs: Any, me: int, legal: Sequence[Any]) -> int:
+    def _bet(self, obs: Any, me: int, legal: Sequence[tuple[Any, range]]) -> int:
         p = outlook(obs, me)
-        chips = [a for a in legal if a.felduz.move == proto.FELDUZ_MOVE_CHIPS]
-        kinds = {a.felduz.chip.move: a for a in chips}
-        bets = [a for a in chips if a.felduz.chip.move == proto.CHIP_MOVE_BET]
-        raises = [a for a in chips if a.felduz.chip.move == proto.CHIP_MOVE_RAISE]
+        chips = [(a, ids) for a, ids in legal if a.felduz.move == proto.FELDUZ_MOVE_CHIPS]
+        kinds = {a.felduz.chip.move: a for a, _ in chips}
+        bets = [ids[-1] for a, ids in chips if a.felduz.chip.move == proto.CHIP_MOVE_BET]
+        raises = [ids[-1] for a, ids in chips if a.felduz.chip.move == proto.CHIP_MOVE_RAISE]
         table = obs.table
         if proto.CHIP_MOVE_IN not in kinds:  # our own betting step
             if p >= 0.65 and bets:
-                return int(bets[-1].id)
-            return int(next(a for a in legal if a.felduz.move == proto.FELDUZ_MOVE_NO_BET).id)
+                return int(bets[-1])  # the highest bet: the last id of the last run
+            return int(next(a for a, _ in legal if a.felduz.move == proto.FELDUZ_MOVE_NO_BET).id)
         if p >= 0.6 and raises:
-            return int(raises[-1].id)
+            return int(raises[-1])
         price = table.bet.level - table.bet.contributions[me]
         if p >= 0.4 or price / (table.pot + price) < p:
             return int(kinds[proto.CHIP_MOVE_IN].id)

@@ -19,8 +19,9 @@ import os
 import random
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
-from croupier_bot import Bot, Decision, MatchInfo, main, proto
+from croupier_bot import Bot, Decision, LegalActions, MatchInfo, main, proto
 
 FLANK_CARDS = 4
 FIELD_CARDS = 2 * FLANK_CARDS
@@ -153,14 +154,14 @@ class ScauverHeuristic(Bot):
     def act(self, decision: Decision) -> int:
         obs: proto.ScauverObservation = decision.observation.scauver
         me = decision.match.seat
-        legal = decision.legal_actions
-        moves = {a.scauver.move for a in legal}
+        legal = legal_entries(decision)
+        moves = {a.scauver.move for a, _ in legal}
         if moves & {
             proto.SCAUVER_MOVE_OPEN,
             proto.SCAUVER_MOVE_PLACE,
             proto.SCAUVER_MOVE_PLACE_PAIR,
         }:
-            return self._place(obs, me, legal)
+            return self._place(obs, me, [a for a, _ in legal])
         return self._bet(obs, me, legal)
 
     def _place(
@@ -192,19 +193,19 @@ class ScauverHeuristic(Bot):
         return best_id
 
     def _bet(
-        self, obs: proto.ScauverObservation, me: int, legal: Sequence[proto.LegalAction]
+        self, obs: proto.ScauverObservation, me: int, legal: Sequence[tuple[Any, range]]
     ) -> int:
         chance = self.win_chance(obs, me)
-        chip_moves: dict[int, list[int]] = {}
+        chip_moves: dict[int, _Ids] = {}
         moves: dict[int, int] = {}
-        for action in legal:
+        for action, ids in legal:
             detail = action.scauver
             if detail.move == proto.SCAUVER_MOVE_CHIPS:
-                chip_moves.setdefault(detail.chip.move, []).append(action.id)
+                chip_moves.setdefault(detail.chip.move, _Ids()).add(ids)
             else:
                 moves[detail.move] = action.id
-        bets = chip_moves.get(proto.CHIP_MOVE_BET, [])
-        raises = chip_moves.get(proto.CHIP_MOVE_RAISE, [])
+        bets = chip_moves.get(proto.CHIP_MOVE_BET, _Ids())
+        raises = chip_moves.get(proto.CHIP_MOVE_RAISE, _Ids())
         bet = obs.table.bet if obs.table.HasField("bet") else None
         if bet is not None and proto.CHIP_MOVE_IN in chip_moves:  # answering a bet
             price = bet.level - bet.contributions[me]
@@ -218,7 +219,41 @@ class ScauverHeuristic(Bot):
         for passive in (proto.SCAUVER_MOVE_PROCEED, proto.SCAUVER_MOVE_NO_BET):
             if passive in moves:
                 return moves[passive]
-        return legal[0].id
+        return int(legal[0][0].id)
+
+
+class _Ids:
+    """Ids that come as ascending ranges, read by position without being listed."""
+
+    def __init__(self) -> None:
+        self.runs: list[range] = []
+        self.count = 0
+
+    def add(self, ids: range) -> None:
+        self.runs.append(ids)
+        self.count += len(ids)
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, k: int) -> int:
+        if k < 0:
+            k += self.count
+        for run in self.runs:
+            if k < len(run):
+                return run[k]
+            k -= len(run)
+        raise IndexError(k)
+
+
+def legal_entries(decision: Decision) -> list[tuple[Any, range]]:
+    """The legal actions as the wire sent them, each with its ids: a run of bets or raises is
+    one entry (its lowest amount's) with the range of its ids, so that a betting step at stack
+    1,000 is read without building a thousand actions; any other action is itself and one id."""
+    legal = decision.legal_actions
+    if isinstance(legal, LegalActions):
+        return list(zip(legal.entries, legal.runs, strict=True))
+    return [(a, range(a.id, a.id + 1)) for a in legal]
 
 
 if __name__ == "__main__":

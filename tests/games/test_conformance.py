@@ -168,9 +168,9 @@ def test_resample_gives_every_seat_back_what_it_saw(name: str) -> None:
 def test_an_incomplete_game_is_named_and_refused() -> None:
     """The check can fail: a spec without a codec, and one whose rules lack ``observe``."""
     whole = get_spec("as-nas")
-    no_codec = dataclasses.replace(whole, codec=None)  # type: ignore[arg-type]
+    no_codec = whole.replace(codec=None)
     assert missing_parts(no_codec) == ["codec"]
-    no_resample = dataclasses.replace(whole, resample=None)  # type: ignore[arg-type]
+    no_resample = whole.replace(resample=None)
     assert missing_parts(no_resample) == ["resample"]
     with pytest.raises(ConfigError, match="missing codec"):
         register(no_codec)
@@ -183,9 +183,7 @@ def test_an_incomplete_game_is_named_and_refused() -> None:
                 raise AttributeError(name)
             return getattr(whole.game, name)
 
-    blind = dataclasses.replace(
-        whole, game=Blind(), bots=dataclasses.replace(whole.bots, lineup=())
-    )
+    blind = whole.replace(game=Blind(), bots=dataclasses.replace(whole.bots, lineup=()))
     assert missing_parts(blind) == ["game.observe", "bots.lineup"]
     with pytest.raises(ConfigError, match=r"missing game\.observe, bots\.lineup"):
         register(blind)

@@ -17,7 +17,7 @@ from typing import Any
 
 import grpc
 
-from croupier_bot._view import History, LegalActions, ObservationView
+from croupier_bot._view import History, LegalActions, ObservationView, runs_hold
 from croupier_proto.v1 import PROTOCOL_VERSION, bot_pb2_grpc
 from croupier_proto.v1 import bot_pb2 as pb
 
@@ -81,10 +81,28 @@ class Decision:
 
     @property
     def legal_ids(self) -> list[int]:
+        """Every legal id, ascending, as a list (a run of 1,000 bets is 1,000 ints)."""
         actions = self.legal_actions
         if isinstance(actions, LegalActions):
             return actions.ids
         return [a.id for a in actions]
+
+    @property
+    def legal_runs(self) -> tuple[range, ...]:
+        """The legal ids as ascending ranges, as the wire carries them (a run of bets or raises
+        is one ``range``, any other action a range of one id); lists no id."""
+        actions = self.legal_actions
+        if isinstance(actions, LegalActions):
+            return actions.runs
+        return tuple(range(i, i + 1) for i in sorted(a.id for a in actions))
+
+    def is_legal(self, action_id: int) -> bool:
+        """Whether ``action_id`` is one of the legal ids, by arithmetic on the runs (the
+        arbiter's own check); False for anything that is not an integer."""
+        actions = self.legal_actions
+        if isinstance(actions, LegalActions):
+            return actions.has_id(action_id)
+        return runs_hold(self.legal_runs, action_id)
 
     def tensor(self, kind: str = "position") -> Any:
         """The observation as a ``numpy.float32`` vector, byte for byte the tensor the arbiter's

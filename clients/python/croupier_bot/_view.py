@@ -10,11 +10,14 @@ action with an amount range. The SDK keeps each finished round from its round-en
   a tuple of the finished rounds, oldest first;
 * the legal actions as :class:`LegalActions`: a sequence of ``croupier.v1.LegalAction``, one per
   action, ascending by id, each range expanded (an entry is built when it is read, so a bot that
-  picks one of 1,000 bets does not pay for the other 999).
+  picks one of 1,000 bets does not pay for the other 999); and, for a bot that wants them as
+  they came, the ids as ranges (``runs``), a legality check by arithmetic (``has_id``) and the
+  wire's own entries (``entries``), none of which lists an id.
 """
 
 from __future__ import annotations
 
+import operator
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
@@ -96,10 +99,11 @@ class LegalActions(Sequence[Any]):
     """The legal actions of one decision, one ``croupier.v1.LegalAction`` per action, ascending by
     id: the wire's entries with every amount range expanded (the entry of amount ``a`` has id
     ``entry.id + a - lowest``, label ``<kind>:<a>`` and typed fields with ``chip.amount = a``).
-    ``ids`` lists the action ids without building any entry."""
+    ``ids`` lists the action ids without building any entry; ``runs``, ``has_id``, ``id_at`` and
+    ``entries`` read the ids as the ranges they came as, listing none."""
 
     def __init__(self, entries: Sequence[Any]) -> None:
-        self._entries = list(entries)
+        self._entries = tuple(entries)
         self._starts: list[int] = []  # index of each entry's first action in the expanded list
         total = 0
         for entry in self._entries:
@@ -107,19 +111,43 @@ class LegalActions(Sequence[Any]):
             total += _count(entry)
         self._len = total
         self._built: dict[int, Any] = {}
+        self._runs: tuple[range, ...] | None = None
 
     @property
     def ids(self) -> list[int]:
         """Every legal action id, ascending."""
-        out: list[int] = []
-        for entry in self._entries:
-            if entry.HasField("amounts"):
-                r = entry.amounts
-                base = entry.id - r.lowest
-                out.extend(range(entry.id, base + r.highest + 1, max(r.step, 1)))
-            else:
-                out.append(entry.id)
-        return out
+        return [i for run in self.runs for i in run]
+
+    @property
+    def entries(self) -> tuple[Any, ...]:
+        """The entries as the wire sent them (``croupier.v1.LegalAction``), ascending by id: a run
+        of bets or raises is one entry with ``amounts`` set, its id, label and typed fields those
+        of the lowest amount."""
+        return self._entries
+
+    @property
+    def runs(self) -> tuple[range, ...]:
+        """The legal ids as ranges, ascending, one per entry of the wire (an action without an
+        amount range is a range of one id): ``sum(map(len, runs)) == len(self)``. Builds no entry
+        and lists no id: a run of 1,000 bets is one ``range``."""
+        runs = self._runs
+        if runs is None:
+            runs = self._runs = tuple(_ids(entry) for entry in self._entries)
+        return runs
+
+    def has_id(self, action_id: int) -> bool:
+        """Whether ``action_id`` is a legal id, by arithmetic on the runs (lists no id). False
+        for anything that is not an integer (a ``bool`` included)."""
+        return runs_hold(self.runs, action_id)
+
+    def id_at(self, index: int) -> int:
+        """The id of ``self[index]`` without building that entry."""
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("legal action index out of range")
+        k = bisect_right(self._starts, index) - 1
+        return self.runs[k][index - self._starts[k]]
 
     def __len__(self) -> int:
         return self._len
@@ -148,6 +176,30 @@ class LegalActions(Sequence[Any]):
 
     def __repr__(self) -> str:
         return f"LegalActions({self._len} actions)"
+
+
+def _ids(entry: Any) -> range:
+    """The ids an entry stands for: its own, or one per amount of its range."""
+    if not entry.HasField("amounts"):
+        return range(entry.id, entry.id + 1)
+    r = entry.amounts
+    return range(entry.id, entry.id - r.lowest + r.highest + 1, max(r.step, 1))
+
+
+def runs_hold(runs: Sequence[range], action_id: Any) -> bool:
+    """Whether ascending, disjoint ``runs`` hold ``action_id`` (an integer; not a ``bool``)."""
+    if isinstance(action_id, bool):
+        return False
+    try:
+        action_id = operator.index(action_id)
+    except TypeError:
+        return False
+    k = bisect_right(runs, action_id, key=_first) - 1
+    return k >= 0 and action_id in runs[k]
+
+
+def _first(run: range) -> int:
+    return run.start
 
 
 def _count(entry: Any) -> int:

@@ -10,6 +10,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -44,7 +45,7 @@ from croupier.arbiter._types import (
     Welcome,
 )
 from croupier.errors import ConfigError, IllegalActionError
-from croupier.games import CHANCE, TERMINAL, get_game
+from croupier.games import CHANCE, TERMINAL, Labels, get_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,14 +99,16 @@ class SeatInfo:
 def decision_request(
     game: Any, state: Any, seat: int, request_id: int, clocks: Clocks
 ) -> DecisionRequest:
-    """What ``seat``, to act in ``state``, is sent: its observation, the legal actions and their
-    labels (the match and the in-process ``play_local`` both build requests here)."""
-    legal = game.legal_actions(state)
+    """What ``seat``, to act in ``state``, is sent: its observation, the legal actions (as runs)
+    and their labels (made as the codec reads them: a run of amounts goes on the wire as one
+    entry, so its labels are never made). The match and the in-process ``play_local`` both
+    build requests here."""
+    legal = game.legal_runs(state)
     return DecisionRequest(
         request_id,
         game.observe(state, seat),
         legal,
-        tuple(game.action_label(state, a) for a in legal),
+        Labels(legal, partial(game.action_label, state)),
         clocks,
     )
 
@@ -609,7 +612,7 @@ class Match:
                     elapsed_us,
                     times,
                 )
-            if message.action not in legal:
+            if message.action not in legal:  # arithmetic over the runs
                 return self._reject(
                     seat,
                     state,

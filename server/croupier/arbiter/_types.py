@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from croupier.games._legal import ActionRuns
 
 
 class Fault(enum.Enum):
@@ -87,12 +90,15 @@ class Welcome:
 
 @dataclass(frozen=True, slots=True)
 class DecisionRequest:
-    """The seat must act; ``observation`` comes from ``game.observe(state, seat)`` alone."""
+    """The seat must act; ``observation`` comes from ``game.observe(state, seat)`` alone.
+    ``legal_actions`` are the legal ids as runs (``game.legal_runs``: a chip game's thousand
+    bet amounts are one run, checked and sent without being listed), ``labels`` their labels by
+    position, each made when it is read (:class:`~croupier.games.Labels`)."""
 
     request_id: int
     observation: Any
-    legal_actions: tuple[int, ...]
-    labels: tuple[str, ...]
+    legal_actions: ActionRuns
+    labels: Sequence[str]
     clocks: Clocks
 
 

@@ -17,74 +17,28 @@ import os
 os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 
 import argparse
-import asyncio
-import contextlib
-import json
-import logging
+import importlib
 import math
-import signal
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from pathlib import Path
-from typing import Any
-
-import structlog
+from typing import TYPE_CHECKING, Any, cast
 
 from croupier import __version__
-from croupier.arbiter import (
-    ClockKind,
-    ClockRules,
-    FaultPolicy,
-    Match,
-    MatchConfig,
-    MatchResult,
-    check_seed,
-    random_seed,
-    searchable,
-    searchable_warning,
-)
-from croupier.cli import _ctl, _serve, _tournament
-from croupier.cli._sandbox import (
-    add_sandbox_arguments,
-    isolation_note,
-    nonneg,
-    sandbox_options,
-    warn,
-)
-from croupier.cli._tls import add_tls_arguments, tls_config
-from croupier.compliance import Status, check_bot
 from croupier.errors import ConfigError, CroupierError, ReplayError, ReplayMismatchError
-from croupier.games import GAMES, Game, get_game, get_spec
-from croupier.replay import (
-    FORMATS,
-    OMNISCIENT,
-    TABLES,
-    Narration,
-    Replay,
-    Tables,
-    Walk,
-    by_bot,
-    check_parquet,
-    destinations,
-    diff,
-    follow,
-    read_replay,
-    render,
-    seat_names,
-    select_rounds,
-    summarize,
-    summary_data,
-    verify,
-    write_table,
-)
-from croupier.runner import MatchRun, run_match
-from croupier.transport import (
-    BUNDLED,
-    parse_bot_command,
-    split_address,
-)
+
+if TYPE_CHECKING:  # (annotations only: each command imports what it runs, when it runs)
+    from fractions import Fraction
+
+    from croupier.arbiter import ClockRules, Match, MatchResult
+    from croupier.games import Game
+    from croupier.replay import Replay
+    from croupier.runner import MatchRun
+
+    _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
+else:
+    _SubParsers = argparse._SubParsersAction
 
 #: The ``--bot`` value for a seat whose bot is not launched here but dials in with its token.
 REMOTE = "remote"
@@ -117,6 +71,8 @@ REMOTE_RECONNECT_GRACE_S = 10.0
 def default_bots(game: str, seats: int) -> list[str]:
     """The bundled line-up for ``seats`` seats: the game's bots (its spec's line-up) repeated
     in seat order."""
+    from croupier.games import get_spec
+
     pattern = get_spec(game).bots.lineup
     return [pattern[i % len(pattern)] for i in range(seats)]
 
@@ -150,8 +106,23 @@ EXIT_CANCELLED = 3
 MAX_MS = 86_400_000
 
 
+def nonneg(text: str) -> int:
+    """An argparse type: an integer of 0 or more (one line for anything else). Here, not in
+    ``_sandbox`` (which imports the transport), so that the replay actions' arguments need
+    nothing heavy."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
 def _seed(text: str) -> int:
     """A match seed: an integer from 0 to 2**128 - 1."""
+    from croupier.arbiter import check_seed
+
     try:
         return check_seed(int(text))
     except ValueError:
@@ -161,6 +132,8 @@ def _seed(text: str) -> int:
 
 
 def _listen(text: str) -> str:
+    from croupier.transport import split_address
+
     try:
         split_address(text)
     except ConfigError as exc:
@@ -201,6 +174,8 @@ def _seconds(text: str) -> float:
 
 
 def _add_clock_arguments(parser: argparse.ArgumentParser, *, bank_ms: int) -> None:
+    from croupier.arbiter import ClockKind, ClockRules
+
     parser.add_argument(
         "--move-ms", type=_ms, default=2000, help="time per decision (default 2000)"
     )
@@ -245,21 +220,69 @@ def _add_clock_arguments(parser: argparse.ArgumentParser, *, bank_ms: int) -> No
     )
 
 
-def _add_replay_parsers(sub: Any) -> None:
-    r = sub.add_parser(
-        "replay",
-        help="inspect, verify, export, step through or compare replay files",
-        description=(
-            "Every ACTION reads replays through one validating reader: exit status 2 for a file "
-            "that is not a readable replay, 1 for one that reads but does not verify."
-        ),
+class _Commands(_SubParsers):
+    """Subcommands whose arguments are added when one is chosen: ``add_command(name, build,
+    help=...)`` declares a command, and ``build(parser)`` adds its arguments (and description)
+    just before its arguments are parsed, importing what they name (the games, the bundled
+    bots, the sandbox modes). So ``croupier --version`` and ``croupier --help`` import none of
+    it, and ``croupier replay verify`` only what verifying needs; the parsed arguments, the
+    help and the errors are those of the whole parser."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._builders: dict[str, Callable[[argparse.ArgumentParser], None]] = {}
+
+    def add_command(
+        self, name: str, build: Callable[[argparse.ArgumentParser], None], **kwargs: Any
+    ) -> argparse.ArgumentParser:
+        parser = self.add_parser(name, **kwargs)
+        self._builders[name] = build
+        return parser
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        name = values[0] if isinstance(values, list) and values else None
+        build = self._builders.pop(name, None) if isinstance(name, str) else None
+        if build is not None:
+            build(self._name_parser_map[cast(str, name)])
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _commands(parser: argparse.ArgumentParser, **kwargs: Any) -> _Commands:
+    """``parser``'s subcommands, built as they are chosen (:class:`_Commands`)."""
+    return cast(_Commands, parser.add_subparsers(action=_Commands, **kwargs))
+
+
+def _build_replay(r: argparse.ArgumentParser) -> None:
+    r.description = (
+        "Every ACTION reads replays through one validating reader: exit status 2 for a file "
+        "that is not a readable replay, 1 for one that reads but does not verify."
     )
-    rsub = r.add_subparsers(dest="replay_command", metavar="ACTION", required=True)
-    files = {"type": Path, "nargs": "+", "metavar": "FILE", "help": "replays (.jsonl)"}
-    show = rsub.add_parser(
-        "show",
-        help="print a readable hand history",
-        description="Print a match as a hand history: every card (default), or what one seat saw.",
+    rsub = _commands(r, dest="replay_command", metavar="ACTION", required=True)
+    rsub.add_command("show", _build_replay_show, help="print a readable hand history")
+    rsub.add_command("summary", _build_replay_summary, help="one short summary per replay")
+    rsub.add_command(
+        "verify", _build_replay_verify, help="re-simulate replays and check every step"
+    )
+    rsub.add_command(
+        "export", _build_replay_export, help="write replays as tables (Parquet or CSV)"
+    )
+    rsub.add_command("step", _build_replay_step, help="walk a match decision by decision")
+    rsub.add_command("diff", _build_replay_diff, help="compare two replays of the same deals")
+
+
+def _files(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", type=Path, nargs="+", metavar="FILE", help="replays (.jsonl)")
+
+
+def _build_replay_show(show: argparse.ArgumentParser) -> None:
+    show.description = (
+        "Print a match as a hand history: every card (default), or what one seat saw."
     )
     show.add_argument("file", type=Path, help="a replay (.jsonl)")
     view = show.add_mutually_exclusive_group()
@@ -283,87 +306,71 @@ def _add_replay_parsers(sub: Any) -> None:
         help="with --follow: stop when the file has not grown for S seconds (default: wait for "
         "the result)",
     )  # fmt: skip
-    summary = rsub.add_parser(
-        "summary",
-        help="one short summary per replay",
-        description="Per replay: the result, and per seat its deals won and actions by kind.",
-    )
-    summary.add_argument("files", **files)
+
+
+def _build_replay_summary(summary: argparse.ArgumentParser) -> None:
+    summary.description = "Per replay: the result, and per seat its deals won and actions by kind."
+    _files(summary)
     summary.add_argument("--json", action="store_true", help="one JSON object per replay")
-    ver = rsub.add_parser(
-        "verify",
-        help="re-simulate replays and check every step",
-        description=(
-            "Re-simulate each replay from its recorded chance outcomes and actions, and check "
-            "its commitment; each ok line says what the commitment bound. Exit 1 naming the "
-            "first mismatch, 2 for a file that is not a readable replay."
-        ),
+
+
+def _build_replay_verify(ver: argparse.ArgumentParser) -> None:
+    ver.description = (
+        "Re-simulate each replay from its recorded chance outcomes and actions, and check "
+        "its commitment; each ok line says what the commitment bound. Exit 1 naming the "
+        "first mismatch, 2 for a file that is not a readable replay."
     )
-    ver.add_argument("files", **files)
+    _files(ver)
     ver.add_argument(
         "--require-bound",
         action="store_true",
         help="fail (status 1) a replay of an old format (1-3), whose commitment does not bind "
         "the whole match",
     )
-    exp = rsub.add_parser(
-        "export",
-        help="write replays as tables (Parquet or CSV)",
-        description=(
-            "Write the matches, seats, rounds and decisions of the replays as typed tables: "
-            "--to DIR gets one file per table, --to FILE.parquet or FILE.csv one table."
-        ),
+
+
+def _build_replay_export(exp: argparse.ArgumentParser) -> None:
+    from croupier.replay import FORMATS, TABLES
+
+    exp.description = (
+        "Write the matches, seats, rounds and decisions of the replays as typed tables: "
+        "--to DIR gets one file per table, --to FILE.parquet or FILE.csv one table."
     )
-    exp.add_argument("files", **files)
+    _files(exp)
     exp.add_argument("--to", type=Path, required=True, metavar="PATH", help="DIR, or a file")
     exp.add_argument("--format", choices=FORMATS, default=None, help="for --to DIR")
     exp.add_argument("--table", choices=TABLES, default=None, help="for --to FILE")
-    step = rsub.add_parser(
-        "step",
-        help="walk a match decision by decision",
-        description=(
-            "Show each decision as the seat saw it and the legal actions it had. Commands (one "
-            "a line, from the terminal or a pipe): n (next, also an empty line), p (previous), "
-            "r N (first decision of round N), d N (decision N), q (quit)."
-        ),
+
+
+def _build_replay_step(step: argparse.ArgumentParser) -> None:
+    step.description = (
+        "Show each decision as the seat saw it and the legal actions it had. Commands (one "
+        "a line, from the terminal or a pipe): n (next, also an empty line), p (previous), "
+        "r N (first decision of round N), d N (decision N), q (quit)."
     )
     step.add_argument("file", type=Path, help="a replay (.jsonl)")
     step.add_argument("--seat", type=nonneg, default=None, help="only this seat's decisions")
-    dif = rsub.add_parser(
-        "diff",
-        help="compare two replays of the same deals",
-        description=(
-            "Where the actions first diverge in each round, and the per-round score difference "
-            "(A minus B, per seat) with the total."
-        ),
+
+
+def _build_replay_diff(dif: argparse.ArgumentParser) -> None:
+    dif.description = (
+        "Where the actions first diverge in each round, and the per-round score difference "
+        "(A minus B, per seat) with the total."
     )
     dif.add_argument("a", type=Path, metavar="A", help="a replay")
     dif.add_argument("b", type=Path, metavar="B", help="a replay of the same game and params")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="croupier",
-        description="Croupier: a headless match engine for hidden-information card games.",
-    )
-    parser.add_argument("--version", action="version", version=f"croupier {__version__}")
-    parser.add_argument(
-        "-v",
-        "--verbose",
-        action="count",
-        default=0,
-        help="log more (-v: per match and bot, -vv: debug)",
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+def _build_match(m: argparse.ArgumentParser) -> None:
+    from croupier.cli._sandbox import add_sandbox_arguments
+    from croupier.cli._tls import add_tls_arguments
+    from croupier.games import GAMES
+    from croupier.transport import BUNDLED
 
-    m = sub.add_parser(
-        "match",
-        help="run one match between bot processes and write its replay",
-        description=(
-            "Start an arbiter on a free loopback port, launch one bot process per seat, play a "
-            "whole match, print the standings and write DIR/<match-id>.jsonl (plus one log per "
-            "seat). Seats without --bot get the bundled bots."
-        ),
+    m.description = (
+        "Start an arbiter on a free loopback port, launch one bot process per seat, play a "
+        "whole match, print the standings and write DIR/<match-id>.jsonl (plus one log per "
+        "seat). Seats without --bot get the bundled bots."
     )
     m.add_argument("--game", required=True, choices=GAMES, help="the game to play")
     m.add_argument(
@@ -461,17 +468,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_tls_arguments(m)
 
-    _add_replay_parsers(sub)
 
-    c = sub.add_parser(
-        "check-bot",
-        help="check that a bot (any language) plays the protocol correctly",
-        description=(
-            "Compliance check: play a short match with CMD in one seat and the random bot in the "
-            "others, then check that the bot connected, answered every decision legally and in "
-            "time, stayed to the end, exited by itself after MatchEnd, and that the replay "
-            "verifies. Exits 0 when every check passes, 1 otherwise."
-        ),
+def _build_check_bot(c: argparse.ArgumentParser) -> None:
+    from croupier.cli._sandbox import add_sandbox_arguments
+    from croupier.games import GAMES
+
+    c.description = (
+        "Compliance check: play a short match with CMD in one seat and the random bot in the "
+        "others, then check that the bot connected, answered every decision legally and in "
+        "time, stayed to the end, exited by itself after MatchEnd, and that the replay "
+        "verifies. Exits 0 when every check passes, 1 otherwise."
     )
     c.add_argument(
         "bot",
@@ -499,14 +505,72 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep the replay and the bot's log here (default: a temporary folder)",
     )
 
-    sub.add_parser("games", help="list the games and their parameters")
-    _tournament.add_parser(sub)
-    _serve.add_parser(sub)
-    _ctl.add_parser(sub)
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    """``croupier games`` takes none."""
+
+
+def _module_arguments(module: str) -> Callable[[argparse.ArgumentParser], None]:
+    """A command whose arguments ``croupier.cli.<module>.add_arguments`` adds."""
+
+    def build(parser: argparse.ArgumentParser) -> None:
+        add: Callable[[argparse.ArgumentParser], None] = importlib.import_module(
+            f"croupier.cli.{module}"
+        ).add_arguments
+        add(parser)
+
+    return build
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="croupier",
+        description="Croupier: a headless match engine for hidden-information card games.",
+    )
+    parser.add_argument("--version", action="version", version=f"croupier {__version__}")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="log more (-v: per match and bot, -vv: debug)",
+    )
+    sub = _commands(parser, dest="command", metavar="COMMAND", required=True)
+    sub.add_command(
+        "match", _build_match, help="run one match between bot processes and write its replay"
+    )
+    sub.add_command(
+        "replay",
+        _build_replay,
+        help="inspect, verify, export, step through or compare replay files",
+    )
+    sub.add_command(
+        "check-bot",
+        _build_check_bot,
+        help="check that a bot (any language) plays the protocol correctly",
+    )
+    sub.add_command("games", _no_arguments, help="list the games and their parameters")
+    sub.add_command(
+        "tournament",
+        _module_arguments("_tournament"),
+        help="run (or resume) a tournament from a TOML file; or print a store's standings",
+    )
+    sub.add_command(
+        "serve",
+        _module_arguments("_serve"),
+        help="run the competition server: bot port, control API, registered bots, store",
+    )
+    sub.add_command(
+        "ctl",
+        _module_arguments("_ctl"),
+        help="control a running `croupier serve`: matches, bots, standings, replays",
+    )
     return parser
 
 
 def _clock(args: argparse.Namespace) -> ClockRules:
+    from croupier.arbiter import ClockKind, ClockRules
+
     return ClockRules(
         args.move_ms,
         args.bank_ms,
@@ -517,19 +581,23 @@ def _clock(args: argparse.Namespace) -> ClockRules:
     )
 
 
-class _LogLines(structlog.PrintLogger):
-    """Writes log lines to a stream (stderr); a line that cannot be written (a full disk under a
-    redirected stderr) is dropped, never raised into the work it describes."""
-
-    def msg(self, message: str) -> None:
-        with contextlib.suppress(OSError):
-            super().msg(message)
-
-    log = debug = info = warn = warning = msg
-    fatal = failure = err = error = critical = exception = msg
-
-
 def _configure_logging(verbosity: int) -> None:
+    import contextlib
+    import logging
+
+    import structlog
+
+    class _LogLines(structlog.PrintLogger):
+        """Writes log lines to a stream (stderr); a line that cannot be written (a full disk
+        under a redirected stderr) is dropped, never raised into the work it describes."""
+
+        def msg(self, message: str) -> None:
+            with contextlib.suppress(OSError):
+                super().msg(message)
+
+        log = debug = info = warn = warning = msg
+        fatal = failure = err = error = critical = exception = msg
+
     level = [logging.WARNING, logging.INFO, logging.DEBUG][min(verbosity, 2)]
     renderer = (
         structlog.dev.ConsoleRenderer(colors=False)
@@ -550,6 +618,22 @@ def _configure_logging(verbosity: int) -> None:
 
 
 def _cmd_match(args: argparse.Namespace) -> int:
+    import asyncio
+    import signal
+
+    from croupier.arbiter import (
+        FaultPolicy,
+        MatchConfig,
+        random_seed,
+        searchable,
+        searchable_warning,
+    )
+    from croupier.cli._sandbox import isolation_note, sandbox_options, warn
+    from croupier.cli._tls import tls_config
+    from croupier.games import get_game
+    from croupier.runner import run_match
+    from croupier.transport import parse_bot_command
+
     game = get_game(args.game)
     params = _params(game, args)
     seats = params["players"]
@@ -670,6 +754,8 @@ class _ReplayFailed(CroupierError):
 
 def _load(path: Path) -> Replay:
     """Read a replay through the one validating reader; errors carry the path and status."""
+    from croupier.replay import read_replay
+
     try:
         return read_replay(path, tolerate_truncated_tail=True)
     except ReplayError as exc:
@@ -692,6 +778,8 @@ def _each(paths: Sequence[Path], work: Callable[[Replay], None]) -> int:
 
 
 def _cmd_replay_show(args: argparse.Namespace) -> int:
+    from croupier.replay import OMNISCIENT, render, select_rounds
+
     seat = None if args.public else OMNISCIENT if args.seat is None else args.seat
     if args.follow:
         return _follow(args, seat)
@@ -712,6 +800,9 @@ def _cmd_replay_show(args: argparse.Namespace) -> int:
 
 
 def _follow(args: argparse.Namespace, seat: int | str | None) -> int:
+    from croupier.games import get_game
+    from croupier.replay import Narration, follow
+
     if args.deal is not None or args.where:
         raise ConfigError("--follow shows every round: it takes no --round or --where")
     narration = None
@@ -754,6 +845,10 @@ def _check_round(replay: Replay, number: int) -> None:
 
 
 def _cmd_replay_summary(args: argparse.Namespace) -> int:
+    import json
+
+    from croupier.replay import summarize, summary_data
+
     def one(replay: Replay) -> None:
         if args.json:
             print(json.dumps(summary_data(replay), ensure_ascii=False))
@@ -765,6 +860,8 @@ def _cmd_replay_summary(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay_verify(args: argparse.Namespace) -> int:
+    from croupier.replay import read_replay, verify
+
     status = 0
     for path in args.files:
         try:
@@ -792,6 +889,8 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay_export(args: argparse.Namespace) -> int:
+    from croupier.replay import Tables, check_parquet, destinations, write_table
+
     targets = destinations(args.to, args.format, args.table)
     if any(fmt == "parquet" for _, _, fmt in targets):
         check_parquet()
@@ -804,6 +903,8 @@ def _cmd_replay_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay_step(args: argparse.Namespace) -> int:
+    from croupier.replay import Walk
+
     replay = _load(args.file)
     walk = Walk(replay, args.seat)
     if not len(walk):
@@ -857,6 +958,10 @@ def signed(value: Fraction) -> str:
 
 
 def _cmd_replay_diff(args: argparse.Namespace) -> int:
+    from fractions import Fraction
+
+    from croupier.replay import by_bot, diff, seat_names
+
     a, b = _load(args.a), _load(args.b)
     rounds = diff(a, b)
     unit = a.game.info.round_noun
@@ -897,6 +1002,13 @@ def _cmd_replay_diff(args: argparse.Namespace) -> int:
 
 
 def _cmd_check_bot(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from croupier.arbiter import MatchConfig
+    from croupier.cli._sandbox import isolation_note, sandbox_options, warn
+    from croupier.compliance import Status, check_bot
+    from croupier.games import get_game
+
     game = get_game(args.game)
     config = MatchConfig(
         game=game.info.name,
@@ -930,6 +1042,8 @@ def _cmd_check_bot(args: argparse.Namespace) -> int:
 
 
 def _cmd_games(args: argparse.Namespace) -> int:
+    from croupier.games import GAMES, get_game
+
     for name in GAMES:
         info = get_game(name).info
         print(
@@ -941,29 +1055,50 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _module_run(module: str) -> Callable[[argparse.Namespace], int]:
+    """The handler ``croupier.cli.<module>.run``, imported when its command runs."""
+
+    def run(args: argparse.Namespace) -> int:
+        handler: Callable[[argparse.Namespace], int] = importlib.import_module(
+            f"croupier.cli.{module}"
+        ).run
+        return handler(args)
+
+    return run
+
+
+#: Commands that only read files and print (the replay actions, ``games``): they run no match
+#: and no server, log nothing, and so leave structlog unimported.
+_OFFLINE = frozenset({"show", "verify", "summary", "export", "step", "diff", "games"})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``croupier`` console script."""
     words = list(sys.argv[1:] if argv is None else argv)
-    if _tournament.wants_standings_help(words):
-        _tournament.standings_parser().print_help()
-        return 0
+    if "tournament" in words:  # (the tournament module is imported for that command only)
+        from croupier.cli import _tournament
+
+        if _tournament.wants_standings_help(words):
+            _tournament.standings_parser().print_help()
+            return 0
     args = build_parser().parse_args(argv)
-    _configure_logging(args.verbose)
-    handlers = {
+    key = args.replay_command if args.command == "replay" else args.command
+    if key not in _OFFLINE:
+        _configure_logging(args.verbose)
+    handlers: dict[str, Callable[[argparse.Namespace], int]] = {
         "match": _cmd_match,
         "games": _cmd_games,
         "check-bot": _cmd_check_bot,
         "show": _cmd_replay_show,
         "verify": _cmd_replay_verify,
         "summary": _cmd_replay_summary,
-        "tournament": _tournament.run,
-        "serve": _serve.run,
-        "ctl": _ctl.run,
+        "tournament": _module_run("_tournament"),
+        "serve": _module_run("_serve"),
+        "ctl": _module_run("_ctl"),
         "export": _cmd_replay_export,
         "step": _cmd_replay_step,
         "diff": _cmd_replay_diff,
     }
-    key = args.replay_command if args.command == "replay" else args.command
     try:
         return handlers[key](args)
     except CroupierError as exc:

@@ -75,14 +75,11 @@ def rpc_error(exc: grpc.RpcError, address: str) -> CtlError:
     return CtlError(f"{code.name.lower()}: {details}", status)
 
 
-def add_parser(sub: Any) -> None:
-    c = sub.add_parser(
-        "ctl",
-        help="control a running `croupier serve`: matches, bots, standings, replays",
-        description=(
-            "croupier ctl calls a server's control API. The key is taken from --key, "
-            f"--key-file or ${ENV_KEY} (operators: the server's operator key file)."
-        ),
+def add_arguments(c: argparse.ArgumentParser) -> None:
+    """``croupier ctl``'s description, arguments and commands (its help line is the CLI's)."""
+    c.description = (
+        "croupier ctl calls a server's control API. The key is taken from --key, "
+        f"--key-file or ${ENV_KEY} (operators: the server's operator key file)."
     )
     c.add_argument(
         "--address",

@@ -9,6 +9,7 @@ import math
 import sys
 from collections.abc import Mapping
 
+from croupier.cli import nonneg
 from croupier.errors import ConfigError
 from croupier.transport import (
     Isolation,
@@ -19,17 +20,6 @@ from croupier.transport import (
     sandbox_refusal,
     sandbox_warning,
 )
-
-
-def nonneg(text: str) -> int:
-    """An argparse type: an integer of 0 or more (one line for anything else)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative")
-    return value
 
 
 def _cores(text: str) -> float:

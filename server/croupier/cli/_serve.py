@@ -16,16 +16,13 @@ from croupier.cli._sandbox import add_sandbox_arguments, sandbox_options, warn
 from croupier.errors import ConfigError
 
 
-def add_parser(sub: Any) -> None:
-    s = sub.add_parser(
-        "serve",
-        help="run the competition server: bot port, control API, registered bots, store",
-        description=(
-            "croupier serve runs one long-lived server: bots dial its bot port (BotService, "
-            "registered bots with their key), operators and tools call its control port "
-            "(ControlService: `croupier ctl`, grpcurl). Everything lasting is in the state "
-            "folder's SQLite store; a restart keeps it (see docs/server.md)."
-        ),
+def add_arguments(s: argparse.ArgumentParser) -> None:
+    """``croupier serve``'s description and arguments (its help line is the CLI's)."""
+    s.description = (
+        "croupier serve runs one long-lived server: bots dial its bot port (BotService, "
+        "registered bots with their key), operators and tools call its control port "
+        "(ControlService: `croupier ctl`, grpcurl). Everything lasting is in the state "
+        "folder's SQLite store; a restart keeps it (see docs/server.md)."
     )
     s.add_argument("--config", type=Path, default=None, metavar="FILE", help="the TOML file")
     s.add_argument("--bot-listen", default=None, metavar="HOST:PORT", help="the bot port")

@@ -37,16 +37,13 @@ from croupier.ladder._config import EXECUTORS, RESTARTS, same_program, with_runt
 EXIT_INTERRUPTED = 130
 
 
-def add_parser(sub: Any) -> None:
-    t = sub.add_parser(
-        "tournament",
-        help="run (or resume) a tournament from a TOML file; or print a store's standings",
-        description=(
-            "croupier tournament CONFIG.toml runs the tournament the file describes (see "
-            "docs/ladder.md), resuming it if its store already holds finished matches. "
-            "croupier tournament standings STORE prints the standings held in a store, "
-            "also while the tournament runs."
-        ),
+def add_arguments(t: argparse.ArgumentParser) -> None:
+    """``croupier tournament``'s description and arguments (its help line is the CLI's)."""
+    t.description = (
+        "croupier tournament CONFIG.toml runs the tournament the file describes (see "
+        "docs/ladder.md), resuming it if its store already holds finished matches. "
+        "croupier tournament standings STORE prints the standings held in a store, "
+        "also while the tournament runs."
     )
     t.add_argument("config", metavar="CONFIG.toml|standings", help="the tournament file")
     t.add_argument("store_path", nargs="?", type=Path, metavar="STORE", help=argparse.SUPPRESS)

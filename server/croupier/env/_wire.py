@@ -13,7 +13,7 @@ from typing import Any
 
 from croupier import PROTOCOL_VERSION
 from croupier.env._match import RoundEnd
-from croupier.games import GameSpec
+from croupier.games import ActionRuns, GameSpec
 from croupier.games._codec_kit import score
 from croupier.v1 import bot_pb2 as pb
 
@@ -59,7 +59,8 @@ def decision(
     message.request_id = request_id
     codec.observation(observation, message.observation)
     message.clocks.SetInParent()
-    runs = {start: (stop, lowest, step) for start, stop, lowest, step in codec.amount_runs(legal)}
+    ranged = codec.amount_runs(ActionRuns.of_ids(legal))  # (the codec finds runs by arithmetic)
+    runs = {start: (stop, lowest, step) for start, stop, lowest, step in ranged}
     i, n = 0, len(legal)
     while i < n:
         action = legal[i]

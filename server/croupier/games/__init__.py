@@ -13,14 +13,46 @@ from typing import Any
 
 from croupier.errors import ConfigError
 from croupier.games._api import CHANCE, TERMINAL, Game, GameInfo, ParamSpec, places
+from croupier.games._legal import ActionRuns, Labels
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough, missing_parts
 
 _REGISTRY: dict[str, GameSpec] = {}
 
 
-def register(spec: GameSpec) -> None:
-    """Add a game; :class:`ConfigError` naming what is missing, or a name already taken."""
-    missing = missing_parts(spec)
+def _packages() -> dict[str, str]:
+    """Every game package below this one (a package, not a module: ``chips`` and ``cards40``
+    are shared pieces, not games), by the game's name: the package's with ``-`` for ``_``
+    (``as_nas`` is ``as-nas``). Listed, not imported: a package is imported when its game is
+    first asked for (:func:`get_spec`), so a command that plays or reads one game imports that
+    one, and ``croupier --version`` none."""
+    return {
+        found.name.replace("_", "-"): f"{__name__}.{found.name}"
+        for found in pkgutil.iter_modules(__path__)
+        if found.ispkg
+    }
+
+
+_PACKAGES = _packages()
+
+
+def _load(name: str) -> GameSpec | None:
+    """The registered spec of ``name``, importing its package first if it has one. A package's
+    parts are read as they are used (:class:`GameSpec`): here only its rules, for the name;
+    the conformance test checks every part of every package (``missing_parts``)."""
+    spec = _REGISTRY.get(name)
+    if spec is None and name in _PACKAGES:
+        declared = importlib.import_module(_PACKAGES[name]).SPEC
+        game = declared.game
+        if game is None or game.info.name != name:
+            said = "no rules" if game is None else repr(game.info.name)
+            raise ConfigError(f"the game package {_PACKAGES[name]} declares {said}, not {name!r}")
+        _add(declared, check=False)
+        spec = declared
+    return spec
+
+
+def _add(spec: GameSpec, *, check: bool = True) -> None:
+    missing = missing_parts(spec) if check else []
     if missing:
         raise ConfigError(f"game spec is incomplete: missing {', '.join(missing)}")
     if spec.name in _REGISTRY:
@@ -28,12 +60,20 @@ def register(spec: GameSpec) -> None:
     _REGISTRY[spec.name] = spec
 
 
+def register(spec: GameSpec) -> None:
+    """Add a game; :class:`ConfigError` naming what is missing, or a name already taken (by a
+    registered game or a game package)."""
+    if not missing_parts(spec):
+        _load(spec.name)  # a game package of that name takes the name first
+    _add(spec)
+
+
 def get_spec(name: str) -> GameSpec:
     """Everything about the game called ``name``; :class:`ConfigError` listing the known names."""
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise ConfigError(f"unknown game {name!r} (known: {', '.join(GAMES)})") from None
+    spec = _load(name)
+    if spec is None:
+        raise ConfigError(f"unknown game {name!r} (known: {', '.join(GAMES)})")
+    return spec
 
 
 def get_game(name: str) -> Game[Any]:
@@ -42,34 +82,29 @@ def get_game(name: str) -> Game[Any]:
 
 
 def bundled_bots() -> dict[str, str]:
-    """Every game's bundled bots: short name -> module in ``croupier_bots``."""
+    """Every game's bundled bots: short name -> module in ``croupier_bots`` (imports every
+    game package)."""
+    for name in GAMES:
+        _load(name)
     return {
         name: module for spec in _REGISTRY.values() for name, module in spec.bots.bundled.items()
     }
 
 
-def _discover() -> None:
-    """Register the ``SPEC`` of every game package below this one (a package, not a module:
-    ``chips`` and ``cards40`` are shared pieces, not games), in name order."""
-    for found in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if found.ispkg:
-            register(importlib.import_module(f"{__name__}.{found.name}").SPEC)
-
-
-_discover()
-
-#: Names of the registered games, as used on the command line and in replays.
-GAMES: tuple[str, ...] = tuple(sorted(_REGISTRY))
+#: Names of the game packages' games, as used on the command line and in replays.
+GAMES: tuple[str, ...] = tuple(sorted(_PACKAGES))
 
 __all__ = [
     "CHANCE",
     "GAMES",
     "TERMINAL",
+    "ActionRuns",
     "Bots",
     "Encoder",
     "Game",
     "GameInfo",
     "GameSpec",
+    "Labels",
     "ParamSpec",
     "Playthrough",
     "bundled_bots",

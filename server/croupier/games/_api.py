@@ -10,6 +10,10 @@ A game is a pure state machine over immutable states:
 * At a decision node ``current_player`` is a seat ``0..n-1``; ``legal_actions`` lists stable integer
   ids, strictly ascending, never empty; ``apply(state, action)`` returns the next state or raises
   :class:`~croupier.errors.IllegalActionError` (the old state is untouched: states are immutable).
+  ``legal_runs`` is the same set as runs (:class:`~croupier.games._legal.ActionRuns`, a
+  ``Sequence[int]``), and ``is_legal(state, action)`` is ``action in legal_actions(state)``:
+  both arithmetic where a game declares runs (a chip game's thousand bet amounts), so a caller
+  that needs only the check or a few ids never lists them all.
 * At the end ``current_player`` is :data:`TERMINAL` and ``returns`` gives each seat's final score.
 * ``observe(state, seat)`` builds what ``seat`` may see, and nothing else; ``observe(state, None)``
   is the public view (what a spectator sees).
@@ -39,11 +43,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from croupier.errors import ConfigError, IllegalActionError
+from croupier.games._legal import ActionRuns
+
+if TYPE_CHECKING:  # (annotations only)
+    import numpy as np
 
 #: ``current_player`` at a chance node.
 CHANCE = -1
@@ -125,6 +131,8 @@ class Game(Protocol[S]):
     def num_players(self, state: S) -> int: ...
     def current_player(self, state: S) -> int: ...
     def legal_actions(self, state: S) -> tuple[int, ...]: ...
+    def legal_runs(self, state: S) -> ActionRuns: ...
+    def is_legal(self, state: S, action: int) -> bool: ...
     def apply(self, state: S, action: int) -> S: ...
     def sample_chance(self, state: S, rng: np.random.Generator) -> tuple[int, ...]: ...
     def apply_chance(self, state: S, outcome: tuple[int, ...]) -> S: ...

@@ -4,11 +4,11 @@ raises go on the wire as amount ranges (:func:`amount_runs`)."""
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterable
 
 from croupier.games import cards40, chips
 from croupier.games._codec_kit import AmountRun
+from croupier.games._legal import ActionRuns
 from croupier.v1 import chips_pb2
 
 #: Every card's message (id, value, label), made once.
@@ -73,20 +73,19 @@ def chip_settlement(settlement: chips.Settlement, out: chips_pb2.ChipSettlement)
     out.showdown = settlement.showdown
 
 
-def _block_runs(legal: tuple[int, ...], lo: int, hi: int, first: int) -> AmountRun | None:
+def _block_runs(legal: ActionRuns, lo: int, hi: int, first: int) -> AmountRun | None:
     """The run of ``legal``'s ids in ``[lo, hi)`` (one kind of betting action, amount ``id -
-    first``) when there are two or more of them and they are evenly spaced."""
-    start, stop = bisect_left(legal, lo), bisect_left(legal, hi)
-    if stop - start < 2:
-        return None
-    step = legal[start + 1] - legal[start]
-    if legal[start:stop] != tuple(range(legal[start], legal[stop - 1] + 1, step)):
+    first``) when there are two or more of them and they are evenly spaced: found by arithmetic
+    over the runs, no id listed."""
+    start, stop = legal.count_below(lo), legal.count_below(hi)
+    step = legal.progression(start, stop)  # None for fewer than two
+    if step is None:
         return None  # the chip rules never make an uneven run: send the ids one by one
     return (start, stop, legal[start] - first, step)
 
 
-def amount_runs(legal: tuple[int, ...]) -> tuple[AmountRun, ...]:
-    """The runs of bets (``BET + x``) and raises (``RAISE + y``) in a legal list of a chip game,
+def amount_runs(legal: ActionRuns) -> tuple[AmountRun, ...]:
+    """The runs of bets (``BET + x``) and raises (``RAISE + y``) in a legal set of a chip game,
     each to be sent as one entry with its amount range (``GameCodec.amount_runs``)."""
     runs = (
         _block_runs(legal, chips.BET, chips.RAISE, chips.BET),

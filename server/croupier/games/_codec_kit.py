@@ -10,6 +10,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from croupier.games._legal import ActionRuns
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import score_pb2
 
@@ -19,12 +20,12 @@ def score(value: Fraction) -> score_pb2.Score:
     return score_pb2.Score(numerator=value.numerator, denominator=value.denominator)
 
 
-#: A run of betting actions in a legal list: ``(start, stop, lowest, step)``, the slice
-#: ``legal[start:stop]`` (at least two ids) being the amounts ``lowest, lowest + step, ...``.
+#: A run of betting actions in a legal set: ``(start, stop, lowest, step)``, the ids at positions
+#: ``start:stop`` (at least two) being the amounts ``lowest, lowest + step, ...``.
 AmountRun = tuple[int, int, int, int]
 
 
-def no_runs(legal: tuple[int, ...]) -> tuple[AmountRun, ...]:
+def no_runs(legal: ActionRuns) -> tuple[AmountRun, ...]:
     """The amount runs of a game without betting amounts: none."""
     return ()
 
@@ -36,9 +37,10 @@ class GameCodec:
     observation: Callable[[Any, pb.Observation], None]
     action_detail: Callable[[Any, int, pb.LegalAction], None]
     round_detail: Callable[[Any, pb.DealEnded], None]
-    #: The runs of betting actions in a legal list, each sent as one entry with an amount range
-    #: (:data:`AmountRun`); a game without amounts has none.
-    amount_runs: Callable[[tuple[int, ...]], tuple[AmountRun, ...]] = no_runs
+    #: The runs of betting actions in a legal set, each sent as one entry with an amount range
+    #: (:data:`AmountRun`), found by arithmetic on the set's runs; a game without amounts has
+    #: none.
+    amount_runs: Callable[[ActionRuns], tuple[AmountRun, ...]] = no_runs
 
 
 def history_encoder(

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from croupier.errors import IllegalActionError
 from croupier.games._api import CHANCE, TERMINAL
+
+if TYPE_CHECKING:  # (annotations only)
+    import numpy as np
 
 S = TypeVar("S")
 #: A chance outcome, or an action id.
@@ -83,7 +84,7 @@ def random_moves(game: Any, rng: np.random.Generator) -> Chooser:
         if player == CHANCE:
             outcome: tuple[int, ...] = game.sample_chance(state, rng)
             return outcome
-        legal = game.legal_actions(state)
+        legal = game.legal_runs(state)  # the same pick as over the list, none listed
         return int(legal[rng.integers(len(legal))])
 
     return choose

@@ -7,6 +7,9 @@ writes, once for every game:
 
 * the action-id check and the legality check (``apply`` raises
   :class:`~croupier.errors.IllegalActionError` with the same words in every game),
+* the run-based view of the legal actions (``legal_runs``, ``is_legal``): a phase that declares
+  its runs (``Step.runs``: a chip game's betting step, a thousand amounts in two or three runs)
+  is checked by arithmetic; every other phase wraps its legal list (the generic fallback),
 * the chance lifecycle: the first dealer (outcome ``(seat,)``) and the deals (the shuffled deck),
   drawn by one ``sample_chance`` and checked by one ``apply_chance``,
 * ``current_player`` (a seat in a decision phase, :data:`CHANCE` in a chance phase, else
@@ -20,12 +23,10 @@ States are immutable NamedTuples built by keyword; every game calls the seat to 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from croupier.errors import IllegalActionError
 from croupier.games._api import (
@@ -37,6 +38,10 @@ from croupier.games._api import (
     places,
     shuffled_deck,
 )
+from croupier.games._legal import NO_ACTIONS, ActionRuns
+
+if TYPE_CHECKING:  # (annotations only)
+    import numpy as np
 
 
 class HasPhase(Protocol):
@@ -55,11 +60,20 @@ class Step(Generic[S]):
     """The rules of one decision phase: ``legal(state)`` lists the legal ids (ascending, never
     empty), ``apply(state, action)`` plays one. With ``checks`` the skeleton does not check the
     id against ``legal``: ``apply`` checks it (the chips module checks a bet by arithmetic, which
-    is cheaper than listing every amount)."""
+    is cheaper than listing every amount).
 
-    legal: Callable[[S], tuple[int, ...]]
+    A phase whose legal ids come in runs (every allowed bet) declares ``runs(state)`` instead of
+    ``legal``: the ids as :class:`~croupier.games._legal.ActionRuns`, from which the skeleton
+    makes the list when it is asked for one (``legal_actions``). A step has one of the two."""
+
+    legal: Callable[[S], tuple[int, ...]] | None
     apply: Callable[[S, int], S]
     checks: bool = False
+    runs: Callable[[S], ActionRuns] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.legal is None) == (self.runs is None):
+            raise TypeError("a Step has legal(state) or runs(state), one of the two")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,15 +153,36 @@ class Rules(Generic[S]):
 
     def legal_actions(self, state: S) -> tuple[int, ...]:
         step = self.steps.get(state.phase)
-        return step.legal(state) if step is not None else ()
+        if step is None:
+            return ()
+        if step.legal is not None:
+            return step.legal(state)
+        assert step.runs is not None  # Step.__post_init__
+        return step.runs(state).ids
+
+    def legal_runs(self, state: S) -> ActionRuns:
+        """The legal ids as runs: the phase's own (``Step.runs``), or its list wrapped."""
+        step = self.steps.get(state.phase)
+        if step is None:
+            return NO_ACTIONS
+        if step.runs is not None:
+            return step.runs(state)
+        assert step.legal is not None  # Step.__post_init__
+        return ActionRuns.of_ids(step.legal(state))
+
+    def is_legal(self, state: S, action: int) -> bool:
+        """Whether ``action in legal_actions(state)``, by arithmetic over the runs."""
+        return action in self.legal_runs(state)
 
     def apply(self, state: S, action: int) -> S:
         action = action_id(action)
         step = self.steps.get(state.phase)
         if step is None:
             raise no_decision(state)
-        if not step.checks and action not in step.legal(state):
-            raise not_legal(action, self.to_act(state))
+        if not step.checks:
+            legal = step.legal(state) if step.legal is not None else self.legal_runs(state)
+            if action not in legal:
+                raise not_legal(action, self.to_act(state))
         return step.apply(state, action)
 
     def sample_chance(self, state: S, rng: np.random.Generator) -> tuple[int, ...]:
@@ -177,14 +212,14 @@ class Rules(Generic[S]):
         return places(self.totals(state))
 
     def default_action(self, state: S) -> int:
-        legal = self.legal_actions(state)
+        legal = self.legal_runs(state)
         if not legal:
             raise no_decision(state)
         return self.default_choice(state, legal)
 
-    def default_choice(self, state: S, legal: tuple[int, ...]) -> int:
-        """What the arbiter plays for a seat that timed out or faulted (``legal`` is never
-        empty): the lowest legal id unless the game says otherwise."""
+    def default_choice(self, state: S, legal: Sequence[int]) -> int:
+        """What the arbiter plays for a seat that timed out or faulted (``legal``, the legal
+        ids as runs, is never empty): the lowest legal id unless the game says otherwise."""
         return legal[0]
 
     def concede_action(self, state: S) -> int:

@@ -1,22 +1,26 @@
 """One game, one place: the :class:`GameSpec` a game package declares, and the checks on it.
 
 Each game is a package ``croupier/games/<game>/`` (``rules``, ``codec``, ``encoder``,
-``narrator``) whose ``__init__`` declares one ``SPEC``; :mod:`croupier.games` registers it.
+``narrator``, ``record``, ``resample``) whose ``__init__`` declares one ``SPEC`` (its bots and
+playthrough; the parts are read from those modules as they are used); :mod:`croupier.games`
+registers it.
 Transport, encoding, replay, the CLI and playthroughs find every per-game part through the spec,
 so adding a game touches its package, its proto messages and its rules doc (CONTRIBUTING.md).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # (annotations only: declaring a game imports neither numpy nor protobuf)
+    import numpy as np
 
-from croupier.games._api import Game
-from croupier.games._codec_kit import GameCodec
-from croupier.games._narrate import Narrator
+    from croupier.games._api import Game
+    from croupier.games._codec_kit import GameCodec
+    from croupier.games._narrate import Narrator
 
 
 def _unit(params: Mapping[str, int]) -> tuple[float, float]:
@@ -57,33 +61,152 @@ class Playthrough:
     seed: int
 
 
-@dataclass(frozen=True, slots=True)
-class GameSpec:
-    """Everything about one game, registered once in :mod:`croupier.games`."""
+#: Where a game package keeps each part (CONTRIBUTING.md, "Adding a game"): the module below
+#: the package, and the name in it (an encoder is the module's ``SIZE``, ``encode``,
+#: ``INFO_SIZE``, ``encode_info`` and ``bounds``).
+_LAYOUT: dict[str, tuple[str, str]] = {
+    "game": ("rules", "GAME"),
+    "codec": ("codec", "CODEC"),
+    "encoder": ("encoder", ""),
+    "narrator": ("narrator", "NARRATOR"),
+    "round_record": ("record", "round_record"),
+    "resample": ("resample", "resample"),
+}
 
-    game: Game[Any]
-    codec: GameCodec
-    encoder: Encoder
-    narrator: Narrator
+
+class GameSpec:
+    """Everything about one game, registered once in :mod:`croupier.games`: its rules
+    (``game``), wire codec, tensor encoder, narrator, bundled bots, golden playthrough and the
+    record of a finished round.
+
+    A game package declares its spec with ``package=__name__``: each of its parts is then read
+    from the package's own module (``rules.GAME``, ``codec.CODEC``, ``encoder.SIZE``, ``encode``,
+    ``INFO_SIZE``, ``encode_info`` and ``bounds``, ``narrator.NARRATOR``, ``record.round_record``,
+    ``resample.resample``) when it is first used, so that reading a replay imports the rules and
+    not the wire codec (protobuf), and ``croupier --version`` no game at all. A part given as an
+    argument is used as it is."""
+
+    __slots__ = ("_package", "_parts", "bots", "playthrough")
+
     bots: Bots
     playthrough: Playthrough
-    #: The JSON-able record of the round that has just ended, from the public observation
-    #: after it (``<game>/record.py``): the ``result`` of a replay's ``round_end`` record.
-    round_record: Callable[[Any], dict[str, Any]]
-    #: ``resample(observation, rng, params=None)``: a full state consistent with a seat's
-    #: observation, built from it alone (``<game>/resample.py``; ``docs/research.md``).
-    resample: Callable[..., Any]
+
+    def __init__(
+        self,
+        *,
+        bots: Bots,
+        playthrough: Playthrough,
+        package: str | None = None,
+        game: Game[Any] | None = None,
+        codec: GameCodec | None = None,
+        encoder: Encoder | None = None,
+        narrator: Narrator | None = None,
+        round_record: Callable[[Any], dict[str, Any]] | None = None,
+        resample: Callable[..., Any] | None = None,
+    ) -> None:
+        self.bots = bots
+        self.playthrough = playthrough
+        self._package = package
+        given = {
+            "game": game,
+            "codec": codec,
+            "encoder": encoder,
+            "narrator": narrator,
+            "round_record": round_record,
+            "resample": resample,
+        }
+        self._parts: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+
+    def _part(self, name: str) -> Any:
+        """Part ``name``: given, or read from the package's module once (``None``: neither)."""
+        if name in self._parts:
+            return self._parts[name]
+        if self._package is None:
+            return None
+        module_name, attr = _LAYOUT[name]
+        try:
+            module = importlib.import_module(f"{self._package}.{module_name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{self._package}.{module_name}":
+                raise
+            return None  # no such module: the part is missing (``missing_parts`` says so)
+        if attr:
+            value = getattr(module, attr, None)
+        elif hasattr(module, "SIZE") and hasattr(module, "encode"):
+            value = Encoder(
+                module.SIZE,
+                module.encode,
+                getattr(module, "INFO_SIZE", 0),
+                getattr(module, "encode_info", None),
+                getattr(module, "bounds", _unit),
+            )
+        else:
+            value = None
+        if value is not None:
+            self._parts[name] = value
+        return value
+
+    @property
+    def game(self) -> Game[Any]:
+        """The rules (``rules.GAME``): the contract of :mod:`croupier.games._api`."""
+        value: Game[Any] = self._part("game")
+        return value
+
+    @property
+    def codec(self) -> GameCodec:
+        """How observations, action details and round results go on the wire (``codec.CODEC``)."""
+        value: GameCodec = self._part("codec")
+        return value
+
+    @property
+    def encoder(self) -> Encoder:
+        """The tensor encodings of observations (``encoder.SIZE``, ``encode``, ``INFO_SIZE``,
+        ``encode_info``, ``bounds``)."""
+        value: Encoder = self._part("encoder")
+        return value
+
+    @property
+    def narrator(self) -> Narrator:
+        """The hand history's game-specific lines (``narrator.NARRATOR``)."""
+        value: Narrator = self._part("narrator")
+        return value
+
+    @property
+    def round_record(self) -> Callable[[Any], dict[str, Any]]:
+        """The JSON-able record of the round that has just ended, from the public observation
+        after it (``record.round_record``): the ``result`` of a replay's ``round_end`` record."""
+        value: Callable[[Any], dict[str, Any]] = self._part("round_record")
+        return value
+
+    @property
+    def resample(self) -> Callable[..., Any]:
+        """``resample(observation, rng, params=None)``: a full state consistent with a seat's
+        observation, built from it alone (``resample.resample``; ``docs/research.md``)."""
+        value: Callable[..., Any] = self._part("resample")
+        return value
 
     @property
     def name(self) -> str:
         """The game's name (``as-nas``), as on the command line and in replays."""
         return self.game.info.name
 
+    def replace(self, **changes: Any) -> GameSpec:
+        """A spec with ``changes`` (parts, ``bots``, ``playthrough``) and every other part of
+        this one (``None`` for a part: without it)."""
+        parts = {name: self._part(name) for name in _LAYOUT}
+        fields = {"bots": self.bots, "playthrough": self.playthrough, **parts, **changes}
+        return GameSpec(**fields)
+
+    def __repr__(self) -> str:
+        where = f"package={self._package!r}" if self._package else "parts given"
+        return f"GameSpec({where}, bots={self.bots!r})"
+
 
 #: The callables each part must provide, by part.
 _CALLABLES: dict[str, tuple[str, ...]] = {
     "game": (
-        "initial_state", "num_players", "current_player", "legal_actions", "apply",
+        "initial_state", "num_players", "current_player", "legal_actions", "legal_runs",
+        "is_legal", "apply",
         "sample_chance", "apply_chance", "chance_label", "observe", "returns", "action_label",
         "default_action", "round_index", "dealer", "is_public", "ranking",
     ),

@@ -41,6 +41,7 @@ from typing import NamedTuple
 
 from croupier.errors import IllegalActionError
 from croupier.games._api import ParamSpec, fast_replace
+from croupier.games._legal import NO_ACTIONS, ActionRuns
 
 # ---- parameters -------------------------------------------------------------------------------
 
@@ -313,12 +314,18 @@ def bet_amounts(table: Table) -> tuple[int, ...]:
     return tuple(range(table.amphora, _max_level(table, table.committed) + 1, table.amphora))
 
 
+def bet_range(table: Table) -> range:
+    """``BET + x`` for every legal opening amount ``x``, as one range (empty during a bet
+    sequence, or when the cap leaves no room)."""
+    if table.bet is not None:
+        return range(0)
+    top = _max_level(table, table.committed)
+    return range(BET + table.amphora, BET + top + 1, table.amphora)
+
+
 def bet_actions(table: Table) -> tuple[int, ...]:
     """``BET + x`` for every legal opening amount ``x``, ascending."""
-    if table.bet is not None:
-        return ()
-    top = _max_level(table, table.committed)
-    return tuple(range(BET + table.amphora, BET + top + 1, table.amphora))  # no per-item loop
+    return tuple(bet_range(table))  # no per-item loop
 
 
 def _pay(table: Table, seat: int, amount: int, contrib: int) -> tuple[Table, tuple[int, ...]]:
@@ -359,13 +366,32 @@ def open_bet(table: Table, seat: int, amount: int) -> Table:
     return _table_with(table, bet=Bet(seat, amount, contrib, to_act, top))
 
 
-def answer_actions(table: Table) -> tuple[int, ...]:
-    """The answering seat's legal ids: ``IN``, ``OUT`` and ``RAISE + y`` (y within the cap)."""
+def raise_range(table: Table) -> range:
+    """``RAISE + y`` for every legal raise ``y`` of the open bet (y within the cap), as one
+    range (empty without a bet sequence)."""
     bet = table.bet
     if bet is None:
-        return ()
+        return range(0)
     step = table.amphora
-    return (IN, OUT, *range(RAISE + step, RAISE + bet.max_level - bet.level + 1, step))
+    return range(RAISE + step, RAISE + bet.max_level - bet.level + 1, step)
+
+
+#: ``IN`` and ``OUT``, as a run.
+_IN_OUT = range(IN, OUT + 1)
+
+
+def answer_actions(table: Table) -> tuple[int, ...]:
+    """The answering seat's legal ids: ``IN``, ``OUT`` and ``RAISE + y`` (y within the cap)."""
+    if table.bet is None:
+        return ()
+    return (IN, OUT, *raise_range(table))
+
+
+def answer_runs(table: Table) -> ActionRuns:
+    """:func:`answer_actions` as runs: ``IN``-``OUT``, then the raises (no id listed)."""
+    if table.bet is None:
+        return NO_ACTIONS
+    return ActionRuns.of_ranges(_IN_OUT, raise_range(table))
 
 
 def answer(table: Table, action: int) -> Table:

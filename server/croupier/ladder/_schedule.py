@@ -456,6 +456,6 @@ def deal_script(
             script.append(outcome)
             state = game.apply_chance(state, outcome)
             continue
-        legal = game.legal_actions(state)
+        legal = game.legal_runs(state)  # the same pick as over the list, none listed
         state = game.apply(state, legal[int(action_rng.integers(len(legal)))])
     return tuple(script)

@@ -112,7 +112,7 @@ class Tables:
                     round=game.round_index(before), seat=seat, bot_name=bots[seat],
                     display_name=names[seat],
                     phase=before.phase.name.lower(), action=data["action"], label=data["label"],
-                    kind=data["label"].split(":")[0], legal=len(game.legal_actions(before)),
+                    kind=data["label"].split(":")[0], legal=len(game.legal_runs(before)),
                     time_us=data["time_us"], wall_us=_int(data.get("wall_us")),
                     lag_us=_int(data.get("lag_us")), fault=data["fault"],
                 )  # fmt: skip

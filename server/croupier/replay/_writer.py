@@ -14,12 +14,14 @@ import threading
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from croupier import PROTOCOL_VERSION, __version__
-from croupier.arbiter import DecisionTiming, Fault, Match, MatchResult, Policy, SeatInfo
 from croupier.errors import ConfigError, ReplayWriteError
 from croupier.games import get_spec
+
+if TYPE_CHECKING:  # (annotations only: the writer needs no match loop to be imported)
+    from croupier.arbiter import DecisionTiming, Fault, Match, MatchResult, Policy, SeatInfo
 
 FORMAT = "croupier-replay"
 FORMAT_VERSION = 4

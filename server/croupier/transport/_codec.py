@@ -33,6 +33,7 @@ from croupier.arbiter import (
     Welcome,
 )
 from croupier.games._codec_kit import GameCodec, SerializedOnce, score
+from croupier.games._legal import ActionRuns
 from croupier.v1 import bot_pb2 as pb
 
 #: ``MatchEnd.seed`` is a uint64: it carries the seed only below this; ``seed_decimal`` always.
@@ -245,9 +246,16 @@ _CLOCK_KINDS = {ClockKind.WALL: pb.CLOCK_KIND_WALL, ClockKind.CPU: pb.CLOCK_KIND
 def _legal_actions(message: DecisionRequest, codec: GameCodec, out: pb.DecisionRequest) -> None:
     """The legal actions on the wire, ascending by id: one entry per action, except that each
     run of betting actions (every allowed bet or raise) is one entry for its lowest amount with
-    the run's amount range, which the SDKs expand back into one action per amount."""
-    actions, labels, observation = message.legal_actions, message.labels, message.observation
+    the run's amount range, which the SDKs expand back into one action per amount. The ids and
+    labels are read by position for the entries sent only: a run's are never listed."""
+    actions = ActionRuns.of_ids(message.legal_actions)  # (the arbiter's are runs already)
+    labels, observation = message.labels, message.observation
     runs = {start: (stop, lowest, step) for start, stop, lowest, step in codec.amount_runs(actions)}
+    if not runs:  # one entry per id: read them in one pass (a few ids; no run to skip)
+        add, detail = out.legal_actions.add, codec.action_detail
+        for action, label in zip(actions, labels, strict=True):
+            detail(observation, action, add(id=action, label=label))
+        return
     i, n = 0, len(actions)
     while i < n:
         action = actions[i]

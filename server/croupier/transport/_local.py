@@ -52,7 +52,7 @@ def play_local(
         message = decision_request(game, state, player, requests[player], Clocks(0, 0, 0))
         events, pending[player] = pending[player], []
         action = seats[player](encode(message, codec, events))
-        if action not in message.legal_actions:
+        if action is None or action not in message.legal_actions:
             raise IllegalActionError(
                 f"seat {player} chose {action}, not among {list(message.legal_actions)}"
             )

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -443,7 +443,7 @@ class AsNas(Rules[AsNasState]):
             return f"Raise:{state.high + 1}"
         return act.name.capitalize()
 
-    def default_choice(self, state: AsNasState, legal: tuple[int, ...]) -> int:
+    def default_choice(self, state: AsNasState, legal: Sequence[int]) -> int:
         stake = state.stakes[state.to_act]
         return int(Action.HOLD if stake == state.high else Action.FOLD)
 

@@ -2,22 +2,17 @@
 
 ``rules`` (the pure state machine, ``docs/rules/felduz.md``), ``codec`` (its ``croupier.v1``
 messages), ``encoder`` (numpy tensors of an observation: the position, the information state),
-``narrator`` (hand histories).
+``narrator`` (hand histories), ``record`` (a finished round as JSON), ``resample`` (a full state
+from a seat's observation). :data:`SPEC` reads each part from its module when first used.
 """
 
 from __future__ import annotations
 
-from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.felduz import codec, encoder, narrator, record, resample, rules
+from croupier.games._spec import Bots, GameSpec, Playthrough
 
 #: Felduz, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
-    game=rules.GAME,
-    codec=codec.CODEC,
-    encoder=Encoder(
-        encoder.SIZE, encoder.encode, encoder.INFO_SIZE, encoder.encode_info, encoder.bounds
-    ),
-    narrator=narrator.NARRATOR,
+    package=__name__,
     bots=Bots(
         lineup=("felduz-heuristic", "random"),
         bundled={
@@ -26,8 +21,6 @@ SPEC = GameSpec(
         },
     ),
     playthrough=Playthrough(params={"players": 3, "stack": 8, "round_cap": 3}, seed=20261130),
-    round_record=record.round_record,
-    resample=resample.resample,
 )
 
-__all__ = ["SPEC", "codec", "encoder", "narrator", "resample", "rules"]
+__all__ = ["SPEC"]

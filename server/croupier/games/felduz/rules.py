@@ -63,10 +63,11 @@ Action ids (ascending in every legal list; ``B = chips.CHIP_ACTIONS``):
 split's cards depend on the hand, so a split decodes with the splitting seat's hand.
 
 The rules are the skeleton of :mod:`croupier.games._rules` over one step per decision phase
-(``OPENING``, ``DRAW``, ``BET``, ``REVEAL``, ``CONTINUE``, ``RESERVE``); the betting step checks
-its ids by arithmetic in :mod:`croupier.games.chips`. In the state, ``turn_seat`` is the seat
-whose turn it is (during the opening: the seat choosing); the seat to act is that seat or, during
-an open bet, the seat answering it (``table.bet.to_act``); the round is ``table.round``.
+(``OPENING``, ``DRAW``, ``BET``, ``REVEAL``, ``CONTINUE``, ``RESERVE``); the betting step declares
+its ids as runs (``Step.runs``) and checks them by arithmetic in :mod:`croupier.games.chips`. In
+the state, ``turn_seat`` is the seat whose turn it is (during the opening: the seat choosing); the
+seat to act is that seat or, during an open bet, the seat answering it (``table.bet.to_act``); the
+round is ``table.round``.
 
 Observation (:class:`FelduzObservation`): the whole chip table, phase, seat to act, whose turn
 it is and how it began, every seat's open field (hidden during the opening), closed and reserve
@@ -82,7 +83,7 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -91,6 +92,7 @@ from typing import Any, NamedTuple
 from croupier.errors import IllegalActionError
 from croupier.games import cards40, chips
 from croupier.games._api import GameInfo, fast_replace, put
+from croupier.games._legal import ActionRuns
 from croupier.games._rules import PastRound, Rules, Step, not_legal
 
 HAND_SIZE = 5
@@ -316,6 +318,8 @@ _FRACTIONS = {n: Fraction(n) for n in range(chips.MAX_CHIPS + 1)}
 _DRAW_STAND = (DRAW, STAND)
 _STAND = (STAND,)
 _STAND_CONTINUE = (STAND, CONTINUE)
+#: ``NO_BET``, the run that follows the bets.
+_NO_BET = range(NO_BET, NO_BET + 1)
 
 
 # -- moves --------------------------------------------------------------------------------------
@@ -464,11 +468,12 @@ def _apply_draw(state: FelduzState, action: int) -> FelduzState:
     )
 
 
-def _legal_bet(state: FelduzState) -> tuple[int, ...]:
+def _runs_bet(state: FelduzState) -> ActionRuns:
+    """The betting step's ids as runs: every allowed bet and ``NO_BET``, or the answers."""
     table = state.table
     if table.bet is not None:
-        return chips.answer_actions(table)
-    return (*chips.bet_actions(table), NO_BET)
+        return chips.answer_runs(table)
+    return ActionRuns.of_ranges(chips.bet_range(table), _NO_BET)
 
 
 def _apply_bet(state: FelduzState, action: int) -> FelduzState:
@@ -653,7 +658,7 @@ class Felduz(Rules[FelduzState]):
         {
             Phase.OPENING: Step(_legal_opening, _apply_opening),
             Phase.DRAW: Step(_legal_draw, _apply_draw),
-            Phase.BET: Step(_legal_bet, _apply_bet, checks=True),
+            Phase.BET: Step(None, _apply_bet, checks=True, runs=_runs_bet),
             Phase.REVEAL: Step(_legal_reveal, _apply_reveal),
             Phase.CONTINUE: Step(_legal_continue, _apply_continue),
             Phase.RESERVE: Step(_legal_reserve, _apply_reserve),
@@ -731,7 +736,7 @@ class Felduz(Rules[FelduzState]):
             return move(action, state.closed[state.turn_seat]).label
         return _move(action).label
 
-    def default_choice(self, state: FelduzState, legal: tuple[int, ...]) -> int:
+    def default_choice(self, state: FelduzState, legal: Sequence[int]) -> int:
         phase = state.phase
         if phase is Phase.BET:
             return chips.OUT if state.table.bet is not None else NO_BET

@@ -2,22 +2,17 @@
 
 ``rules`` (the pure state machine, ``docs/rules/fipsen.md``), ``codec`` (its ``croupier.v1``
 messages), ``encoder`` (numpy tensors of an observation: the position, the information state),
-``narrator`` (hand histories).
+``narrator`` (hand histories), ``record`` (a finished round as JSON), ``resample`` (a full state
+from a seat's observation). :data:`SPEC` reads each part from its module when first used.
 """
 
 from __future__ import annotations
 
-from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough
-from croupier.games.fipsen import codec, encoder, narrator, record, resample, rules
+from croupier.games._spec import Bots, GameSpec, Playthrough
 
 #: Fipsen, as registered in :mod:`croupier.games`.
 SPEC = GameSpec(
-    game=rules.GAME,
-    codec=codec.CODEC,
-    encoder=Encoder(
-        encoder.SIZE, encoder.encode, encoder.INFO_SIZE, encoder.encode_info, encoder.bounds
-    ),
-    narrator=narrator.NARRATOR,
+    package=__name__,
     bots=Bots(
         lineup=("fipsen-heuristic", "random"),
         bundled={
@@ -26,8 +21,6 @@ SPEC = GameSpec(
         },
     ),
     playthrough=Playthrough(params={"deals": 3}, seed=266),
-    round_record=record.round_record,
-    resample=resample.resample,
 )
 
-__all__ = ["SPEC", "codec", "encoder", "narrator", "resample", "rules"]
+__all__ = ["SPEC"]

@@ -76,7 +76,7 @@ Parameters: ``players`` 4 (fixed), ``deals`` 16 (1..1000).
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -942,7 +942,7 @@ class Fipsen(Rules[FipsenState]):
     def action_label(self, state: FipsenState, action: int) -> str:
         return _LABELS[action]
 
-    def default_choice(self, state: FipsenState, legal: tuple[int, ...]) -> int:
+    def default_choice(self, state: FipsenState, legal: Sequence[int]) -> int:
         phase = state.phase
         if phase is Phase.SIEBENER_FIPS:
             return _DECLINE

@@ -61,12 +61,13 @@ lexicographic) and bit ``j`` of ``mask`` is the flank of the ``j``-th chosen car
 id; an opening's cards depend on the hand, so an opening decodes with the opening seat's hand.
 
 The rules are the skeleton of :mod:`croupier.games._rules` over one step per decision phase
-(``OPENING``, ``BET``, ``PLACE``, ``PLACE_PAIR``, ``FINAL_BET``, ``TURN_END``); the steps that
-take bets or answers check them by arithmetic in :mod:`croupier.games.chips` (an open bet is
-answered in ``PLACE`` or ``TURN_END``, before the phase goes on). In the state, ``turn_seat`` is
-the seat whose turn it is (during the opening: the seat choosing), ``turn`` the turn cycle, and
-``stock`` the undealt cards; the seat to act is ``turn_seat`` or, during an open bet, the seat
-answering it (``table.bet.to_act``); the round is ``table.round``.
+(``OPENING``, ``BET``, ``PLACE``, ``PLACE_PAIR``, ``FINAL_BET``, ``TURN_END``); the steps that take
+bets or answers declare their ids as runs (``Step.runs``) and check them by arithmetic in
+:mod:`croupier.games.chips` (an open bet is answered in ``PLACE`` or ``TURN_END``, before the phase
+goes on). In the state, ``turn_seat`` is the seat whose turn it is (during the opening: the seat
+choosing), ``turn`` the turn cycle, and ``stock`` the undealt cards; the seat to act is
+``turn_seat`` or, during an open bet, the seat answering it (``table.bet.to_act``); the round is
+``table.round``.
 
 Observation (:class:`ScauverObservation`): the chip table (all public), phase, seat to act, turn
 seat and turn number, own hand, every seat's hand size and flanks, who has made its opening, stock
@@ -81,7 +82,7 @@ from __future__ import annotations
 import enum
 import functools
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -90,6 +91,7 @@ from typing import NamedTuple
 from croupier.errors import IllegalActionError
 from croupier.games import cards40, chips
 from croupier.games._api import GameInfo, fast_replace, put
+from croupier.games._legal import ActionRuns
 from croupier.games._rules import PastRound, Rules, Step, not_legal
 
 HAND_SIZE = 5
@@ -462,7 +464,8 @@ def _move(action: int) -> Move:
 # ---- the game ----------------------------------------------------------------------------------
 
 _OPEN_IDS = tuple(range(OPEN, NUM_ACTIONS))
-_FOLD_PROCEED = (FOLD, PROCEED)
+_FOLD_PROCEED = range(FOLD, PROCEED + 1)
+_NO_BET = range(NO_BET, NO_BET + 1)
 _EMPTY_FIELD: Field = ((), ())
 _FRACTIONS = {n: Fraction(n) for n in range(chips.MAX_CHIPS + 1)}
 
@@ -555,8 +558,8 @@ def _next_turn(state: ScauverState, history: History) -> ScauverState:
 # -- turn steps ---------------------------------------------------------------------------------
 
 
-def _legal_bet(state: ScauverState) -> tuple[int, ...]:
-    return (*chips.bet_actions(state.table), *_FOLD_PROCEED)
+def _runs_bet(state: ScauverState) -> ActionRuns:
+    return ActionRuns.of_ranges(chips.bet_range(state.table), _FOLD_PROCEED)
 
 
 def _apply_bet(state: ScauverState, action: int) -> ScauverState:
@@ -574,8 +577,8 @@ def _apply_bet(state: ScauverState, action: int) -> ScauverState:
     return _after_bet(_with(state, table=table, phase=Phase.PLACE), history)
 
 
-def _legal_final_bet(state: ScauverState) -> tuple[int, ...]:
-    return (*chips.bet_actions(state.table), NO_BET)
+def _runs_final_bet(state: ScauverState) -> ActionRuns:
+    return ActionRuns.of_ranges(chips.bet_range(state.table), _NO_BET)
 
 
 def _apply_final_bet(state: ScauverState, action: int) -> ScauverState:
@@ -590,8 +593,8 @@ def _apply_final_bet(state: ScauverState, action: int) -> ScauverState:
     return _after_bet(_with(state, table=table, phase=Phase.TURN_END), history)
 
 
-def _legal_answer(state: ScauverState) -> tuple[int, ...]:
-    return chips.answer_actions(state.table)
+def _runs_answer(state: ScauverState) -> ActionRuns:
+    return chips.answer_runs(state.table)
 
 
 def _apply_answer(state: ScauverState, action: int) -> ScauverState:
@@ -615,9 +618,8 @@ def _after_bet(state: ScauverState, history: History) -> ScauverState:
     return _next_turn(state, history)
 
 
-def _legal_place(state: ScauverState) -> tuple[int, ...]:
-    if state.table.bet is not None:  # the bet opened at the betting step is being answered
-        return chips.answer_actions(state.table)
+def _placements(state: ScauverState) -> tuple[int, ...]:
+    """The turn seat's legal placements (no bet open)."""
     seat = state.turn_seat
     left, right = state.fields[seat]
     room = (len(left) < FLANK_ROOM, len(right) < FLANK_ROOM)
@@ -625,11 +627,17 @@ def _legal_place(state: ScauverState) -> tuple[int, ...]:
     return tuple(PLACE + 2 * card + flank for card in hand for flank in FLANKS if room[flank])
 
 
+def _runs_place(state: ScauverState) -> ActionRuns:
+    if state.table.bet is not None:  # the bet opened at the betting step is being answered
+        return chips.answer_runs(state.table)
+    return ActionRuns.of_ids(_placements(state))
+
+
 def _apply_place(state: ScauverState, action: int) -> ScauverState:
     if state.table.bet is not None:  # answers are checked by the chips module
         return _apply_answer(state, action)
     seat = state.turn_seat
-    if action not in _legal_place(state):
+    if action not in _placements(state):
         raise not_legal(action, seat)
     history = (*state.history, (seat, action))
     card, flank = divmod(action - PLACE, 2)
@@ -738,11 +746,11 @@ class Scauver(Rules[ScauverState]):
     steps = MappingProxyType(
         {
             Phase.OPENING: Step(_legal_opening, _apply_opening),
-            Phase.BET: Step(_legal_bet, _apply_bet, checks=True),
-            Phase.PLACE: Step(_legal_place, _apply_place, checks=True),
+            Phase.BET: Step(None, _apply_bet, checks=True, runs=_runs_bet),
+            Phase.PLACE: Step(None, _apply_place, checks=True, runs=_runs_place),
             Phase.PLACE_PAIR: Step(_legal_place_pair, _apply_place_pair),
-            Phase.FINAL_BET: Step(_legal_final_bet, _apply_final_bet, checks=True),
-            Phase.TURN_END: Step(_legal_answer, _apply_answer, checks=True),
+            Phase.FINAL_BET: Step(None, _apply_final_bet, checks=True, runs=_runs_final_bet),
+            Phase.TURN_END: Step(None, _apply_answer, checks=True, runs=_runs_answer),
         }
     )
 
@@ -812,7 +820,7 @@ class Scauver(Rules[ScauverState]):
             return move(action, state.hands[state.turn_seat]).label
         return _move(action).label
 
-    def default_choice(self, state: ScauverState, legal: tuple[int, ...]) -> int:
+    def default_choice(self, state: ScauverState, legal: Sequence[int]) -> int:
         if state.table.bet is not None:
             return chips.OUT
         if state.phase is Phase.BET:
