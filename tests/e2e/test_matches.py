@@ -301,7 +301,7 @@ def test_quitting_with_a_decision_pending_is_a_crash(e2e: Kit, how: str) -> None
 
 def test_leaving_with_no_decision_pending_is_recorded_as_a_fault(e2e: Kit) -> None:
     quitter = e2e.bot("quitter", "--how", "last-fold")
-    slow = e2e.bot("sleeper", "--delay-ms", 60)  # gives the departure time to be noticed
+    slow = e2e.bot("sleeper", "--delay-ms", 120)  # gives the departure time to be noticed
     run = e2e.run([quitter, slow, slow, slow], seed=SEED_SEAT0_OPENS_DEAL2, deals=2)
     check_common(run, faulty={0})
     acts = Kit.records(run.replay, "action")
@@ -313,7 +313,7 @@ def test_leaving_with_no_decision_pending_is_recorded_as_a_fault(e2e: Kit) -> No
     assert [d["fault"] for d in departures] == ["disconnect"]
     assert departures[0]["step"] == Kit.records(run.replay, "result")[0]["step"]
     assert run.result.seats[0].outcome is Outcome.DISCONNECTED
-    assert "saw my fold" in seat_log(run, 0)
+    assert "left after my fold" in seat_log(run, 0)
     assert (run.exits[0].code, run.exits[0].signalled) == (0, False)  # a clean exit, too early
 
 

@@ -7,8 +7,9 @@
 its request stream and channel on the way out - an orderly but early goodbye.
 
 ``--how last-fold``: plays until the last deal, folds at its first decision there, and exits with
-status 0 as soon as it sees its own fold announced - it has no decision pending and none to come,
-yet the match is not over.
+status 0 a moment (0.1 s) after its fold is sent - it has no decision pending and none to come,
+yet the match is not over. (It does not wait to see its fold announced: a seat asked recently
+gets the public events with its next decision, not alone; in the last deal that is MatchEnd.)
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+import threading
 
 from _common import FOLD, CountingBot, MatchInfo, say
 
@@ -40,6 +41,7 @@ class Quitter(CountingBot):
         if self.how == "last-fold":
             if decision.observation.as_nas.deal_index == self.num_deals - 1:
                 say("folding in the last deal, then leaving")
+                threading.Timer(0.1, self._leave).start()  # once the fold has gone out
                 return FOLD
             return super().choose(decision)
         if self.count > self.after:
@@ -49,16 +51,10 @@ class Quitter(CountingBot):
             sys.exit(3)
         return super().choose(decision)
 
-    def on_event(self, event: Any) -> None:
-        kind = event.WhichOneof("kind")
-        if kind == "deal_started":
-            self.deal = event.deal_started.deal_index
-        if self.how != "last-fold" or kind != "action_taken":
-            return
-        taken = event.action_taken
-        if taken.seat == self.seat and taken.action_id == FOLD and self.deal == self.num_deals - 1:
-            say(f"saw my fold at step {event.step}; exiting")
-            os._exit(0)
+    @staticmethod
+    def _leave() -> None:
+        say("left after my fold; exiting")
+        os._exit(0)
 
 
 if __name__ == "__main__":
