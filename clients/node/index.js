@@ -253,6 +253,18 @@ function rpcError(err) {
 // noticed that the old stream is gone (SEAT_TAKEN), or cannot be reached for a moment.
 const RETRY_REASONS = new Set(["SEAT_TAKEN", ""]);
 const RETRY_PAUSE_MS = 100;
+// The arbiter's per-peer limits refused a stream before reading its Hello ("try again later":
+// the address is flooded, or many bots behind it dialled at once); a stream that says Hello with
+// a valid token gets in once there is room, so a first dial is tried again, with backoff, for up
+// to BUSY_RETRY_MS (as the Python SDK's BUSY_RETRY_S).
+const BUSY = "TOO_MANY_ATTEMPTS";
+const BUSY_RETRY_MS = 30000;
+const BUSY_PAUSE_CAP_MS = 5000;
+
+// The pause before the next try after `pause` ms: between half and all of it.
+function jitter(pause) {
+  return pause / 2 + (Math.random() * pause) / 2;
+}
 
 // Play the seat `token` admits on a Play stream of `client`; resolve with the MatchEnd. If the
 // stream drops after the Welcome and the seat has a reconnect window (Welcome
@@ -263,6 +275,8 @@ function playSeat(client, act, options, token, seed) {
   return new Promise((resolve, reject) => {
     const seat = new SeatState(act, options, seed);
     let giveUp = 0;
+    const busyUntil = Date.now() + BUSY_RETRY_MS; // (before its first Welcome)
+    let busyPause = RETRY_PAUSE_MS;
     const hello = {
       token,
       bot_name: options.name || "node-bot",
@@ -286,6 +300,11 @@ function playSeat(client, act, options, token, seed) {
         }
         const window = seat.match ? Number(seat.match.reconnect_grace_ms || 0) : 0;
         const now = Date.now();
+        if (!welcomed && !seat.match && refusal === BUSY && now < busyUntil) {
+          setTimeout(() => attempt(retrying), jitter(busyPause)); // refused for room
+          busyPause = Math.min(busyPause * 2, BUSY_PAUSE_CAP_MS);
+          return;
+        }
         if (welcomed) giveUp = now + window; // a new drop (not a refused retry): its own window
         const again = welcomed || (retrying && refusal !== undefined && RETRY_REASONS.has(refusal));
         if (!again || window <= 0 || now >= giveUp) {
@@ -391,6 +410,7 @@ function serve(act, options = {}) {
     let over = false;
     let droppedAt = null; // when the session being dialled again broke
     let pause = SESSION_BACKOFF_FIRST_MS;
+    const busyUntil = Date.now() + BUSY_RETRY_MS; // (before the first Welcome)
     const hello = {
       token,
       bot_name: name,
@@ -511,6 +531,12 @@ function serve(act, options = {}) {
           hello.protocol_version = OLDEST_PROTOCOL_VERSION; // an arbiter from before protocol 3
           settled = false;
           open();
+          return;
+        }
+        if (!welcomed && sessions === 0 && error.reason === BUSY && Date.now() < busyUntil) {
+          const wait = jitter(pause); // refused for room: the first dial is tried again
+          pause = Math.min(pause * 2, SESSION_BACKOFF_CAP_MS);
+          setTimeout(open, wait);
           return;
         }
         if (!welcomed && !(again && SESSION_RETRY_REASONS.has(error.reason))) {

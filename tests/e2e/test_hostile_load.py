@@ -14,6 +14,7 @@ from pathlib import Path
 import grpc
 import pytest
 from e2e_kit import RANDOM, Kit, config
+from serve_kit import node_program
 
 from croupier import PROTOCOL_VERSION
 from croupier.arbiter import Outcome
@@ -189,11 +190,16 @@ def test_session_junk_does_not_disturb_running_sessions(tmp_path: Path) -> None:
     assert sessions == [1, 1, 1, 1] or sessions == [0, 0, 0, 0]  # never dialled again
 
 
-def test_an_sdk_bot_refused_for_room_dials_again_until_it_gets_in(tmp_path: Path) -> None:
+NODE_RANDOM = Path(__file__).resolve().parents[2] / "clients" / "node" / "examples" / "random.js"
+
+
+@pytest.mark.parametrize("sdk", ["python", "node"])
+def test_an_sdk_bot_refused_for_room_dials_again_until_it_gets_in(tmp_path: Path, sdk: str) -> None:
     """The per-peer limits may refuse a stream before reading its Hello ("try again later":
-    TOO_MANY_ATTEMPTS) when its address has no room; the Python SDK then dials its Session (and
-    each seat's Play stream) again with backoff instead of giving up. Before, the bot exited
-    with status 2 at its first refusal and its seats were no-shows."""
+    TOO_MANY_ATTEMPTS) when its address has no room; the Python and Node SDKs then dial their
+    Session (and each seat's Play stream) again with backoff instead of giving up. Before, the
+    bot exited with status 2 at its first refusal and its seats were no-shows."""
+    command = RANDOM if sdk == "python" else [node_program(), str(NODE_RANDOM)]
 
     async def main() -> tuple[MatchRun, int | None, list[str]]:
         # one refused Hello puts loopback on probation for 3 s, with no room on it at all
@@ -210,7 +216,7 @@ def test_an_sdk_bot_refused_for_room_dials_again_until_it_gets_in(tmp_path: Path
             assert (await _end(guess)) == "UNAUTHENTICATED:TOKEN_UNKNOWN"
         env = {**os.environ, ENV_ADDRESS: address, ENV_SESSION_TOKEN: token}
         err = (tmp_path / "bot.err").open("wb")
-        bot = subprocess.Popen(RANDOM, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        bot = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=err)
         await asyncio.sleep(2.0)  # it starts, dials, is refused for room, waits, dials again
         early = bot.poll()
         try:
