@@ -325,9 +325,16 @@ async def _ready(channel: grpc.aio.Channel, address: str, timeout_s: float) -> N
         raise BotError(f"cannot reach the arbiter at {address}") from None
 
 
-def _rpc_error(exc: grpc.aio.AioRpcError) -> BotError:
-    reason = dict(exc.trailing_metadata() or ()).get(_REASON_KEY, "")
+def _rpc_error(exc: grpc.aio.AioRpcError, *, hello_sent: bool = True) -> BotError:
+    """``exc`` as the SDK acts on it. A stream that failed while its Hello was being written
+    with gRPC core's INTERNAL error was ended by the arbiter as the Hello went out: refused
+    before its Hello was read, which only the per-peer limits do (TOO_MANY_ATTEMPTS; grpcio
+    then reports INTERNAL, not the arbiter's status: seen in about one refusal in ten), so it
+    counts as that refusal and is tried again."""
     code = exc.code().name
+    if not hello_sent and exc.code() is grpc.StatusCode.INTERNAL:
+        return BotError(f"{code}: the arbiter ended the stream as its Hello was sent", _BUSY, code)
+    reason = dict(exc.trailing_metadata() or ()).get(_REASON_KEY, "")
     return BotError(f"{code}: {exc.details()}", str(reason), code)
 
 
@@ -413,8 +420,10 @@ async def _play_stream(channel: grpc.aio.Channel, seat: Seat, hello: Any, *, ret
     Welcome (or, ``retrying``, is refused for a reason a moment may cure)."""
     call = bot_pb2_grpc.BotServiceStub(channel).Play()
     welcomed = False
+    hello_sent = False
     try:
         await call.write(pb.PlayRequest(hello=hello))
+        hello_sent = True
         while (response := await call.read()) is not grpc.aio.EOF:
             welcomed = welcomed or response.WhichOneof("kind") == "welcome"
             action = seat(response)
@@ -430,7 +439,7 @@ async def _play_stream(channel: grpc.aio.Channel, seat: Seat, hello: Any, *, ret
                 await call.done_writing()
                 return seat.end
     except grpc.aio.AioRpcError as exc:
-        error = _rpc_error(exc)
+        error = _rpc_error(exc, hello_sent=hello_sent)
         if welcomed or error.reason == _BUSY or (retrying and error.reason in _RETRY_REASONS):
             raise _StreamLost(error, welcomed=welcomed) from None
         raise error from None
@@ -504,8 +513,10 @@ async def _session_stream(
     drop, is refused for a reason a moment may cure); :class:`BotError` for a refusal."""
     call = bot_pb2_grpc.BotServiceStub(channel).Session()
     welcome = None
+    hello_sent = False
     try:
         await call.write(pb.SessionRequest(hello=hello))
+        hello_sent = True
         first = await call.read()
         if first is grpc.aio.EOF or first.WhichOneof("kind") != "welcome":
             raise BotError("the arbiter did not welcome the session")
@@ -515,7 +526,7 @@ async def _session_stream(
             if response.WhichOneof("kind") == "seat":
                 seated(response.seat)
     except grpc.aio.AioRpcError as exc:
-        error = _rpc_error(exc)
+        error = _rpc_error(exc, hello_sent=hello_sent)
         if (
             welcome is not None
             or error.reason == _BUSY
@@ -642,8 +653,10 @@ async def _mux_stream(
     seats.new_stream()
     clock = time.perf_counter
     replies: _Replies | None = None
+    hello_sent = False
     try:
         await call.write(pb.SessionRequest(hello=hello))
+        hello_sent = True
         first = await call.read()
         if first is grpc.aio.EOF or first.WhichOneof("kind") != "welcome":
             raise BotError("the arbiter did not welcome the session")
@@ -673,7 +686,7 @@ async def _mux_stream(
             if out:
                 replies.put(out)
     except grpc.aio.AioRpcError as exc:
-        error = _rpc_error(exc)
+        error = _rpc_error(exc, hello_sent=hello_sent)
         if (
             welcome is not None
             or error.reason == _BUSY
