@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 import structlog
 
+from croupier import _defaults as defaults
 from croupier.arbiter import _commit
 from croupier.arbiter._clock import LagMonitor
 from croupier.arbiter._faults import FaultClass, FaultPolicy, Policy, fault_class, forfeit_places
@@ -56,7 +57,7 @@ class MatchConfig:
     params: Mapping[str, int] = field(default_factory=dict)
     seed: int = 0
     clock: ClockRules = field(default_factory=ClockRules)
-    connect_timeout_s: float = 15.0
+    connect_timeout_s: float = defaults.CONNECT_TIMEOUT_S
     #: Chance outcomes to use, in order, before the seed draws any (duplicate play: the deals of
     #: another match, with the seats rotated; also how tests change what a seat cannot see).
     chance_script: tuple[tuple[int, ...], ...] = ()
@@ -68,7 +69,7 @@ class MatchConfig:
     #: How long a public event may wait for the next message to its seat before it is sent in
     #: an events-only message of its own, in milliseconds; 0: it always waits for that message
     #: (fewer messages: a throughput setting for ladders whose bots do not think between turns).
-    event_flush_ms: int = 50
+    event_flush_ms: int = defaults.EVENT_FLUSH_MS
     #: Per seat (empty, or one entry per seat): fields the organiser sets on the seat's object
     #: in the replay header, known before the match starts: the commitment binds them
     #: (``_commit.match_terms``). ``registered_name`` is the name the host knows the seat's bot

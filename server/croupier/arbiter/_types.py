@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from croupier import _defaults as defaults
 from croupier.games._legal import ActionRuns
 
 
@@ -47,10 +48,10 @@ class ClockRules:
     wall time. In CPU mode a decision is charged the CPU time of the bot's process tree, and
     ``cpu_wall_guard_ms`` more wall time than move + bank + margin is the hard limit."""
 
-    move_time_ms: int = 2000
-    time_bank_ms: int = 30000
+    move_time_ms: int = defaults.MOVE_MS
+    time_bank_ms: int = defaults.BANK_MS
     kind: ClockKind = ClockKind.WALL
-    margin_ms: int = 50
+    margin_ms: int = defaults.MARGIN_MS
     seat_cap_ms: int = 0
     match_cap_ms: int = 0
     cpu_wall_guard_ms: int = 10000

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from croupier import __version__
+from croupier import _defaults as defaults
 from croupier.errors import ConfigError, CroupierError, ReplayError, ReplayMismatchError
 
 if TYPE_CHECKING:  # (annotations only: each command imports what it runs, when it runs)
@@ -65,7 +66,7 @@ def _say(text: str = "") -> None:
 
 #: ``croupier match --reconnect-grace``'s default: a remote bot on a flaky network gets this
 #: long to come back (launched bots never get a window: their process is right here).
-REMOTE_RECONNECT_GRACE_S = 10.0
+REMOTE_RECONNECT_GRACE_S = defaults.RECONNECT_GRACE_S
 
 
 def default_bots(game: str, seats: int) -> list[str]:
@@ -174,10 +175,13 @@ def _seconds(text: str) -> float:
 
 
 def _add_clock_arguments(parser: argparse.ArgumentParser, *, bank_ms: int) -> None:
-    from croupier.arbiter import ClockKind, ClockRules
+    from croupier.arbiter import ClockKind
 
     parser.add_argument(
-        "--move-ms", type=_ms, default=2000, help="time per decision (default 2000)"
+        "--move-ms",
+        type=_ms,
+        default=defaults.MOVE_MS,
+        help=f"time per decision (default {defaults.MOVE_MS})",
     )
     parser.add_argument(
         "--bank-ms", type=_ms, default=bank_ms, help=f"time bank (default {bank_ms})"
@@ -185,9 +189,9 @@ def _add_clock_arguments(parser: argparse.ArgumentParser, *, bank_ms: int) -> No
     parser.add_argument(
         "--connect-timeout",
         type=_seconds,
-        default=15.0,
+        default=defaults.CONNECT_TIMEOUT_S,
         metavar="S",
-        help="seconds bots have to connect (default 15)",
+        help=f"seconds bots have to connect (default {defaults.CONNECT_TIMEOUT_S:g})",
     )
     parser.add_argument(
         "--clock",
@@ -201,8 +205,8 @@ def _add_clock_arguments(parser: argparse.ArgumentParser, *, bank_ms: int) -> No
     parser.add_argument(
         "--margin-ms",
         type=_ms,
-        default=ClockRules().margin_ms,
-        help=f"grace for small overruns before a timeout (default {ClockRules().margin_ms})",
+        default=defaults.MARGIN_MS,
+        help=f"grace for small overruns before a timeout (default {defaults.MARGIN_MS})",
     )
     parser.add_argument(
         "--seat-time-cap-s",
@@ -423,7 +427,7 @@ def _build_match(m: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="any game parameter (see `croupier games`)",
     )
-    _add_clock_arguments(m, bank_ms=30000)
+    _add_clock_arguments(m, bank_ms=defaults.BANK_MS)
     m.add_argument(
         "--fault-policy",
         default="",
@@ -448,11 +452,12 @@ def _build_match(m: argparse.ArgumentParser) -> None:
     m.add_argument(
         "--event-flush-ms",
         type=_flush_ms,
-        default=50,
+        default=defaults.EVENT_FLUSH_MS,
         metavar="MS",
         help=(
             "how long a public event may wait for the next message to its seat before it is "
-            "sent alone (default 50; 0: always with the next message: fewer messages)"
+            f"sent alone (default {defaults.EVENT_FLUSH_MS}; 0: always with the next message: "
+            "fewer messages)"
         ),
     )
     add_sandbox_arguments(m)
@@ -494,7 +499,7 @@ def _build_check_bot(c: argparse.ArgumentParser) -> None:
         help="deals to play (default 3; for the chip games: the round cap)",
     )
     c.add_argument("--players", type=int, default=None, metavar="N", help="number of seats")
-    _add_clock_arguments(c, bank_ms=5000)
+    _add_clock_arguments(c, bank_ms=defaults.CHECK_BOT_BANK_MS)
     add_sandbox_arguments(c)
     c.add_argument("--seed", type=_seed, default=1, help="match seed (default 1)")
     c.add_argument(

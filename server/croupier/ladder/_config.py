@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from croupier import _defaults as defaults
 from croupier.arbiter import SEED_BITS, SEED_LIMIT, FaultPolicy
 from croupier.errors import ConfigError
 from croupier.games import get_game
@@ -132,20 +133,20 @@ class TournamentConfig:
     #: ``None``: the seeds derive from a secret the store draws at the first start (the
     #: default, for competitions); an integer makes the run reproducible and is that secret.
     seed: int | None = None
-    move_ms: int = 2000
-    bank_ms: int = 30000
-    connect_timeout_s: float = 15.0
+    move_ms: int = defaults.MOVE_MS
+    bank_ms: int = defaults.BANK_MS
+    connect_timeout_s: float = defaults.CONNECT_TIMEOUT_S
     #: The ``[faults]`` table: the fault policy of every match.
     fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
     #: ``clock.reconnect_grace_s``: how long a remote bot may be away and come back (0: off).
-    reconnect_grace_s: float = 0.0
+    reconnect_grace_s: float = defaults.TOURNAMENT_RECONNECT_GRACE_S
     sprt: SprtSpec | None = None
     # how to run it (not hashed)
     store: Path = Path("tournament.sqlite")
     out: Path = Path("matches")
     concurrency: int = 0  # 0: os.cpu_count()
     #: How long an event may wait for its seat's next message (0: always; MatchConfig's).
-    event_flush_ms: int = 50
+    event_flush_ms: int = defaults.EVENT_FLUSH_MS
     executor: str = "local"
     address: str = ""  # Ray cluster address ("" starts or joins a local one)
     listen: str = "127.0.0.1:0"
@@ -396,10 +397,10 @@ def parse_config(
     r.unknown(clock, "clock", {"move_ms", "bank_ms", "connect_timeout_s", "reconnect_grace_s"})
     sprt = _sprt(r, data, names)
     fault_policy = FaultPolicy.from_mapping(r.table(data, "faults"), f"{source}: [faults]")
-    grace = r.number(clock, "clock.reconnect_grace_s", 0.0)
+    grace = r.number(clock, "clock.reconnect_grace_s", defaults.TOURNAMENT_RECONNECT_GRACE_S)
     if not 0 <= grace <= 86400:  # (nan is neither)
         raise r.fail("clock.reconnect_grace_s", f"must be 0 to 86400 seconds, got {grace!r}")
-    flush_ms = r.integer(data, "event_flush_ms", 50)
+    flush_ms = r.integer(data, "event_flush_ms", defaults.EVENT_FLUSH_MS)
     if flush_ms > 60000:
         raise r.fail("event_flush_ms", f"must be 0 to 60000 milliseconds, got {flush_ms}")
 
@@ -431,9 +432,9 @@ def parse_config(
         fmt=fmt,
         rounds=r.integer(data, "rounds", 1, low=1),
         seed=_seed(r, data),
-        move_ms=r.integer(clock, "clock.move_ms", 2000),
-        bank_ms=r.integer(clock, "clock.bank_ms", 30000),
-        connect_timeout_s=r.number(clock, "clock.connect_timeout_s", 15.0),
+        move_ms=r.integer(clock, "clock.move_ms", defaults.MOVE_MS),
+        bank_ms=r.integer(clock, "clock.bank_ms", defaults.BANK_MS),
+        connect_timeout_s=r.number(clock, "clock.connect_timeout_s", defaults.CONNECT_TIMEOUT_S),
         fault_policy=fault_policy,
         reconnect_grace_s=grace,
         sprt=sprt,

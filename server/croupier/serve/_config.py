@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from croupier import _defaults as defaults
 from croupier.errors import ConfigError
 from croupier.transport import Limits, split_address
 
@@ -66,16 +67,16 @@ class ServeConfig:
     #: Plaintext on a non-loopback address (refused unless this is set).
     allow_insecure_remote: bool = False
     #: Matches played at once; more wait (pending) for a free slot.
-    max_matches: int = 256
-    move_ms: int = 2000
-    bank_ms: int = 30000
-    connect_timeout_s: float = 15.0
+    max_matches: int = defaults.SERVER_MAX_MATCHES
+    move_ms: int = defaults.MOVE_MS
+    bank_ms: int = defaults.BANK_MS
+    connect_timeout_s: float = defaults.CONNECT_TIMEOUT_S
     #: How long a registered bot whose connection drops may take to come back with its seat
     #: tokens and get the pending decision again (0: no window; docs/server.md).
-    reconnect_grace_s: float = 10.0
+    reconnect_grace_s: float = defaults.RECONNECT_GRACE_S
     #: How long a public event may wait for the next message to its seat before it goes out
     #: alone (0: always: fewer messages; docs/protocol.md, "Events").
-    event_flush_ms: int = 50
+    event_flush_ms: int = defaults.EVENT_FLUSH_MS
     #: Seats one bundled bot process plays at once (its session capacity).
     bot_capacity: int = 16
     #: Streams the bot port serves at once (0: enough for ``max_matches`` of four seats and

@@ -64,6 +64,7 @@ from typing import Literal, Protocol
 import numpy as np
 import structlog
 
+from croupier import _defaults as defaults
 from croupier.arbiter import ClockRules, Match, MatchConfig
 from croupier.errors import ConfigError
 from croupier.games import get_game
@@ -104,9 +105,9 @@ class LadderConfig:
     allow_remote_duplicate: bool = False
     #: The seatings of a duplicate set: ``rotations`` (n) or ``permutations`` (n!).
     seatings: Literal["rotations", "permutations"] = "rotations"
-    move_ms: int = 2000
-    bank_ms: int = 30000
-    connect_timeout_s: float = 15.0
+    move_ms: int = defaults.MOVE_MS
+    bank_ms: int = defaults.BANK_MS
+    connect_timeout_s: float = defaults.CONNECT_TIMEOUT_S
     #: The chance that a seat is drawn uniformly, ignoring ratings.
     exploration: float = 0.1
     #: The rating distance (in μ) over which the weight of a pairing falls by e^(-1/2).
