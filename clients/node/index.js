@@ -105,6 +105,70 @@ function expandLegalActions(entries) {
   return out;
 }
 
+// The legal ids as the runs they came as, never expanded: one { start, stop, step } per entry
+// (ids start, start + step, ..., below stop; an entry with `amounts` is the run of its
+// amounts' ids, stepping by the amount step; any other entry is the run of its one id), with
+// `amounts` ({ lowest, highest, step }) on a run of bets or raises, ascending by first id.
+function legalRuns(entries) {
+  return entries.map((entry) => {
+    const range = entry.amounts;
+    if (!range) return { start: entry.id, stop: entry.id + 1, step: 1, amounts: null };
+    const step = Math.max(range.step, 1);
+    const span = range.highest - range.lowest;
+    return { start: entry.id, stop: entry.id + span + 1, step, amounts: { ...range, step } };
+  });
+}
+
+// Whether `id` is one of `runs`' ids: arithmetic, no list.
+function runsHold(runs, id) {
+  if (!Number.isInteger(id)) return false;
+  return runs.some((r) => id >= r.start && id < r.stop && (id - r.start) % r.step === 0);
+}
+
+// The id of the bet or raise of `amount` chips in `runs` (of `kind`, "Bet" or "Raise", when
+// given: the label's prefix), or null if no run offers that amount.
+function idForAmount(entries, amount, kind) {
+  for (const entry of entries) {
+    const range = entry.amounts;
+    if (!range || amount < range.lowest || amount > range.highest) continue;
+    if ((amount - range.lowest) % Math.max(range.step, 1) !== 0) continue;
+    if (kind && !entry.label.startsWith(`${kind}:`)) continue;
+    return entry.id + amount - range.lowest;
+  }
+  return null;
+}
+
+// What `act` gets for a decision: `legalActions` is expanded (one action per amount) only when
+// bot code reads it, once; `legalEntries` (the wire's entries, ranges as sent), `legalRuns`,
+// `isLegal(id)` and `idForAmount(amount, kind)` never expand a range.
+function decisionView(d, observation, match) {
+  const entries = d.legal_actions;
+  let expanded = null;
+  let runs = null;
+  return {
+    requestId: d.request_id,
+    observation,
+    clocks: d.clocks,
+    match,
+    legalEntries: entries,
+    get legalActions() {
+      if (expanded === null) expanded = expandLegalActions(entries);
+      return expanded;
+    },
+    get legalRuns() {
+      if (runs === null) runs = legalRuns(entries);
+      return runs;
+    },
+    isLegal(id) {
+      if (runs === null) runs = legalRuns(entries);
+      return runsHold(runs, id);
+    },
+    idForAmount(amount, kind) {
+      return idForAmount(entries, amount, kind);
+    },
+  };
+}
+
 // The observation as bot code reads it: the wire's, with every finished round in
 // past_deals / past_rounds (oldest first).
 function withPast(observation, past) {
@@ -172,7 +236,9 @@ function botClient(address) {
 
 // Play one match. `act(decision)` returns a legal action id; `decision` has requestId,
 // observation (a croupier.v1.Observation, with every finished round in past_deals/past_rounds),
-// legalActions (one per action, ascending by id, amount ranges expanded), clocks and match
+// legalActions (one per action, ascending by id, amount ranges expanded, built only when read),
+// legalEntries, legalRuns, isLegal(id) and idForAmount(amount, kind) (ranges kept: see
+// decisionView), clocks and match
 // (from the Welcome, plus `seed`: CROUPIER_SEED, or the seat assignment's seed in a session).
 // Optional hooks: onWelcome(match), onEvent(event), onRejected(rejected), onMatchEnd(end).
 function play(act, options = {}) {
@@ -221,13 +287,7 @@ class SeatState {
         return null;
       case "decision": {
         const d = message.decision;
-        return this.act({
-          requestId: d.request_id,
-          observation: withPast(d.observation, this.past),
-          legalActions: expandLegalActions(d.legal_actions),
-          clocks: d.clocks,
-          match: this.match,
-        });
+        return this.act(decisionView(d, withPast(d.observation, this.past), this.match));
       }
       case "rejected":
         if (options.onRejected) options.onRejected(message.rejected);
@@ -579,4 +639,13 @@ function run(act, options = {}) {
   });
 }
 
-module.exports = { run, play, serve, expandLegalActions, BotError, PROTOCOL_VERSION };
+module.exports = {
+  run,
+  play,
+  serve,
+  expandLegalActions,
+  legalRuns,
+  decisionView,
+  BotError,
+  PROTOCOL_VERSION,
+};
