@@ -66,3 +66,35 @@ def test_the_stdio_example_session_is_canonical_json_of_protocol_messages() -> N
 def test_relative_links_point_at_files(doc: Path) -> None:
     for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", doc.read_text()):
         assert (doc.parent / target).exists(), f"{doc.name}: broken link {target}"
+
+
+@pytest.mark.e2e
+def test_the_complete_javascript_bot_passes_check_bot_in_the_sandbox(tmp_path: Path) -> None:
+    """docs/protocol.md's "A complete bot in JavaScript", copied out of the docs into a project
+    of its own (with the Node SDK's installed @grpc packages) and checked as its text says, in
+    the default sandbox and with no CROUPIER_PROTO_DIR of the user's: the arbiter tells the bot
+    where the .proto files are. (It died with ENOENT croupier/v1/bot.proto in the sandbox.)"""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from serve_kit import NODE_SDK, node_program
+
+    node = node_program()
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    section = text[text.index("## A complete bot in JavaScript") :]
+    (program,) = _blocks(section[: section.index("\n## ")], "js")
+    (commands,) = _blocks(section[: section.index("\n## ")], "sh")
+    assert 'croupier check-bot "node bot.js"' in commands
+    project = tmp_path / "js-bot"
+    project.mkdir()
+    (project / "bot.js").write_text(program)
+    shutil.copytree(NODE_SDK / "node_modules", project / "node_modules", symlinks=True)
+    env = {k: v for k, v in os.environ.items() if k != "CROUPIER_PROTO_DIR"}
+    done = subprocess.run(
+        [sys.executable, "-m", "croupier", "check-bot", f"{node} bot.js", "--deals", "1"],
+        capture_output=True, text=True, timeout=120, cwd=project, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "6 passed, 0 failed" in done.stdout

@@ -26,6 +26,7 @@ from croupier.transport._sandbox import (
     SandboxOptions,
     choose_async,
     plan,
+    wire_contract,
 )
 from croupier.transport._stdio import PREFIX as STDIO_PREFIX
 from croupier.transport._stdio import bridge_argv
@@ -36,6 +37,8 @@ ENV_TOKEN = "CROUPIER_TOKEN"
 ENV_SEAT = "CROUPIER_SEAT"
 ENV_SEED = "CROUPIER_SEED"
 ENV_MATCH_ID = "CROUPIER_MATCH_ID"
+#: The folder of the wire contract's ``.proto`` files, for bots that load them at run time.
+ENV_PROTO_DIR = "CROUPIER_PROTO_DIR"
 #: Set instead of the seat variables for a bot launched to serve a session (many matches).
 ENV_SESSION_TOKEN = "CROUPIER_SESSION_TOKEN"
 #: How many matches at a time the organiser would like a session bot to play (it may say fewer).
@@ -299,6 +302,11 @@ async def launch_bot(
     started to serve a session of many matches instead; its watcher then only waits for it to end.
     """
     env = {ENV_ADDRESS: address, ENV_SEED: str(seed), "PYTHONUNBUFFERED": "1"}
+    # where the .proto files are (a bot that loads them at run time, as Node's do), unless the
+    # arbiter was told another place; the sandbox binds this one
+    wire = os.environ.get(ENV_PROTO_DIR) or wire_contract()
+    if wire:
+        env[ENV_PROTO_DIR] = str(wire)
     if link is not None:
         env.update({ENV_TOKEN: link.token, ENV_SEAT: str(link.seat), ENV_MATCH_ID: match_id})
     if session is not None:

@@ -285,14 +285,21 @@ def _confine_argv(
     return [sys.executable, "-I", "-S", str(_CONFINE), json.dumps(spec), "--", *argv]
 
 
+def wire_contract() -> Path | None:
+    """The folder of the ``.proto`` files (``proto/``, holding ``croupier/v1/bot.proto``) beside
+    the installed ``croupier``, which every sandbox binds and a launched bot is told of in
+    ``CROUPIER_PROTO_DIR``; ``None`` when there is none (an install without the contract)."""
+    import croupier
+
+    wire = Path(croupier.__file__).resolve().parents[2] / "proto"
+    return wire if (wire / "croupier").is_dir() else None
+
+
 def _runtime_roots() -> list[Path]:
     """Directories the Python runtime and the Croupier packages need, read-only."""
     roots = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent}
     roots.add(Path(os.path.realpath(sys.executable)).parent.parent)
-    import croupier
-
-    wire = Path(croupier.__file__).resolve().parents[2] / "proto"  # the .proto files (SDKs)
-    if (wire / "croupier").is_dir():
+    if (wire := wire_contract()) is not None:  # the .proto files (the Node SDK loads them)
         roots.add(wire)
     for name in _PACKAGES:
         spec = importlib.util.find_spec(name)
@@ -670,7 +677,7 @@ def inside(isolation: Isolation) -> str:
     env = (
         f"it gets only the variables {', '.join(names)} (those the arbiter has) and the "
         "protocol's CROUPIER_ADDRESS, CROUPIER_TOKEN, CROUPIER_SEAT, CROUPIER_SEED, "
-        "CROUPIER_MATCH_ID (or the session's), PYTHONUNBUFFERED"
+        "CROUPIER_MATCH_ID (or the session's), CROUPIER_PROTO_DIR, PYTHONUNBUFFERED"
     )
     if not isolation.isolated:
         return f"the bot runs in a scrubbed environment: {env}"
