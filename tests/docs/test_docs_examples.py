@@ -98,3 +98,21 @@ def test_the_complete_javascript_bot_passes_check_bot_in_the_sandbox(tmp_path: P
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "6 passed, 0 failed" in done.stdout
+
+
+def test_the_commitment_recipe_in_the_protocol_guide_gives_the_replay_s_commitment() -> None:
+    """docs/protocol.md's Python recipe for recomputing a match's commitment, run as the docs
+    give it, on the docs' example replay (format 4): it gives the header's commitment."""
+    import json
+
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    (recipe,) = [b for b in _blocks(text, "python") if "def commitment(" in b]
+    scope: dict[str, object] = {}
+    exec(recipe, scope)  # the docs' own code
+    example = _blocks((ROOT / "docs" / "replay-format.md").read_text(), "jsonl")[0]
+    records = [json.loads(line) for line in example.splitlines() if line.strip()]
+    header, result = records[0], records[-1]
+    assert header["format_version"] == 4
+    commitment = scope["commitment"]
+    assert callable(commitment)
+    assert commitment(header, int(header["seed"]), result["salt"]) == header["commitment"]
