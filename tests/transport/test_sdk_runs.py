@@ -112,6 +112,24 @@ def test_the_runs_of_an_amount_range_with_a_step() -> None:
     assert [a.id for a in actions] == actions.ids  # the list API as before
 
 
+def test_the_id_of_an_amount_is_arithmetic_on_its_run(no_entry_built: None) -> None:
+    """``id_for_amount``: the id of the bet of ``a`` chips is ``entry.id + a - lowest`` when
+    the run offers ``a`` (on its step), ``None`` otherwise or for another kind; the same from a
+    Decision on a plain list (one action per amount), and no entry of the run is built."""
+    entry = pb.LegalAction(id=2 + 4, label="Bet:4", amounts=pb.AmountRange(lowest=4, highest=16,
+                                                                            step=4))  # fmt: skip
+    actions = LegalActions([pb.LegalAction(id=1, label="Out"), entry])
+    decision = Decision(1, None, actions, None, None)  # type: ignore[arg-type]
+    assert [decision.id_for_amount(a) for a in (4, 8, 16)] == [6, 10, 18]
+    assert decision.id_for_amount(6) is None  # not on the step
+    assert decision.id_for_amount(20) is None  # above the run
+    assert decision.id_for_amount(8, "Bet") == 10
+    assert decision.id_for_amount(8, "Raise") is None
+    plain = [pb.LegalAction(id=i, label=f"Bet:{a}") for i, a in ((6, 4), (10, 8))]
+    listed = Decision(1, None, plain, None, None)  # type: ignore[arg-type]
+    assert (listed.id_for_amount(8), listed.id_for_amount(6)) == (10, None)
+
+
 def test_a_decision_of_a_plain_list_reads_runs_too() -> None:
     legal = [pb.LegalAction(id=i, label=str(i)) for i in (7, 2, 3)]
     decision = Decision(1, None, legal, None, None)  # type: ignore[arg-type]

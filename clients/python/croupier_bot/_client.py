@@ -104,6 +104,19 @@ class Decision:
             return actions.has_id(action_id)
         return runs_hold(self.legal_runs, action_id)
 
+    def id_for_amount(self, amount: int, kind: str = "") -> int | None:
+        """The id of the bet or raise of ``amount`` chips (``kind``: ``"Bet"`` or ``"Raise"``,
+        optional), or ``None`` if no run offers that amount; arithmetic on the wire's entries,
+        so it builds no entry of a run (:meth:`LegalActions.id_for_amount`)."""
+        actions = self.legal_actions
+        if isinstance(actions, LegalActions):
+            return actions.id_for_amount(amount, kind)
+        wanted = {f"{k}:{amount}" for k in ((kind,) if kind else ("Bet", "Raise"))}
+        for action in actions:  # a plain list: one action per amount, labelled "<kind>:<a>"
+            if action.label in wanted:
+                return int(action.id)
+        return None
+
     def tensor(self, kind: str = "position") -> Any:
         """The observation as a ``numpy.float32`` vector, byte for byte the tensor the arbiter's
         encoders make of this seat's observation (what ``croupier.env`` gives a policy trained

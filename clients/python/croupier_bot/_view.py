@@ -140,6 +140,23 @@ class LegalActions(Sequence[Any]):
         for anything that is not an integer (a ``bool`` included)."""
         return runs_hold(self.runs, action_id)
 
+    def id_for_amount(self, amount: int, kind: str = "") -> int | None:
+        """The id of the bet or raise of ``amount`` chips (of ``kind``, ``"Bet"`` or
+        ``"Raise"``, the label's prefix, when given), by arithmetic on the run that offers it
+        (``entry.id + amount - lowest``); ``None`` when no run does. Builds no entry."""
+        for entry in self._entries:
+            if not entry.HasField("amounts"):
+                continue
+            span = entry.amounts
+            if not span.lowest <= amount <= span.highest:
+                continue
+            if (amount - span.lowest) % max(span.step, 1):
+                continue
+            if kind and not entry.label.startswith(f"{kind}:"):
+                continue
+            return int(entry.id + amount - span.lowest)
+        return None
+
     def id_at(self, index: int) -> int:
         """The id of ``self[index]`` without building that entry."""
         if index < 0:
