@@ -539,16 +539,22 @@ async def _session_stream(
             if response.WhichOneof("kind") == "seat":
                 seated(response.seat)
     except grpc.aio.AioRpcError as exc:
-        error = _rpc_error(exc, hello_sent=hello_sent)
-        if (
-            welcome is not None
-            or error.reason == _BUSY
-            or (again and error.reason in _SESSION_RETRY_REASONS)
-        ):
-            raise _SessionLost(error, welcomed=welcome is not None) from None
-        raise error from None
+        welcomed_ = welcome is not None
+        raise _session_error(exc, hello_sent=hello_sent, welcomed=welcomed_, again=again) from None
     finally:
         call.cancel()  # (a no-op once the stream has ended)
+
+
+def _session_error(
+    exc: grpc.aio.AioRpcError, *, hello_sent: bool, welcomed: bool, again: bool
+) -> Exception:
+    """What a Session stream that ended with ``exc`` raises: :class:`_SessionLost` when it
+    broke after its welcome, was refused for room, or (``again``: dialled again after a drop)
+    was refused for a reason a moment may cure; else the refusal itself (a :class:`BotError`)."""
+    error = _rpc_error(exc, hello_sent=hello_sent)
+    if welcomed or error.reason == _BUSY or (again and error.reason in _SESSION_RETRY_REASONS):
+        return _SessionLost(error, welcomed=welcomed)
+    return error
 
 
 #: In a multiplexed session the replies to the decisions of one message go back in one message,
@@ -699,14 +705,8 @@ async def _mux_stream(
             if out:
                 replies.put(out)
     except grpc.aio.AioRpcError as exc:
-        error = _rpc_error(exc, hello_sent=hello_sent)
-        if (
-            welcome is not None
-            or error.reason == _BUSY
-            or (again and error.reason in _SESSION_RETRY_REASONS)
-        ):
-            raise _SessionLost(error, welcomed=welcome is not None) from None
-        raise error from None
+        welcomed_ = welcome is not None
+        raise _session_error(exc, hello_sent=hello_sent, welcomed=welcomed_, again=again) from None
     finally:
         if replies is not None:
             await replies.close()
