@@ -1128,9 +1128,7 @@ class CompetitionServer:
         record = await self.get_match(match_id)
         if record.replay_path:
             return self.config.state_dir / record.replay_path
-        if record.tournament:
-            return self._tournament_dir(record.tournament) / "replays" / f"{match_id}.jsonl"
-        return self.config.replay_dir / f"{match_id}.jsonl"
+        return _replay_written(record, self.config.state_dir, self.config.replay_dir)
 
     # -- standings and tournaments ----------------------------------------------------------------
 
@@ -1464,6 +1462,14 @@ def _mirror_committed(store: ServerStore, state_dir: Path) -> list[str]:
     return done
 
 
+def _replay_written(match: ServerMatch, state_dir: Path, replay_dir: Path) -> Path:
+    """Where a match's replay is written while it plays (before the store records its path):
+    its tournament's ``replays/`` folder, else the server's replay folder."""
+    if match.tournament:
+        return state_dir / "tournaments" / match.tournament / "replays" / f"{match.match_id}.jsonl"
+    return replay_dir / f"{match.match_id}.jsonl"
+
+
 def _abort_unfinished(store: ServerStore, state_dir: Path, replay_dir: Path) -> list[str]:
     """At start, after :func:`_mirror_committed`: record every match a stopped or killed
     server left pending or running as aborted, each with what its partial replay holds (its
@@ -1474,12 +1480,7 @@ def _abort_unfinished(store: ServerStore, state_dir: Path, replay_dir: Path) -> 
     done = []
     with store.group():
         for match in store.unfinished():
-            folder = (
-                state_dir / "tournaments" / match.tournament / "replays"
-                if match.tournament
-                else replay_dir
-            )
-            replay = folder / f"{match.match_id}.jsonl"
+            replay = _replay_written(match, state_dir, replay_dir)
             sha, decisions = _digest(replay)
             rel = os.path.relpath(replay, state_dir) if sha else ""
             if store.end_match(
