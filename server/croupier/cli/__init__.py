@@ -64,11 +64,6 @@ def _say(text: str = "") -> None:
     print(printable(text))
 
 
-#: ``croupier match --reconnect-grace``'s default: a remote bot on a flaky network gets this
-#: long to come back (launched bots never get a window: their process is right here).
-REMOTE_RECONNECT_GRACE_S = defaults.RECONNECT_GRACE_S
-
-
 def default_bots(game: str, seats: int) -> list[str]:
     """The bundled line-up for ``seats`` seats: the game's bots (its spec's line-up) repeated
     in seat order."""
@@ -441,12 +436,12 @@ def _build_match(m: argparse.ArgumentParser) -> None:
     m.add_argument(
         "--reconnect-grace",
         type=_seconds,
-        default=REMOTE_RECONNECT_GRACE_S,
+        default=defaults.RECONNECT_GRACE_S,  # (launched bots never get a window)
         metavar="S",
         help=(
             "seconds a remote bot (--bot remote) whose connection drops has to dial in again "
             "with its token and get its pending decision back; the clock keeps running "
-            f"(default {REMOTE_RECONNECT_GRACE_S:g}; 0: a lost connection ends the seat)"
+            f"(default {defaults.RECONNECT_GRACE_S:g}; 0: a lost connection ends the seat)"
         ),
     )
     m.add_argument(
