@@ -46,6 +46,19 @@ def test_a_node_bot_bets_from_the_runs_in_a_clean_match(
     ]
     assert amounts, "no bet or raise was picked from a run"
     assert len(set(amounts)) > 1  # amounts picked within runs, not only the lowest
+    # each pick was the action the bot meant: the id it sent, and for an amount the bet or raise
+    # of that many chips (the label the arbiter recorded)
+    meant = 0
+    for seat in (0, 1):
+        log = (tmp_path / f"{path.stem}.seat{seat}.log").read_text().splitlines()
+        picks = [line.split() for line in log if line.startswith("pick ")]
+        played = [a for a in actions if a["seat"] == seat]
+        assert [int(p[1]) for p in picks] == [a["action"] for a in played]
+        for pick, action in zip(picks, played, strict=True):
+            if len(pick) == 4:  # pick ID amount A
+                assert action["label"].split(":")[1] == pick[3], (pick, action)
+                meant += 1
+    assert meant == len(amounts)
 
 
 def test_the_runs_hold_exactly_the_expanded_ids() -> None:
