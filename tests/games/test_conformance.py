@@ -28,8 +28,6 @@ from croupier.v1 import bot_pb2 as pb
 from croupier_bot import Bot, LegalActions, Seat
 
 GOLDEN = Path(__file__).parents[1] / "golden"
-#: Observation oneof of each game (the wire name of the game).
-WIRE_NAME = {"as-nas": "as_nas", "fipsen": "fipsen", "felduz": "felduz", "scauver": "scauver"}
 
 
 def _small(spec: GameSpec) -> dict[str, int]:
@@ -78,11 +76,11 @@ def test_the_codec_round_trips_random_decision_requests(name: str) -> None:
             assert again == wire
             decision = again.decision
             assert decision.request_id == request_id
-            assert decision.observation.WhichOneof("game") == WIRE_NAME[name]
+            assert decision.observation.WhichOneof("game") == spec.wire_name
             expanded = LegalActions(decision.legal_actions)  # amount ranges, as the SDK does
             assert [a.id for a in expanded] == list(request.legal_actions)
             assert [a.label for a in expanded] == list(request.labels)
-            assert all(a.WhichOneof("detail") == WIRE_NAME[name] for a in expanded)
+            assert all(a.WhichOneof("detail") == spec.wire_name for a in expanded)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -190,6 +190,14 @@ class GameSpec:
         """The game's name (``as-nas``), as on the command line and in replays."""
         return self.game.info.name
 
+    @property
+    def wire_name(self) -> str:
+        """The game's name on the wire (``as_nas``): its entry in each of ``bot.proto``'s
+        oneofs (``Observation.game``, ``LegalAction.detail``, ``DealEnded.game``, and
+        ``DealEnded.past`` as ``<wire_name>_past``), its ``.proto`` file and ``_pb2`` module,
+        and its package: the name with ``_`` for ``-``."""
+        return self.name.replace("-", "_")
+
     def replace(self, **changes: Any) -> GameSpec:
         """A spec with ``changes`` (parts, ``bots``, ``playthrough``) and every other part of
         this one (``None`` for a part: without it)."""
