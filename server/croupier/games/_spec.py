@@ -191,6 +191,13 @@ class GameSpec:
         return self.game.info.name
 
     @property
+    def package(self) -> str | None:
+        """The game package that declared this spec (``croupier.games.as_nas``); ``None`` for
+        a spec whose parts were all given. Other layers find the package's files beside it
+        (``croupier serve`` its ``web.js``, the page's board renderer)."""
+        return self._package
+
+    @property
     def wire_name(self) -> str:
         """The game's name on the wire (``as_nas``): its entry in each of ``bot.proto``'s
         oneofs (``Observation.game``, ``LegalAction.detail``, ``DealEnded.game``, and
