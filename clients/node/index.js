@@ -78,8 +78,10 @@ const CHANNEL_OPTIONS = {
 // DealEnded.past oneof when the contract is loaded: its entry <game>_past is a <Game>Past<Unit>
 // message (AsNasPastDeal, FelduzPastRound), kept as past_<unit>s (past_deals, past_rounds).
 const PAST_FIELD = {};
+let contractLoaded = false;
 
 function pastFields(definition) {
+  contractLoaded = true;
   const type = definition["croupier.v1.DealEnded"].type;
   const past = type.oneofDecl.findIndex((oneof) => oneof.name === "past");
   for (const entry of type.field) {
@@ -88,6 +90,13 @@ function pastFields(definition) {
     const snake = unit.replace(/(?<!^)(?=[A-Z])/g, "_").toLowerCase();
     PAST_FIELD[entry.name.replace(/_past$/, "")] = `past_${snake}s`;
   }
+}
+
+// The observation field (past_deals, past_rounds) in which the SDK hands bot code a game's
+// finished rounds; undefined for a game the contract does not know.
+function pastField(game) {
+  if (!contractLoaded) loadService();
+  return PAST_FIELD[game];
 }
 
 // The legal actions one per action, ascending by id: an entry with `amounts` (a run of bets or
@@ -655,6 +664,7 @@ module.exports = {
   expandLegalActions,
   legalRuns,
   decisionView,
+  pastField,
   BotError,
   PROTOCOL_VERSION,
 };
