@@ -66,6 +66,26 @@ def test_the_game_package_ships_in_the_distribution(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_the_game_has_its_entry_in_each_oneof_of_the_core(name: str) -> None:
+    """``bot.proto``'s four oneofs name the game by its wire name (CONTRIBUTING.md), and its
+    round-history message is ``<Game>Past<Unit>`` (the SDKs' ``past_<unit>s``)."""
+    wire = get_spec(name).wire_name
+    for message, oneof, entry in (
+        (pb.Observation, "game", wire),
+        (pb.LegalAction, "detail", wire),
+        (pb.DealEnded, "game", wire),
+        (pb.DealEnded, "past", f"{wire}_past"),
+    ):
+        entries = {f.name for f in message.DESCRIPTOR.oneofs_by_name[oneof].fields}
+        assert entry in entries, f"no {entry} in {message.DESCRIPTOR.name}.{oneof} (bot.proto)"
+    past = pb.DealEnded.DESCRIPTOR.fields_by_name[f"{wire}_past"].message_type
+    head, _, unit = past.name.rpartition("Past")
+    assert head, f"{past.name} is not named <Game>Past<Unit>"
+    assert unit, f"{past.name} is not named <Game>Past<Unit>"
+    assert past.file.name == f"croupier/v1/{wire}.proto"
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_the_codec_round_trips_random_decision_requests(name: str) -> None:
     spec = get_spec(name)
     for seed in range(3):

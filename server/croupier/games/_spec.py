@@ -5,7 +5,9 @@ Each game is a package ``croupier/games/<game>/`` (``rules``, ``codec``, ``encod
 playthrough; the parts are read from those modules as they are used); :mod:`croupier.games`
 registers it.
 Transport, encoding, replay, the CLI and playthroughs find every per-game part through the spec,
-so adding a game touches its package, its proto messages and its rules doc (CONTRIBUTING.md).
+and the SDKs read theirs from the contract, so adding a game touches its package, its ``.proto``
+(with its entries in ``bot.proto``'s four oneofs), its rules doc and one line of
+``pyproject.toml`` (CONTRIBUTING.md; ``tests/games/test_new_game.py`` tries it).
 """
 
 from __future__ import annotations
