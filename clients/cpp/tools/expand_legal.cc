@@ -22,9 +22,8 @@ uint32_t chip_amount(const croupier::v1::LegalAction& action) {
   if (chip_field == nullptr || chip_field->message_type() == nullptr) return 0;
   const auto& chip = detail.GetReflection()->GetMessage(detail, chip_field);
   const auto* amount = chip.GetDescriptor()->FindFieldByName("amount");
-  if (amount == nullptr || amount->cpp_type() != google::protobuf::FieldDescriptor::CPPTYPE_UINT32) {
-    return 0;
-  }
+  using google::protobuf::FieldDescriptor;
+  if (amount == nullptr || amount->cpp_type() != FieldDescriptor::CPPTYPE_UINT32) return 0;
   return chip.GetReflection()->GetUInt32(chip, amount);
 }
 
