@@ -268,29 +268,19 @@ class Match:
         """Wait until every seat has joined or been abandoned, or the connect timeout passes."""
 
         async def settled(link: SeatLink) -> None:
-            joined = asyncio.ensure_future(link.joined.wait())
-            left = asyncio.ensure_future(link.abandoned.wait())
+            """Until the seat joins or is abandoned, or the match is cancelled."""
+            events = (link.joined, link.abandoned, self._cancel_event)
+            waits = [asyncio.ensure_future(event.wait()) for event in events]
             try:
-                await asyncio.wait({joined, left}, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             finally:
-                joined.cancel()
-                left.cancel()
+                for wait in waits:
+                    wait.cancel()
 
-        everyone = asyncio.ensure_future(asyncio.gather(*(settled(link) for link in self.seats)))
-        # cancelled below if the wait ends first: its outcome is read, so asyncio never reports
-        # "exception was never retrieved" (every seat a no-show)
-        everyone.add_done_callback(lambda f: None if f.cancelled() else f.exception())
-        cancelled = asyncio.ensure_future(self._cancel_event.wait())
-        try:
-            waiters: set[asyncio.Future[Any]] = {everyone, cancelled}
-            await asyncio.wait(
-                waiters,
-                timeout=self.config.connect_timeout_s,
-                return_when=asyncio.FIRST_COMPLETED,
-            )
-        finally:
-            everyone.cancel()
-            cancelled.cancel()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.config.connect_timeout_s), asyncio.TaskGroup() as seats:
+                for link in self.seats:
+                    seats.create_task(settled(link))
         for link in self.seats:
             if not link.joined.is_set():
                 self._mark_gone(link.seat)
