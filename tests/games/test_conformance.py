@@ -10,6 +10,7 @@ import dataclasses
 import importlib
 import inspect
 import tomllib
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,18 @@ def test_the_game_has_its_entry_in_each_oneof_of_the_core(name: str) -> None:
     assert head, f"{past.name} is not named <Game>Past<Unit>"
     assert unit, f"{past.name} is not named <Game>Past<Unit>"
     assert past.file.name == f"croupier/v1/{wire}.proto"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_web_renderer_is_registered_under_the_wire_name(name: str) -> None:
+    """A game's ``web.js`` (optional) sets the page's renderer of its wire view."""
+    spec = get_spec(name)
+    assert spec.package is not None
+    script = resources.files(spec.package).joinpath("web.js")
+    if not script.is_file():
+        pytest.skip("no web.js: the page shows the view's plain fields")
+    registers = f"(window.CROUPIER_BOARDS = window.CROUPIER_BOARDS || {{}}).{spec.wire_name} = "
+    assert registers in script.read_text()
 
 
 @pytest.mark.parametrize("name", GAMES)
