@@ -61,6 +61,7 @@ function loadService() {
     defaults: true,
     oneofs: true,
   });
+  pastFields(definition);
   return grpc.loadPackageDefinition(definition).croupier.v1.BotService;
 }
 
@@ -73,13 +74,30 @@ const CHANNEL_OPTIONS = {
 
 // The observation field that holds the finished rounds, per game (Observation.game). A decision
 // carries the current round only (protocol 2); each finished round comes once, in its round-end
-// event (DealEnded.<game>_past), and the SDK puts them all back here for bot code.
-const PAST_FIELD = {
-  as_nas: "past_deals",
-  fipsen: "past_deals",
-  felduz: "past_rounds",
-  scauver: "past_rounds",
-};
+// event (DealEnded.<game>_past), and the SDK puts them all back here for bot code. Read from the
+// DealEnded.past oneof when the contract is loaded: its entry <game>_past is a <Game>Past<Unit>
+// message (AsNasPastDeal, FelduzPastRound), kept as past_<unit>s (past_deals, past_rounds).
+const PAST_FIELD = {};
+let contractLoaded = false;
+
+function pastFields(definition) {
+  contractLoaded = true;
+  const type = definition["croupier.v1.DealEnded"].type;
+  const past = type.oneofDecl.findIndex((oneof) => oneof.name === "past");
+  for (const entry of type.field) {
+    if (entry.oneofIndex !== past) continue;
+    const unit = entry.typeName.slice(entry.typeName.lastIndexOf("Past") + 4);
+    const snake = unit.replace(/(?<!^)(?=[A-Z])/g, "_").toLowerCase();
+    PAST_FIELD[entry.name.replace(/_past$/, "")] = `past_${snake}s`;
+  }
+}
+
+// The observation field (past_deals, past_rounds) in which the SDK hands bot code a game's
+// finished rounds; undefined for a game the contract does not know.
+function pastField(game) {
+  if (!contractLoaded) loadService();
+  return PAST_FIELD[game];
+}
 
 // The legal actions one per action, ascending by id: an entry with `amounts` (a run of bets or
 // raises) stands for the amounts lowest, lowest + step, ..., highest; the one of amount a has id
@@ -646,6 +664,7 @@ module.exports = {
   expandLegalActions,
   legalRuns,
   decisionView,
+  pastField,
   BotError,
   PROTOCOL_VERSION,
 };

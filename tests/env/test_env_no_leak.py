@@ -53,6 +53,21 @@ REDEAL: dict[str, Callable[[Any, int, np.random.Generator], Any]] = {
 }
 
 
+def _params(name: str) -> dict[str, int]:
+    """A short match of ``name``: the one above, or its golden playthrough's."""
+    return PARAMS.get(name) or dict(get_spec(name).playthrough.params)
+
+
+def _redeal(name: str) -> Callable[[Any, int, np.random.Generator], Any]:
+    """``name``'s redeal above; for any other game, a state drawn by its ``resample`` from what
+    the viewer sees (the spec's no-leak sampling: everything else drawn anew)."""
+    if name in REDEAL:
+        return REDEAL[name]
+    spec = get_spec(name)
+    params = spec.game.info.make_params(_params(name))
+    return lambda state, viewer, rng: spec.resample(spec.game.observe(state, viewer), rng, params)
+
+
 def _walk(env: CroupierAECEnv, seed: int, decisions: int, *, look: bool = False) -> None:
     """``env`` after ``reset(seed)`` and up to ``decisions`` random legal actions (``look``:
     As-Nas's LOOK, id 0, whenever it is legal, so that hands are out)."""
@@ -83,12 +98,12 @@ def _swap_state(env: CroupierAECEnv | CroupierEnv, state: Any) -> None:
 def test_an_agent_sees_the_same_whatever_it_may_not_see(
     name: str, kind: str, seed: int, decisions: int, redeal: int
 ) -> None:
-    env = CroupierAECEnv(name, params=PARAMS[name], tensor=kind)
+    env = CroupierAECEnv(name, params=_params(name), tensor=kind)
     _walk(env, seed, decisions)
     state = env.match.state
     for seat, agent in enumerate(env.possible_agents):
         mine = _seen(env, agent)
-        _swap_state(env, REDEAL[name](state, seat, np.random.default_rng(redeal)))
+        _swap_state(env, _redeal(name)(state, seat, np.random.default_rng(redeal)))
         assert _seen(env, agent) == mine, f"{agent} sees a change it may not see"
         _swap_state(env, state)
 
@@ -99,14 +114,14 @@ def test_the_check_is_sharp_a_redeal_changes_what_the_others_see(name: str) -> N
     observation built from more than its seat's view would be caught above."""
     changed = 0
     for seed in range(40):
-        env = CroupierAECEnv(name, params=PARAMS[name], tensor="info")
+        env = CroupierAECEnv(name, params=_params(name), tensor="info")
         _walk(env, seed, 2 + seed % 10, look=name == "as-nas")
         if env.match.over:
             continue
         state = env.match.state
         others = env.possible_agents[1:]
         before = [_seen(env, a) for a in others]
-        _swap_state(env, REDEAL[name](state, 0, np.random.default_rng(seed)))
+        _swap_state(env, _redeal(name)(state, 0, np.random.default_rng(seed)))
         changed += [_seen(env, a) for a in others] != before
     assert changed >= 10
 
@@ -117,7 +132,7 @@ def test_the_check_is_sharp_a_redeal_changes_what_the_others_see(name: str) -> N
 def test_the_one_seat_environment_shows_the_learner_its_own_view_only(
     name: str, seed: int, decisions: int, redeal: int
 ) -> None:
-    env = CroupierEnv(name, seat=1, opponents="random", params=PARAMS[name], tensor="info")
+    env = CroupierEnv(name, seat=1, opponents="random", params=_params(name), tensor="info")
     observation, _ = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(decisions):
@@ -126,7 +141,7 @@ def test_the_one_seat_environment_shows_the_learner_its_own_view_only(
         observation, *_ = env.step(env.match.legal[rng.integers(len(env.match.legal))])
     state = env.match.state
     mask = env.action_masks().tobytes()
-    _swap_state(env, REDEAL[name](state, 1, np.random.default_rng(redeal)))
+    _swap_state(env, _redeal(name)(state, 1, np.random.default_rng(redeal)))
     again = env.tensors.encode(env.match.game.observe(env.match.state, 1))
     assert again.tobytes() == observation.tobytes()
     assert env.action_masks().tobytes() == mask

@@ -10,6 +10,7 @@ import dataclasses
 import importlib
 import inspect
 import tomllib
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +29,6 @@ from croupier.v1 import bot_pb2 as pb
 from croupier_bot import Bot, LegalActions, Seat
 
 GOLDEN = Path(__file__).parents[1] / "golden"
-#: Observation oneof of each game (the wire name of the game).
-WIRE_NAME = {"as-nas": "as_nas", "fipsen": "fipsen", "felduz": "felduz", "scauver": "scauver"}
 
 
 def _small(spec: GameSpec) -> dict[str, int]:
@@ -68,6 +67,38 @@ def test_the_game_package_ships_in_the_distribution(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_the_game_has_its_entry_in_each_oneof_of_the_core(name: str) -> None:
+    """``bot.proto``'s four oneofs name the game by its wire name (CONTRIBUTING.md), and its
+    round-history message is ``<Game>Past<Unit>`` (the SDKs' ``past_<unit>s``)."""
+    wire = get_spec(name).wire_name
+    for message, oneof, entry in (
+        (pb.Observation, "game", wire),
+        (pb.LegalAction, "detail", wire),
+        (pb.DealEnded, "game", wire),
+        (pb.DealEnded, "past", f"{wire}_past"),
+    ):
+        entries = {f.name for f in message.DESCRIPTOR.oneofs_by_name[oneof].fields}
+        assert entry in entries, f"no {entry} in {message.DESCRIPTOR.name}.{oneof} (bot.proto)"
+    past = pb.DealEnded.DESCRIPTOR.fields_by_name[f"{wire}_past"].message_type
+    head, _, unit = past.name.rpartition("Past")
+    assert head, f"{past.name} is not named <Game>Past<Unit>"
+    assert unit, f"{past.name} is not named <Game>Past<Unit>"
+    assert past.file.name == f"croupier/v1/{wire}.proto"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_web_renderer_is_registered_under_the_wire_name(name: str) -> None:
+    """A game's ``web.js`` (optional) sets the page's renderer of its wire view."""
+    spec = get_spec(name)
+    assert spec.package is not None
+    script = resources.files(spec.package).joinpath("web.js")
+    if not script.is_file():
+        pytest.skip("no web.js: the page shows the view's plain fields")
+    registers = f"(window.CROUPIER_BOARDS = window.CROUPIER_BOARDS || {{}}).{spec.wire_name} = "
+    assert registers in script.read_text()
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_the_codec_round_trips_random_decision_requests(name: str) -> None:
     spec = get_spec(name)
     for seed in range(3):
@@ -78,11 +109,11 @@ def test_the_codec_round_trips_random_decision_requests(name: str) -> None:
             assert again == wire
             decision = again.decision
             assert decision.request_id == request_id
-            assert decision.observation.WhichOneof("game") == WIRE_NAME[name]
+            assert decision.observation.WhichOneof("game") == spec.wire_name
             expanded = LegalActions(decision.legal_actions)  # amount ranges, as the SDK does
             assert [a.id for a in expanded] == list(request.legal_actions)
             assert [a.label for a in expanded] == list(request.labels)
-            assert all(a.WhichOneof("detail") == WIRE_NAME[name] for a in expanded)
+            assert all(a.WhichOneof("detail") == spec.wire_name for a in expanded)
 
 
 @pytest.mark.parametrize("name", GAMES)

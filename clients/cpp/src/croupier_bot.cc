@@ -85,6 +85,30 @@ std::shared_ptr<grpc::ChannelCredentials> credentials(const std::string& address
   return grpc::SslCredentials(ssl);
 }
 
+// The chip amount of an action's typed fields: `chip.amount` of the game's detail message (the
+// set entry of LegalAction.detail), read by name from the descriptors, so that a new chip game
+// needs no line here; nullptr when the game's detail has no chip (not a betting action).
+google::protobuf::Message* chip_of(v1::LegalAction* action) {
+  const auto* reflection = action->GetReflection();
+  const auto* detail_field = reflection->GetOneofFieldDescriptor(
+      *action, v1::LegalAction::descriptor()->FindOneofByName("detail"));
+  if (detail_field == nullptr || detail_field->message_type() == nullptr) return nullptr;
+  auto* detail = reflection->MutableMessage(action, detail_field);
+  const auto* chip_field = detail->GetDescriptor()->FindFieldByName("chip");
+  if (chip_field == nullptr || chip_field->message_type() == nullptr) return nullptr;
+  return detail->GetReflection()->MutableMessage(detail, chip_field);
+}
+
+void set_chip_amount(v1::LegalAction* action, uint32_t amount) {
+  auto* chip = chip_of(action);
+  if (chip == nullptr) return;
+  const auto* field = chip->GetDescriptor()->FindFieldByName("amount");
+  if (field == nullptr || field->cpp_type() != google::protobuf::FieldDescriptor::CPPTYPE_UINT32) {
+    return;
+  }
+  chip->GetReflection()->SetUInt32(chip, field, amount);
+}
+
 }  // namespace
 
 std::vector<v1::LegalAction> expand_legal_actions(const v1::DecisionRequest& decision) {
@@ -103,8 +127,7 @@ std::vector<v1::LegalAction> expand_legal_actions(const v1::DecisionRequest& dec
       action.clear_amounts();
       action.set_id(entry.id() + amount - range.lowest());
       action.set_label(prefix + ":" + std::to_string(amount));
-      if (action.has_felduz()) action.mutable_felduz()->mutable_chip()->set_amount(amount);
-      if (action.has_scauver()) action.mutable_scauver()->mutable_chip()->set_amount(amount);
+      set_chip_amount(&action, amount);
       out.push_back(std::move(action));
     }
   }

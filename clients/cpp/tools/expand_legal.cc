@@ -8,6 +8,27 @@
 
 #include "croupier/bot.h"
 
+namespace {
+
+// The typed fields' chip amount: `chip.amount` of the set entry of LegalAction.detail, read by
+// name from the descriptors (no per-game line); 0 when there is none.
+uint32_t chip_amount(const croupier::v1::LegalAction& action) {
+  const auto* reflection = action.GetReflection();
+  const auto* detail_field = reflection->GetOneofFieldDescriptor(
+      action, croupier::v1::LegalAction::descriptor()->FindOneofByName("detail"));
+  if (detail_field == nullptr || detail_field->message_type() == nullptr) return 0;
+  const auto& detail = reflection->GetMessage(action, detail_field);
+  const auto* chip_field = detail.GetDescriptor()->FindFieldByName("chip");
+  if (chip_field == nullptr || chip_field->message_type() == nullptr) return 0;
+  const auto& chip = detail.GetReflection()->GetMessage(detail, chip_field);
+  const auto* amount = chip.GetDescriptor()->FindFieldByName("amount");
+  using google::protobuf::FieldDescriptor;
+  if (amount == nullptr || amount->cpp_type() != FieldDescriptor::CPPTYPE_UINT32) return 0;
+  return chip.GetReflection()->GetUInt32(chip, amount);
+}
+
+}  // namespace
+
 int main() {
   std::string data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
   croupier::v1::DecisionRequest decision;
@@ -23,8 +44,7 @@ int main() {
   }
   for (size_t i = 0; i < actions.size(); ++i) {
     const auto& a = actions[i];
-    uint32_t amount = a.has_felduz() ? a.felduz().chip().amount()
-                      : a.has_scauver() ? a.scauver().chip().amount() : 0;
+    const uint32_t amount = chip_amount(a);
     if (ids[i] != a.id()) return 1;
     std::cout << a.id() << '\t' << a.label() << '\t' << amount << '\n';
   }

@@ -18,19 +18,29 @@ action with an amount range. The SDK keeps each finished round from its round-en
 from __future__ import annotations
 
 import operator
+import re
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 from croupier_proto.v1 import bot_pb2 as pb
 
+
+def _past_fields() -> dict[str, str]:
+    """The observation field that held the finished rounds, per game (``Observation.game``),
+    read from the ``DealEnded.past`` oneof: its entry ``<game>_past`` is a ``<Game>Past<Unit>``
+    message (``AsNasPastDeal``, ``FelduzPastRound``), kept as ``past_<unit>s`` (``past_deals``,
+    ``past_rounds``), so a new game's entry needs no line here."""
+    fields = {}
+    for entry in pb.DealEnded.DESCRIPTOR.oneofs_by_name["past"].fields:
+        game = entry.name.removesuffix("_past")
+        unit = entry.message_type.name.rpartition("Past")[2]
+        fields[game] = "past_" + re.sub(r"(?<!^)(?=[A-Z])", "_", unit).lower() + "s"
+    return fields
+
+
 #: The observation field that held the finished rounds, per game (``Observation.game``).
-PAST_FIELD = {
-    "as_nas": "past_deals",
-    "fipsen": "past_deals",
-    "felduz": "past_rounds",
-    "scauver": "past_rounds",
-}
+PAST_FIELD = _past_fields()
 
 
 class History:

@@ -14,16 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from croupier.v1 import as_nas_pb2, fipsen_pb2, score_pb2
+from croupier.errors import ConfigError
+from croupier.games import get_spec
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import control_pb2 as cpb
+from croupier.v1 import score_pb2
 
 #: Exit statuses: the match finished; it was cancelled, or the stream ended before it did.
 EXIT_FINISHED, EXIT_CANCELLED = 0, 3
 _NAME_MAX = 40
-
-_FIPSEN_RANK = {1: "7", 2: "8", 3: "9", 4: "10", 5: "J", 6: "Q", 7: "K", 8: "A"}
-_FIPSEN_SUIT = {1: "♣", 2: "♠", 3: "♥", 4: "♦"}
 
 
 def _safe(text: str) -> str:
@@ -46,56 +45,29 @@ def _signed(value: score_pb2.Score) -> str:
     return text if text.startswith("-") or text == "0" else f"+{text}"
 
 
-def _cards(cards: Iterable[Any]) -> str:
-    out = []
-    for card in cards:
-        if isinstance(card, fipsen_pb2.FipsenCard):
-            out.append(_FIPSEN_RANK.get(card.rank, "?") + _FIPSEN_SUIT.get(card.suit, "?"))
-        else:
-            out.append(card.label)
-    return " ".join(out) or "-"
-
-
-def _slash(values: Iterable[Any]) -> str:
-    return "/".join(str(v) for v in values)
-
-
 def board(view: pb.Observation) -> str:
-    """The view as one compact line (what a glance at the table shows)."""
+    """The view as one compact line (what a glance at the table shows): the game narrator's
+    ``board`` of the game's message, or, for a game whose narrator has none, the message's
+    plain fields (``name value``)."""
     kind = view.WhichOneof("game")
-    if kind == "scauver":
-        o = view.scauver
-        fields = " ".join(
-            f"{i}[{_cards(s.field.left)} | {_cards(s.field.right)}]" for i, s in enumerate(o.seats)
-        )
-        hand = f" · hand {_cards(o.hand)}" if o.hand else ""
-        return (
-            f"pot {o.table.pot} · stacks {_slash(o.table.stacks)} · "
-            f"stock {o.stock_size} · {fields}{hand}"
-        )
-    if kind == "felduz":
-        o = view.felduz
-        fields = " ".join(f"{i}[{_cards(s.open)} +{s.closed_count}]" for i, s in enumerate(o.seats))
-        own = f" · closed {_cards(o.closed)}" if o.closed else ""
-        return (
-            f"pot {o.table.pot} · stacks {_slash(o.table.stacks)} · stock {o.stock} · {fields}{own}"
-        )
-    if kind == "as_nas":
-        o = view.as_nas
-        stakes = _slash(f"{s.stake}{'f' if s.folded else ''}" for s in o.seats)
-        ranks = _slash(as_nas_pb2.AsNasRank.Name(r).removeprefix("AS_NAS_RANK_") for r in o.hand)
-        hand = f" · hand {ranks}" if o.hand else ""
-        return f"pot {o.pot} · high {o.high_bet} · stakes {stakes}{hand}"
-    if kind == "fipsen":
-        o = view.fipsen
-        phase = fipsen_pb2.FipsenPhase.Name(o.phase).removeprefix("FIPSEN_PHASE_").lower()
-        trick = f" · trick {_cards(o.trick_cards)}" if o.trick_cards else ""
-        hand = f" · hand {_cards(o.hand)}" if o.hand else ""
-        return (
-            f"{phase} · tricks {o.declarer_tricks}:{o.defender_tricks} · "
-            f"totals {_slash(_score(t) for t in o.totals)}{trick}{hand}"
-        )
-    return ""
+    if kind is None:
+        return ""
+    message = getattr(view, kind)
+    try:
+        narrator = get_spec(kind.replace("_", "-")).narrator
+    except ConfigError:  # (a game this arbiter does not know: its plain fields)
+        narrator = None
+    if narrator is not None and narrator.board is not None:
+        return narrator.board(message)
+    return " · ".join(
+        f"{field.name} {value}"
+        for field, value in message.ListFields()
+        if field.type != field.TYPE_MESSAGE and not _repeated(field)
+    )
+
+
+def _repeated(field: Any) -> bool:
+    return bool(field.label == field.LABEL_REPEATED)
 
 
 class Renderer:

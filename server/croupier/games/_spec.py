@@ -5,7 +5,9 @@ Each game is a package ``croupier/games/<game>/`` (``rules``, ``codec``, ``encod
 playthrough; the parts are read from those modules as they are used); :mod:`croupier.games`
 registers it.
 Transport, encoding, replay, the CLI and playthroughs find every per-game part through the spec,
-so adding a game touches its package, its proto messages and its rules doc (CONTRIBUTING.md).
+and the SDKs read theirs from the contract, so adding a game touches its package, its ``.proto``
+(with its entries in ``bot.proto``'s four oneofs), its rules doc and one line of
+``pyproject.toml`` (CONTRIBUTING.md; ``tests/games/test_new_game.py`` tries it).
 """
 
 from __future__ import annotations
@@ -189,6 +191,21 @@ class GameSpec:
     def name(self) -> str:
         """The game's name (``as-nas``), as on the command line and in replays."""
         return self.game.info.name
+
+    @property
+    def package(self) -> str | None:
+        """The game package that declared this spec (``croupier.games.as_nas``); ``None`` for
+        a spec whose parts were all given. Other layers find the package's files beside it
+        (``croupier serve`` its ``web.js``, the page's board renderer)."""
+        return self._package
+
+    @property
+    def wire_name(self) -> str:
+        """The game's name on the wire (``as_nas``): its entry in each of ``bot.proto``'s
+        oneofs (``Observation.game``, ``LegalAction.detail``, ``DealEnded.game``, and
+        ``DealEnded.past`` as ``<wire_name>_past``), its ``.proto`` file and ``_pb2`` module,
+        and its package: the name with ``_`` for ``-``."""
+        return self.name.replace("-", "_")
 
     def replace(self, **changes: Any) -> GameSpec:
         """A spec with ``changes`` (parts, ``bots``, ``playthrough``) and every other part of

@@ -19,7 +19,7 @@ from typing import Any
 from croupier import _defaults as defaults
 from croupier.arbiter import SEED_BITS, SEED_LIMIT, FaultPolicy
 from croupier.errors import ConfigError
-from croupier.games import get_game
+from croupier.games import GAMES, get_game
 from croupier.transport import SandboxMode, SandboxOptions, TlsConfig
 
 #: The bot value that leaves a seat to a bot dialling in from elsewhere with its seat token.
@@ -331,7 +331,7 @@ def parse_config(
     r.unknown(data, "", _TOP_KEYS)
     game_name = r.text(data, "game", "")
     if not game_name:
-        raise r.fail("game", "missing (one of as-nas, felduz, fipsen, scauver)")
+        raise r.fail("game", f"missing (one of {', '.join(GAMES)})")
     try:
         game = get_game(game_name)
     except ConfigError as exc:

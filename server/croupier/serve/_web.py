@@ -34,6 +34,7 @@ import structlog
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from croupier.games import GAMES, get_spec
 from croupier.v1 import control_pb2 as cpb
 from croupier.v1 import control_pb2_grpc
 
@@ -121,6 +122,18 @@ def _static(name: str) -> bytes:
     return resources.files("croupier.serve").joinpath("static", name).read_bytes()
 
 
+def _game_boards() -> bytes:
+    """``/static/games.js``: every game's board renderer, the ``web.js`` its package ships
+    beside its spec (a game without one gets the page's plain board)."""
+    found = []
+    for name in GAMES:
+        package = get_spec(name).package
+        script = resources.files(package).joinpath("web.js") if package else None
+        if script is not None and script.is_file():
+            found.append(script.read_bytes())
+    return b"\n".join(found)
+
+
 class _HttpError(Exception):
     def __init__(self, status: int, reason: str, message: str) -> None:
         super().__init__(message)
@@ -164,6 +177,7 @@ class WebServer:
         self.scheme = "http" if tls is None else "https"
         self._server: asyncio.Server | None = None
         self._static = {path: (_static(name), kind) for path, (name, kind) in _STATIC.items()}
+        self._static["/static/games.js"] = (_game_boards(), "text/javascript; charset=utf-8")
         self._streams: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:

@@ -9,35 +9,34 @@ nothing of the server.
 """
 
 import importlib
+import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import croupier_proto.v1
 from croupier_proto.v1 import PROTOCOL_VERSION
 
-if TYPE_CHECKING:
-    from croupier_proto.v1 import (
-        as_nas_pb2,
-        bot_pb2,
-        bot_pb2_grpc,
-        chips_pb2,
-        control_pb2,
-        control_pb2_grpc,
-        felduz_pb2,
-        fipsen_pb2,
-        scauver_pb2,
-        score_pb2,
-        stdio,
-    )
+if TYPE_CHECKING:  # (the core's modules, typed; a game's, ``<game>_pb2``, reads as ``Any``)
+    from croupier_proto.v1 import bot_pb2 as bot_pb2
+    from croupier_proto.v1 import bot_pb2_grpc as bot_pb2_grpc
+    from croupier_proto.v1 import chips_pb2 as chips_pb2
+    from croupier_proto.v1 import control_pb2 as control_pb2
+    from croupier_proto.v1 import control_pb2_grpc as control_pb2_grpc
+    from croupier_proto.v1 import score_pb2 as score_pb2
+    from croupier_proto.v1 import stdio as stdio
 
 #: The stubs package's modules, each imported when first read: a game's codec imports its own
-#: messages and the core's, never the gRPC services (which import grpc).
-_MODULES = frozenset({
-    "as_nas_pb2", "bot_pb2", "bot_pb2_grpc", "chips_pb2", "control_pb2", "control_pb2_grpc",
-    "felduz_pb2", "fipsen_pb2", "scauver_pb2", "score_pb2", "stdio",
-})  # fmt: skip
+#: messages and the core's, never the gRPC services (which import grpc). Found on disk (listed,
+#: not imported), so a new game's generated ``<game>_pb2`` needs no line here.
+_MODULES = frozenset(
+    name.removesuffix(".py")
+    for folder in croupier_proto.v1.__path__
+    for name in os.listdir(folder)
+    if name.endswith(".py") and not name.startswith("_")
+)
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     if name not in _MODULES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = importlib.import_module(f"croupier_proto.v1.{name}")
@@ -49,17 +48,4 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_MODULES})
 
 
-__all__ = [
-    "PROTOCOL_VERSION",
-    "as_nas_pb2",
-    "bot_pb2",
-    "bot_pb2_grpc",
-    "chips_pb2",
-    "control_pb2",
-    "control_pb2_grpc",
-    "felduz_pb2",
-    "fipsen_pb2",
-    "scauver_pb2",
-    "score_pb2",
-    "stdio",
-]
+__all__ = ["PROTOCOL_VERSION", *sorted(_MODULES)]

@@ -15,30 +15,30 @@ ones. Needs numpy (``pip install "croupier-bot[tensors]"``); the rest of the SDK
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from croupier_bot.tensors import as_nas, felduz, fipsen, scauver
-
 #: The tensor kinds.
 KINDS = ("position", "info")
-#: Each game's module, by the game's name (``Welcome.game``), and its observation's field.
-_GAMES: dict[str, tuple[ModuleType, str]] = {
-    "as-nas": (as_nas, "as_nas"),
-    "felduz": (felduz, "felduz"),
-    "fipsen": (fipsen, "fipsen"),
-    "scauver": (scauver, "scauver"),
+#: Each game's module of this package, by the game's name (``Welcome.game``): the module's name
+#: with ``-`` for ``_`` (``as_nas`` is ``as-nas``), which is also its observation's field
+#: (``Observation.game``). Found, not listed: a game's module needs no line here.
+_GAMES: dict[str, str] = {
+    found.name.replace("_", "-"): found.name
+    for found in pkgutil.iter_modules(__path__)
+    if not found.name.startswith("_")
 }
 
 
 def _module(game: str) -> ModuleType:
-    try:
-        return _GAMES[game][0]
-    except KeyError:
-        raise ValueError(f"no tensors for the game {game!r} (known: {', '.join(_GAMES)})") from None
+    if game not in _GAMES:
+        raise ValueError(f"no tensors for the game {game!r} (known: {', '.join(_GAMES)})")
+    return importlib.import_module(f"{__name__}.{_GAMES[game]}")
 
 
 def _kind(kind: str) -> str:
@@ -63,7 +63,7 @@ def encode(game: str, observation: Any, seat: int, kind: str = "position") -> np
     the SDK's view of one) in ``game``."""
     module = _module(game)
     wire = getattr(observation, "wire", observation)  # an ObservationView: the message itself
-    field = _GAMES[game][1]
+    field = _GAMES[game]
     if wire.WhichOneof("game") != field:
         raise ValueError(f"the observation is not one of {game}")
     message = getattr(wire, field)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from croupier.games._narrate import Narrator, signed
+from typing import Any
+
+from croupier.games._narrate import Narrator, enum_name, signed, slash
 from croupier.games.as_nas import rules as as_nas
 
 
@@ -40,4 +42,12 @@ def _end(obs: as_nas.AsNasObservation) -> list[str]:
 
 
 #: The As-Nas narrator registered in the game's spec.
-NARRATOR = Narrator(_header, _private, _end)
+def _board(o: Any) -> str:
+    """The wire view (``croupier.v1.AsNasObservation``) as one line."""
+    stakes = slash(f"{s.stake}{'f' if s.folded else ''}" for s in o.seats)
+    ranks = slash(enum_name(o, "hand", r) for r in o.hand)
+    hand = f" · hand {ranks}" if o.hand else ""
+    return f"pot {o.pot} · high {o.high_bet} · stakes {stakes}{hand}"
+
+
+NARRATOR = Narrator(_header, _private, _end, _board)

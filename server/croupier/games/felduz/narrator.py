@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from croupier.games import cards40, chips
-from croupier.games._narrate import Narrator
+from croupier.games._narrate import Narrator, slash, wire_labels
 from croupier.games.felduz import rules as felduz
 
 
@@ -91,4 +93,13 @@ def _end(obs: felduz.FelduzObservation) -> list[str]:
 
 
 #: The Felduz narrator registered in the game's spec.
-NARRATOR = Narrator(_header, _private, _end)
+def _board(o: Any) -> str:
+    """The wire view (``croupier.v1.FelduzObservation``) as one line."""
+    fields = " ".join(
+        f"{i}[{wire_labels(s.open)} +{s.closed_count}]" for i, s in enumerate(o.seats)
+    )
+    own = f" · closed {wire_labels(o.closed)}" if o.closed else ""
+    return f"pot {o.table.pot} · stacks {slash(o.table.stacks)} · stock {o.stock} · {fields}{own}"
+
+
+NARRATOR = Narrator(_header, _private, _end, _board)

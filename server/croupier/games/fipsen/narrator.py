@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from croupier.games._narrate import Narrator, signed
+from collections.abc import Iterable
+from typing import Any
+
+from croupier.games._narrate import Narrator, enum_name, signed, slash, wire_score
 from croupier.games.fipsen import rules as fipsen
 
 
@@ -68,4 +71,25 @@ def _end(obs: fipsen.FipsenObservation) -> list[str]:
 
 
 #: The Fipsen narrator registered in the game's spec.
-NARRATOR = Narrator(_header, _private, _end)
+_WIRE_RANK = {1: "7", 2: "8", 3: "9", 4: "10", 5: "J", 6: "Q", 7: "K", 8: "A"}
+_WIRE_SUIT = {1: "♣", 2: "♠", 3: "♥", 4: "♦"}
+
+
+def _wire_cards(cards: Iterable[Any]) -> str:
+    """``croupier.v1.FipsenCard`` values as ``7♣ A♦``, or ``-`` for none."""
+    text = (_WIRE_RANK.get(c.rank, "?") + _WIRE_SUIT.get(c.suit, "?") for c in cards)
+    return " ".join(text) or "-"
+
+
+def _board(o: Any) -> str:
+    """The wire view (``croupier.v1.FipsenObservation``) as one line."""
+    phase = enum_name(o, "phase", o.phase).lower()
+    trick = f" · trick {_wire_cards(o.trick_cards)}" if o.trick_cards else ""
+    hand = f" · hand {_wire_cards(o.hand)}" if o.hand else ""
+    return (
+        f"{phase} · tricks {o.declarer_tricks}:{o.defender_tricks} · "
+        f"totals {slash(wire_score(t) for t in o.totals)}{trick}{hand}"
+    )
+
+
+NARRATOR = Narrator(_header, _private, _end, _board)

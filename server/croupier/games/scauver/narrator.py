@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from croupier.games import cards40
-from croupier.games._narrate import Narrator
+from croupier.games._narrate import Narrator, slash, wire_labels
 from croupier.games.scauver import rules as sc
 
 
@@ -80,4 +82,17 @@ def _end(obs: sc.ScauverObservation) -> list[str]:
 
 
 #: The Scauver narrator registered in the game's spec.
-NARRATOR = Narrator(_header, _private, _end)
+def _board(o: Any) -> str:
+    """The wire view (``croupier.v1.ScauverObservation``) as one line."""
+    fields = " ".join(
+        f"{i}[{wire_labels(s.field.left)} | {wire_labels(s.field.right)}]"
+        for i, s in enumerate(o.seats)
+    )
+    hand = f" · hand {wire_labels(o.hand)}" if o.hand else ""
+    return (
+        f"pot {o.table.pot} · stacks {slash(o.table.stacks)} · "
+        f"stock {o.stock_size} · {fields}{hand}"
+    )
+
+
+NARRATOR = Narrator(_header, _private, _end, _board)

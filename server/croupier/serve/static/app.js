@@ -121,23 +121,18 @@ async function refreshHome() {
 
 // ---- cards and boards -----------------------------------------------------------------------
 
-const FIPSEN_RANKS = { SEVEN: "7", EIGHT: "8", NINE: "9", TEN: "10", JACK: "J", QUEEN: "Q", KING: "K", ACE: "A" };
-const FIPSEN_SUITS = { CLUBS: "♣", SPADES: "♠", HEARTS: "♥", DIAMONDS: "♦" };
-
+// A card by its label (a game whose cards have none gives cardRow its own text function).
 function cardText(card) {
-  if (card.label) return card.label;
-  const rank = FIPSEN_RANKS[(card.rank || "").replace("FIPSEN_RANK_", "")] || "?";
-  const suit = FIPSEN_SUITS[(card.suit || "").replace("FIPSEN_SUIT_", "")] || "?";
-  return rank + suit;
+  return card.label || "?";
 }
 
-function cardRow(cards, tag) {
+function cardRow(cards, tag, text = cardText) {
   const row = el("div", { class: "cards" });
   if (tag) row.append(el("span", { class: "tag", text: tag }));
   for (const card of cards || []) {
-    const text = cardText(card);
-    const red = text.includes("♥") || text.includes("♦");
-    row.append(el("span", { class: red ? "card red" : "card", text }));
+    const shown = text(card);
+    const red = shown.includes("♥") || shown.includes("♦");
+    row.append(el("span", { class: red ? "card red" : "card", text: shown }));
   }
   return row;
 }
@@ -160,6 +155,8 @@ function facts(...items) {
   return el("div", { class: "facts", text: items.filter((x) => x !== null && x !== "").join(" · ") });
 }
 
+// The board of a chip game (games/chips.py): round, pot and phase, and a box per seat with its
+// stack, its chips in, and the game's own parts (seatParts(seat message, seat)).
 function chipBoard(watch, o, seatParts) {
   const t = o.table || {};
   const summary = el("div", { class: "summary" },
@@ -180,55 +177,20 @@ function chipBoard(watch, o, seatParts) {
   return [summary, seats];
 }
 
-const BOARDS = {
-  scauver(watch, o) {
-    const [summary, seats] = chipBoard(watch, o, (s) => [
-      cardRow((s.field || {}).left, "left"), cardRow((s.field || {}).right, "right"),
-      backs(s.hand_size || 0, "hand"),
-    ]);
-    summary.append(el("span", { text: `stock ${o.stock_size || 0}` }));
-    return [summary, seats];
-  },
-  felduz(watch, o) {
-    const [summary, seats] = chipBoard(watch, o, (s) => [
-      cardRow(s.open, "open"), backs(s.closed_count || 0, "closed"),
-      s.reserve_count ? backs(s.reserve_count, "reserve") : null,
-    ]);
-    summary.append(el("span", { text: `stock ${o.stock || 0}` }));
-    return [summary, seats];
-  },
-  as_nas(watch, o) {
-    const summary = el("div", { class: "summary" },
-      el("span", {}, "deal ", el("b", { text: String((o.deal_index || 0) + 1) }), ` of ${o.num_deals || "?"}`),
-      el("span", {}, "pot ", el("b", { text: String(o.pot || 0) })),
-      el("span", { text: `high stake ${o.high_bet || 0}` }));
-    const seats = el("div", { class: "seats" });
-    (o.seats || []).forEach((s, i) => {
-      const box = seatBox(watch, i, o.to_act === i && !s.folded, [
-        facts(`stake ${s.stake || 0}`, `total ${score(s.total)}`, s.looked ? "looked" : "blind",
-          s.folded ? "folded" : "", i === (o.dealer || 0) ? "dealer" : ""),
-        backs(5, "hand"),
-      ]);
-      if (s.folded) box.classList.add("out");
-      seats.append(box);
-    });
-    return [summary, seats];
-  },
-  fipsen(watch, o) {
-    const summary = el("div", { class: "summary" },
-      el("span", {}, "deal ", el("b", { text: String((o.deal_index || 0) + 1) }), ` of ${o.num_deals || "?"}`),
-      el("span", { text: `phase ${(o.phase || "").replace("FIPSEN_PHASE_", "").toLowerCase()}` }),
-      el("span", { text: `tricks ${o.declarer_tricks || 0}:${o.defender_tricks || 0}` }));
-    const seats = el("div", { class: "seats" });
-    (o.totals || []).forEach((total, i) => {
-      seats.append(seatBox(watch, i, o.to_act === i, [
-        facts(`total ${score(total)}`, o.declarer === i ? "declarer" : "",
-          i === (o.dealer || 0) ? "dealer" : ""),
-      ]));
-    });
-    return [summary, seats, cardRow(o.trick_cards, "trick")];
-  },
-};
+// What a game's board renderer is handed: the page's helpers.
+const KIT = { el, score, cardRow, backs, seatBox, facts, chipBoard };
+
+// A game without a renderer of its own: its view's plain fields.
+function plainBoard(watch, o) {
+  const plain = Object.entries(o).filter(([, v]) => v !== null && typeof v !== "object");
+  return [el("div", { class: "summary" },
+    ...plain.map(([key, value]) => el("span", { text: `${key} ${value}` })))];
+}
+
+// The board renderers, by the game's wire name (Observation.game): each game package ships its
+// own (croupier/games/<game>/web.js, served as /static/games.js before this file), which sets
+// CROUPIER_BOARDS.<game> = (watch, view, kit) => [elements].
+const BOARDS = window.CROUPIER_BOARDS || {};
 
 // ---- a watched match ------------------------------------------------------------------------
 
@@ -273,8 +235,8 @@ function drawBoard(watch, upto, showEnd) {
   const frame = watch.frames[upto];
   if (frame && frame.view) {
     const [kind] = Object.keys(frame.view);
-    const draw = BOARDS[kind];
-    if (draw) for (const part of draw(watch, frame.view[kind])) table.append(part);
+    const draw = BOARDS[kind] || plainBoard;
+    for (const part of draw(watch, frame.view[kind], KIT)) table.append(part);
   }
   if (showEnd && watch.end) {
     const box = el("div", { class: "result", id: "result" },
