@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from croupier import __version__
-from croupier.cli._args import _commands
+from croupier.cli._args import subcommands
 from croupier.cli._output import EXIT_CANCELLED, EXIT_CHECK_FAILED, EXIT_USER_ERROR, printable
 from croupier.errors import CroupierError
 
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=0,
         help="log more (-v: per match and bot, -vv: debug)",
     )
-    sub = _commands(parser, dest="command", metavar="COMMAND", required=True)
+    sub = subcommands(parser, dest="command", metavar="COMMAND", required=True)
     sub.add_command(
         "match",
         _module_arguments("match"),

@@ -1,6 +1,9 @@
 """The arguments the commands share: the types that check a value as it is parsed, the clock's
 flags, a game's parameters, and the subcommands whose arguments are added when one is chosen
-(:class:`_Commands`). Nothing heavy is imported here: ``croupier --version`` reads this module."""
+(:class:`Commands`). Nothing heavy is imported here: ``croupier --version`` reads this module.
+
+The argument types keep the names they had in ``croupier.cli`` (``_seed``, ``_ms``, ...):
+argparse names a type in its usage error when a value fails in an unexpected way."""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ else:
     _SubParsers = argparse._SubParsersAction
 
 
-def _params(game: Game[Any], args: argparse.Namespace) -> dict[str, int]:
+def game_params(game: Game[Any], args: argparse.Namespace) -> dict[str, int]:
     params = dict(getattr(args, "param", []))
     if args.deals is not None:
         params[game.info.length_param] = args.deals
@@ -111,7 +114,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _add_clock_arguments(parser: argparse.ArgumentParser, *, bank_ms: int) -> None:
+def add_clock_arguments(parser: argparse.ArgumentParser, *, bank_ms: int) -> None:
     from croupier.arbiter import ClockKind
 
     parser.add_argument(
@@ -161,7 +164,7 @@ def _add_clock_arguments(parser: argparse.ArgumentParser, *, bank_ms: int) -> No
     )
 
 
-def _clock(args: argparse.Namespace) -> ClockRules:
+def clock_rules(args: argparse.Namespace) -> ClockRules:
     from croupier.arbiter import ClockKind, ClockRules
 
     return ClockRules(
@@ -174,7 +177,7 @@ def _clock(args: argparse.Namespace) -> ClockRules:
     )
 
 
-class _Commands(_SubParsers):
+class Commands(_SubParsers):
     """Subcommands whose arguments are added when one is chosen: ``add_command(name, build,
     help=...)`` declares a command, and ``build(parser)`` adds its arguments (and description)
     just before its arguments are parsed, importing what they name (the games, the bundled
@@ -207,6 +210,6 @@ class _Commands(_SubParsers):
         super().__call__(parser, namespace, values, option_string)
 
 
-def _commands(parser: argparse.ArgumentParser, **kwargs: Any) -> _Commands:
-    """``parser``'s subcommands, built as they are chosen (:class:`_Commands`)."""
-    return cast(_Commands, parser.add_subparsers(action=_Commands, **kwargs))
+def subcommands(parser: argparse.ArgumentParser, **kwargs: Any) -> Commands:
+    """``parser``'s subcommands, built as they are chosen (:class:`Commands`)."""
+    return cast(Commands, parser.add_subparsers(action=Commands, **kwargs))

@@ -7,8 +7,8 @@ import argparse
 from pathlib import Path
 
 from croupier import _defaults as defaults
-from croupier.cli._args import _add_clock_arguments, _clock, _params, _seed, nonneg
-from croupier.cli._output import _say
+from croupier.cli._args import _seed, add_clock_arguments, clock_rules, game_params, nonneg
+from croupier.cli._output import say
 
 
 def add_arguments(c: argparse.ArgumentParser) -> None:
@@ -36,7 +36,7 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
         help="deals to play (default 3; for the chip games: the round cap)",
     )
     c.add_argument("--players", type=int, default=None, metavar="N", help="number of seats")
-    _add_clock_arguments(c, bank_ms=defaults.CHECK_BOT_BANK_MS)
+    add_clock_arguments(c, bank_ms=defaults.CHECK_BOT_BANK_MS)
     add_sandbox_arguments(c)
     c.add_argument("--seed", type=_seed, default=1, help="match seed (default 1)")
     c.add_argument(
@@ -59,27 +59,27 @@ def run(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     config = MatchConfig(
         game=game.info.name,
-        params=_params(game, args),
+        params=game_params(game, args),
         seed=args.seed,
-        clock=_clock(args),
+        clock=clock_rules(args),
         connect_timeout_s=args.connect_timeout,
     )
     sandbox = sandbox_options(args)
     warn(sandbox)
     report = asyncio.run(check_bot(args.bot, config, seat=args.seat, out=args.out, sandbox=sandbox))
-    _say(
+    say(
         f"check-bot: {report.bot_name} in seat {report.seat} of {report.game}, "
         f"{report.decisions} decisions, {report.rounds} {game.info.round_noun}s"
     )
     for check in report.checks:
         why = f": {check.detail}" if check.status is Status.FAILED else ""
-        _say(f"  {check.status.value:<4} {check.name}{why}")
+        say(f"  {check.status.value:<4} {check.name}{why}")
     for hint in report.hints:
-        _say(f"  hint: {hint}")
+        say(f"  hint: {hint}")
     if report.failed and report.log_tail:
-        _say("  last lines of the bot's log:")
+        say("  last lines of the bot's log:")
         for line in report.log_tail:
-            _say(f"    {line}")
+            say(f"    {line}")
     if note := isolation_note(report.isolation):
         print(f"  {note}")
     if report.replay is not None:

@@ -11,16 +11,16 @@ from typing import TYPE_CHECKING
 
 from croupier import _defaults as defaults
 from croupier.cli._args import (
-    _add_clock_arguments,
-    _clock,
     _flush_ms,
     _listen,
     _param,
-    _params,
     _seconds,
     _seed,
+    add_clock_arguments,
+    clock_rules,
+    game_params,
 )
-from croupier.cli._output import EXIT_CANCELLED, _say
+from croupier.cli._output import EXIT_CANCELLED, say
 from croupier.errors import ConfigError
 
 if TYPE_CHECKING:  # (annotations only: the command imports what it runs, when it runs)
@@ -102,7 +102,7 @@ def add_arguments(m: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="any game parameter (see `croupier games`)",
     )
-    _add_clock_arguments(m, bank_ms=defaults.BANK_MS)
+    add_clock_arguments(m, bank_ms=defaults.BANK_MS)
     m.add_argument(
         "--fault-policy",
         default="",
@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     from croupier.transport import parse_bot_command
 
     game = get_game(args.game)
-    params = _params(game, args)
+    params = game_params(game, args)
     seats = params["players"]
     if len(args.bot) > seats:
         raise ConfigError(f"{len(args.bot)} bots given for {seats} seats")
@@ -181,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
         game=game.info.name,
         params=params,
         seed=seed,
-        clock=_clock(args),
+        clock=clock_rules(args),
         connect_timeout_s=args.connect_timeout,
         fault_policy=FaultPolicy.parse(args.fault_policy),
         reconnect_grace_s=args.reconnect_grace,
@@ -237,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{game.info.title}: {seats} seats, {chosen}", file=sys.stderr)
     run = asyncio.run(main())
     for line in _standings_table(run.result, commands).splitlines():
-        _say(line)
+        say(line)
     if note := isolation_note(run.isolation):
         print(note)
     print(f"replay: {run.replay}")

@@ -26,6 +26,6 @@ def _escape(c: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def _say(text: str = "") -> None:
+def say(text: str = "") -> None:
     """Print one line of output, escaped (see :func:`printable`)."""
     print(printable(text))

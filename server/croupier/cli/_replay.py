@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from croupier.cli._args import _commands, nonneg
-from croupier.cli._output import _say, printable
+from croupier.cli._args import nonneg, subcommands
+from croupier.cli._output import printable, say
 from croupier.errors import ConfigError, CroupierError, ReplayError, ReplayMismatchError
 
 if TYPE_CHECKING:  # (annotations only: each action imports what it runs, when it runs)
@@ -25,7 +25,7 @@ def add_arguments(r: argparse.ArgumentParser) -> None:
         "Every ACTION reads replays through one validating reader: exit status 2 for a file "
         "that is not a readable replay, 1 for one that reads but does not verify."
     )
-    rsub = _commands(r, dest="replay_command", metavar="ACTION", required=True)
+    rsub = subcommands(r, dest="replay_command", metavar="ACTION", required=True)
     rsub.add_command("show", _build_replay_show, help="print a readable hand history")
     rsub.add_command("summary", _build_replay_summary, help="one short summary per replay")
     rsub.add_command(
@@ -172,7 +172,7 @@ def _cmd_replay_show(args: argparse.Namespace) -> int:
     info = replay.game.info
     rounds = select_rounds(replay, args.where) if args.where else None
     for line in render(replay, seat, args.deal, rounds):
-        _say(line)
+        say(line)
     if rounds is not None:
         shown = ", ".join(str(r + 1) for r in rounds) or "none"
         print(f"   ({len(rounds)} {info.round_noun}s match {' and '.join(args.where)}: {shown})")
@@ -234,7 +234,7 @@ def _cmd_replay_summary(args: argparse.Namespace) -> int:
             print(json.dumps(summary_data(replay), ensure_ascii=False))
         else:
             for line in summarize(replay):
-                _say(line)
+                say(line)
 
     return _each(args.files, one)
 
@@ -249,7 +249,7 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
             report = verify(replay)
         except ReplayMismatchError as exc:
             status = max(status, 1)
-            _say(f"FAIL {path}: {exc}")
+            say(f"FAIL {path}: {exc}")
             continue
         except ReplayError as exc:
             status = 2
@@ -257,7 +257,7 @@ def _cmd_replay_verify(args: argparse.Namespace) -> int:
             continue
         if args.require_bound and report.unbound:
             status = max(status, 1)
-            _say(f"FAIL {path}: {report.describe()} (--require-bound)")
+            say(f"FAIL {path}: {report.describe()} (--require-bound)")
             continue
         scores = " ".join(str(s) for s in report.scores)
         unit = replay.game.info.round_noun
