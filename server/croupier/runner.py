@@ -138,6 +138,7 @@ async def run_match(
             for link in match.seats:
                 link.over = True  # the bots' exits are the match's end, not early departures
                 link.done.set()  # a pooled bot's seat is free again, however the match ended
+            # (gather, not a TaskGroup: every bot is stopped, whichever stop fails)
             stopped = await asyncio.gather(*(p.stop() for p in processes), return_exceptions=True)
             exits = tuple(e for e in stopped if isinstance(e, BotExit))
             if server is not None and started:

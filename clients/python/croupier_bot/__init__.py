@@ -24,17 +24,14 @@ from croupier_bot._client import (
     Decision,
     MatchInfo,
     Seat,
-    SessionSummary,
     Tls,
-    main,
     play,
     play_async,
-    run,
-    serve,
-    serve_async,
 )
 from croupier_bot._deal import Deal, Inconsistent
+from croupier_bot._main import main, run
 from croupier_bot._resample import resample
+from croupier_bot._session import SessionSummary, serve, serve_async
 from croupier_bot._view import GameObservationView, LegalActions, ObservationView
 
 __all__ = [

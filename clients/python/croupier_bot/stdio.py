@@ -248,6 +248,8 @@ async def play_seat(
                 with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                     await call.write(reply)  # (the stream of the moment: a new one after a drop)
 
+    # A race, not a TaskGroup: which of the two ends first (the program's stdout, or the
+    # arbiter's stream) decides how the seat ends; neither's end is a failure of the other.
     reader = asyncio.create_task(upstream())
     writer = asyncio.create_task(downstream())
     try:
@@ -336,6 +338,7 @@ class _Seated:
 
     def __init__(self, channel: grpc.aio.Channel, program: Sequence[str], name: str) -> None:
         self.channel, self.program, self.name = channel, program, name
+        # (a set, not a TaskGroup: one seat's failure must not end the others' matches)
         self.tasks: set[asyncio.Task[int]] = set()
         self.dropped_at: float | None = None
         self.sessions = 0  # streams welcomed so far
@@ -524,7 +527,7 @@ class _Multiplexed:
                     seat.proc.kill()
             task = asyncio.create_task(seat.finish())
             self.ending.add(task)
-        if self.ending:
+        if self.ending:  # (gather: every program is waited for, whichever finish fails)
             await asyncio.gather(*self.ending, return_exceptions=True)
 
 

@@ -201,7 +201,7 @@ def _score(score: Any) -> str:
 
 
 def _printable(text: str) -> str:
-    from croupier.cli import printable
+    from croupier.cli._output import printable
 
     return printable(text)
 

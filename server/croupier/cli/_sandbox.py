@@ -9,7 +9,7 @@ import math
 import sys
 from collections.abc import Mapping
 
-from croupier.cli import nonneg
+from croupier.cli._args import nonneg
 from croupier.errors import ConfigError
 from croupier.transport import (
     Isolation,

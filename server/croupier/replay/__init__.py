@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from croupier._lazy import facade
 
 if TYPE_CHECKING:
+    from croupier.replay._check import ReplayCheck
     from croupier.replay._diff import Move, RoundDiff, by_bot, diff, seat_names
     from croupier.replay._export import (
         FORMATS,
@@ -17,15 +18,8 @@ if TYPE_CHECKING:
         write_table,
     )
     from croupier.replay._play import Policy, record_match
-    from croupier.replay._reader import (
-        Record,
-        Replay,
-        ReplayCheck,
-        VerifyReport,
-        follow,
-        read_replay,
-        verify,
-    )
+    from croupier.replay._reader import VerifyReport, follow, read_replay, verify
+    from croupier.replay._records import Record, Replay
     from croupier.replay._render import (
         OMNISCIENT,
         Line,
@@ -66,9 +60,9 @@ __getattr__, __dir__ = facade(
         "write_table": "_export",
         "Policy": "_play",
         "record_match": "_play",
-        "Record": "_reader",
-        "Replay": "_reader",
-        "ReplayCheck": "_reader",
+        "Record": "_records",
+        "Replay": "_records",
+        "ReplayCheck": "_check",
         "VerifyReport": "_reader",
         "follow": "_reader",
         "read_replay": "_reader",

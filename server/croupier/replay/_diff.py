@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from croupier.errors import ConfigError
-from croupier.replay._reader import Replay
+from croupier.replay._records import Replay
 
 
 @dataclass(frozen=True, slots=True)

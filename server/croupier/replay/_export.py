@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from croupier.errors import ConfigError
-from croupier.replay._reader import Replay
+from croupier.replay._records import Replay
 from croupier.replay._render import round_results
 
 #: Column types: how each maps to Arrow (Parquet) and how CSV writes it.

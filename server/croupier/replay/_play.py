@@ -51,13 +51,14 @@ def record_match(
         return answer
 
     async def main() -> None:
-        seats = [
-            asyncio.create_task(_drive(link, names[link.seat], counted(policy)))
-            for link in match.seats
-            if (policy := policies[link.seat]) is not None
-        ]
-        await match.run()
-        await asyncio.gather(*seats)
+        try:
+            async with asyncio.TaskGroup() as seats:
+                for link in match.seats:
+                    if (policy := policies[link.seat]) is not None:
+                        seats.create_task(_drive(link, names[link.seat], counted(policy)))
+                await match.run()
+        except BaseExceptionGroup as failed:  # a policy's error (or the match's), as itself
+            raise failed.exceptions[0] from None
 
     asyncio.run(main())
     return path

@@ -19,7 +19,7 @@ from typing import Any
 
 from croupier.errors import ConfigError
 from croupier.games import Game, get_spec
-from croupier.replay._reader import Record, Replay
+from croupier.replay._records import Record, Replay
 
 #: Render every seat's cards (the full file); pass a seat number for one seat's view.
 OMNISCIENT = "omniscient"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from croupier.errors import ConfigError
-from croupier.replay._reader import Replay
+from croupier.replay._records import Replay
 from croupier.replay._render import Line, narrate
 
 

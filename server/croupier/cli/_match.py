@@ -1,0 +1,275 @@
+"""``croupier match``: one match between bot processes started here (or dialling in), its
+standings and its replay."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from croupier import _defaults as defaults
+from croupier.cli._args import (
+    _flush_ms,
+    _listen,
+    _param,
+    _seconds,
+    _seed,
+    add_clock_arguments,
+    clock_rules,
+    game_params,
+)
+from croupier.cli._output import EXIT_CANCELLED, say
+from croupier.errors import ConfigError
+
+if TYPE_CHECKING:  # (annotations only: the command imports what it runs, when it runs)
+    from croupier.arbiter import Match, MatchResult
+    from croupier.runner import MatchRun
+
+#: The ``--bot`` value for a seat whose bot is not launched here but dials in with its token.
+REMOTE = "remote"
+
+
+def default_bots(game: str, seats: int) -> list[str]:
+    """The bundled line-up for ``seats`` seats: the game's bots (its spec's line-up) repeated
+    in seat order."""
+    from croupier.games import get_spec
+
+    pattern = get_spec(game).bots.lineup
+    return [pattern[i % len(pattern)] for i in range(seats)]
+
+
+def add_arguments(m: argparse.ArgumentParser) -> None:
+    from croupier.cli._sandbox import add_sandbox_arguments
+    from croupier.cli._tls import add_tls_arguments
+    from croupier.games import GAMES
+    from croupier.transport import BUNDLED
+
+    m.description = (
+        "Start an arbiter on a free loopback port, launch one bot process per seat, play a "
+        "whole match, print the standings and write DIR/<match-id>.jsonl (plus one log per "
+        "seat). Seats without --bot get the bundled bots."
+    )
+    m.add_argument("--game", required=True, choices=GAMES, help="the game to play")
+    m.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="CMD",
+        help=(
+            "a bot command line, once per seat in seat order (or a bundled bot: "
+            f"{', '.join(sorted(BUNDLED))}; stdio:CMD for a program that speaks JSON lines on "
+            "stdin and stdout; or 'remote' for a bot that dials in by itself); "
+            "missing seats get the random bot, no --bot at all gets the bundled bots"
+        ),
+    )
+    m.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        help=(
+            "match seed (0 to 2**128 - 1), for a reproducible match (default: 128 random bits; "
+            "it determines every deal, so a small one is warned about)"
+        ),
+    )
+    m.add_argument(
+        "--out",
+        type=Path,
+        default=Path("matches"),
+        metavar="DIR",
+        help="where replays and bot logs go (default: ./matches)",
+    )
+    m.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        metavar="N",
+        help="deals in the match (for the chip games: the round cap)",
+    )
+    m.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="number of seats, for games that allow several (same as --param players=N)",
+    )
+    m.add_argument(
+        "--param",
+        action="append",
+        type=_param,
+        default=[],
+        metavar="NAME=VALUE",
+        help="any game parameter (see `croupier games`)",
+    )
+    add_clock_arguments(m, bank_ms=defaults.BANK_MS)
+    m.add_argument(
+        "--fault-policy",
+        default="",
+        metavar="CLASS=POLICY,...",
+        help=(
+            "what a fault costs the seat, per class (timeout, illegal, disconnect, crash): "
+            "default (the default action is played; the default for every class), "
+            "forfeit-round or forfeit-match; e.g. timeout=forfeit-round,crash=forfeit-match"
+        ),
+    )
+    m.add_argument(
+        "--reconnect-grace",
+        type=_seconds,
+        default=defaults.RECONNECT_GRACE_S,  # (launched bots never get a window)
+        metavar="S",
+        help=(
+            "seconds a remote bot (--bot remote) whose connection drops has to dial in again "
+            "with its token and get its pending decision back; the clock keeps running "
+            f"(default {defaults.RECONNECT_GRACE_S:g}; 0: a lost connection ends the seat)"
+        ),
+    )
+    m.add_argument(
+        "--event-flush-ms",
+        type=_flush_ms,
+        default=defaults.EVENT_FLUSH_MS,
+        metavar="MS",
+        help=(
+            "how long a public event may wait for the next message to its seat before it is "
+            f"sent alone (default {defaults.EVENT_FLUSH_MS}; 0: always with the next message: "
+            "fewer messages)"
+        ),
+    )
+    add_sandbox_arguments(m)
+    m.add_argument(
+        "--listen",
+        type=_listen,
+        default="127.0.0.1:0",
+        metavar="HOST:PORT",
+        help=(
+            "where the arbiter listens (default: a free loopback port); with --bot remote, "
+            "bots dial in from elsewhere using the seat tokens printed at the start"
+        ),
+    )
+    add_tls_arguments(m)
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import signal
+
+    from croupier.arbiter import (
+        FaultPolicy,
+        MatchConfig,
+        random_seed,
+        searchable,
+        searchable_warning,
+    )
+    from croupier.cli._sandbox import isolation_note, sandbox_options, warn
+    from croupier.cli._tls import tls_config
+    from croupier.games import get_game
+    from croupier.runner import run_match
+    from croupier.transport import parse_bot_command
+
+    game = get_game(args.game)
+    params = game_params(game, args)
+    seats = params["players"]
+    if len(args.bot) > seats:
+        raise ConfigError(f"{len(args.bot)} bots given for {seats} seats")
+    commands = list(args.bot) or default_bots(game.info.name, seats)
+    commands += ["random"] * (seats - len(commands))
+    bots = [None if c == REMOTE else parse_bot_command(c) for c in commands]
+    seed = args.seed if args.seed is not None else random_seed()
+    if args.seed is not None and searchable(args.seed):
+        print(f"croupier: warning: {searchable_warning(args.seed, '--seed')}", file=sys.stderr)
+    config = MatchConfig(
+        game=game.info.name,
+        params=params,
+        seed=seed,
+        clock=clock_rules(args),
+        connect_timeout_s=args.connect_timeout,
+        fault_policy=FaultPolicy.parse(args.fault_policy),
+        reconnect_grace_s=args.reconnect_grace,
+        event_flush_ms=args.event_flush_ms,
+    )
+
+    sandbox = sandbox_options(args)
+    warn(sandbox)
+    tls = tls_config(args)
+
+    async def main() -> MatchRun:
+        cancel = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGINT, cancel.set)
+        loop.add_signal_handler(signal.SIGTERM, cancel.set)
+        run = await run_match(
+            config,
+            bots,
+            args.out,
+            listen=args.listen,
+            cancel=cancel,
+            progress=progress,
+            on_ready=announce,
+            sandbox=sandbox,
+            tls=tls,
+        )
+        if progress is not None:
+            print(file=sys.stderr)
+        return run
+
+    def announce(address: str, match: Match) -> None:
+        remote = [seat for seat, argv in enumerate(bots) if argv is None]
+        if remote:
+            over = " (TLS)" if tls is not None else ""
+            print(
+                f"arbiter listening on {address}{over}; remote seats may join now:",
+                file=sys.stderr,
+            )
+            for seat in remote:
+                print(f"  seat {seat}: CROUPIER_TOKEN={match.tokens[seat]}", file=sys.stderr)
+
+    # deal games play a fixed number of deals; chip games play rounds until one is left or the cap
+    total = params[game.info.length_param]
+    shown = f"/{total}" if game.info.fixed_length else f" (cap {total})"
+    unit = game.info.round_noun
+    progress = None
+    if sys.stderr.isatty():
+
+        def progress(done: int) -> None:
+            print(f"\r  {unit} {done}{shown}", end="", file=sys.stderr, flush=True)
+
+    chosen = f"seed {seed}" if args.seed is not None else "a random seed (in the replay)"
+    print(f"{game.info.title}: {seats} seats, {chosen}", file=sys.stderr)
+    run = asyncio.run(main())
+    for line in _standings_table(run.result, commands).splitlines():
+        say(line)
+    if note := isolation_note(run.isolation):
+        print(note)
+    print(f"replay: {run.replay}")
+    if run.result.cancelled:
+        print(f"croupier: match cancelled: {run.result.cancel_reason}", file=sys.stderr)
+        return EXIT_CANCELLED
+    return 0
+
+
+def _standings_table(result: MatchResult, commands: Sequence[str]) -> str:
+    forfeits = any(r.forfeits for r in result.seats)  # a column only when there are some
+    rows: list[tuple[str, ...]] = [
+        ("place", "seat", "bot", "score", "ended", "timeouts", "rejected")
+    ]
+    if forfeits:
+        rows[0] += ("forfeits",)
+    for r in sorted(result.seats, key=lambda r: (r.place, r.seat)):
+        name = r.bot_name or f"({commands[r.seat]})"
+        row = (
+            str(r.place),
+            str(r.seat),
+            name,
+            str(r.score),
+            r.outcome.value,
+            str(r.timeouts),
+            str(r.rejected),
+        )
+        rows.append((*row, str(r.forfeits)) if forfeits else row)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
+    title = f"match {result.match_id}" + (" (cancelled)" if result.cancelled else "")
+    return "\n".join([title, *lines])
