@@ -79,6 +79,23 @@ def test_json_replies_play_a_normal_match_and_the_program_sees_every_message(
     verify(read_replay(run.replay))
 
 
+def test_a_hello_names_the_program_in_welcome_and_the_replay(e2e: Kit) -> None:
+    run = e2e.run([_stdio("--hello", "Sturgeon:2.1"), *[e2e.random] * 3])
+    mine = run.result.seats[0]
+    assert (mine.bot_name, mine.outcome, mine.rejected) == ("Sturgeon", Outcome.NORMAL, 0)
+    replay = read_replay(run.replay)
+    seat = replay.header["seats"][0]
+    assert (seat["bot_name"], seat["bot_version"]) == ("Sturgeon", "2.1")
+    verify(replay)
+
+
+def test_a_late_hello_is_no_reply_and_leaves_the_default_name(e2e: Kit) -> None:
+    run = e2e.run([_stdio("--hello", "Late:1", "--hello-after", "1.5"), *[e2e.random] * 3])
+    mine = run.result.seats[0]
+    assert (mine.bot_name, mine.outcome, mine.rejected) == ("stdio_program.py", Outcome.NORMAL, 0)
+    assert "the hello came after" in run.logs[0].read_text()
+
+
 def test_a_line_that_is_not_an_action_is_a_rejected_reply(e2e: Kit) -> None:
     run = e2e.run([_stdio("--garbage-on", "1"), *[e2e.random] * 3])
     mine = run.result.seats[0]
