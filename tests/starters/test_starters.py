@@ -28,6 +28,7 @@ NEEDS = {
     "c": ["cc"],
     "bash": ["jq"],
     "cpp": ["cmake", "c++", "pkg-config"],
+    "go": ["go", "protoc", "protoc-gen-go", "protoc-gen-go-grpc"],
 }
 
 
