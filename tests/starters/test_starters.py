@@ -2,8 +2,10 @@
 commands of its README and nothing else, and passes ``croupier check-bot`` in all four games (one
 ``--game all`` run each). The README's last ``sh`` block is the recipe: its first command builds
 or installs, its second is the check (its third, a match, is not run here). ``$CROUPIER`` is
-this checkout, as the READMEs say. The C++ starter's kit is installed from tests/run's build of
-clients/cpp (``cmake --install build/cpp``) instead of being compiled again."""
+a copy of this checkout's parts the READMEs use. The C++ starter's kit is installed from
+tests/run's build of clients/cpp (``cmake --install build/cpp``) instead of being compiled
+again; the Go starter is skipped where Debian's Go packages are missing (tests/run installs them
+as root)."""
 
 from __future__ import annotations
 
@@ -51,6 +53,15 @@ def _need(kind: str) -> None:
         pytest.skip(f"missing for the {kind} starter: {', '.join(missing)}")
 
 
+def _checkout(to: Path) -> Path:
+    """What the READMEs use of a checkout (``$CROUPIER``), copied: the builds they run (pip's in
+    ``clients/python/build``, npm pack's ``prepack``) then write nothing into this one."""
+    junk = shutil.ignore_patterns("build", "*.egg-info", "node_modules", "__pycache__")
+    for part in ("proto", "clients/python", "clients/node"):
+        shutil.copytree(ROOT / part, to / part, ignore=junk)
+    return to
+
+
 def _sh(command: str, cwd: Path, env: dict[str, str], timeout: float) -> str:
     done = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", command],
@@ -72,7 +83,8 @@ def test_a_copied_out_starter_builds_and_passes_check_bot_in_every_game(
     assert "--game all" in check, check
     assert match.startswith("croupier match "), match
     bin_dir = str(Path(sys.executable).parent)  # where this croupier is
-    env = {**os.environ, "CROUPIER": str(ROOT), "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    env = {**os.environ, "CROUPIER": str(_checkout(tmp_path / "croupier"))}
+    env["PATH"] = f"{bin_dir}:{os.environ['PATH']}"
     if kind == "cpp":  # the kit, installed where the README installs it, from tests/run's build
         env["HOME"] = str(tmp_path / "home")
         _sh(f'cmake --install {KIT_BUILD} --prefix "$HOME/.local/croupier"', here, env, 120)
