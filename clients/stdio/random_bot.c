@@ -81,6 +81,9 @@ static unsigned long long next_random(void) { /* xorshift64* */
 int main(void) {
   const char *seed = getenv("CROUPIER_SEED");
   state = (seed ? strtoull(seed, NULL, 10) : 0) * 2 + 1;
+  /* the optional hello (first line): the name and version the match shows for this bot */
+  printf("{\"hello\": {\"botName\": \"random-c\", \"botVersion\": \"1.0\"}}\n");
+  fflush(stdout);
   char *line = NULL;
   size_t cap = 0;
   long *ids = NULL;

@@ -12,6 +12,8 @@ import os
 import random
 import sys
 
+# the optional hello (first line): the name and version the match shows for this bot
+print(json.dumps({"hello": {"botName": "random-py", "botVersion": "1.0"}}), flush=True)
 rng = random.Random(int(os.environ.get("CROUPIER_SEED", "0")))
 for line in sys.stdin:
     message = json.loads(line)

@@ -5,6 +5,8 @@
 # or raises, into every id of the run), and the loop answers each with one of them, one line per
 # decision. Seeded from CROUPIER_SEED, so a match with --seed replays the same.
 set -euo pipefail
+# the optional hello (first line): the name and version the match shows for this bot
+echo '{"hello": {"botName": "random-bash", "botVersion": "1.0"}}'
 jq --unbuffered -r 'select(.decision) | [.decision.legalActions[]
   | if .amounts then (.id as $id | .amounts as $r
       | range($id; $id + $r.highest - $r.lowest + 1; [$r.step, 1] | max))

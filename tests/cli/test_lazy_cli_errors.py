@@ -69,7 +69,8 @@ CASES: list[tuple[tuple[str, ...], int, str, str]] = [
     (("match", "--game", "as-nas", "--deals", "1", "--bot", "/no/such/bot"), 2, "line",
      "/no/such/bot is not an executable file"),
     (("check-bot", "--game", "no-such", "/no/such/bot"), 2, "usage croupier check-bot",
-     "invalid choice: 'no-such'"),
+     "argument --game: 'no-such' is not a game (choose from as-nas, felduz, fipsen, scauver, "
+     "or all)"),
     (("check-bot", "/no/such/bot"), 2, "line", "/no/such/bot is not an executable file"),
     (("games", "no-such-game"), 2, "usage croupier", "unrecognized arguments: no-such-game"),
     (("replay", "verify", "/no/such.jsonl"), 2, "line",

@@ -102,12 +102,17 @@ def play_match(out: Path, *args: object, timeout: float = 120) -> Played:
 
 
 def join_remote_seat(
-    out: Path, *args: object, tls: bool = False, env: dict[str, str] | None = None
+    out: Path,
+    *args: object,
+    tls: bool = False,
+    env: dict[str, str] | None = None,
+    bot: list[str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``croupier match --out OUT ARGS...`` (seat 0 ``--bot remote``) joined from outside as a
     competitor does: the address the arbiter listens on (said with ``(TLS)`` when ``tls``) and
-    seat 0's token are read from what it prints, then the SDK's random bot dials in with them
-    (and ``env``) and must exit with status 0. The arbiter's run, its output captured."""
+    seat 0's token are read from what it prints, then ``bot`` (default: the SDK's random bot)
+    dials in with them (and ``env``) and must exit with status 0. The arbiter's run, its output
+    captured."""
     arbiter = subprocess.Popen(
         [*CROUPIER, "match", *(str(a) for a in args), "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -125,8 +130,10 @@ def join_remote_seat(
         assert address
         assert token
         bot_env = dict(os.environ, **(env or {}), CROUPIER_ADDRESS=address, CROUPIER_TOKEN=token)
-        bot = subprocess.run(RANDOM, env=bot_env, capture_output=True, text=True, timeout=60)
-        assert bot.returncode == 0, bot.stderr
+        joined = subprocess.run(
+            bot or RANDOM, env=bot_env, capture_output=True, text=True, timeout=60
+        )
+        assert joined.returncode == 0, joined.stderr
         stdout, stderr = arbiter.communicate(timeout=60)
     finally:
         arbiter.kill()

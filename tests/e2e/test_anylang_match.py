@@ -36,7 +36,7 @@ def test_cpp_stdio_node_and_python_bots_finish_a_match_that_verifies(tmp_path: P
     )  # fmt: skip
     replay = read_replay(played.replay)
     names = [s["bot_name"] for s in replay.header["seats"]]
-    assert names == ["cpp-random", "random_bot.sh", "node-random", "random"]
+    assert names == ["cpp-random", "random-bash", "node-random", "random"]  # bash: its hello
     assert [row["ended"] for row in played.rows] == ["normal"] * 4
     decided = {r.data["seat"] for r in replay.records if r.type == "action"}
     assert decided == {0, 1, 2, 3}  # each kind of bot made decisions

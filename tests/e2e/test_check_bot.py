@@ -39,6 +39,28 @@ def test_a_good_bot_passes_in_a_chip_game_with_three_seats() -> None:
     assert "6 passed, 0 failed" in done.stdout
 
 
+def test_several_games_in_one_run_each_report_and_a_total(tmp_path: Path) -> None:
+    """``--game all`` (or a comma list) plays one match per game at once: a report per game,
+    in the order asked, each game's files under ``--out/GAME``, then the total; a bot that fails
+    in one game fails the run."""
+    done = _check("random", "--game", "scauver,fipsen", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    heads = [line for line in done.stdout.splitlines() if line.startswith("check-bot:")]
+    assert [h.split(" of ")[1].split(",")[0] for h in heads] == ["scauver", "fipsen"]
+    assert done.stdout.count("6 passed, 0 failed") == 2
+    assert done.stdout.rstrip().endswith("2 games: 12 passed, 0 failed")
+    assert {p.name for p in (tmp_path / "out").iterdir()} == {"scauver", "fipsen"}
+    bad = tmp_path / "bad.py"
+    bad.write_text("from croupier_bot import run\nrun(lambda d: 99, name='always-99')\n")
+    done = _check(f"{sys.executable} {bad}", "--game", "all", "--move-ms", "500", "--bank-ms", "0")
+    assert done.returncode == 1
+    assert done.stdout.count("FAIL answers only legal action ids") == 4
+    assert "4 games: 20 passed, 4 failed" in done.stdout
+    wrong = _check("random", "--game", "fipsen,chess")
+    assert wrong.returncode == 2
+    assert "'chess' is not a game" in wrong.stderr
+
+
 def test_a_bot_that_answers_illegal_ids_fails_that_check(tmp_path: Path) -> None:
     bot = tmp_path / "bad.py"
     bot.write_text("from croupier_bot import run\nrun(lambda d: 99, name='always-99')\n")

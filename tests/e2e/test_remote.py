@@ -12,6 +12,8 @@ from e2e_kit import join_remote_seat
 
 from croupier.replay import read_replay, verify
 
+ROOT = Path(__file__).resolve().parents[2]
+
 pytestmark = pytest.mark.e2e
 
 
@@ -29,6 +31,25 @@ def test_a_remote_bot_joins_with_the_printed_token(tmp_path: Path) -> None:
     verify(parsed)
     assert "normal" in done.stdout
     assert not (tmp_path / f"{parsed.header['match_id']}.seat0.log").exists()  # not launched here
+
+
+def test_a_stdio_program_behind_the_sdk_bridge_joins_under_its_hello(tmp_path: Path) -> None:
+    """``python -m croupier_bot.stdio`` with a seat token (one match): the program's first line,
+    a hello, names the bot in Hello; it is not taken as a reply."""
+    program = [sys.executable, str(ROOT / "clients" / "stdio" / "random_bot.py")]
+    done = join_remote_seat(
+        tmp_path, "--game", "fipsen", "--seed", "5", "--deals", "1", "--bot", "remote",
+        "--bot", "random", "--connect-timeout", "60",
+        bot=[sys.executable, "-m", "croupier_bot.stdio", "--", *program],
+    )  # fmt: skip
+    assert done.returncode == 0
+    (replay,) = tmp_path.glob("*.jsonl")
+    parsed = read_replay(replay)
+    seat = parsed.header["seats"][0]
+    assert (seat["bot_name"], seat["bot_version"]) == ("random-py", "1.0")
+    result = next(r for r in parsed.records if r.type == "result").data["seats"][0]
+    assert (result["rejected"], result["outcome"]) == (0, "normal"), result
+    verify(parsed)
 
 
 def test_a_remote_seat_nobody_joins_is_played_by_default(tmp_path: Path) -> None:

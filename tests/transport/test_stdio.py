@@ -11,7 +11,7 @@ import pytest
 from google.protobuf import json_format
 
 from croupier.v1 import bot_pb2 as pb
-from croupier_proto.v1.stdio import bot_name, parse_reply, to_line
+from croupier_proto.v1.stdio import bot_name, parse_hello, parse_reply, to_line
 
 
 def _decision() -> pb.PlayResponse:
@@ -89,3 +89,11 @@ def test_blank_lines_are_ignored() -> None:
 def test_the_bot_name_is_the_script_the_command_runs() -> None:
     assert bot_name(["bash", __file__]) == "test_stdio.py"
     assert bot_name(["/usr/local/bin/mybot", "--fast"]) == "mybot"
+
+
+def test_a_hello_line_names_the_bot_and_nothing_else_does() -> None:
+    assert parse_hello(b'{"hello": {"botName": "x", "botVersion": "1.0"}}\n') == ("x", "1.0")
+    assert parse_hello(b'{"hello": {"bot_name": "y"}}') == ("y", "")
+    assert parse_hello(b'{"hello": {}}') == ("", "")
+    for line in (b"3", b"{}", b'{"hello": "x"}', b'{"hello": {"botName": 3}}', b"{oops", b""):
+        assert parse_hello(line) is None, line

@@ -48,7 +48,14 @@ import grpc
 
 from croupier_proto.v1 import PROTOCOL_VERSION, bot_pb2_grpc
 from croupier_proto.v1 import bot_pb2 as pb
-from croupier_proto.v1.stdio import MAX_LINE_BYTES, bot_name, parse_reply, to_line
+from croupier_proto.v1.stdio import (
+    HELLO_WAIT_S,
+    MAX_LINE_BYTES,
+    bot_name,
+    parse_hello,
+    parse_reply,
+    to_line,
+)
 
 __all__ = [
     "HIDDEN_ENV",
@@ -109,6 +116,17 @@ class BridgeError(Exception):
 program_name = bot_name
 
 
+async def _readline(stdout: asyncio.StreamReader) -> bytes:
+    """The program's next line (``b""`` at the end); a line longer than ``MAX_LINE_BYTES`` is
+    dropped and read as ``?`` (not an action)."""
+    try:
+        return await stdout.readline()
+    except ValueError:
+        with contextlib.suppress(ValueError, asyncio.IncompleteReadError):
+            await stdout.readuntil(b"\n")
+        return b"?\n"
+
+
 def _rpc_error(exc: grpc.aio.AioRpcError) -> BridgeError:
     reason = dict(exc.trailing_metadata() or ()).get(_REASON_KEY, "")
     tail = f" [{reason}]" if reason else ""
@@ -155,10 +173,14 @@ async def play_seat(
     assert proc.stdin is not None  # both piped above
     assert proc.stdout is not None
     stdin, stdout = proc.stdin, proc.stdout
+    # the program's first line may be a hello naming it (waited for HELLO_WAIT_S; --name wins)
+    first = asyncio.create_task(_readline(stdout))
+    await asyncio.wait({first}, timeout=HELLO_WAIT_S)
+    said = parse_hello(first.result()) if first.done() else None
     hello = pb.Hello(
         token=token,
-        bot_name=name or bot_name(program),
-        bot_version="stdio",
+        bot_name=name or (said and said[0]) or bot_name(program),
+        bot_version=(said and said[1]) or "stdio",
         protocol_version=PROTOCOL_VERSION,
     )
     pending: deque[int] = deque()
@@ -232,21 +254,17 @@ async def play_seat(
     async def upstream() -> None:
         """Program -> arbiter, until the program closes its stdout."""
         nonlocal replied
-        while True:
-            try:
-                line = await stdout.readline()
-            except ValueError:  # longer than MAX_LINE_BYTES: not an action
-                line = b"?\n"
-                with contextlib.suppress(ValueError, asyncio.IncompleteReadError):
-                    await stdout.readuntil(b"\n")
-            if not line:
-                return
+        line = await first
+        if parse_hello(line) is not None:  # (used above, or too late to use: never a reply)
+            line = await _readline(stdout)
+        while line:
             reply = parse_reply(line, pending, last)
             if reply is not None:
                 if reply.WhichOneof("kind") == "action":
                     replied = reply
                 with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                     await call.write(reply)  # (the stream of the moment: a new one after a drop)
+            line = await _readline(stdout)
 
     # A race, not a TaskGroup: which of the two ends first (the program's stdout, or the
     # arbiter's stream) decides how the seat ends; neither's end is a failure of the other.
@@ -272,7 +290,7 @@ async def play_seat(
         await reader  # what the program still writes is read and dropped
         return await proc.wait()
     finally:
-        for task in (reader, writer):
+        for task in (first, reader, writer):
             task.cancel()
         if proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
@@ -438,15 +456,14 @@ class _Program:
         assert self.proc is not None
         assert self.proc.stdout is not None
         stdout = self.proc.stdout
+        lines = 0
         while True:
-            try:
-                line = await stdout.readline()
-            except ValueError:  # longer than MAX_LINE_BYTES: not an action
-                line = b"?\n"
-                with contextlib.suppress(ValueError, asyncio.IncompleteReadError):
-                    await stdout.readuntil(b"\n")
+            line = await _readline(stdout)
             if not line:
                 break
+            lines += 1
+            if lines == 1 and parse_hello(line) is not None:
+                continue  # its hello: the session said its own name (SessionHello) already
             if self.ended:
                 continue  # what it still writes after the match is read and dropped
             reply = parse_reply(line, self.pending, self.last)

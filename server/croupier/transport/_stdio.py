@@ -13,6 +13,9 @@ starts CMD with pipes on its stdin and stdout, and then, for the whole match:
   whitespace-only lines are ignored, and any other line goes to the arbiter as a message that
   is not an action (the arbiter rejects it and plays the default, as for a gRPC bot; the first
   such line is named in the seat log);
+* CMD's first line may be a hello, ``{"hello": {"botName": "x", "botVersion": "1.0"}}``: the
+  bridge waits ``HELLO_WAIT_S`` for it before it says ``Hello`` (with that name and version,
+  else the default name and version ``stdio``); a hello is never sent on as a reply;
 * CMD's stderr is the bridge's, which the launcher writes to the seat log;
 * when CMD closes its stdout (or exits) before ``MatchEnd`` the bridge exits with status 1,
   which the launcher reports as a disconnect; after ``MatchEnd`` it closes CMD's stdin and exits
@@ -60,6 +63,17 @@ def bridge_argv(program: list[str]) -> list[str]:
     return [sys.executable, str(Path(__file__).resolve()), "--", *program]
 
 
+async def _readline(stdout: asyncio.StreamReader) -> bytes:
+    """The program's next line (``b""`` at the end); a line longer than ``MAX_LINE_BYTES`` is
+    dropped and read as ``?`` (not an action)."""
+    try:
+        return await stdout.readline()
+    except ValueError:
+        with contextlib.suppress(ValueError, asyncio.IncompleteReadError):
+            await stdout.readuntil(b"\n")
+        return b"?\n"
+
+
 class _Disconnected(Exception):
     """The program closed its stdout (or its stdin broke) before the match ended."""
 
@@ -81,10 +95,15 @@ async def run_bridge(program: list[str], address: str, token: str) -> int:
     assert proc.stdin is not None
     assert proc.stdout is not None
     stdin, stdout = proc.stdin, proc.stdout
+    # the program's first line may be a hello naming it: waited for HELLO_WAIT_S, then the
+    # bridge says Hello under the default name; a first line that is not a hello is a reply
+    first = asyncio.create_task(_readline(stdout))
+    await asyncio.wait({first}, timeout=stdio.HELLO_WAIT_S)
+    said = stdio.parse_hello(first.result()) if first.done() else None
     hello = pb.Hello(
         token=token,
-        bot_name=stdio.bot_name(program),
-        bot_version="stdio",
+        bot_name=(said and said[0]) or stdio.bot_name(program),
+        bot_version=(said and said[1]) or "stdio",
         protocol_version=PROTOCOL_VERSION,
     )
     pending: deque[int] = deque()
@@ -116,15 +135,19 @@ async def run_bridge(program: list[str], address: str, token: str) -> int:
                 that is not an action is named in the log (check-bot points at it)."""
                 lines, named = 0, False
                 while True:
-                    try:
-                        line = await stdout.readline()
-                    except ValueError:  # longer than MAX_LINE_BYTES: drop the rest of it
-                        line = b"?\n"
-                        with contextlib.suppress(ValueError):
-                            await stdout.readuntil(b"\n")
+                    line = await first if lines == 0 else await _readline(stdout)
                     if not line:
                         return
                     lines += 1
+                    if lines == 1 and said is None and stdio.parse_hello(line) is not None:
+                        print(  # a hello after the wait: not an action, and too late to use
+                            f"stdio bridge: the hello came after {stdio.HELLO_WAIT_S:g} s; "
+                            f"playing as {hello.bot_name}",
+                            file=sys.stderr,
+                        )
+                        continue
+                    if lines == 1 and said is not None:
+                        continue
                     reply = stdio.parse_reply(line, pending, last)
                     if reply is not None and not named and not reply.HasField("action"):
                         named = True
@@ -160,6 +183,7 @@ async def run_bridge(program: list[str], address: str, token: str) -> int:
         print(f"stdio bridge: {exc.code().name}: {exc.details()}{tail}", file=sys.stderr)
         return 2
     finally:
+        first.cancel()
         if proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()

@@ -5,7 +5,9 @@ the arbiter's JSON lines and answers each decision with its lowest legal id, exc
 ``--garbage-on N``    on decision N (1-based) write a line that is not an action;
 ``--silent-from N``   from decision N on, read but never answer;
 ``--quit-on N``       on decision N, exit without answering (stdout closes: a disconnect);
-``--say TEXT``        write TEXT on stderr first (it belongs in the seat log).
+``--say TEXT``        write TEXT on stderr first (it belongs in the seat log);
+``--hello NAME:VER``  write the stdio hello first (``{"hello": {"botName": ..., ...}}``);
+``--hello-after S``   ... after sleeping S seconds.
 
 Every line read is logged on stderr as ``got <kind>`` (``events`` for an events-only message),
 and first whether the seat token reached the program's environment (``token: hidden``, or not).
@@ -17,6 +19,7 @@ import argparse
 import json
 import os
 import sys
+import time
 
 
 def main() -> None:
@@ -26,7 +29,13 @@ def main() -> None:
     parser.add_argument("--silent-from", type=int, default=0)
     parser.add_argument("--quit-on", type=int, default=0)
     parser.add_argument("--say", default="")
+    parser.add_argument("--hello", default="")
+    parser.add_argument("--hello-after", type=float, default=0.0)
     args = parser.parse_args()
+    if args.hello:
+        time.sleep(args.hello_after)
+        name, _, version = args.hello.partition(":")
+        print(json.dumps({"hello": {"botName": name, "botVersion": version}}), flush=True)
     print("token: " + ("seen" if "CROUPIER_TOKEN" in os.environ else "hidden"), file=sys.stderr)
     if args.say:
         print(args.say, file=sys.stderr, flush=True)

@@ -7,7 +7,9 @@ stdio:CMD``) and the Python SDK's (``python -m croupier_bot.stdio``).
 * :func:`parse_reply`: a line the program wrote as the ``PlayRequest`` that goes to the arbiter
   (an action id, or an object naming its request; anything else a message that is not an
   action);
-* :func:`bot_name`: the name a program plays under in ``Hello``.
+* :func:`bot_name`: the name a program plays under in ``Hello``;
+* :func:`parse_hello`: the program's optional first line, ``{"hello": {"botName": ...,
+  "botVersion": ...}}``, which names it in ``Hello`` instead.
 
 Written by hand (``proto/generate.py`` rewrites only the ``*_pb2*`` modules beside it); it
 imports nothing but protobuf and the generated ``bot_pb2``.
@@ -27,6 +29,11 @@ from . import bot_pb2 as pb
 
 #: Longest line a bridge reads from the program; a longer one is not an action.
 MAX_LINE_BYTES = 1 << 20
+#: How long a bridge waits for the program's first line (a hello, maybe) before it says
+#: ``Hello`` under the default name: a program that writes no hello starts this much later.
+HELLO_WAIT_S = 1.0
+#: Longest name or version a hello may give (the arbiter cleans and cuts them further).
+_HELLO_FIELD_CHARS = 200
 
 
 def bot_name(program: Sequence[str]) -> str:
@@ -36,6 +43,26 @@ def bot_name(program: Sequence[str]) -> str:
         if os.path.isfile(arg):
             return Path(arg).name
     return Path(program[0]).name
+
+
+def parse_hello(line: bytes) -> tuple[str, str] | None:
+    """The bot's name and version from a hello line, ``{"hello": {"botName": "x", "botVersion":
+    "1.0"}}`` (``bot_name``/``bot_version`` accepted too; either may be left out, as ``""``);
+    ``None`` when the line is not a hello."""
+    text = line.strip()
+    if not text.startswith(b"{"):
+        return None
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict) or not isinstance(hello := data.get("hello"), dict):
+        return None
+    name = hello.get("botName", hello.get("bot_name", ""))
+    version = hello.get("botVersion", hello.get("bot_version", ""))
+    if not isinstance(name, str) or not isinstance(version, str):
+        return None
+    return name[:_HELLO_FIELD_CHARS], version[:_HELLO_FIELD_CHARS]
 
 
 def to_line(response: pb.PlayResponse) -> bytes:
