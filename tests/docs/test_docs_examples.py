@@ -12,6 +12,7 @@ import pytest
 from google.protobuf import json_format, text_format
 
 from croupier.replay import read_replay, verify
+from croupier.v1 import PROTOCOL_VERSION
 from croupier.v1 import bot_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +61,16 @@ def test_the_stdio_example_session_is_canonical_json_of_protocol_messages() -> N
     assert len(read) + len(written) == len(lines)
     kinds = [json_format.Parse(line, pb.PlayResponse()).WhichOneof("kind") for line in read]
     assert kinds == ["welcome", "decision", "match_end"]
-    assert all(answer.isdigit() for answer in written)
+    # the program's hello first (the stdio handshake), then its answers
+    hello = json_format.Parse(written[0], pb.PlayRequest()).hello
+    assert (hello.bot_name, hello.bot_version) == ("tee-bot", "1.0")
+    assert lines[0] == f"< {written[0]}"
+    assert written[1:]
+    assert all(answer.isdigit() for answer in written[1:])
+    welcome = json_format.Parse(read[0], pb.PlayResponse()).welcome
+    assert welcome.protocol_version == PROTOCOL_VERSION  # the bridge speaks the current one
+    end = json_format.Parse(read[-1], pb.PlayResponse()).match_end
+    assert end.results[welcome.seat].bot_name == hello.bot_name  # named by its hello
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
