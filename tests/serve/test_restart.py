@@ -26,9 +26,9 @@ from serve_kit import (
     wait_state,
 )
 
-from croupier.ladder._server_store import RUNNING, open_server_store
 from croupier.ladder._store import read_store
 from croupier.replay import read_replay, verify
+from croupier.serve._store import RUNNING, open_server_store
 from croupier.v1 import control_pb2 as cpb
 
 pytestmark = pytest.mark.e2e
