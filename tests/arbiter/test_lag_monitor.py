@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from croupier.arbiter._clock import STALL_S, TICK_S, LagMonitor
+from croupier.arbiter._lag import STALL_S, TICK_S, LagMonitor
 
 BLOCK_S = 0.15  # each stall: well above STALL_S + TICK_S
 

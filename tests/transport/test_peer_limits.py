@@ -14,11 +14,8 @@ from croupier import PROTOCOL_VERSION
 from croupier.arbiter import Match, MatchConfig
 from croupier.replay import ReplayWriter
 from croupier.transport import REASON_KEY, ArbiterServer
-from croupier.transport._server import (
-    MAX_FAILED_HELLOS_PER_PEER,
-    MAX_PENDING_PER_PEER,
-    MAX_WATCHERS,
-)
+from croupier.transport._server import MAX_FAILED_HELLOS_PER_PEER, MAX_PENDING_PER_PEER
+from croupier.transport._service import MAX_WATCHERS
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from croupier.arbiter._commit import commitment as deal_commitment
     from croupier.arbiter._commit import commitment_v2 as match_commitment
     from croupier.arbiter._commit import header_terms, script_digest, terms_digest
+    from croupier.arbiter._config import MatchConfig
     from croupier.arbiter._faults import (
         FaultClass,
         FaultPolicy,
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
         fault_class,
         forfeit_places,
     )
-    from croupier.arbiter._match import Match, MatchConfig, Recorder, SeatInfo, decision_request
+    from croupier.arbiter._match import Match, Recorder, SeatInfo, decision_request
     from croupier.arbiter._seat import SeatLink
     from croupier.arbiter._seeds import (
         SEED_BITS,
@@ -79,7 +80,7 @@ __getattr__, __dir__ = facade(
         "fault_class": "_faults",
         "forfeit_places": "_faults",
         "Match": "_match",
-        "MatchConfig": "_match",
+        "MatchConfig": "_config",
         "Recorder": "_match",
         "SeatInfo": "_match",
         "decision_request": "_match",

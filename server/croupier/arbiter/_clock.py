@@ -1,207 +1,161 @@
-"""Measuring the arbiter's own lag, so that no bot is charged for time the arbiter lost.
+"""The fair clock: what each seat may spend on a decision, and what it is charged.
 
-A *stall* is time in which the arbiter could not take a bot's reply:
+A seat's clock (:class:`SeatClock`) holds its time bank, its total charged time (for the seat
+cap) and the latency of its last decision, shown with its next request (:meth:`SeatClock.shown`).
+A decision may take ``move_time_ms`` plus the bank (:meth:`SeatClock.budget_ms`; no more than
+what the seat cap leaves), and ``margin_ms`` more before it is a timeout. Each decision is timed
+by a :class:`Turn`:
 
-- an iteration of the event loop that ran callbacks for longer than :data:`STALL_S` (a long
-  encode, a garbage collection, another match's work, a flood of hostile streams);
-- a wait for I/O that overslept its timeout by more than :data:`STALL_S` (the process was
-  stopped);
-- a wake-up for which the loop's thread, runnable again, waited for a CPU longer than
-  :data:`STALL_S` (a loaded machine: the reply was there, the arbiter was not running).
+- it starts when the request is written to the connection (:meth:`Turn.start_at`; until the
+  transport says so, when it was asked);
+- it is charged its wall time less the arbiter's own stalls inside it (``lag``: a
+  :meth:`~croupier.arbiter._lag.LagMonitor.between`), or in CPU mode the CPU time of the bot's
+  process tree (``meter``), to the microsecond (:meth:`Turn.timing`);
+- it times out at ``start + limit + stalls`` (in CPU mode the limit is a CPU limit, and the wall
+  time also has ``cpu_wall_guard_ms`` more as a hard limit; the CPU used is read every
+  :data:`CPU_POLL_S`): :meth:`Turn.deadline`, :meth:`Turn.expired`, :meth:`Turn.late`.
 
-While a match runs, the loop's selector is timed: each ``select`` call notes when it began, its
-timeout and when it returned, and, around a wait that may block, the time the thread spent in
-the kernel's run queue (``/proc/thread-self/schedstat``, in nanoseconds). So every stall is kept
-as an interval to the clock's own resolution, and :meth:`LagMonitor.between` tells exactly how
-much of a decision's time fell inside one, counting an iteration still running up to now: a
-decision is charged its wall time less that, never a whole number of ticks. One ticker per loop
-wakes up every :data:`TICK_S` while any match on that loop runs, so that no wait is longer than
-that and a stopped process always shows as an oversleep.
+An accepted reply costs the bank what it took beyond ``move_time_ms``
+(:meth:`SeatClock.charge`); a timeout empties the bank (:meth:`SeatClock.time_out`).
 
-(On a loop whose selector cannot be timed, the ticker's lateness is the measure, as before
-issue 19: a wake-up later than due by more than :data:`STALL_S` counts from when it was due.
-That is coarse: a loop that is merely busy shows as stalls every :data:`TICK_S`, and decisions
-are charged whole ticks or nothing.)
-
-Every match holds a :class:`LagMonitor`; the monitors of the matches on one loop share its
-ticker (the loop's stalls are the same whichever match looks), so a loop hosting many matches
-wakes up :data:`TICK_S` apart, not once per match per tick.
+Pure: no asyncio, no I/O. The time source (``now``: the event loop's ``time``), the stalls and
+the CPU meter are given, so the clock is tested on its own with a fake time source
+(``tests/arbiter/test_clock_unit.py``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import collections
-import contextlib
-import os
-import weakref
 from collections.abc import Callable
-from typing import Any
 
-#: The longest wait for I/O while a match runs (the ticker's period).
-TICK_S = 0.02
-#: An iteration of callbacks this long, or an oversleep this long, is a stall (arbiter lag).
-STALL_S = 0.002
-#: Stalls remembered (older ones end long before any pending decision began).
-KEEP = 4096
+from croupier.arbiter._types import ClockRules, Clocks, DecisionTiming
 
-_SCHEDSTAT = "/proc/thread-self/schedstat"
+#: How often a decision on the CPU clock looks at the CPU its bot has used, in seconds.
+CPU_POLL_S = 0.05
 
-
-def _open_schedstat() -> int | None:
-    """A descriptor on the calling thread's scheduler statistics, or ``None`` where the kernel
-    keeps none (read again with ``pread``: no open per reading)."""
-    try:
-        fd = os.open(_SCHEDSTAT, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        int(os.pread(fd, 128, 0).split()[1])
-    except (OSError, IndexError, ValueError):
-        os.close(fd)
-        return None
-    return fd
+#: Seconds -> seconds: a time source (``loop.time``) or a CPU meter.
+Source = Callable[[], float]
+#: ``(start, end) -> seconds`` of the arbiter's own stalls inside ``[start, end]``.
+Stalls = Callable[[float, float], float]
 
 
-class _Ticker:
-    """The loop's stalls, recorded while at least one monitor uses it."""
+class SeatClock:
+    """One seat's clock across the match: its bank, its charged time, its last latency."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        #: ``(start, end)`` intervals, in time order and disjoint (each starts after the last).
-        self.stalls: collections.deque[tuple[float, float]] = collections.deque(maxlen=KEEP)
-        self.last = loop.time()
-        self.users = 0
-        self.task: asyncio.Task[None] | None = None
-        #: The loop's timed selector, while installed (else the ticker's lateness is used).
-        self.timed: _TimedSelector | None = None
-        #: When the loop's current iteration began running callbacks (its select returned).
-        self.iteration = loop.time()
-        #: The loop thread's scheduler statistics (opened in that thread), or ``None``.
-        self.schedstat: int | None = None
+    def __init__(self, rules: ClockRules) -> None:
+        self.rules = rules
+        self.bank_ms = rules.time_bank_ms
+        #: Charged time so far, for the seat cap.
+        self.used_us = 0
+        #: The time of the last decision (charged, or waited for a fault), shown next time.
+        self.last_latency_us = 0
 
-    async def tick(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            await asyncio.sleep(TICK_S)
-            now = loop.time()
-            due = self.last + TICK_S
-            if self.timed is None and now - due > STALL_S:
-                self.stalls.append((due, now))
-            self.last = now
+    def budget_ms(self) -> int | None:
+        """What the next decision may be charged before the margin: the move time and the
+        bank, no more than the seat cap leaves; ``None``: the seat cap is used up (its flag
+        has fallen: no more thinking time this match)."""
+        rules = self.rules
+        budget_ms = rules.move_time_ms + self.bank_ms
+        if rules.seat_cap_ms:
+            left_ms = rules.seat_cap_ms - self.used_us // 1000
+            if left_ms <= 0:
+                return None
+            budget_ms = min(budget_ms, left_ms)
+        return budget_ms
 
-    def run_queue_s(self) -> float:
-        """Seconds the loop's thread has waited for a CPU so far (0 where not known)."""
-        if self.schedstat is None:
-            return 0.0
-        try:
-            return int(os.pread(self.schedstat, 128, 0).split()[1]) / 1e9
-        except (OSError, IndexError, ValueError):
-            return 0.0
+    def shown(self) -> Clocks:
+        """The clock as the seat's next request shows it."""
+        return Clocks(self.rules.move_time_ms, self.bank_ms, self.last_latency_us)
 
-    def install(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Time ``loop``'s selector, if it has one (the standard selector event loop)."""
-        inner = getattr(loop, "_selector", None)
-        if inner is not None and callable(getattr(inner, "select", None)):
-            self.schedstat = _open_schedstat()
-            self.timed = _TimedSelector(inner, self, loop.time)
-            setattr(loop, "_selector", self.timed)  # noqa: B010  # a private attribute
-            self.iteration = loop.time()
+    def charge(self, charged_us: int) -> None:
+        """An accepted reply charged ``charged_us``: what it took beyond the move time comes
+        out of the bank (whole milliseconds, never below 0)."""
+        self.used_us += charged_us
+        overrun = charged_us // 1000 - self.rules.move_time_ms
+        if overrun > 0:
+            self.bank_ms = max(0, self.bank_ms - overrun)
+        self.last_latency_us = charged_us
 
-    def uninstall(self, loop: asyncio.AbstractEventLoop) -> None:
-        fd, self.schedstat = self.schedstat, None
-        if fd is not None:
-            os.close(fd)
-        timed = self.timed
-        self.timed = None
-        if timed is None:
-            return
-        inner = timed.inner
-        if getattr(loop, "_selector", None) is timed:
-            setattr(loop, "_selector", inner)  # noqa: B010  # a private attribute
+    def time_out(self, charged_us: int) -> None:
+        """The decision timed out after ``charged_us``: the bank is empty."""
+        self.bank_ms = 0
+        self.used_us += charged_us
+
+    def waited(self, elapsed_us: int) -> None:
+        """A decision ended in a fault after ``elapsed_us`` (shown as the last latency)."""
+        self.last_latency_us = elapsed_us
 
 
-class _TimedSelector:
-    """A selector that notes each stall on its ticker (an iteration of callbacks that ran long,
-    a wait that overslept or that woke up to no CPU); all else is the wrapped selector's."""
+class Turn:
+    """The clock of one decision, from the request to the reply (see the module's text)."""
 
-    def __init__(self, inner: Any, ticker: _Ticker, clock: Callable[[], float]) -> None:
-        self.inner = inner
-        self._ticker = ticker
-        self._clock = clock
+    def __init__(
+        self,
+        rules: ClockRules,
+        budget_ms: int,
+        now: Source,
+        lag: Stalls,
+        meter: Source | None = None,
+    ) -> None:
+        """``meter``: the bot's CPU seconds (CPU mode), or ``None`` (wall time is charged)."""
+        self._now, self._lag, self._meter = now, lag, meter
+        #: When the clock started: asked now, until :meth:`start_at` moves it to the write.
+        self.start = now()
+        self.cpu_start = meter() if meter else 0.0
+        #: What may be charged, in seconds: the budget and the margin.
+        self.limit_s = (budget_ms + rules.margin_ms) / 1000
+        #: The hard limit on the wall time (the CPU clock's wall guard on top).
+        self.wall_s = self.limit_s + (rules.cpu_wall_guard_ms / 1000 if meter else 0.0)
 
-    def select(self, timeout: float | None = None) -> Any:
-        ticker, began = self._ticker, self._clock()
-        if began - ticker.iteration > STALL_S:  # the iteration that just ended ran long
-            ticker.stalls.append((ticker.iteration, began))
-        may_block = timeout is None or timeout > 0  # (0: callbacks are ready; no wait)
-        queued = ticker.run_queue_s() if may_block else 0.0
-        try:
-            return self.inner.select(timeout)
-        finally:
-            now = self._clock()
-            ticker.iteration = now
-            if may_block:
-                stalled = now
-                if timeout is not None and now - (began + timeout) > STALL_S:  # overslept
-                    stalled = began + timeout
-                starved = ticker.run_queue_s() - queued  # runnable, but no CPU
-                if starved > STALL_S:
-                    stalled = min(stalled, max(began, now - starved))
-                if stalled < now:
-                    ticker.stalls.append((stalled, now))
+    @property
+    def cpu(self) -> bool:
+        """Whether the decision is charged CPU time."""
+        return self._meter is not None
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
+    def start_at(self, at: float, cpu: float) -> None:
+        """The request was written at ``at`` (the bot's CPU seconds then: ``cpu``): the clock
+        starts there."""
+        self.start = at
+        self.cpu_start = cpu if self._meter else 0.0
 
+    def _due(self, now: float) -> float:
+        """When the wall time runs out, seen at ``now``: the stalls so far move it on."""
+        return self.start + self.wall_s + self._lag(self.start, now)
 
-_TICKERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Ticker] = (
-    weakref.WeakKeyDictionary()
-)
+    def deadline(self) -> float:
+        """When to stop waiting for the reply and look again (:meth:`expired`)."""
+        now = self._now()
+        deadline = self._due(now)
+        if self._meter is not None:  # look at the CPU used every so often
+            deadline = min(deadline, now + CPU_POLL_S)
+        return deadline
 
+    def expired(self) -> str | None:
+        """Why the decision has timed out, seen after its :meth:`deadline`; ``None``: not yet
+        (the arbiter stalled meanwhile, so the deadline moved on, or the CPU is still left)."""
+        now = self._now()
+        if self._meter is not None and self._meter() - self.cpu_start > self.limit_s:
+            return "CPU time used up before a reply"
+        if now < self._due(now):
+            return None
+        return "no reply before the deadline"
 
-class LagMonitor:
-    """The stalls of the event loop a match runs on; :meth:`start` it once per match and
-    :meth:`stop` it at the end."""
+    def timing(self, end: float | None = None) -> tuple[int, DecisionTiming]:
+        """The time charged for the decision ending at ``end`` (default: now), and its
+        record: the wall time, the stalls inside it (never charged) and the CPU time."""
+        if end is None:
+            end = self._now()
+        wall = max(0.0, end - self.start)
+        lag = max(0.0, min(wall, self._lag(self.start, end)))
+        meter = self._meter
+        cpu = max(0.0, meter() - self.cpu_start) if meter else None
+        # to the microsecond, rounded (truncating made 0.02 s 19,999 µs); the time charged
+        # is exactly the time recorded: the wall time less the stalls, or the CPU time
+        cpu_us = None if cpu is None else round(cpu * 1e6)
+        wall_us, lag_us = round(wall * 1e6), round(lag * 1e6)
+        charged_us = cpu_us if cpu_us is not None else wall_us - lag_us
+        return charged_us, DecisionTiming(wall_us, lag_us, cpu_us)
 
-    def __init__(self) -> None:
-        self._ticker: _Ticker | None = None
-
-    def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        ticker = _TICKERS.get(loop)
-        if ticker is None or ticker.task is None:
-            ticker = _Ticker(loop)
-            ticker.install(loop)
-            ticker.task = loop.create_task(ticker.tick())
-            _TICKERS[loop] = ticker
-        ticker.users += 1
-        self._ticker = ticker
-
-    async def stop(self) -> None:
-        ticker, self._ticker = self._ticker, None
-        if ticker is None:
-            return
-        ticker.users -= 1
-        if ticker.users == 0 and ticker.task is not None:
-            task, ticker.task = ticker.task, None
-            ticker.uninstall(asyncio.get_running_loop())
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    def between(self, start: float, end: float) -> float:
-        """Seconds of arbiter stall inside ``[start, end]`` (``end`` is usually now)."""
-        ticker = self._ticker
-        if ticker is None:
-            return 0.0
-        total = 0.0
-        if ticker.timed is not None:  # the iteration running now, if it has run long
-            if end - ticker.iteration > STALL_S:
-                total += max(0.0, end - max(ticker.iteration, start))
-        elif end - (due := ticker.last + TICK_S) > STALL_S:  # no tick for too long
-            total += max(0.0, end - max(due, start))
-        for a, b in reversed(ticker.stalls):  # newest first: the older ones end before start
-            if b <= start:
-                break
-            total += max(0.0, min(b, end) - max(a, start))
-        return total
+    def late(self, charged_us: int) -> bool:
+        """Whether a reply charged ``charged_us`` came too late (it was read before the timer
+        fired, but after the limit)."""
+        return charged_us > self.limit_s * 1e6

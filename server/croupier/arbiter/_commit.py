@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from croupier.arbiter._match import MatchConfig
+    from croupier.arbiter._config import MatchConfig
     from croupier.games import GameInfo
 
 #: The commitment scheme's version, part of the hashed text (the current one).

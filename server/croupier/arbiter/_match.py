@@ -7,8 +7,8 @@ import asyncio
 import contextlib
 import dataclasses
 import secrets
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from typing import Any, NamedTuple, Protocol
@@ -16,17 +16,17 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 import structlog
 
-from croupier import _defaults as defaults
 from croupier.arbiter import _commit
-from croupier.arbiter._clock import LagMonitor
-from croupier.arbiter._faults import FaultClass, FaultPolicy, Policy, fault_class, forfeit_places
+from croupier.arbiter._clock import SeatClock, Turn
+from croupier.arbiter._config import MatchConfig
+from croupier.arbiter._faults import FaultClass, Policy, fault_class, forfeit_places
+from croupier.arbiter._lag import LagMonitor
 from croupier.arbiter._seat import SeatLink
 from croupier.arbiter._seeds import bot_seed, check_seed
 from croupier.arbiter._types import (
     ActionEvent,
     Cancelled,
     ClockKind,
-    ClockRules,
     Clocks,
     DecisionRequest,
     DecisionTiming,
@@ -47,38 +47,6 @@ from croupier.arbiter._types import (
 )
 from croupier.errors import ConfigError, IllegalActionError
 from croupier.games import CHANCE, TERMINAL, Labels, get_game
-
-
-@dataclass(frozen=True, slots=True)
-class MatchConfig:
-    """What defines a match. ``params`` are validated against the game's declared parameters."""
-
-    game: str
-    params: Mapping[str, int] = field(default_factory=dict)
-    seed: int = 0
-    clock: ClockRules = field(default_factory=ClockRules)
-    connect_timeout_s: float = defaults.CONNECT_TIMEOUT_S
-    #: Chance outcomes to use, in order, before the seed draws any (duplicate play: the deals of
-    #: another match, with the seats rotated; also how tests change what a seat cannot see).
-    chance_script: tuple[tuple[int, ...], ...] = ()
-    #: What each class of fault costs the seat (``croupier.arbiter._faults``).
-    fault_policy: FaultPolicy = field(default_factory=FaultPolicy)
-    #: How long a bot that dialed in (not a launched one) may be away after its connection
-    #: drops and come back with its token to the pending decision; 0: no reconnect.
-    reconnect_grace_s: float = 0.0
-    #: How long a public event may wait for the next message to its seat before it is sent in
-    #: an events-only message of its own, in milliseconds; 0: it always waits for that message
-    #: (fewer messages: a throughput setting for ladders whose bots do not think between turns).
-    event_flush_ms: int = defaults.EVENT_FLUSH_MS
-    #: Per seat (empty, or one entry per seat): fields the organiser sets on the seat's object
-    #: in the replay header, known before the match starts: the commitment binds them
-    #: (``_commit.match_terms``). ``registered_name`` is the name the host knows the seat's bot
-    #: by (a competition server's registered name): the seat's bot is that, whatever name it
-    #: says in its Hello (kept as its self-description).
-    seat_roster: tuple[Mapping[str, str | int | bool], ...] = ()
-    #: Keep the reveal (seed, salt, script digest) out of the bots' ``MatchOver``: a seating of a
-    #: duplicate set, whose deals other seatings of the set still play. The replay keeps it.
-    withhold_reveal: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +96,12 @@ SOON_TURNS = 4
 
 class _MatchCancelled(Exception):
     """Raised out of a pending decision when the match is cancelled."""
+
+
+class _OutOfTime(NamedTuple):
+    """No answer came before the decision's clock ran out: why."""
+
+    detail: str
 
 
 class _Decided(NamedTuple):
@@ -225,8 +199,8 @@ class Match:
         self.stats = [SeatStats() for _ in range(self.num_seats)]
         self._recorder = recorder
         self._progress = progress
-        self._bank_ms = [config.clock.time_bank_ms] * self.num_seats
-        self._last_latency_us = [0] * self.num_seats
+        #: Per seat: its clock (bank, charged time, last latency).
+        self._clocks = [SeatClock(config.clock) for _ in range(self.num_seats)]
         self._next_request = [1] * self.num_seats
         self._timed_out: list[set[int]] = [set() for _ in range(self.num_seats)]
         # requests settled by the default action before any reply naming them came (after a
@@ -245,7 +219,6 @@ class Match:
         #: it): the whole match's commitment (scheme v2), and the deals' (scheme v1).
         self.commitment = _commit.commitment_v2(config.seed, self._salt, self.terms)
         self.deal_commitment = _commit.commitment(config.seed, self._salt, self._script_digest)
-        self._used_us = [0] * self.num_seats  # charged time per seat, for the seat cap
         #: Per seat: None, or the round it forfeited (it concedes while that round lasts), or
         #: _ALWAYS (it forfeited the match, or left under a forfeit policy).
         self._conceding: list[int | None] = [None] * self.num_seats
@@ -295,29 +268,19 @@ class Match:
         """Wait until every seat has joined or been abandoned, or the connect timeout passes."""
 
         async def settled(link: SeatLink) -> None:
-            joined = asyncio.ensure_future(link.joined.wait())
-            left = asyncio.ensure_future(link.abandoned.wait())
+            """Until the seat joins or is abandoned, or the match is cancelled."""
+            events = (link.joined, link.abandoned, self._cancel_event)
+            waits = [asyncio.ensure_future(event.wait()) for event in events]
             try:
-                await asyncio.wait({joined, left}, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             finally:
-                joined.cancel()
-                left.cancel()
+                for wait in waits:
+                    wait.cancel()
 
-        everyone = asyncio.ensure_future(asyncio.gather(*(settled(link) for link in self.seats)))
-        # cancelled below if the wait ends first: its outcome is read, so asyncio never reports
-        # "exception was never retrieved" (every seat a no-show)
-        everyone.add_done_callback(lambda f: None if f.cancelled() else f.exception())
-        cancelled = asyncio.ensure_future(self._cancel_event.wait())
-        try:
-            waiters: set[asyncio.Future[Any]] = {everyone, cancelled}
-            await asyncio.wait(
-                waiters,
-                timeout=self.config.connect_timeout_s,
-                return_when=asyncio.FIRST_COMPLETED,
-            )
-        finally:
-            everyone.cancel()
-            cancelled.cancel()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.config.connect_timeout_s), asyncio.TaskGroup() as seats:
+                for link in self.seats:
+                    seats.create_task(settled(link))
         for link in self.seats:
             if not link.joined.is_set():
                 self._mark_gone(link.seat)
@@ -475,18 +438,14 @@ class Match:
             return self._fault(seat, state, fault, link.left_reason, 0)
         request_id = self._next_request[seat]
         self._next_request[seat] += 1
-        clock = self.config.clock
-        budget_ms = clock.move_time_ms + self._bank_ms[seat]
-        if clock.seat_cap_ms:
-            left_ms = clock.seat_cap_ms - self._used_us[seat] // 1000
-            if left_ms <= 0:  # flag fallen: no more thinking time this match
-                self.stats[seat].timeouts += 1
-                detail = f"the seat's time cap of {clock.seat_cap_ms} ms is used up"
-                return self._fault(seat, state, Fault.TIMEOUT, detail, 0)
-            budget_ms = min(budget_ms, left_ms)
-        clocks = Clocks(clock.move_time_ms, self._bank_ms[seat], self._last_latency_us[seat])
-        request = decision_request(game, state, seat, request_id, clocks)
-        meter = link.cpu_meter if clock.kind is ClockKind.CPU else None
+        seat_clock = self._clocks[seat]
+        budget_ms = seat_clock.budget_ms()
+        if budget_ms is None:  # flag fallen: no more thinking time this match
+            self.stats[seat].timeouts += 1
+            detail = f"the seat's time cap of {self.config.clock.seat_cap_ms} ms is used up"
+            return self._fault(seat, state, Fault.TIMEOUT, detail, 0)
+        request = decision_request(game, state, seat, request_id, seat_clock.shown())
+        meter = link.cpu_meter if self.config.clock.kind is ClockKind.CPU else None
         link.cpu_at_write = meter is not None
         link.send(request)
         self._asked(seat)
@@ -500,73 +459,22 @@ class Match:
     async def _await_reply(
         self, seat: int, state: Any, request: DecisionRequest, budget_ms: int
     ) -> _Decided:
-        """Wait for the reply to ``request`` under the clock (the rest of :meth:`_decide`)."""
-        link, clock, request_id = self.seats[seat], self.config.clock, request.request_id
-        legal = request.legal_actions
+        """Wait for the reply to ``request`` under the clock (the rest of :meth:`_decide`). What
+        comes first decides: the clock running out, the bot gone, the match cancelled, a
+        message that is not a reply, a reply naming another request, an illegal action, a reply
+        read too late, or the action. A reply to a request settled before is turned away and
+        the wait goes on."""
+        link, request_id, legal = self.seats[seat], request.request_id, request.legal_actions
+        meter = link.cpu_meter if self.config.clock.kind is ClockKind.CPU else None
         loop = asyncio.get_running_loop()
-        meter = link.cpu_meter if clock.kind is ClockKind.CPU else None
-        # the clock starts when the transport reports the request written (link.written), until
-        # then from now; time the arbiter itself stalled is never charged
-        start = loop.time()
-        cpu_start = meter() if meter else 0.0
-        limit_s = (budget_ms + clock.margin_ms) / 1000  # what may be charged
-        wall_s = limit_s + (clock.cpu_wall_guard_ms / 1000 if meter else 0.0)  # hard limit
-
-        def started(read_at: float = 0.0) -> None:
-            """Once the transport has written the request, its clock starts at that write; but
-            not from a write noted after the reply being handled was read (``read_at``): the
-            transport may resume from the write after the reply came in. Taking it again is a
-            no-op: the link keeps a request's first write (``SeatLink.written`` ignores the
-            rewrite of a request resent to a bot that came back)."""
-            nonlocal start, cpu_start
-            if link.written_id != request_id or (read_at and link.written_at > read_at):
-                return
-            start = link.pending_since = link.written_at
-            cpu_start = link.written_cpu if meter else 0.0
-
-        def timing(end: float) -> tuple[int, DecisionTiming]:
-            wall = max(0.0, end - start)
-            lag = self._lag.between(start, end)
-            lag = max(0.0, min(wall, lag))
-            cpu = max(0.0, meter() - cpu_start) if meter else None
-            # to the microsecond, rounded (truncating made 0.02 s 19,999 µs); the time charged
-            # is exactly the time recorded: the wall time less the stalls, or the CPU time
-            cpu_us = None if cpu is None else round(cpu * 1e6)
-            wall_us, lag_us = round(wall * 1e6), round(lag * 1e6)
-            charged_us = cpu_us if cpu_us is not None else wall_us - lag_us
-            return charged_us, DecisionTiming(wall_us, lag_us, cpu_us)
-
-        def timed_out(detail: str) -> _Decided:
-            self._timed_out[seat].add(request_id)
-            self._bank_ms[seat] = 0
-            self.stats[seat].timeouts += 1
-            charged_us, times = timing(loop.time())
-            self._used_us[seat] += charged_us
-            return self._fault(seat, state, Fault.TIMEOUT, detail, charged_us, times)
-
+        turn = Turn(self.config.clock, budget_ms, loop.time, self._lag.between, meter)
         while True:
-            started()
-            now = loop.time()
-            deadline = start + wall_s + self._lag.between(start, now)
-            if meter is not None:  # look at the CPU used every so often
-                deadline = min(deadline, now + 0.05)
-            try:
-                async with asyncio.timeout_at(deadline):
-                    message = await link.inbox.get()
-            except TimeoutError:
-                started()
-                now = loop.time()
-                if meter is not None and meter() - cpu_start > limit_s:
-                    return timed_out("CPU time used up before a reply")
-                if now < start + wall_s + self._lag.between(start, now):
-                    continue  # the arbiter stalled meanwhile: the deadline moved on
-                return timed_out("no reply before the deadline")
-            if isinstance(message, Dropped | Rejoined):  # the clock runs on meanwhile
-                self._gap(seat, message)
-                continue
-            end = message.received_at if isinstance(message, Reply) and message.received_at else 0.0
-            started(end)
-            elapsed_us, times = timing(end or loop.time())
+            message = await self._receive(seat, request_id, turn)
+            if isinstance(message, _OutOfTime):
+                return self._time_out(seat, state, request_id, turn, message.detail)
+            end = message.received_at if isinstance(message, Reply) else 0.0
+            self._started(link, request_id, turn, end)
+            elapsed_us, times = turn.timing(end or None)
             if isinstance(message, Gone):
                 self._mark_gone(seat)
                 fault = await self._departure(link)
@@ -584,23 +492,7 @@ class Match:
                     elapsed_us,
                     times,
                 )
-            if message.request_id in self._timed_out[seat]:
-                link.send(
-                    Rejection(
-                        message.request_id, Fault.TIMEOUT, "reply came after the deadline", False
-                    )
-                )
-                continue
-            if message.request_id in self._unanswered[seat]:
-                self._unanswered[seat].discard(message.request_id)
-                link.send(
-                    Rejection(
-                        message.request_id,
-                        Fault.STALE_REQUEST,
-                        "the default action was already played for that request",
-                        False,
-                    )
-                )
+            if self._turned_away(seat, message):
                 continue
             if message.request_id != request_id:
                 self._unanswered[seat].add(request_id)
@@ -623,17 +515,73 @@ class Match:
                     elapsed_us,
                     times,
                 )
-            if elapsed_us > limit_s * 1e6:  # read before the timer fired, but too late
+            if turn.late(elapsed_us):  # read before the timer fired, but too late
                 link.send(
                     Rejection(request_id, Fault.TIMEOUT, "reply came after the deadline", True)
                 )
-                return timed_out("the reply came after the deadline")
-            self._used_us[seat] += elapsed_us
-            overrun = elapsed_us // 1000 - clock.move_time_ms
-            if overrun > 0:
-                self._bank_ms[seat] = max(0, self._bank_ms[seat] - overrun)
-            self._last_latency_us[seat] = elapsed_us
+                return self._time_out(
+                    seat, state, request_id, turn, "the reply came after the deadline"
+                )
+            self._clocks[seat].charge(elapsed_us)
             return _Decided(message.action, None, "", elapsed_us, times)
+
+    async def _receive(
+        self, seat: int, request_id: int, turn: Turn
+    ) -> Reply | Unexpected | Gone | Cancelled | _OutOfTime:
+        """The seat's next message that answers or ends the wait, or why its clock ran out
+        first. Its bot dropping out and coming back are recorded meanwhile: the clock runs on."""
+        link = self.seats[seat]
+        while True:
+            self._started(link, request_id, turn)
+            try:
+                async with asyncio.timeout_at(turn.deadline()):
+                    message = await link.inbox.get()
+            except TimeoutError:
+                self._started(link, request_id, turn)
+                detail = turn.expired()
+                if detail is None:
+                    continue  # the arbiter stalled meanwhile: the deadline moved on
+                return _OutOfTime(detail)
+            if isinstance(message, Dropped | Rejoined):
+                self._gap(seat, message)
+                continue
+            return message
+
+    @staticmethod
+    def _started(link: SeatLink, request_id: int, turn: Turn, read_at: float = 0.0) -> None:
+        """The clock starts when the transport reports the request written (``link.written``),
+        until then from when it was asked; but not from a write noted after the reply being
+        handled was read (``read_at``): the transport may resume from the write after the reply
+        came in. Taking it again is a no-op: the link keeps a request's first write
+        (``SeatLink.written`` ignores the rewrite of a request resent to a bot that came back)."""
+        if link.written_id != request_id or (read_at and link.written_at > read_at):
+            return
+        link.pending_since = link.written_at
+        turn.start_at(link.written_at, link.written_cpu)
+
+    def _turned_away(self, seat: int, reply: Reply) -> bool:
+        """Whether ``reply`` answers a request settled before (timed out, or played by default
+        before any reply named it): it is rejected without a fault, and the wait goes on."""
+        if reply.request_id in self._timed_out[seat]:
+            detail = "reply came after the deadline"
+            self.seats[seat].send(Rejection(reply.request_id, Fault.TIMEOUT, detail, False))
+            return True
+        if reply.request_id in self._unanswered[seat]:
+            self._unanswered[seat].discard(reply.request_id)
+            detail = "the default action was already played for that request"
+            self.seats[seat].send(Rejection(reply.request_id, Fault.STALE_REQUEST, detail, False))
+            return True
+        return False
+
+    def _time_out(
+        self, seat: int, state: Any, request_id: int, turn: Turn, detail: str
+    ) -> _Decided:
+        """The decision timed out: charged up to now, the bank emptied, the fault policy."""
+        self._timed_out[seat].add(request_id)
+        self.stats[seat].timeouts += 1
+        charged_us, times = turn.timing()
+        self._clocks[seat].time_out(charged_us)
+        return self._fault(seat, state, Fault.TIMEOUT, detail, charged_us, times)
 
     def _reject(
         self,
@@ -660,7 +608,7 @@ class Match:
     ) -> _Decided:
         """The fault policy for ``fault``: the game's default action is played for the seat,
         or it forfeits the round or the match (see :meth:`_concede`); log the fault."""
-        self._last_latency_us[seat] = elapsed_us
+        self._clocks[seat].waited(elapsed_us)
         policy = self._apply_policy(seat, fault, state)
         self._log.warning(
             "seat_fault", seat=seat, fault=fault.value, detail=detail, policy=policy.value

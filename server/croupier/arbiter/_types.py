@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from croupier import _defaults as defaults
-from croupier.games._legal import ActionRuns
+from croupier.games import ActionRuns
 
 
 class Fault(enum.Enum):

@@ -13,8 +13,7 @@ from typing import Any
 
 from croupier import PROTOCOL_VERSION
 from croupier.env._match import RoundEnd
-from croupier.games import ActionRuns, GameSpec
-from croupier.games._codec_kit import score
+from croupier.games import ActionRuns, GameSpec, score
 from croupier.v1 import bot_pb2 as pb
 
 #: The match id in-process play gives (as ``play_local``).

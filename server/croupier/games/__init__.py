@@ -3,18 +3,41 @@
 ``get_game(name)`` returns a game's rules (the contract of :mod:`croupier.games._api`),
 ``get_spec(name)`` everything about it (rules, wire codec, tensor encoder, narrator, bundled
 bots, golden playthrough); ``GAMES`` lists the names. No other layer keeps a per-game table.
+
+What the other layers use of the games' shared pieces is exported here too: the wire codec's
+record and helpers (``GameCodec``, ``SerializedOnce``, ``score``) and the one driver of play
+outside a live match (``play``, ``with_chance``), each imported when it is first read
+(:mod:`croupier._lazy`: a command that only reads a game imports neither protobuf nor these).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from croupier._lazy import facade
 from croupier.errors import ConfigError
 from croupier.games._api import CHANCE, TERMINAL, Game, GameInfo, ParamSpec, places
 from croupier.games._legal import ActionRuns, Labels
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough, missing_parts
+
+if TYPE_CHECKING:
+    from croupier.games._codec_kit import GameCodec, SerializedOnce, score
+    from croupier.games._drive import play, with_chance
+
+# These are imported from their module when first read (croupier._lazy): protobuf is imported
+# by a command that puts a game on the wire, the driver by one that plays outside a match.
+__getattr__, __dir__ = facade(
+    __name__,
+    {
+        "GameCodec": "_codec_kit",
+        "SerializedOnce": "_codec_kit",
+        "score": "_codec_kit",
+        "play": "_drive",
+        "with_chance": "_drive",
+    },
+)
 
 _REGISTRY: dict[str, GameSpec] = {}
 
@@ -102,15 +125,20 @@ __all__ = [
     "Bots",
     "Encoder",
     "Game",
+    "GameCodec",
     "GameInfo",
     "GameSpec",
     "Labels",
     "ParamSpec",
     "Playthrough",
+    "SerializedOnce",
     "bundled_bots",
     "get_game",
     "get_spec",
     "missing_parts",
     "places",
+    "play",
     "register",
+    "score",
+    "with_chance",
 ]

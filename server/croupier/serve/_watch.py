@@ -31,8 +31,7 @@ from typing import Any
 
 from croupier.arbiter import header_terms, terms_digest
 from croupier.errors import ConfigError, PermissionDeniedError
-from croupier.games import CHANCE, get_spec
-from croupier.games._codec_kit import score
+from croupier.games import CHANCE, get_spec, score
 from croupier.replay import Record, Replay, ReplayCheck, read_replay
 from croupier.transport import reveal_seed
 from croupier.v1 import bot_pb2 as pb

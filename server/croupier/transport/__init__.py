@@ -38,13 +38,8 @@ from croupier.transport._sandbox import inside as sandbox_inside
 from croupier.transport._sandbox import isolation_of as sandbox_isolation
 from croupier.transport._sandbox import refusal as sandbox_refusal
 from croupier.transport._sandbox import warning as sandbox_warning
-from croupier.transport._server import (
-    REASON_KEY,
-    UNREQUESTED_WAIT_S,
-    ArbiterServer,
-    BotServicer,
-    split_address,
-)
+from croupier.transport._server import REASON_KEY, UNREQUESTED_WAIT_S, ArbiterServer, BotServicer
+from croupier.transport._service import split_address
 from croupier.transport._sessions import BotSession
 from croupier.transport._stdio import PREFIX as STDIO_PREFIX
 from croupier.transport._tls import TlsConfig, server_credentials, server_ssl_context

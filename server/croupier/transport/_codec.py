@@ -32,8 +32,7 @@ from croupier.arbiter import (
     Unexpected,
     Welcome,
 )
-from croupier.games._codec_kit import GameCodec, SerializedOnce, score
-from croupier.games._legal import ActionRuns
+from croupier.games import ActionRuns, GameCodec, SerializedOnce, score
 from croupier.v1 import bot_pb2 as pb
 
 #: ``MatchEnd.seed`` is a uint64: it carries the seed only below this; ``seed_decimal`` always.

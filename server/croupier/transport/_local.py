@@ -19,8 +19,7 @@ import numpy as np
 
 from croupier.arbiter import ClockRules, Clocks, RoundEnded, Welcome, decision_request
 from croupier.errors import IllegalActionError
-from croupier.games import CHANCE, TERMINAL, get_spec
-from croupier.games._drive import play, with_chance
+from croupier.games import CHANCE, TERMINAL, get_spec, play, with_chance
 from croupier.transport._codec import encode
 from croupier.v1 import bot_pb2 as pb
 

@@ -33,7 +33,7 @@ import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -48,20 +48,19 @@ from croupier.arbiter import (
     SeatLink,
     Unexpected,
 )
-from croupier.games._codec_kit import GameCodec
+from croupier.games import GameCodec
 from croupier.transport._codec import EVENT_TYPES, EventMessage, encode, encode_bytes, varint
 from croupier.transport._sessions import Assignment, BotSession, Closing
 from croupier.v1 import bot_pb2 as pb
 
-if TYPE_CHECKING:
-    from croupier.transport._server import BotServicer
-
-#: A seat may have at most this many replies the match has not read yet (as on a Play stream);
-#: more is flooding, and the seat is closed (the stream goes on for the others).
+#: A seat may have at most this many messages the match has not read yet (a well-behaved bot has
+#: one: its reply), on a Play stream or here; more is flooding, and the seat is closed (here the
+#: stream goes on for the others).
 MAX_UNREAD = 16
-#: A write that cannot complete for this long means the bot stopped reading: its seats leave.
+#: A write that cannot complete for this long means the bot stopped reading: its seat (here: its
+#: seats) leave.
 WRITE_TIMEOUT_S = 30.0
-#: At shutdown, how long writing what is still queued (match ends) may take.
+#: At shutdown, how long writing what is still queued for a bot (match ends) may take.
 SHUTDOWN_WRITE_S = 1.0
 
 
@@ -96,6 +95,35 @@ def serialize(message: Any) -> bytes:
     return data
 
 
+@dataclass(frozen=True, slots=True)
+class SeatEntry:
+    """What a seat token admits to: the match, the seat's link and the game's wire codec."""
+
+    match: Match
+    link: SeatLink
+    codec: GameCodec
+
+
+class SeatHost(Protocol):
+    """What a multiplexed stream uses of the servicer that runs it (``BotServicer``)."""
+
+    #: Messages written to bots so far.
+    writes: int
+
+    @property
+    def closing(self) -> bool:
+        """Whether the server is shutting down."""
+        ...
+
+    def seat_entry(self, token: str) -> SeatEntry | None:
+        """The seat ``token`` admits to (``None``: none now)."""
+        ...
+
+    async def unless_closing(self, awaitable: Any, timeout: float | None = None) -> Any:
+        """Await ``awaitable`` (TimeoutError after ``timeout``), or raise :class:`Closing`."""
+        ...
+
+
 @dataclass(eq=False)
 class _Seat:
     """One seat on the stream."""
@@ -119,7 +147,7 @@ class SessionMux:
 
     def __init__(
         self,
-        servicer: BotServicer,
+        servicer: SeatHost,
         context: grpc.aio.ServicerContext,
         session: BotSession,
         log: Any,
@@ -406,4 +434,4 @@ def _messages(
         yield None, events
 
 
-__all__ = ["SessionMux", "seat_message", "serialize"]
+__all__ = ["SeatEntry", "SeatHost", "SessionMux", "seat_message", "serialize"]

@@ -588,6 +588,9 @@ class BotPool:
         )
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` until it ends or the pool closes (:meth:`close` awaits it). Not a
+        TaskGroup's: these tasks (a per-match process each) start and end at any time over the
+        pool's life, and one that fails must not cancel the others' matches."""
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -604,6 +607,8 @@ class BotPool:
         for instance in instances:
             self._server.bots.close_session(instance.session)
         monitors = [i.monitor for i in instances if i.monitor is not None]
+        # gathered, not a TaskGroup: each bot is stopped and its exit recorded whatever became
+        # of the others (a failed monitor must not cancel its siblings' shutdown)
         await asyncio.gather(*monitors, return_exceptions=True)
         for remote in self._remotes.values():  # its bot finishes its matches and goes
             self._server.bots.close_session(remote.session, come_back=remotes_come_back)

@@ -10,7 +10,6 @@ import math
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -18,7 +17,6 @@ import grpc
 import structlog
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_health.v1._async import HealthServicer
 
 from croupier import PROTOCOL_VERSION
 from croupier.arbiter import (
@@ -27,36 +25,34 @@ from croupier.arbiter import (
     Inbound,
     Match,
     MatchOver,
-    SeatLink,
     Unexpected,
 )
 from croupier.errors import ConfigError
 from croupier.games import get_spec
-from croupier.games._codec_kit import GameCodec
 from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode, encode_bytes
-from croupier.transport._mux import SessionMux, serialize
+from croupier.transport._mux import (
+    MAX_UNREAD,
+    SHUTDOWN_WRITE_S,
+    WRITE_TIMEOUT_S,
+    SeatEntry,
+    SessionMux,
+)
 from croupier.transport._peers import PeerBook, PeerLimits, peer_key
 from croupier.transport._reflection import enable_reflection
+from croupier.transport._service import BoundedHealth, add_bot_service, split_address
 from croupier.transport._sessions import BotSession, Closing
 from croupier.transport._tls import TlsConfig, server_credentials
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
 
-#: A bot may have at most this many messages the match has not read yet (a well-behaved bot has
-#: one: its reply); more is flooding, and the seat is closed.
-MAX_UNREAD = 16
 #: Time a new stream has to send its Hello.
 HELLO_TIMEOUT_S = 10.0
-#: A write that cannot complete for this long means the bot stopped reading: the seat is closed.
-WRITE_TIMEOUT_S = 30.0
 #: Largest message a bot may send (a reply is a few bytes; a Hello well under 1 KiB).
 MAX_BOT_MESSAGE_BYTES = 64 * 1024
 
 #: After MatchEnd, how long the arbiter waits for the bot to close its side of the stream.
 CLOSE_GRACE_S = 5.0
 
-#: At shutdown, how long writing what is still queued for a bot (its MatchEnd) may take.
-SHUTDOWN_WRITE_S = 1.0
 #: Streams the server serves at once (more are refused with RESOURCE_EXHAUSTED by gRPC itself).
 MAX_CONCURRENT_STREAMS = 1024
 #: How long a call may wait in gRPC core for the busy event loop to take it before gRPC cancels
@@ -71,8 +67,6 @@ FAILED_HELLO_WINDOW_S = PeerLimits().window_s
 CONNECTION_IDLE_S = 60.0
 #: Largest metadata (headers) a client may send with a call.
 MAX_METADATA_BYTES = 16 * 1024
-#: Health ``Watch`` streams served at once; they end (OK) when the server shuts down.
-MAX_WATCHERS = 64
 
 #: Trailing-metadata key carrying the stable :class:`ErrorReason` name of a stream error.
 REASON_KEY = "croupier-reason"
@@ -95,13 +89,6 @@ _CLAIM_ERRORS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    match: Match
-    link: SeatLink
-    codec: GameCodec
-
-
 _Closing = Closing  # the server is shutting down (raised out of the waits of a stream handler)
 
 
@@ -114,7 +101,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
     """
 
     def __init__(self, limits: PeerLimits | None = None) -> None:
-        self._seats: dict[str, _Entry] = {}
+        self._seats: dict[str, SeatEntry] = {}
         self._sessions: dict[str, BotSession] = {}
         self._log = structlog.get_logger("croupier.transport")
         self.peers = PeerBook(limits or PeerLimits())
@@ -140,7 +127,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         """Whether the server is shutting down (:meth:`close` was called)."""
         return self._closing_event().is_set()
 
-    def seat_entry(self, token: str) -> _Entry | None:
+    def seat_entry(self, token: str) -> SeatEntry | None:
         """The match, seat and codec ``token`` admits to (``None``: none now)."""
         return self._seats.get(token)
 
@@ -204,7 +191,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
     def add_match(self, match: Match) -> None:
         codec = get_spec(match.game.info.name).codec
         for link in match.seats:
-            self._seats[link.token] = _Entry(match, link, codec)
+            self._seats[link.token] = SeatEntry(match, link, codec)
 
     def remove_match(self, match: Match) -> None:
         for link in match.seats:
@@ -537,7 +524,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
     async def _pump(
         self,
         context: grpc.aio.ServicerContext,
-        entry: _Entry,
+        entry: SeatEntry,
         connection: int = 1,
         version: int = PROTOCOL_VERSION,
     ) -> None:
@@ -676,73 +663,6 @@ async def _batch_or_end(outbox: Any, reader: asyncio.Task[None], linger_s: float
     return batch
 
 
-class _Health(HealthServicer):  # type: ignore[misc]  # grpc_health has no types
-    """gRPC health checking whose ``Watch`` streams are bounded (:data:`MAX_WATCHERS`) and end
-    (with NOT_SERVING, then OK) when the server shuts down, instead of being cancelled."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._watching = 0
-        self._closing: asyncio.Event | None = None
-
-    def _closing_event(self) -> asyncio.Event:
-        if self._closing is None:
-            self._closing = asyncio.Event()
-        return self._closing
-
-    async def Watch(self, request: health_pb2.HealthCheckRequest, context: Any) -> None:
-        if self._watching >= MAX_WATCHERS or self._closing_event().is_set():
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many health watchers")
-            return
-        self._watching += 1
-        inner = asyncio.ensure_future(super().Watch(request, context))
-        closing = asyncio.ensure_future(self._closing_event().wait())
-        try:
-            await asyncio.wait({inner, closing}, return_when="FIRST_COMPLETED")
-        finally:
-            self._watching -= 1
-            closing.cancel()
-            inner.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await inner
-
-    async def close(self) -> None:
-        """End every Watch stream (after they have had a moment to say NOT_SERVING)."""
-        await asyncio.sleep(0.05)
-        self._closing_event().set()
-        await asyncio.sleep(0)
-
-
-def _add_bot_service(servicer: BotServicer, server: grpc.aio.Server) -> None:
-    """``BotService`` on ``server``, as ``bot_pb2_grpc`` would add it, except that a response may
-    also be bytes put together already (a multiplexed session's messages: :mod:`._mux`)."""
-    handlers = {
-        "Play": grpc.stream_stream_rpc_method_handler(
-            servicer.Play,
-            request_deserializer=pb.PlayRequest.FromString,
-            response_serializer=serialize,
-        ),
-        "Session": grpc.stream_stream_rpc_method_handler(
-            servicer.Session,
-            request_deserializer=pb.SessionRequest.FromString,
-            response_serializer=serialize,
-        ),
-    }
-    service = pb.DESCRIPTOR.services_by_name["BotService"].full_name
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
-
-
-def split_address(address: str) -> tuple[str, str]:
-    """``host`` and ``port`` of ``HOST:PORT`` (``[::1]:5000`` for IPv6); :class:`ConfigError`
-    unless the port is a number from 0 to 65535 and there is a host."""
-    host, sep, port = address.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ConfigError(f"{address!r} is not HOST:PORT with a port from 0 to 65535")
-    if host.startswith("[") != host.endswith("]"):
-        raise ConfigError(f"{address!r}: unbalanced brackets around an IPv6 host")
-    return host, str(int(port))
-
-
 class ArbiterServer:
     """A running gRPC server on ``address`` (``host:port``; port 0 picks a free one).
 
@@ -795,9 +715,9 @@ class ArbiterServer:
             ],
         )
         self.bots = BotServicer(limits)
-        self.health = _Health()
+        self.health = BoundedHealth()
         self.address = ""
-        _add_bot_service(self.bots, self.server)
+        add_bot_service(self.bots, self.server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         enable_reflection(
             self.server,

@@ -1,0 +1,88 @@
+"""How the arbiter's gRPC services go on a server: ``BotService`` with responses that may be bytes
+put together already, a health service whose ``Watch`` streams are bounded, and the listening
+address read as host and port."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health_pb2
+from grpc_health.v1._async import HealthServicer
+
+from croupier.errors import ConfigError
+from croupier.transport._mux import serialize
+from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import bot_pb2_grpc
+
+#: Health ``Watch`` streams served at once; they end (OK) when the server shuts down.
+MAX_WATCHERS = 64
+
+
+class BoundedHealth(HealthServicer):  # type: ignore[misc]  # grpc_health has no types
+    """gRPC health checking whose ``Watch`` streams are bounded (:data:`MAX_WATCHERS`) and end
+    (with NOT_SERVING, then OK) when the server shuts down, instead of being cancelled."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._watching = 0
+        self._closing: asyncio.Event | None = None
+
+    def _closing_event(self) -> asyncio.Event:
+        if self._closing is None:
+            self._closing = asyncio.Event()
+        return self._closing
+
+    async def Watch(self, request: health_pb2.HealthCheckRequest, context: Any) -> None:
+        if self._watching >= MAX_WATCHERS or self._closing_event().is_set():
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many health watchers")
+            return
+        self._watching += 1
+        inner = asyncio.ensure_future(super().Watch(request, context))
+        closing = asyncio.ensure_future(self._closing_event().wait())
+        try:
+            await asyncio.wait({inner, closing}, return_when="FIRST_COMPLETED")
+        finally:
+            self._watching -= 1
+            closing.cancel()
+            inner.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await inner
+
+    async def close(self) -> None:
+        """End every Watch stream (after they have had a moment to say NOT_SERVING)."""
+        await asyncio.sleep(0.05)
+        self._closing_event().set()
+        await asyncio.sleep(0)
+
+
+def add_bot_service(servicer: bot_pb2_grpc.BotServiceServicer, server: grpc.aio.Server) -> None:
+    """``BotService`` on ``server``, as ``bot_pb2_grpc`` would add it, except that a response may
+    also be bytes put together already (a multiplexed session's messages: :mod:`._mux`)."""
+    handlers = {
+        "Play": grpc.stream_stream_rpc_method_handler(
+            servicer.Play,
+            request_deserializer=pb.PlayRequest.FromString,
+            response_serializer=serialize,
+        ),
+        "Session": grpc.stream_stream_rpc_method_handler(
+            servicer.Session,
+            request_deserializer=pb.SessionRequest.FromString,
+            response_serializer=serialize,
+        ),
+    }
+    service = pb.DESCRIPTOR.services_by_name["BotService"].full_name
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, handlers),))
+
+
+def split_address(address: str) -> tuple[str, str]:
+    """``host`` and ``port`` of ``HOST:PORT`` (``[::1]:5000`` for IPv6); :class:`ConfigError`
+    unless the port is a number from 0 to 65535 and there is a host."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"{address!r} is not HOST:PORT with a port from 0 to 65535")
+    if host.startswith("[") != host.endswith("]"):
+        raise ConfigError(f"{address!r}: unbalanced brackets around an IPv6 host")
+    return host, str(int(port))
