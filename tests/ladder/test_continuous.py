@@ -19,8 +19,7 @@ from croupier.ladder import MatchRecord, Seeder, open_store
 from croupier.ladder._store import Store
 from croupier.replay import read_replay, verify
 from croupier.serve import LadderConfig, LadderMatch, LadderScheduler
-from croupier.serve._config import parse_serve_config
-from croupier.serve._ladder import parse_ladder_config
+from croupier.serve._config import parse_ladder_config, parse_serve_config
 from croupier.serve._scheduler import PoolBackend
 from croupier.transport import ArbiterServer, BotPool
 

@@ -16,7 +16,7 @@ from croupier.arbiter import Match, MatchConfig
 from croupier.errors import ConfigError
 from croupier.ladder import MatchRecord, SeatRecord, Seeder
 from croupier.serve import LadderConfig, LadderMatch, LadderScheduler
-from croupier.serve._ladder import parse_ladder_config
+from croupier.serve._config import parse_ladder_config
 from croupier.serve._scheduler import LadderState, RateMatch
 
 

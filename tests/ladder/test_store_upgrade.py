@@ -16,8 +16,8 @@ from ladder_kit import tournament, write_config
 
 from croupier.ladder import load_config, read_store
 from croupier.ladder._schedule import legacy_seed
-from croupier.ladder._server_store import open_server_store
 from croupier.replay import read_replay
+from croupier.serve._store import open_server_store
 
 #: The server store as schema 1 made it (seeds in an INTEGER column).
 SERVER_V1 = """

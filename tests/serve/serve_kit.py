@@ -20,8 +20,8 @@ from typing import Any
 
 import grpc
 
-from croupier.ladder._server_store import PENDING, ServerMatch
 from croupier.replay import Replay
+from croupier.serve._store import PENDING, ServerMatch
 from croupier.v1 import chips_pb2, control_pb2_grpc
 from croupier.v1 import control_pb2 as cpb
 

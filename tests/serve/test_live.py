@@ -30,8 +30,8 @@ from serve_kit import (
 )
 
 from croupier.ladder import read_store
-from croupier.ladder._server_store import ABORTED, FINISHED, open_server_store
 from croupier.replay import read_replay
+from croupier.serve._store import ABORTED, FINISHED, open_server_store
 from croupier.v1 import control_pb2 as cpb
 
 pytestmark = pytest.mark.e2e

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from serve_kit import (
     RANDOM_BOT,
+    RANDOM_SLOW_BOT,
     SLOW_BOT,
     Control,
     ServeProcess,
@@ -23,12 +24,13 @@ from serve_kit import (
     start_bot,
     stop_bots,
     wait_connected,
+    wait_for,
     wait_state,
 )
 
-from croupier.ladder._server_store import RUNNING, open_server_store
 from croupier.ladder._store import read_store
 from croupier.replay import read_replay, verify
+from croupier.serve._store import ABORTED, RUNNING, open_server_store
 from croupier.v1 import control_pb2 as cpb
 
 pytestmark = pytest.mark.e2e
@@ -205,3 +207,45 @@ def test_a_kill_between_a_tournaments_commit_and_the_servers_keeps_the_match_fin
     copy = tmp_path / "fetched.jsonl"
     copy.write_bytes(data)
     verify(read_replay(copy))
+
+
+def test_a_stop_records_the_servers_own_running_and_pending_matches_as_aborted(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM while one of the server's own matches is played and another waits for its slot
+    (``--max-matches 1``): the stop records both as aborted (not cancelled by an operator, not
+    left open for the next start to find), the one played with its partial replay."""
+    state = tmp_path / "state"
+    server = ServeProcess(state, "--max-matches", "1")
+    bots = []
+    try:
+        op = Control(server.control_address, server.operator_key)
+        keys = register(op, "ann", "ben")
+        bots = [
+            start_bot(server.bot_address, key, RANDOM_SLOW_BOT, SLOW_BOT_DELAY_S="0.2")
+            for key in keys.values()
+        ]
+        wait_connected(op, list(keys))
+        request = cpb.CreateMatchRequest(game="scauver", params={"players": 2}, bots=list(keys))
+        played = op.CreateMatch(request).match.match_id
+        waiting = op.CreateMatch(request).match.match_id
+
+        def under_way() -> bool:
+            return op.GetMatch(cpb.GetMatchRequest(match_id=played)).match.decisions >= 1
+
+        wait_for(under_way, 60, "the first match to be under way")
+        match = op.GetMatch(cpb.GetMatchRequest(match_id=waiting)).match
+        assert match.state == cpb.MATCH_STATE_PENDING
+        op.close()
+    finally:
+        assert server.stop() == 0
+        stop_bots(bots)
+    store = open_server_store(state / "croupier.sqlite")
+    try:
+        ended = {m.match_id: m for m in store.list_matches()}
+    finally:
+        store.close()
+    assert sorted(ended) == sorted((played, waiting))
+    assert [ended[i].state for i in (played, waiting)] == [ABORTED, ABORTED]
+    assert {m.detail for m in ended.values()} == {"the server stopped before the match ended"}
+    assert ended[played].decisions == _actions(state / ended[played].replay_path) >= 1

@@ -1,4 +1,4 @@
-"""The server store (croupier.ladder._server_store): a match's life moves one way and ends once,
+"""The server store (croupier.serve._store): a match's life moves one way and ends once,
 what a killed server left open is aborted at the next start, pages are newest first."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from serve_kit import server_match
 
 from croupier.errors import ConfigError
 from croupier.ladder import SeatRecord
-from croupier.ladder._server_store import (
+from croupier.serve._store import (
     ABORTED,
     CANCELLED,
     FINISHED,

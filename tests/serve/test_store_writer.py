@@ -18,7 +18,7 @@ from serve_kit import server_match
 from structlog.testing import capture_logs
 
 from croupier.errors import ConfigError, StoreError
-from croupier.ladder._server_store import open_server_store
+from croupier.serve._store import open_server_store
 from croupier.serve._writer import StoreWriter
 
 

@@ -54,6 +54,7 @@ from croupier_proto.v1.stdio import (
     bot_name,
     parse_hello,
     parse_reply,
+    read_line,
     to_line,
 )
 
@@ -116,17 +117,6 @@ class BridgeError(Exception):
 program_name = bot_name
 
 
-async def _readline(stdout: asyncio.StreamReader) -> bytes:
-    """The program's next line (``b""`` at the end); a line longer than ``MAX_LINE_BYTES`` is
-    dropped and read as ``?`` (not an action)."""
-    try:
-        return await stdout.readline()
-    except ValueError:
-        with contextlib.suppress(ValueError, asyncio.IncompleteReadError):
-            await stdout.readuntil(b"\n")
-        return b"?\n"
-
-
 def _rpc_error(exc: grpc.aio.AioRpcError) -> BridgeError:
     reason = dict(exc.trailing_metadata() or ()).get(_REASON_KEY, "")
     tail = f" [{reason}]" if reason else ""
@@ -174,7 +164,7 @@ async def play_seat(
     assert proc.stdout is not None
     stdin, stdout = proc.stdin, proc.stdout
     # the program's first line may be a hello naming it (waited for HELLO_WAIT_S; --name wins)
-    first = asyncio.create_task(_readline(stdout))
+    first = asyncio.create_task(read_line(stdout))
     await asyncio.wait({first}, timeout=HELLO_WAIT_S)
     said = parse_hello(first.result()) if first.done() else None
     hello = pb.Hello(
@@ -256,7 +246,7 @@ async def play_seat(
         nonlocal replied
         line = await first
         if parse_hello(line) is not None:  # (used above, or too late to use: never a reply)
-            line = await _readline(stdout)
+            line = await read_line(stdout)
         while line:
             reply = parse_reply(line, pending, last)
             if reply is not None:
@@ -264,7 +254,7 @@ async def play_seat(
                     replied = reply
                 with contextlib.suppress(grpc.aio.AioRpcError, asyncio.InvalidStateError):
                     await call.write(reply)  # (the stream of the moment: a new one after a drop)
-            line = await _readline(stdout)
+            line = await read_line(stdout)
 
     # A race, not a TaskGroup: which of the two ends first (the program's stdout, or the
     # arbiter's stream) decides how the seat ends; neither's end is a failure of the other.
@@ -458,7 +448,7 @@ class _Program:
         stdout = self.proc.stdout
         lines = 0
         while True:
-            line = await _readline(stdout)
+            line = await read_line(stdout)
             if not line:
                 break
             lines += 1

@@ -65,7 +65,7 @@ def config_from(args: argparse.Namespace) -> Any:
     flags over it."""
     # imported here: `croupier ctl` and the other commands do not pay for the server's imports
     from croupier.serve import ServeConfig, TlsFiles, load_serve_config
-    from croupier.serve._config import check
+    from croupier.serve import check_serve_config as check
 
     config = load_serve_config(args.config) if args.config else ServeConfig(source="flags")
     changes: dict[str, Any] = {}

@@ -19,6 +19,8 @@ from croupier.cli._sandbox import add_sandbox_arguments, bots_note, sandbox_opti
 from croupier.cli._tls import add_tls_arguments, tls_config
 from croupier.errors import ConfigError
 from croupier.ladder import (
+    EXECUTORS,
+    RESTARTS,
     Interval,
     Progress,
     Standings,
@@ -28,10 +30,11 @@ from croupier.ladder import (
     resolve_bot,
     results_path,
     run_tournament,
+    same_program,
     seatings,
     store_standings,
+    with_runtime,
 )
-from croupier.ladder._config import EXECUTORS, RESTARTS, same_program, with_runtime
 
 #: Exit status of a tournament interrupted by SIGINT/SIGTERM (finished matches are kept).
 EXIT_INTERRUPTED = 130

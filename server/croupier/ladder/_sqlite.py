@@ -1,7 +1,7 @@
 """What the two SQLite stores share: how a store file is opened, and the explicit transaction.
 
 Both the tournament store (:mod:`croupier.ladder._store`) and the competition server's store
-(:mod:`croupier.ladder._server_store`) are one SQLite file each, opened the same way: autocommit
+(:mod:`croupier.serve._store`) are one SQLite file each, opened the same way: autocommit
 mode (every transaction is an explicit ``BEGIN IMMEDIATE ... COMMIT``, so a writer takes the
 write lock before it reads what it will change), WAL (readers go on while a writer writes),
 ``synchronous = FULL`` (a commit survives a power cut, not only a kill) and foreign keys on.

@@ -2,6 +2,8 @@
 registered bots, roles and keys, a store that survives restarts, the continuous ladder's
 scheduler, live spectating and the web page (``docs/server.md``)."""
 
+from croupier.serve._auth import ENV_OPERATOR_KEY, AuthError, Caller, Role, key_hash
+from croupier.serve._bots import BotStatus
 from croupier.serve._config import (
     DEFAULT_STATE_DIR,
     ServeConfig,
@@ -10,6 +12,9 @@ from croupier.serve._config import (
     load_serve_config,
     parse_serve_config,
 )
+from croupier.serve._config import check as check_serve_config
+from croupier.serve._errors import ExistsError, NotFoundError, StateError
+from croupier.serve._matches import BUNDLED_PREFIX, MatchOrder
 from croupier.serve._scheduler import (
     LadderBackend,
     LadderConfig,
@@ -19,20 +24,7 @@ from croupier.serve._scheduler import (
     PoolBackend,
     stored_ratings_agree,
 )
-from croupier.serve._server import (
-    BUNDLED_PREFIX,
-    ENV_OPERATOR_KEY,
-    AuthError,
-    BotStatus,
-    Caller,
-    CompetitionServer,
-    ExistsError,
-    MatchOrder,
-    NotFoundError,
-    Role,
-    StateError,
-    key_hash,
-)
+from croupier.serve._server import CompetitionServer
 from croupier.serve._watch import MatchFeed, SeatPolicy, watch_match
 from croupier.serve._web import ControlSpectator, Spectator, WebServer
 
@@ -62,6 +54,7 @@ __all__ = [
     "StateError",
     "TlsFiles",
     "WebServer",
+    "check_serve_config",
     "is_loopback",
     "key_hash",
     "load_serve_config",

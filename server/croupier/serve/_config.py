@@ -12,7 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from croupier import _defaults as defaults
+from croupier.arbiter import SEED_BITS, SEED_LIMIT
 from croupier.errors import ConfigError
+from croupier.games import get_game
+from croupier.serve._scheduler import LadderConfig
 from croupier.transport import Limits, split_address
 
 #: Where the server keeps its store, replays, logs and generated keys unless told otherwise.
@@ -162,7 +165,13 @@ def _get(source: str, table: Mapping[str, Any], key: str, kind: type | tuple[typ
 
 
 def _kind(kind: type | tuple[type, ...]) -> str:
-    names = {bool: "true or false", int: "an integer", str: "a string", float: "a number"}
+    names = {
+        bool: "true or false",
+        int: "an integer",
+        str: "a string",
+        float: "a number",
+        dict: "a table",
+    }
     if isinstance(kind, tuple):
         return "a number"
     return names.get(kind, kind.__name__)
@@ -180,8 +189,6 @@ def parse_serve_config(data: Mapping[str, Any], source: str, *, base: Path) -> S
     ladder = data.get("ladder", {})
     if not isinstance(ladder, dict):
         raise _fail(source, "ladder", f"must be a table, got {ladder!r}")
-    from croupier.serve._ladder import parse_ladder_config  # (it imports the scheduler)
-
     parse_ladder_config(ladder, source)  # a mistake in [ladder] is found before the start
     changes: dict[str, Any] = {"source": source, "ladder": ladder}
     for key in ("bot_listen", "control_listen", "web_listen"):
@@ -296,3 +303,78 @@ def is_loopback(address: str) -> bool:
     host, _ = split_address(address)
     host = host.strip("[]").lower()
     return host == "localhost" or host.startswith("127.") or host == "::1"
+
+
+#: The keys of the ``[ladder]`` table, with their kinds.
+_LADDER_KEYS: dict[str, type | tuple[type, ...]] = {
+    "game": str,
+    "params": dict,
+    "name": str,
+    "seats": int,
+    "concurrency": int,
+    "duplicate": bool,
+    "allow_remote_duplicate": bool,
+    "seatings": str,
+    "exploration": (int, float),
+    "closeness": (int, float),
+    "seed": int,
+    "enabled": bool,
+}
+
+
+def parse_ladder_config(table: Mapping[str, Any], source: str) -> LadderConfig | None:
+    """The ladder of a ``[ladder]`` table (``None`` when there is none, or ``enabled =
+    false``); :class:`ConfigError` in one line naming the key and ``source`` for a mistake."""
+
+    def fail(key: str, message: str) -> ConfigError:
+        return ConfigError(f"{source}: ladder.{key}: {message}")
+
+    if not table or table.get("enabled", True) is False:
+        return None
+    for key, value in table.items():
+        if key not in _LADDER_KEYS:
+            raise fail(key, f"unknown key (known: {', '.join(sorted(_LADDER_KEYS))})")
+        kind = _LADDER_KEYS[key]
+        if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
+            raise fail(key, f"must be {_kind(kind)}, got {value!r}")
+    if "game" not in table:
+        raise fail("game", "missing (the game the ladder plays)")
+    params = dict(table.get("params", {}))
+    for key, value in params.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail(f"params.{key}", f"must be an integer, got {value!r}")
+    config = LadderConfig(
+        game=table["game"],
+        params=params,
+        name=table.get("name", "ladder"),
+        seats=table.get("seats", 0),
+        concurrency=table.get("concurrency", 4),
+        duplicate=table.get("duplicate", False),
+        allow_remote_duplicate=table.get("allow_remote_duplicate", False),
+        seatings=table.get("seatings", "rotations"),
+        exploration=float(table.get("exploration", 0.1)),
+        closeness=float(table.get("closeness", 25 / 6)),
+        seed=table.get("seed"),
+    )
+    if config.seed is not None and not 0 <= config.seed < SEED_LIMIT:
+        raise fail("seed", f"must be from 0 to 2**{SEED_BITS} - 1, got {config.seed}")
+    config.check_duplicate(source)
+    if config.seatings not in ("rotations", "permutations"):
+        raise fail("seatings", f"must be rotations or permutations, got {config.seatings!r}")
+    if not 1 <= config.concurrency <= 100_000:
+        raise fail("concurrency", f"must be from 1 to 100000, got {config.concurrency}")
+    if not 0 <= config.exploration <= 1:
+        raise fail("exploration", f"must be from 0 to 1, got {config.exploration}")
+    if config.closeness <= 0:
+        raise fail("closeness", f"must be more than 0, got {config.closeness}")
+    if not config.name or not config.name.replace("-", "").replace("_", "").isalnum():
+        raise fail("name", f"use letters, digits, '-' and '_', got {config.name!r}")
+    try:
+        get_game(config.game)
+    except ConfigError as exc:
+        raise fail("game", str(exc)) from None
+    try:
+        config.full_params()
+    except ConfigError as exc:
+        raise fail("params", str(exc).removeprefix("ladder: ")) from None
+    return config

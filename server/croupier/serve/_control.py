@@ -1,5 +1,6 @@
-"""The ``croupier.v1.ControlService`` servicer: every RPC of ``control.proto`` on top of
-:class:`~croupier.serve._server.CompetitionServer`.
+"""The ``croupier.v1.ControlService`` servicer: every RPC of ``control.proto`` on top of the
+server's parts: its keys (``serve/_auth.py``), registered bots (``serve/_bots.py``), matches
+(``serve/_matches.py``) and tournaments (``serve/_tournaments.py``).
 
 Each call is authenticated first (``authorization: Bearer KEY``: see the server's roles); a call
 outside the caller's role ends with PERMISSION_DENIED, a key that admits nothing with
@@ -37,7 +38,7 @@ import asyncio
 import base64
 import hashlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from fractions import Fraction
 
 import grpc
@@ -50,7 +51,12 @@ from croupier.errors import (
     ReplayError,
     StoreError,
 )
-from croupier.ladder._server_store import (
+from croupier.ladder import Standings
+from croupier.serve._auth import AuthError, Caller, Keys, Role
+from croupier.serve._bots import Bots, BotStatus
+from croupier.serve._errors import ExistsError, NotFoundError, StateError, reason_of
+from croupier.serve._matches import Matches, MatchOrder
+from croupier.serve._store import (
     ABORTED,
     CANCELLED,
     FINISHED,
@@ -58,19 +64,9 @@ from croupier.ladder._server_store import (
     RUNNING,
     ServerMatch,
 )
-from croupier.serve._server import (
-    AuthError,
-    BotStatus,
-    Caller,
-    CompetitionServer,
-    ExistsError,
-    MatchOrder,
-    NotFoundError,
-    Role,
-    StateError,
-    reason_of,
-)
+from croupier.serve._tournaments import Tournaments
 from croupier.serve._watch import watch_match
+from croupier.transport import SandboxOptions, sandbox_isolation
 from croupier.v1 import bot_pb2, control_pb2, control_pb2_grpc, score_pb2
 
 #: ListMatches' page size when the request names none, and the largest it may ask for.
@@ -172,10 +168,26 @@ def _may_see_seat(caller: Caller, record: ServerMatch, seat: int) -> bool:
 
 
 class ControlServicer(control_pb2_grpc.ControlServiceServicer):
-    """See the module docstring."""
+    """See the module docstring. ``sandbox`` is how the server launches bots (the standings'
+    warning); ``deal_set_open`` says whether a match belongs to a duplicate set still being
+    played (by a tournament or the ladder: only operators may watch it)."""
 
-    def __init__(self, server: CompetitionServer) -> None:
-        self._server = server
+    def __init__(
+        self,
+        keys: Keys,
+        bots: Bots,
+        matches: Matches,
+        tournaments: Tournaments,
+        *,
+        sandbox: SandboxOptions,
+        deal_set_open: Callable[[ServerMatch], bool],
+    ) -> None:
+        self._keys = keys
+        self._bots = bots
+        self._matches = matches
+        self._tournaments = tournaments
+        self._sandbox = sandbox
+        self._deal_set_open = deal_set_open
         self._log = structlog.get_logger("croupier.control")
 
     # -- plumbing -------------------------------------------------------------------------------
@@ -184,7 +196,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
         self, context: grpc.aio.ServicerContext, method: str, *allowed: Role
     ) -> Caller:
         try:
-            caller = self._server.authenticate(context.invocation_metadata())
+            caller = self._keys.authenticate(context.invocation_metadata())
         except AuthError as exc:
             await context.abort(
                 grpc.StatusCode.UNAUTHENTICATED,
@@ -199,6 +211,23 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
                 trailing_metadata=((REASON_KEY, "ROLE"),),
             )
         return caller
+
+    async def _standings(self, tournament: str) -> tuple[str, Standings]:
+        """The game and the standings of ``tournament`` (``""``: the server's own matches),
+        recomputed from the stored results."""
+        if tournament:
+            return await self._tournaments.standings(tournament)
+        return await self._matches.standings()
+
+    async def _standings_warning(self, tournament: str) -> str:
+        """One line for the standings of ``tournament`` (``""``: the server's own) when some of
+        its launched bots ran without a sandbox (``--sandbox none``); ``""`` otherwise."""
+        if tournament:
+            return await self._tournaments.standings_warning(tournament)
+        how = await asyncio.to_thread(sandbox_isolation, self._sandbox.mode)
+        if how.isolated:
+            return ""
+        return f"this server launches its bots without a sandbox: {how.summary}"
 
     async def _fail(self, context: grpc.aio.ServicerContext, exc: CroupierError) -> None:
         code = grpc.StatusCode.INVALID_ARGUMENT
@@ -226,7 +255,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.CreateMatchResponse:
         await self._caller(context, "CreateMatch", Role.OPERATOR)
         try:
-            record = await self._server.submit(_order(request))
+            record = await self._matches.submit(_order(request))
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -237,7 +266,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.CreateMatchesResponse:
         await self._caller(context, "CreateMatches", Role.OPERATOR)
         try:
-            records = await self._server.submit_many(
+            records = await self._matches.submit_many(
                 [_order(m) for m in request.matches], request.batch
             )
         except CroupierError as exc:
@@ -266,7 +295,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
         except ConfigError as exc:
             await self._fail(context, exc)
             raise
-        rows = await self._server.list_matches(state, limit + 1, after)
+        rows = await self._matches.page(state, limit + 1, after)
         more = len(rows) > limit
         rows = rows[:limit]
         return control_pb2.ListMatchesResponse(
@@ -279,7 +308,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.GetMatchResponse:
         await self._caller(context, "GetMatch")
         try:
-            record = await self._server.get_match(request.match_id)
+            record = await self._matches.get(request.match_id)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -290,8 +319,8 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.CancelMatchResponse:
         await self._caller(context, "CancelMatch", Role.OPERATOR)
         try:
-            self._server.cancel(request.match_id)
-            record = await self._server.wait_ended(request.match_id)
+            self._matches.cancel(request.match_id)
+            record = await self._matches.wait_ended(request.match_id)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -302,11 +331,11 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> AsyncIterator[control_pb2.WatchMatchResponse]:
         caller = await self._caller(context, "WatchMatch")
         try:
-            record = await self._server.get_match(request.match_id)
+            record = await self._matches.get(request.match_id)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
-        if caller.role is not Role.OPERATOR and self._server.deal_set_open(record):
+        if caller.role is not Role.OPERATOR and self._deal_set_open(record):
             await context.abort(
                 grpc.StatusCode.PERMISSION_DENIED,
                 f"match {record.match_id} is a seating of a duplicate set still being played: "
@@ -326,7 +355,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
                     f"seat {seat}'s view is only for its own bot's key and operators",
                 )
 
-        source = await self._server.watch_source(record.match_id)
+        source = await self._matches.watch_source(record.match_id)
         try:
             async for response in watch_match(
                 source,
@@ -344,7 +373,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> AsyncIterator[control_pb2.FetchReplayResponse]:
         await self._caller(context, "FetchReplay", Role.OPERATOR)
         try:
-            path, record = await self._server.replay_file(request.match_id)
+            path, record = await self._matches.replay_file(request.match_id)
             data = await asyncio.to_thread(path.read_bytes)
         except CroupierError as exc:
             await self._fail(context, exc)
@@ -371,8 +400,8 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.GetStandingsResponse:
         await self._caller(context, "GetStandings")
         try:
-            game, table = await self._server.standings(request.tournament)
-            warning = await self._server.standings_warning(request.tournament)
+            game, table = await self._standings(request.tournament)
+            warning = await self._standings_warning(request.tournament)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -396,7 +425,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.CreateTournamentResponse:
         await self._caller(context, "CreateTournament", Role.OPERATOR)
         try:
-            name, total = await self._server.create_tournament(request.config_toml)
+            name, total = await self._tournaments.create(request.config_toml)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -409,9 +438,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.RegisterBotResponse:
         await self._caller(context, "RegisterBot", Role.OPERATOR)
         try:
-            key = await self._server.register_bot(
-                request.bot_name, request.owner, tuple(request.games)
-            )
+            key = await self._bots.register(request.bot_name, request.owner, tuple(request.games))
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -423,18 +450,18 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
         caller = await self._caller(context, "ListBots")
         operator = caller.role is Role.OPERATOR
         return control_pb2.ListBotsResponse(
-            bots=[bot_info(s, owner=operator) for s in self._server.bots()]
+            bots=[bot_info(s, owner=operator) for s in self._bots.statuses()]
         )
 
     def _status(self, name: str) -> BotStatus:
-        return next(s for s in self._server.bots() if s.bot.name == name)
+        return next(s for s in self._bots.statuses() if s.bot.name == name)
 
     async def RevokeBotKey(
         self, request: control_pb2.RevokeBotKeyRequest, context: grpc.aio.ServicerContext
     ) -> control_pb2.RevokeBotKeyResponse:
         await self._caller(context, "RevokeBotKey", Role.OPERATOR)
         try:
-            await self._server.revoke_key(request.bot_name)
+            await self._bots.revoke_key(request.bot_name)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -445,7 +472,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.RotateBotKeyResponse:
         await self._caller(context, "RotateBotKey", Role.OPERATOR)
         try:
-            key, _ = await self._server.rotate_key(request.bot_name)
+            key, _ = await self._bots.rotate_key(request.bot_name)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -458,7 +485,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.DisableBotResponse:
         await self._caller(context, "DisableBot", Role.OPERATOR)
         try:
-            await self._server.set_disabled(request.bot_name, True)
+            await self._bots.set_disabled(request.bot_name, True)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -469,7 +496,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.EnableBotResponse:
         await self._caller(context, "EnableBot", Role.OPERATOR)
         try:
-            await self._server.set_disabled(request.bot_name, False)
+            await self._bots.set_disabled(request.bot_name, False)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
@@ -480,7 +507,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     ) -> control_pb2.SetBotGamesResponse:
         await self._caller(context, "SetBotGames", Role.OPERATOR)
         try:
-            await self._server.set_games(request.bot_name, tuple(request.games))
+            await self._bots.set_games(request.bot_name, tuple(request.games))
         except CroupierError as exc:
             await self._fail(context, exc)
             raise

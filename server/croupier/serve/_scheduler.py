@@ -68,10 +68,22 @@ from croupier import _defaults as defaults
 from croupier.arbiter import ClockRules, Match, MatchConfig
 from croupier.errors import ConfigError
 from croupier.games import get_game
-from croupier.ladder._play import MatchJob, Played, ResolvedBot, play_job
-from croupier.ladder._schedule import Seeder, Slot, deal_script, seatings
-from croupier.ladder._stats import Rating, initial_rating, openskill_ratings, rate_match
-from croupier.ladder._store import MatchRecord, Store
+from croupier.ladder import (
+    MatchJob,
+    MatchRecord,
+    Played,
+    Rating,
+    ResolvedBot,
+    Seeder,
+    Slot,
+    Store,
+    deal_script,
+    initial_rating,
+    openskill_ratings,
+    play_job,
+    rate_match,
+    seatings,
+)
 from croupier.transport import ArbiterServer, BotPool
 
 #: What the store's ``bots.command`` says of a registered bot (it runs wherever its owner runs it).
@@ -399,6 +411,8 @@ class LadderScheduler:
 
     async def wait_idle(self) -> None:
         """Wait until no match of the ladder is running."""
+        # (not a TaskGroup: each match is started on its own as room frees, and one that fails
+        # must not cut its siblings off)
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 

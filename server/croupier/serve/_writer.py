@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 import structlog
 
 from croupier.errors import StoreError
-from croupier.ladder._server_store import ServerStore
+from croupier.serve._store import ServerStore
 
 T = TypeVar("T")
 

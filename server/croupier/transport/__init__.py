@@ -22,6 +22,7 @@ from croupier.transport._launcher import (
 from croupier.transport._local import play_local
 from croupier.transport._peers import PeerLimits
 from croupier.transport._pool import BotPool, BotStats, Restart, SeatAssigner
+from croupier.transport._reflection import enable_reflection
 from croupier.transport._sandbox import (
     Isolation,
     Limits,
@@ -37,7 +38,7 @@ from croupier.transport._sandbox import inside as sandbox_inside
 from croupier.transport._sandbox import isolation_of as sandbox_isolation
 from croupier.transport._sandbox import refusal as sandbox_refusal
 from croupier.transport._sandbox import warning as sandbox_warning
-from croupier.transport._server import REASON_KEY, ArbiterServer, BotServicer
+from croupier.transport._server import REASON_KEY, UNREQUESTED_WAIT_S, ArbiterServer, BotServicer
 from croupier.transport._service import split_address
 from croupier.transport._sessions import BotSession
 from croupier.transport._stdio import PREFIX as STDIO_PREFIX
@@ -55,6 +56,7 @@ __all__ = [
     "ENV_TOKEN",
     "REASON_KEY",
     "STDIO_PREFIX",
+    "UNREQUESTED_WAIT_S",
     "ArbiterServer",
     "BotExit",
     "BotPool",
@@ -75,6 +77,7 @@ __all__ = [
     "cgroup_problem",
     "check_bot_dirs",
     "default_sandbox_mode",
+    "enable_reflection",
     "launch_bot",
     "parse_bot_command",
     "play_local",

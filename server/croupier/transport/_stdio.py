@@ -63,17 +63,6 @@ def bridge_argv(program: list[str]) -> list[str]:
     return [sys.executable, str(Path(__file__).resolve()), "--", *program]
 
 
-async def _readline(stdout: asyncio.StreamReader) -> bytes:
-    """The program's next line (``b""`` at the end); a line longer than ``MAX_LINE_BYTES`` is
-    dropped and read as ``?`` (not an action)."""
-    try:
-        return await stdout.readline()
-    except ValueError:
-        with contextlib.suppress(ValueError, asyncio.IncompleteReadError):
-            await stdout.readuntil(b"\n")
-        return b"?\n"
-
-
 class _Disconnected(Exception):
     """The program closed its stdout (or its stdin broke) before the match ended."""
 
@@ -97,7 +86,7 @@ async def run_bridge(program: list[str], address: str, token: str) -> int:
     stdin, stdout = proc.stdin, proc.stdout
     # the program's first line may be a hello naming it: waited for HELLO_WAIT_S, then the
     # bridge says Hello under the default name; a first line that is not a hello is a reply
-    first = asyncio.create_task(_readline(stdout))
+    first = asyncio.create_task(stdio.read_line(stdout))
     await asyncio.wait({first}, timeout=stdio.HELLO_WAIT_S)
     said = stdio.parse_hello(first.result()) if first.done() else None
     hello = pb.Hello(
@@ -135,7 +124,7 @@ async def run_bridge(program: list[str], address: str, token: str) -> int:
                 that is not an action is named in the log (check-bot points at it)."""
                 lines, named = 0, False
                 while True:
-                    line = await first if lines == 0 else await _readline(stdout)
+                    line = await first if lines == 0 else await stdio.read_line(stdout)
                     if not line:
                         return
                     lines += 1

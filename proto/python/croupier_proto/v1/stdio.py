@@ -9,7 +9,8 @@ stdio:CMD``) and the Python SDK's (``python -m croupier_bot.stdio``).
   action);
 * :func:`bot_name`: the name a program plays under in ``Hello``;
 * :func:`parse_hello`: the program's optional first line, ``{"hello": {"botName": ...,
-  "botVersion": ...}}``, which names it in ``Hello`` instead.
+  "botVersion": ...}}``, which names it in ``Hello`` instead;
+* :func:`read_line`: the program's next line, a too-long one read as not an action.
 
 Written by hand (``proto/generate.py`` rewrites only the ``*_pb2*`` modules beside it); it
 imports nothing but protobuf and the generated ``bot_pb2``.
@@ -17,6 +18,8 @@ imports nothing but protobuf and the generated ``bot_pb2``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 from collections import deque
@@ -34,6 +37,18 @@ MAX_LINE_BYTES = 1 << 20
 HELLO_WAIT_S = 1.0
 #: Longest name or version a hello may give (the arbiter cleans and cuts them further).
 _HELLO_FIELD_CHARS = 200
+
+
+async def read_line(stdout: asyncio.StreamReader) -> bytes:
+    """The program's next line (``b""`` at the end); a line longer than the reader's limit
+    (``MAX_LINE_BYTES`` where a bridge starts the program) is dropped and read as ``?`` (not an
+    action)."""
+    try:
+        return await stdout.readline()
+    except ValueError:
+        with contextlib.suppress(ValueError, asyncio.IncompleteReadError):
+            await stdout.readuntil(b"\n")
+        return b"?\n"
 
 
 def bot_name(program: Sequence[str]) -> str:

@@ -43,8 +43,16 @@ from typing import Any
 
 from croupier.arbiter import new_secret
 from croupier.errors import ConfigError, StoreError
-from croupier.ladder._sqlite import SQLiteStore, connect, private_file
-from croupier.ladder._store import SEAT_COLUMNS, MatchRecord, SeatRecord, seat_record, seat_rows
+from croupier.ladder import (
+    SEAT_COLUMNS,
+    MatchRecord,
+    SeatRecord,
+    SQLiteStore,
+    private_file,
+    seat_record,
+    seat_rows,
+)
+from croupier.ladder import connect_sqlite as connect
 
 #: 1: seeds in an INTEGER column; 2: seeds as decimal text (128-bit), the server's secret key
 #: (``server_meta`` ``secret``) that its ladder's seeds derive from, and the registered bots'
