@@ -35,6 +35,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from croupier.games import GAMES, get_spec
+from croupier.serve._pages import PageError
 from croupier.v1 import control_pb2 as cpb
 from croupier.v1 import control_pb2_grpc
 
@@ -56,6 +57,7 @@ _STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/static/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/static/pages.js": ("pages.js", "text/javascript; charset=utf-8"),
 }
 _SECURITY_HEADERS = (
     "X-Content-Type-Options: nosniff\r\n"
@@ -73,6 +75,13 @@ class Spectator(Protocol):
     async def standings(self) -> cpb.GetStandingsResponse: ...
     async def list_matches(self, state: int, limit: int) -> cpb.ListMatchesResponse: ...
     def watch(self, match_id: str) -> AsyncIterator[cpb.WatchMatchResponse]: ...
+
+
+class PublicPages(Protocol):
+    """The bot pages, standings, paged lists and featured match (``serve/_pages.py``): the
+    answer to ``GET /api/pages<path>``, or :class:`~croupier.serve._pages.PageError`."""
+
+    async def get(self, path: str, query: dict[str, list[str]]) -> Any: ...
 
 
 class ControlSpectator:
@@ -140,6 +149,7 @@ class _HttpError(Exception):
         self.status, self.reason = status, reason
 
 
+_REASONS = {400: "Bad Request", 404: "Not Found"}
 _GRPC_HTTP = {
     grpc.StatusCode.NOT_FOUND: (404, "Not Found"),
     grpc.StatusCode.PERMISSION_DENIED: (403, "Forbidden"),
@@ -168,8 +178,11 @@ class WebServer:
         *,
         head_timeout_s: float = HEAD_TIMEOUT_S,
         tls: ssl.SSLContext | None = None,
+        pages: PublicPages | None = None,
     ) -> None:
         self.spectator = spectator
+        #: The ``/api/pages/...`` answers (``None``: not served).
+        self.pages = pages
         self.host, self.port = host, port
         self.head_timeout_s = head_timeout_s
         self.tls = tls
@@ -256,6 +269,13 @@ class WebServer:
         }
         if path in handlers:
             await self._json(writer, await handlers[path]())
+            return
+        if self.pages is not None and path.startswith("/api/pages/"):  # (serve/_pages.py)
+            try:
+                answer = await self.pages.get(path.removeprefix("/api/pages"), request.query)
+            except PageError as exc:
+                raise _HttpError(exc.status, _REASONS.get(exc.status, "Error"), str(exc)) from None
+            await self._json(writer, answer)
             return
         parts = path.split("/")
         if (
