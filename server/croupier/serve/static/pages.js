@@ -100,9 +100,14 @@ window.CroupierPages = (() => {
 
   let finishedOffset = 0;
 
+  let finishedTicket = 0;
+
   async function finished(offset = finishedOffset) {
+    // the page asked for last is the one shown: an older answer arriving late is dropped
+    const ticket = ++finishedTicket;
+    finishedOffset = offset;
     const d = await getJSON(`/api/pages/matches?state=finished&offset=${offset}&limit=10`);
-    finishedOffset = d.offset;
+    if (ticket !== finishedTicket) return;
     const body = clear($("finished").tBodies[0]);
     if (!d.matches.length) emptyRow(body, 5);
     for (const m of d.matches) {
@@ -128,7 +133,7 @@ window.CroupierPages = (() => {
     const seats = el("div", { class: "featured-seats" });
     for (const s of m.seats) {
       seats.append(el("span", { class: "featured-seat" }, botLink(s.bot),
-        el("span", { class: "note", text: ` μ ${fixed(s.mu)}` })));
+        el("span", { class: "note", text: s.mu === null ? " new" : ` μ ${fixed(s.mu)}` })));
     }
     box.append(
       el("div", { class: "featured-head" },
@@ -140,7 +145,7 @@ window.CroupierPages = (() => {
 
   // ---- a bot's page ---------------------------------------------------------------------------
 
-  const bot = { name: "", offset: 0, game: "", opponent: "", timer: null };
+  const bot = { name: "", offset: 0, game: "", opponent: "", timer: null, ticket: 0, summary: 0 };
 
   // The rating after each rated match: μ (line and points), the band μ ± σ, and the
   // conservative rating μ − 3σ (dashed); a point's title says which match it was.
@@ -189,11 +194,13 @@ window.CroupierPages = (() => {
   }
 
   async function botMatches(offset = bot.offset) {
+    const ticket = ++bot.ticket; // (as finished(): only the latest answer is shown)
+    bot.offset = offset;
     const query = new URLSearchParams({ offset: String(offset), limit: "10" });
     if (bot.game) query.set("game", bot.game);
     if (bot.opponent) query.set("opponent", bot.opponent);
     const d = await getJSON(`/api/pages/bots/${encodeURIComponent(bot.name)}/matches?${query}`);
-    bot.offset = d.offset;
+    if (ticket !== bot.ticket) return;
     const body = clear($("bot-matches").tBodies[0]);
     if (!d.matches.length) emptyRow(body, 6);
     for (const m of d.matches) {
@@ -215,7 +222,9 @@ window.CroupierPages = (() => {
   }
 
   async function botSummary() {
+    const ticket = ++bot.summary;
     const d = await getJSON(`/api/pages/bots/${encodeURIComponent(bot.name)}`);
+    if (ticket !== bot.summary) return;
     const info = d.bot;
     $("bot-name").textContent = info.name;
     const facts = [info.registered ? `registered ${when(info.registered_ms)}` : "not registered (seen in matches)",
@@ -276,5 +285,5 @@ window.CroupierPages = (() => {
     bot.timer = null;
   }
 
-  return { standings, finished, featured, showBot, hideBot };
+  return { standings, finished, featured, showBot, hideBot, botLink };
 })();
