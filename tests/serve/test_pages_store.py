@@ -19,14 +19,18 @@ from croupier.serve._store import ServerStore
 
 
 def _finish(
-    store: ServerStore, i: int, bots: tuple[str, str], seats: tuple[SeatRecord, ...]
+    store: ServerStore,
+    i: int,
+    bots: tuple[str, str],
+    seats: tuple[SeatRecord, ...],
+    ended: int | None = None,
 ) -> None:
     match = dataclasses.replace(server_match(i), bots=bots)
     assert store.create_match(match)
     assert store.mark_running(match.match_id, 2000 + i)
     assert store.finish_match(
         match.match_id,
-        ended_ms=3000 + i,
+        ended_ms=3000 + i if ended is None else ended,
         rounds=1,
         decisions=10,
         replay_path=f"replays/{match.match_id}.jsonl",
@@ -99,5 +103,13 @@ async def _history(tmp_path: Path) -> None:
         _finish(store, 9, ("b", "c"), _won("b", "c"))
         again = (await pages.bot("b"))["rating"]["history"]
         assert [h["match_id"] for h in again][-1] == "m009"
+        # one committed with an earlier end than the last folded: the fold starts over, and
+        # agrees with a fold made from nothing
+        _finish(store, 8, ("c", "b"), _won("c", "b"), ended=3002)
+        fresh = Pages(storage, {}, "fipsen")
+        for bot in ("a", "b", "c"):
+            carried = (await pages.bot(bot))["rating"]
+            assert carried == (await fresh.bot(bot))["rating"], bot
+        assert "m008" in [h["match_id"] for h in carried["history"]]
     finally:
         storage.close()

@@ -15,8 +15,8 @@ The rating history is not stored apart: a rating is the fold of
 the order they finished (what ``GetStandings`` computes), so the rating after each match is
 that fold's value at that match, recomputed exactly from what the store has kept since its
 first match: a store of any age has its whole history, and a crash loses none of it (a match is
-committed finished with its seats in one transaction). The fold is cached per game until
-another match of that game finishes.
+committed finished with its seats in one transaction). The fold is cached per game and carried
+on over the matches finished since.
 """
 
 from __future__ import annotations
@@ -66,11 +66,13 @@ class PageError(Exception):
         self.status = status
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Fold:
-    """The ratings fold of one game: each bot's rating after each of its matches."""
+    """The ratings fold of one game: each bot's rating after each of its matches, folded up to
+    the ``count`` finished matches up to ``last`` ((ended_ms, id) of the last one)."""
 
-    key: tuple[int, int]
+    count: int
+    last: tuple[int, str]
     ratings: dict[str, Rating]
     history: dict[str, list[dict[str, Any]]]
 
@@ -112,24 +114,42 @@ def public_match(match: ServerMatch, decisions: int | None = None) -> dict[str, 
 
 # -- reads, in the store's reader thread ------------------------------------------------------
 
-
-def _fold_key(store: ServerStore, game: str) -> tuple[int, int]:
-    row = store.read_sql(
-        "SELECT COUNT(*), COALESCE(MAX(ended_ms), 0) FROM server_matches "
-        "WHERE state = ? AND tournament = '' AND game = ?",
-        (FINISHED, game),
-    )[0]
-    return int(row[0]), int(row[1])
+_FINISHED_OWN = "WHERE state = ? AND tournament = '' AND game = ?"
 
 
 def _fold(store: ServerStore, game: str, cached: _Fold | None) -> _Fold:
-    """The ratings fold of ``game`` (``cached`` again if no match of it has finished since)."""
-    key = _fold_key(store, game)
-    if cached is not None and cached.key == key:
-        return cached
-    current: dict[str, Rating] = {}
-    history: dict[str, list[dict[str, Any]]] = {}
-    for match in store.finished("", game) if game else []:
+    """The ratings fold of ``game``: ``cached`` carried on over the matches finished after its
+    last one, if every match finished since comes after it in the fold's order (ended_ms, id);
+    else folded again from the first match (a match committed with an earlier end)."""
+    count = int(
+        store.read_sql(f"SELECT COUNT(*) FROM server_matches {_FINISHED_OWN}", (FINISHED, game))[0][
+            0
+        ]
+    )
+    fold = cached
+    if fold is not None and fold.count == count:
+        return fold
+    newer: list[ServerMatch] = []
+    if fold is not None:
+        newer = store.matches_where(
+            f"{_FINISHED_OWN} AND (ended_ms > ? OR (ended_ms = ? AND id > ?))",
+            (FINISHED, game, fold.last[0], fold.last[0], fold.last[1]),
+            "ORDER BY ended_ms, id",
+        )
+        if fold.count + len(newer) != count:
+            fold = None
+    if fold is None:
+        fold = _Fold(0, (0, ""), {}, {})
+        newer = store.matches_where(_FINISHED_OWN, (FINISHED, game), "ORDER BY ended_ms, id")
+    else:  # (a copy: a reader of the cached fold is never handed one half carried on)
+        fold = _Fold(
+            fold.count,
+            fold.last,
+            dict(fold.ratings),
+            {bot: list(h) for bot, h in fold.history.items()},
+        )
+    current, history = fold.ratings, fold.history
+    for match in newer:
         for s in match.seats:
             current.setdefault(s.bot, initial_rating())
         after = rate_match(current, match.record())
@@ -145,7 +165,9 @@ def _fold(store: ServerStore, game: str, cached: _Fold | None) -> _Fold:
                     "sigma": round(rating.sigma, 4),
                 }
             )
-    return _Fold(key, current, history)
+        fold.count += 1
+        fold.last = (match.ended_ms, match.match_id)
+    return fold
 
 
 def _where_bot(bot: str, game: str, opponent: str, state: str | None) -> tuple[str, list[Any]]:
