@@ -113,3 +113,36 @@ async def _history(tmp_path: Path) -> None:
         assert "m008" in [h["match_id"] for h in carried["history"]]
     finally:
         storage.close()
+
+
+def test_the_standings_are_sorted_by_rating_and_follow_each_new_match(tmp_path: Path) -> None:
+    asyncio.run(_standings(tmp_path))
+
+
+async def _standings(tmp_path: Path) -> None:
+    storage, pages = _pages(tmp_path)
+    store = storage.writes
+    try:
+        for i in range(3):
+            _finish(store, i, ("a", "b"), _won("a", "b"))
+        first = await pages.standings()
+        assert [r["bot_name"] for r in first["rows"]] == ["a", "b"]
+        assert [r["matches"] for r in first["rows"]] == [3, 3]
+        for i in range(3, 9):  # c beats a every time: c passes it
+            _finish(store, i, ("c", "a"), _won("c", "a"))
+        # d wins its one match by the most points: first by score, not by rating (its sigma
+        # is still wide)
+        big = (
+            SeatRecord(0, "d", Fraction(5), 1, "normal", 0, 0),
+            SeatRecord(1, "b", Fraction(-5), 2, "normal", 0, 0),
+        )
+        _finish(store, 9, ("d", "b"), big)
+        rows = (await pages.standings())["rows"]
+        assert [r["matches"] for r in rows if r["bot_name"] == "a"] == [9]
+        ratings = [r["rating"] for r in rows]
+        assert ratings == sorted(ratings, reverse=True)
+        assert rows[0]["bot_name"] == "c"
+        assert [r["rank"] for r in rows] == [1, 2, 3, 4]
+        assert [r["bot_name"] for r in rows].index("d") > 0
+    finally:
+        storage.close()

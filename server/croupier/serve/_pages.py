@@ -117,15 +117,23 @@ def public_match(match: ServerMatch, decisions: int | None = None) -> dict[str, 
 _FINISHED_OWN = "WHERE state = ? AND tournament = '' AND game = ?"
 
 
+def _finished_count(store: ServerStore, game: str) -> int:
+    """How many of the server's own matches of ``game`` have finished (they never unfinish)."""
+    sql = f"SELECT COUNT(*) FROM server_matches {_FINISHED_OWN}"
+    return int(store.read_sql(sql, (FINISHED, game))[0][0])
+
+
+def _latest_game(store: ServerStore) -> str:
+    """The game of the latest finished match of the server's own (``""``: none)."""
+    latest = [m for m in store.list_matches(FINISHED, 50) if not m.tournament]
+    return latest[0].game if latest else ""
+
+
 def _fold(store: ServerStore, game: str, cached: _Fold | None) -> _Fold:
     """The ratings fold of ``game``: ``cached`` carried on over the matches finished after its
     last one, if every match finished since comes after it in the fold's order (ended_ms, id);
     else folded again from the first match (a match committed with an earlier end)."""
-    count = int(
-        store.read_sql(f"SELECT COUNT(*) FROM server_matches {_FINISHED_OWN}", (FINISHED, game))[0][
-            0
-        ]
-    )
+    count = _finished_count(store, game)
     fold = cached
     if fold is not None and fold.count == count:
         return fold
@@ -312,6 +320,8 @@ class Pages:
         self._feeds = feeds
         self._ladder_game = ladder_game
         self._folds: dict[str, _Fold] = {}
+        #: The last standings answer and the (game, finished matches) it was made from.
+        self._standings: tuple[tuple[str, int], dict[str, Any]] | None = None
 
     async def get(self, path: str, query: Mapping[str, list[str]]) -> Any:
         """The answer to ``GET path?query`` (``path`` after ``/api/pages``); :class:`PageError`
@@ -366,15 +376,20 @@ class Pages:
         return fold
 
     async def _game(self) -> str:
+        """The standings' game: the ladder's, else the latest finished match's (as
+        ``GetStandings``)."""
         if self._ladder_game:
             return self._ladder_game
-        game, _ = await self._storage.read(own_standings, "")
-        return game
+        return await self._storage.read(_latest_game)
 
     async def standings(self) -> dict[str, Any]:
         """The standings of the server's own matches (``GetStandings``' rows), sorted by the
         rating they show (mu - 3 sigma, then mu, then name), with what each column means."""
-        game, table = await self._storage.read(own_standings, self._ladder_game)
+        game = await self._game()
+        count = await self._storage.read(_finished_count, game)
+        if self._standings is not None and self._standings[0] == (game, count):
+            return self._standings[1]  # (no match of the game has finished since)
+        game, table = await self._storage.read(own_standings, game)
         ordered = sorted(table.bots, key=lambda b: (-b.rating.ordinal, -b.rating.mu, b.name))
         rows: list[dict[str, Any]] = [
             {
@@ -389,7 +404,9 @@ class Pages:
             }
             for rank, b in enumerate(ordered, 1)
         ]
-        return {"game": game, "rows": rows, "columns": COLUMNS}
+        answer = {"game": game, "rows": rows, "columns": COLUMNS}
+        self._standings = ((game, count), answer)
+        return answer
 
     async def featured(self) -> dict[str, Any]:
         """The running match whose table is rated highest (the mean mu of its seats in the
