@@ -6,7 +6,8 @@ any match and the playback of a finished one. Its backend is a **spectator clien
 control API**: every piece of data it serves comes from ControlService calls made with a
 spectator's credentials (ListBots, GetStandings, ListMatches, WatchMatch without a seat), so
 the page can be sent nothing the public view does not hold: the server's roles decide, not
-this module.
+this module. The one exception is ``/api/pages/...`` (a page per bot, the paged lists, the
+featured match), answered by ``serve/_pages.py`` from the store and its public facts only.
 
 The HTTP side is stdlib asyncio, not a framework: the page needs only GET of a few fixed paths
 and one server-sent-event stream per watched match, and ``croupier serve`` then needs no
