@@ -89,7 +89,8 @@ function renderMatches(data, bodyId, finished) {
 async function refreshHome() {
   const jobs = [
     getJSON("/api/matches?state=running").then((d) => renderMatches(d, "running", false)),
-    getJSON("/api/matches?state=finished").then((d) => renderMatches(d, "finished", true)),
+    window.CroupierPages.finished(), // (paged: static/pages.js)
+    window.CroupierPages.featured(),
     getJSON("/api/bots").then((d) => {
       const body = clear($("bots").tBodies[0]);
       for (const b of d.bots || []) {
@@ -103,18 +104,7 @@ async function refreshHome() {
           el("td", { class: b.connected ? "on" : "off", text: state })));
       }
     }),
-    getJSON("/api/standings").then((d) => {
-      const warning = d.isolation_warning ? ` · warning: ${d.isolation_warning}` : "";
-      $("standings-game").textContent = (d.game ? `continuous ladder · ${d.game}` : "") + warning;
-      const body = clear($("standings").tBodies[0]);
-      for (const r of d.rows || []) {
-        body.append(el("tr", {}, el("td", { class: "num", text: String(r.rank || "") }),
-          el("td", { text: r.bot_name }), el("td", { class: "num", text: (r.mu || 0).toFixed(2) }),
-          el("td", { class: "num", text: (r.sigma || 0).toFixed(2) }),
-          el("td", { class: "num", text: String(r.matches || 0) }),
-          el("td", { class: "num", text: (r.mean_score || 0).toFixed(2) })));
-      }
-    }),
+    window.CroupierPages.standings(), // (sorted by the rating shown, explained: static/pages.js)
   ];
   await Promise.allSettled(jobs);
 }
@@ -326,10 +316,16 @@ function route() {
   const [view, raw] = location.hash.replace(/^#/, "").split("/");
   const id = raw ? decodeURIComponent(raw) : "";
   const onBoard = (view === "watch" || view === "replay") && id;
-  $("home").hidden = Boolean(onBoard);
+  const onBot = view === "bot" && id; // a bot's page (static/pages.js)
+  $("home").hidden = Boolean(onBoard || onBot);
   $("board").hidden = !onBoard;
+  $("botpage").hidden = !onBot;
   clearInterval(homeTimer);
-  if (!onBoard) {
+  window.CroupierPages.hideBot();
+  if (onBot) {
+    stop();
+    window.CroupierPages.showBot(id);
+  } else if (!onBoard) {
     stop();
     refreshHome();
     homeTimer = setInterval(refreshHome, 2000);
