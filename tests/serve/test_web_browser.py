@@ -265,6 +265,12 @@ def test_the_page_shows_a_live_board_and_a_playback_and_is_never_sent_a_hidden_c
             assert len(steps) >= 4, steps
             page.wait_for_selector("#result", timeout=60000)
             assert page.locator("#board-status").inner_text() == "finished"
+            # the round's showdown stays on the table (a one-round match: to the end)
+            assert page.locator("#showdown .seat").count() == 3
+            if os.environ.get("CROUPIER_SHOTS"):
+                shots = Path(os.environ["CROUPIER_SHOTS"])
+                shots.mkdir(parents=True, exist_ok=True)
+                page.locator("body").screenshot(path=str(shots / "live-showdown.png"))
             _wait_finished(served, first)
             # playback of the finished match, from the home page's list
             page.click("a.back-link")
@@ -279,6 +285,14 @@ def test_the_page_shows_a_live_board_and_a_playback_and_is_never_sent_a_hidden_c
             shown = page.locator("#table").inner_text()
             page.click("#pb-last")
             assert page.locator("#table").inner_text() != shown
+            page.wait_for_selector("#result")
+            assert page.locator("#showdown .seat").count() == 3
+            # played back from the start at the top speed, it runs to the end by itself
+            page.click("#pb-first")
+            page.select_option("#pb-speed", "100")
+            page.click("#pb-play")
+            last = page.locator("#pb-pos").inner_text().split(" of ")[1]
+            page.wait_for_selector(f"#pb-pos:text-is('step {last} of {last}')", timeout=15000)
             page.wait_for_selector("#result")
             browser.close()
     finally:
