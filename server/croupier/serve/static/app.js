@@ -371,6 +371,11 @@ function watchLive(id) {
   };
   const show = () => {
     drawTable(watch, watch.last, watch.showdown, true);
+    // the seat to act's clock: how long the table has waited for it (all the public view
+    // tells: a seat's time bank is not shown, as a bank emptied by a timeout would tell that
+    // the arbiter played the seat's default action)
+    const acting = $("table").querySelector(".seat.acting");
+    if (acting && !watch.end) acting.append(el("div", { class: "clock", text: "thinking 0.0 s" }));
     $("board").dataset.live = watch.end ? "over" : "live";
     $("board").dataset.applied = String(watch.applied);
     $("live-controls").hidden = Boolean(watch.end);
@@ -400,6 +405,7 @@ function watchLive(id) {
     if (message.frame) {
       const frame = message.frame;
       if (frame.snapshot) clear($("log"));
+      live.since = performance.now();
       watch.last = frame;
       watch.showdown = nextShowdown(watch.showdown, frame);
       watch.applied += 1;
@@ -424,6 +430,10 @@ function watchLive(id) {
     $("board-status").textContent = JSON.parse(event.data).error;
     source.close();
   });
+  live.timer = setInterval(() => {
+    const clock = $("table").querySelector(".seat.acting .clock");
+    if (clock && live.since) clock.textContent = `thinking ${((performance.now() - live.since) / 1000).toFixed(1)} s`;
+  }, 200);
 }
 
 async function playBack(id) {
