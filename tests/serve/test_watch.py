@@ -397,3 +397,50 @@ def test_no_snapshot_holds_a_card_from_a_hand_or_the_stock(tmp_path: Path) -> No
             assert not card_ids(message) & never_shown
         checked += frames[0].snapshot  # (one that joined before play began has none)
     assert checked > 10
+
+
+def test_a_delayed_snapshot_is_no_further_on_than_the_delay_allows(tmp_path: Path) -> None:
+    """A snapshot watcher with a delay, joining mid-match, gets as its snapshot the frame the
+    same delay has released by then to a watcher there from the start, never a later one, and
+    after it the frames that watcher gets."""
+    path = tmp_path / "m.jsonl"
+    asyncio.run(_play_live(path, "scauver", {"players": 3, "round_cap": 4}, 3, MatchFeed("x")))
+    batches = _batches(path)
+
+    async def main() -> tuple[list[Any], cpb.WatchFrame, list[Any]]:
+        feed = MatchFeed("m")
+        held: list[Any] = []
+
+        async def watch_held() -> None:
+            async for m in watch_match(feed, _request(delay_decisions=6), may_see_seat=bool):
+                if m.WhichOneof("kind") == "frame":
+                    held.append(m.frame)
+
+        task = asyncio.create_task(watch_held())
+        late: asyncio.Task[list[Any]] | None = None
+        at_join: cpb.WatchFrame | None = None
+        for i, batch in enumerate(batches):
+            for record in batch:
+                feed(record)
+            for _ in range(30):
+                await asyncio.sleep(0)
+            if i == len(batches) // 2:
+                at_join = held[-1]
+                late = asyncio.create_task(
+                    _collect(feed, _request(snapshot=True, delay_decisions=6))
+                )
+                for _ in range(30):
+                    await asyncio.sleep(0)
+        await task
+        assert late is not None
+        assert at_join is not None
+        return held, at_join, await late
+
+    held, at_join, late = asyncio.run(main())
+    snap = late[1].frame
+    assert snap.snapshot
+    assert (snap.step, snap.view) == (at_join.step, at_join.view)
+    k = held.index(at_join)
+    assert _bytes([cpb.WatchMatchResponse(frame=f) for f in _frames(late[2:])]) == _bytes(
+        [cpb.WatchMatchResponse(frame=f) for f in held[k + 1 :]]
+    )
