@@ -247,10 +247,16 @@ function appendLog(lines) {
 
 // The round's showdown as the rules made it public: every card list in the game's account
 // of the round's end (DealEnded.<game>), by seat, with the seat's score change.
+// (a game whose cards are enum values, such as As-Nas's ranks, gives them by their last word)
 function cardLists(data, out = []) {
   if (Array.isArray(data)) {
     if (data.length && data.every((c) => c && typeof c === "object" && "label" in c)) out.push(data);
-    else for (const item of data) cardLists(item, out);
+    else if (data.length && data.every((c) => typeof c === "string" && /^[A-Z][A-Z0-9_]*_[A-Z0-9]+$/.test(c))) {
+      out.push(data.map((c) => {
+        const word = c.split("_").pop();
+        return { label: word.charAt(0) + word.slice(1).toLowerCase() };
+      }));
+    } else for (const item of data) cardLists(item, out);
   } else if (data && typeof data === "object") {
     for (const [key, value] of Object.entries(data)) {
       if (key !== "link") cardLists(value, out); // (a link repeats the field's cards)
