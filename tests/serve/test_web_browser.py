@@ -278,6 +278,9 @@ def test_the_page_shows_a_live_board_and_a_playback_and_is_never_sent_a_hidden_c
             assert row is not None
             row.query_selector("a").click()
             page.wait_for_selector("#playback:not([hidden])")
+            # each seat's rating beside its name (the standings rate them once a match ended)
+            page.wait_for_selector("#table .seat .rating")
+            assert page.locator("#table .seats > .seat .rating").count() == 3
             assert page.locator("#pb-pos").inner_text().startswith("step 1 of ")
             page.click("#pb-next")
             page.click("#pb-next")

@@ -327,13 +327,13 @@ function nextShowdown(showdown, frame) {
   return showdown;
 }
 
-function started(watch, message) {
+function started(watch, message, redraw) {
   const match = message.started.match || {};
   watch.game = match.game || "";
   watch.names = (match.seats || []).map((s) => s.bot_name || "");
   watch.noun = match.params && "deals" in match.params ? "deal" : "round";
   $("board-title").textContent = `${watch.game} · ${match.match_id || watch.id}`;
-  loadRatings(watch);
+  loadRatings(watch).then(redraw);
 }
 
 // Ratings beside the names: the standings' μ of each seat's bot, where the server has one.
@@ -403,7 +403,9 @@ function watchLive(id) {
     if (message.started) {
       // (a reconnection starts over from a fresh snapshot)
       watch = live.watch = newWatch(id);
-      started(watch, message);
+      started(watch, message, () => {
+        if (current === live && !live.paused && watch.last) show();
+      });
       clear($("log"));
       live.behind = [];
       return;
@@ -456,7 +458,9 @@ async function playBack(id) {
     return;
   }
   for (const message of data.messages) {
-    if (message.started) started(watch, message);
+    if (message.started) started(watch, message, () => {
+      if (current === back && watch.frames.length) show(Number($("pb-slider").value));
+    });
     else if (message.frame) watch.frames.push(message.frame);
     else if (message.end) watch.end = message.end;
   }
