@@ -17,6 +17,11 @@ operators only until the set is over (``CompetitionServer.deal_set_open``), so a
 its seat's reveal there only then, though its bot was not told it at the end of the match.
 
 A finished match is streamed from its replay file, read by the same reader.
+
+A watcher may ask for a snapshot (``WatchMatchRequest.snapshot``: what the web page does): the
+frames made so far come as one frame, the latest view with the last events
+(:func:`snapshot`), then the stream goes on frame by frame; a late watcher is then sent a few
+kilobytes, however long the match has run.
 """
 
 from __future__ import annotations
@@ -427,9 +432,8 @@ async def watch_match(
     there are already come as one, :func:`snapshot` (the view now and the last events), and
     the stream goes on from there (delays apply as ever: the snapshot is the latest frame a
     delay releases; a match that has ended is its final view, then ``end``). ``match``: the
-    match as the
-    server knows it (default: from the replay header). A replay file that does not read is a
-    :class:`~croupier.errors.ReplayError`."""
+    match as the server knows it (default: from the replay header). A replay file that does
+    not read is a :class:`~croupier.errors.ReplayError`."""
     records = _FeedSource(source) if isinstance(source, MatchFeed) else _FileSource(source)
     header = await records.header()
     if header is None:  # closed before it started
