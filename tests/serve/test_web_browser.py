@@ -1,7 +1,8 @@
 """The spectators' web page in a real browser (Debian's chromium, driven by playwright): a real
 ``croupier serve`` process, three registered bots (real processes of the Python SDK) playing
 Scauver through their sessions, the page showing the lobby and the running match, its live
-board updating, then the playback of the finished match.
+board updating and the round's showdown left on the table at its end, then the playback of the
+finished match (the seats' ratings beside their names, stepping, playing at speed).
 
 Every byte the browser was sent goes through a recording proxy in front of the page's port.
 Afterwards the hidden cards are computed from the omniscient replay (each match is one round:
