@@ -75,7 +75,9 @@ class Spectator(Protocol):
     async def list_bots(self) -> cpb.ListBotsResponse: ...
     async def standings(self) -> cpb.GetStandingsResponse: ...
     async def list_matches(self, state: int, limit: int) -> cpb.ListMatchesResponse: ...
-    def watch(self, match_id: str) -> AsyncIterator[cpb.WatchMatchResponse]: ...
+    def watch(
+        self, match_id: str, *, snapshot: bool = False
+    ) -> AsyncIterator[cpb.WatchMatchResponse]: ...
 
 
 class PublicPages(Protocol):
@@ -112,9 +114,11 @@ class ControlSpectator:
         )
         return reply
 
-    async def watch(self, match_id: str) -> AsyncIterator[cpb.WatchMatchResponse]:
+    async def watch(
+        self, match_id: str, *, snapshot: bool = False
+    ) -> AsyncIterator[cpb.WatchMatchResponse]:
         call = self._stub.WatchMatch(
-            cpb.WatchMatchRequest(match_id=match_id), metadata=self._metadata
+            cpb.WatchMatchRequest(match_id=match_id, snapshot=snapshot), metadata=self._metadata
         )
         try:
             async for message in call:
@@ -334,8 +338,10 @@ class WebServer:
         return {"messages": out}
 
     async def _events(self, writer: asyncio.StreamWriter, match_id: str) -> None:
-        """The live public stream as server-sent events: one ``data:`` line per message."""
-        stream = self.spectator.watch(match_id)
+        """The live public stream as server-sent events: one ``data:`` line per message, from
+        a snapshot of the match as it stands (``WatchMatchRequest.snapshot``): a late watcher
+        is sent the view now and the last events, then one frame per step."""
+        stream = self.spectator.watch(match_id, snapshot=True)
         next_message: asyncio.Task[cpb.WatchMatchResponse] | None = None
         try:
             head = (
