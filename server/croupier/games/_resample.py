@@ -5,9 +5,9 @@ one seat has seen, built from that seat's observation alone:
 
 1. the observation is put on the wire by the game's own codec (exactly the message the seat's
    bot is sent: nothing else is read from here on);
-2. :func:`croupier.games._deal.sample` draws the round's deck and the seats' hidden moves from
-   that message (uniformly among all consistent with it; the same module ships in the Python SDK
-   as ``croupier_bot._deal``);
+2. :func:`croupier_proto.v1.deal.sample` draws the round's deck and the seats' hidden moves
+   from that message (uniformly among all consistent with it; the Python SDK's
+   ``croupier_bot.resample`` draws from the same module);
 3. :func:`replay` deals the deck at the round's start (public: dealer, scores, chips) and plays
    the round's public history through the rules, each seat's hidden moves where the rules ask
    for them. The rules check every move, so a sample that did not fit would raise.
@@ -26,8 +26,11 @@ from croupier.errors import IllegalActionError
 from croupier.games import chips
 from croupier.games._api import CHANCE, Game
 from croupier.games._codec_kit import GameCodec
-from croupier.games._deal import Bits, Deal, Inconsistent, Shown, sample
 from croupier.v1 import bot_pb2 as pb
+
+# (the stubs distribution's hand-written sampler, which the SDK shares: imported by its own name,
+# as ``croupier.v1`` is an alias package whose modules are attributes, not import paths)
+from croupier_proto.v1.deal import Bits, Deal, Inconsistent, Shown, sample, shuffled
 
 S = TypeVar("S")
 
@@ -114,7 +117,7 @@ def replay(
 def sample_wire(
     observation: pb.Observation, seat: int, rng: Rng, shown_down: Shown | None = None
 ) -> Deal:
-    """:func:`croupier.games._deal.sample` with a numpy generator or ``getrandbits``."""
+    """:func:`croupier_proto.v1.deal.sample` with a numpy generator or ``getrandbits``."""
     return sample(observation, seat, bits(rng), shown_down)
 
 
@@ -132,6 +135,7 @@ __all__ = [
     "GeneratorBits",
     "Inconsistent",
     "Rng",
+    "Shown",
     "Visit",
     "bits",
     "check_seat",
@@ -141,6 +145,7 @@ __all__ = [
     "chip_start_from_wire",
     "replay",
     "sample_wire",
+    "shuffled",
     "wire",
 ]
 

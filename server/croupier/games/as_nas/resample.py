@@ -13,8 +13,16 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from croupier.games._deal import shuffled
-from croupier.games._resample import Rng, Visit, bits, check_seat, replay, sample_wire, wire
+from croupier.games._resample import (
+    Rng,
+    Visit,
+    bits,
+    check_seat,
+    replay,
+    sample_wire,
+    shuffled,
+    wire,
+)
 from croupier.games.as_nas import codec
 from croupier.games.as_nas.rules import (
     COPIES,

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from croupier.games._deal import Shown
 from croupier.games._resample import (
     Rng,
+    Shown,
     Visit,
     check_seat,
     chip_config,

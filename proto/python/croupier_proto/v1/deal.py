@@ -1,10 +1,14 @@
 """No-leak resampling: a deal and hidden moves consistent with one seat's wire observation.
 
-This module is shipped twice, byte for byte: as ``croupier.games._deal`` (behind each game's
-``resample``) and as ``croupier_bot._deal`` (behind the Python SDK's ``croupier_bot.resample``);
-``tests/games/test_resample.py`` checks that the two copies are the same file. It imports
-nothing but the standard library and reads only the seat's ``croupier.v1.Observation`` (any
-object with the message's fields), so a sample **cannot** hold anything the seat was not shown.
+One module, two readers: each game's in-process ``resample`` (through
+``croupier.games._resample``) and the Python SDK's ``croupier_bot.resample`` draw their deals
+here, so a bot gets exactly the deals the arbiter's side draws for the same observation and
+random bits. It lives in the stubs distribution (``croupier-proto``), which both the arbiter and
+the SDK depend on, because it is a reader of the contract like :mod:`croupier_proto.v1.stdio`:
+written by hand (``proto/generate.py`` rewrites only the ``*_pb2*`` modules beside it), it
+imports nothing but the standard library and reads only the seat's ``croupier.v1.Observation``
+(any object with the message's fields), so a sample **cannot** hold anything the seat was not
+shown.
 
 :func:`sample` draws a :class:`Deal`: the round's chance outcome (the shuffled deck, as the
 arbiter records it) and each seat's non-public moves of the round so far (Fipsen's discards and
@@ -756,7 +760,9 @@ def _scauver(msg: Any, seat: int, rng: Bits) -> Deal:
     return Deal(deck, tuple(tuple(h) for h in hidden), tuple(hands))
 
 
-#: The samplers by ``Observation.game`` field name.
+#: The samplers by ``Observation.game`` field name. They stay here, not in each game's package
+#: (``croupier.games.<game>``): the SDK, which needs them, must not depend on the server, and a
+#: sampler reads only its game's wire message, never the game's rules.
 _SAMPLERS: dict[str, Callable[[Any, int, Bits], Deal]] = {
     "as_nas": _as_nas,
     "fipsen": _fipsen,
