@@ -1,12 +1,16 @@
 """Chip features shared by Felduz and Scauver, from the wire's ``ChipTable`` (the arbiter's
 ``croupier.games._chips_encoder``, byte for byte): relative seats, chips as shares of the
-table's chips."""
+table's chips; and :func:`tensors`, a chip game's ``position`` and ``info`` from its own
+position features."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from croupier_bot.tensors import _history
 
 MAX_PLAYERS = 4
 SEAT_FEATURES = 7
@@ -40,3 +44,42 @@ def write(table: Any, seat: int, out: np.ndarray, offset: int) -> None:
     out[row + 2] = table.cap / chips
     out[row + 3] = bet.level / chips if bet is not None else 0.0
     out[row + 4] = bet.max_level / chips if bet is not None else 0.0
+
+
+#: ``fill(msg, seat, out)``: write a game's position features into ``out`` from 0.
+Fill = Callable[[Any, int, np.ndarray], None]
+#: ``position(msg, seat)`` or ``info(msg, seat)``: a tensor of a seat's observation message.
+Tensor = Callable[[Any, int], np.ndarray]
+
+
+def tensors(
+    fill: Fill,
+    size: int,
+    info_size: int,
+    *,
+    slots: int,
+    features: int,
+    decode: Callable[[Any], tuple[int, _history.Features]],
+    amount_at: int,
+) -> tuple[Tensor, Tensor]:
+    """A chip game's ``position`` (``size`` floats, written by ``fill``) and ``info`` (the
+    position, then the round's public actions: ``slots`` entries of ``features``, bet amounts
+    at ``amount_at`` as shares of the table's chips)."""
+
+    def position(msg: Any, seat: int) -> np.ndarray:
+        """The position tensor of ``seat``'s observation ``msg``."""
+        out = np.zeros(size, dtype=np.float32)
+        fill(msg, seat, out)
+        return out
+
+    def info(msg: Any, seat: int) -> np.ndarray:
+        """The information-state tensor: the position, then the round's public actions."""
+        out = np.zeros(info_size, dtype=np.float32)
+        fill(msg, seat, out)
+        _history.write(
+            msg.history, seat, len(msg.seats), out, size, slots=slots, features=features,
+            decode=decode, amount_at=amount_at, chips=total(msg.table),
+        )  # fmt: skip
+        return out
+
+    return position, info

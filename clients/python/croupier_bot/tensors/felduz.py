@@ -76,20 +76,7 @@ def _entry(entry: Any) -> tuple[int, _history.Features]:
     return entry.seat, (((kind,) if kind is not None else ()), 0)
 
 
-def position(msg: Any, seat: int) -> np.ndarray:
-    """The position tensor of ``seat``'s observation ``msg``."""
-    out = np.zeros(SIZE, dtype=np.float32)
-    _position(msg, seat, out)
-    return out
-
-
-def info(msg: Any, seat: int) -> np.ndarray:
-    """The information-state tensor: the position, then the round's public actions."""
-    out = np.zeros(INFO_SIZE, dtype=np.float32)
-    _position(msg, seat, out)
-    n = len(msg.seats)
-    _history.write(
-        msg.history, seat, n, out, SIZE, slots=_SLOTS, features=_FEATURES, decode=_entry,
-        amount_at=_AMOUNT, chips=_chips.total(msg.table),
-    )  # fmt: skip
-    return out
+#: ``position(msg, seat)`` and ``info(msg, seat)``: the two tensors (``_chips.tensors``).
+position, info = _chips.tensors(
+    _position, SIZE, INFO_SIZE, slots=_SLOTS, features=_FEATURES, decode=_entry, amount_at=_AMOUNT
+)
