@@ -18,7 +18,7 @@ one seat has seen, built from that seat's observation alone:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from croupier.v1 import bot_pb2 as pb
 from croupier_proto.v1.deal import Bits, Deal, Inconsistent, Shown, sample, shuffled
 
 S = TypeVar("S")
+S_co = TypeVar("S_co", covariant=True)
 
 #: A random generator the resamplers take: numpy's, or anything with ``getrandbits``.
 Rng = np.random.Generator | Bits
@@ -121,6 +122,54 @@ def sample_wire(
     return sample(observation, seat, bits(rng), shown_down)
 
 
+class WireResample(Protocol[S_co]):
+    """A game's ``resample_wire``: :func:`wire_resampler`."""
+
+    def __call__(
+        self,
+        observation: Any,
+        seat: int,
+        rng: Rng,
+        params: Mapping[str, int] | None = None,
+        visit: Visit | None = None,
+    ) -> S_co: ...
+
+
+def _action_id(entry: Any) -> int:
+    return int(entry.action_id)
+
+
+def wire_resampler(
+    game: Game[S],
+    field: str,
+    start: Callable[[Any, Mapping[str, int] | None], S],
+    hidden_phase: Callable[[S], bool],
+    action: Callable[[Any], int] = _action_id,
+) -> WireResample[S]:
+    """A game's ``resample_wire(observation, seat, rng, params=None, visit=None)``: steps 2
+    and 3 from the wire message a bot holds (a ``croupier.v1.Observation`` at a decision, the
+    game's message in its oneof ``field``). ``start(msg, params)``: the round's start, before
+    its deal, read from that message (finished rounds are not in it, so the state's ``past`` is
+    empty); ``action(entry)``: the action id of one entry of the message's public ``history``.
+    ``visit`` is told each public move of the round replayed (:func:`replay`)."""
+
+    def resample_wire(
+        observation: Any,
+        seat: int,
+        rng: Rng,
+        params: Mapping[str, int] | None = None,
+        visit: Visit | None = None,
+    ) -> S:
+        """A state consistent with the wire ``observation`` of ``seat`` (a decision's), drawn
+        uniformly among those the seat cannot tell apart."""
+        msg = getattr(observation, field)
+        deal = sample_wire(observation, seat, rng)
+        history = tuple((int(h.seat), action(h)) for h in msg.history)
+        return replay(game, start(msg, params), deal, history, hidden_phase, visit=visit)
+
+    return resample_wire
+
+
 def check_seat(observation: Any) -> int:
     """The seat of a seat's observation (a spectator's cannot be resampled)."""
     seat = observation.seat
@@ -137,6 +186,7 @@ __all__ = [
     "Rng",
     "Shown",
     "Visit",
+    "WireResample",
     "bits",
     "check_seat",
     "chip_config",
@@ -147,6 +197,7 @@ __all__ = [
     "sample_wire",
     "shuffled",
     "wire",
+    "wire_resampler",
 ]
 
 
