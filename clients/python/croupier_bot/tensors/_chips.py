@@ -1,7 +1,6 @@
 """Chip features shared by Felduz and Scauver, from the wire's ``ChipTable`` (the arbiter's
 ``croupier.games._chips_encoder``, byte for byte): relative seats, chips as shares of the
-table's chips; and :func:`tensors`, a chip game's ``position`` and ``info`` from its own
-position features."""
+table's chips; :func:`tensors`, a chip game's ``position`` and ``info``."""
 
 from __future__ import annotations
 
@@ -46,14 +45,12 @@ def write(table: Any, seat: int, out: np.ndarray, offset: int) -> None:
     out[row + 4] = bet.max_level / chips if bet is not None else 0.0
 
 
-#: ``fill(msg, seat, out)``: write a game's position features into ``out`` from 0.
-Fill = Callable[[Any, int, np.ndarray], None]
-#: ``position(msg, seat)`` or ``info(msg, seat)``: a tensor of a seat's observation message.
-Tensor = Callable[[Any, int], np.ndarray]
+def _message_total(msg: Any) -> float:
+    return total(msg.table)
 
 
 def tensors(
-    fill: Fill,
+    fill: _history.Fill,
     size: int,
     info_size: int,
     *,
@@ -61,25 +58,10 @@ def tensors(
     features: int,
     decode: Callable[[Any], tuple[int, _history.Features]],
     amount_at: int,
-) -> tuple[Tensor, Tensor]:
-    """A chip game's ``position`` (``size`` floats, written by ``fill``) and ``info`` (the
-    position, then the round's public actions: ``slots`` entries of ``features``, bet amounts
-    at ``amount_at`` as shares of the table's chips)."""
-
-    def position(msg: Any, seat: int) -> np.ndarray:
-        """The position tensor of ``seat``'s observation ``msg``."""
-        out = np.zeros(size, dtype=np.float32)
-        fill(msg, seat, out)
-        return out
-
-    def info(msg: Any, seat: int) -> np.ndarray:
-        """The information-state tensor: the position, then the round's public actions."""
-        out = np.zeros(info_size, dtype=np.float32)
-        fill(msg, seat, out)
-        _history.write(
-            msg.history, seat, len(msg.seats), out, size, slots=slots, features=features,
-            decode=decode, amount_at=amount_at, chips=total(msg.table),
-        )  # fmt: skip
-        return out
-
-    return position, info
+) -> tuple[_history.Tensor, _history.Tensor]:
+    """:func:`croupier_bot.tensors._history.tensors` of a chip game: the seats of
+    ``msg.seats``, bet amounts as shares of the table's chips."""
+    return _history.tensors(
+        fill, size, info_size, slots=slots, features=features, decode=decode,
+        amount_at=amount_at, chips=_message_total,
+    )  # fmt: skip
