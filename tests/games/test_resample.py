@@ -343,6 +343,15 @@ def test_the_sdk_and_the_games_draw_from_one_sampler() -> None:
     assert not copies, f"a copy of the sampler is back: {copies}"
 
 
+def test_the_samplers_are_found_by_their_games_field_names() -> None:
+    wire_games = {f.name for f in pb.Observation.DESCRIPTOR.oneofs_by_name["game"].fields}
+    games = {spec.wire_name for spec in map(get_spec, GAMES)}
+    # a sampler is optional per-game code (CONTRIBUTING.md); each of today's games has one
+    assert games <= deal_module.GAMES <= wire_games, "croupier_proto/v1/deal/<game>.py"
+    with pytest.raises(ValueError, match="no resampling for observation None"):
+        deal_module.sample(pb.Observation(), 0, random.Random(0))
+
+
 class _Recorder(Bot):
     """Resamples every decision it is sent with a fresh generator seeded by its request id."""
 
