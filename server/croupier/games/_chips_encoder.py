@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from croupier.games import chips
-from croupier.games._history_encoder import HistoryBlock
+from croupier.games._history_encoder import Features, HistoryBlock
 
 SEAT_FEATURES = 7
 #: Length of the chip features.
@@ -65,3 +65,10 @@ def encode_info(
     table = obs.table
     history.write(obs.history, obs.seat, len(table.stacks), out, size, total(table))
     return out
+
+
+def chip_features(chip: chips.ChipMove) -> Features:
+    """A chip move's history features: its kind (the ``ChipKind`` value), and the amount of a
+    bet or a raise."""
+    bets = chip.kind is chips.ChipKind.BET or chip.kind is chips.ChipKind.RAISE
+    return (int(chip.kind),), chip.amount if bets else 0

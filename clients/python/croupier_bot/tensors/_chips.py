@@ -12,6 +12,8 @@ import numpy as np
 from croupier_bot.tensors import _history
 
 MAX_PLAYERS = 4
+#: ``ChipMove`` values of a bet and a raise (the moves with an amount).
+_BET, _RAISE = 3, 4
 SEAT_FEATURES = 7
 #: Length of the chip features.
 SIZE = MAX_PLAYERS * SEAT_FEATURES + 5
@@ -43,6 +45,12 @@ def write(table: Any, seat: int, out: np.ndarray, offset: int) -> None:
     out[row + 2] = table.cap / chips
     out[row + 3] = bet.level / chips if bet is not None else 0.0
     out[row + 4] = bet.max_level / chips if bet is not None else 0.0
+
+
+def features(chip: Any) -> _history.Features:
+    """A wire ``ChipAction``'s history features: its kind (the ``ChipMove`` value - 1, the
+    arbiter's ``ChipKind``), and the amount of a bet or a raise."""
+    return (chip.move - 1,), chip.amount if chip.move in (_BET, _RAISE) else 0
 
 
 def _message_total(msg: Any) -> float:

@@ -33,7 +33,6 @@ INFO_SIZE = SIZE + _history.size(_SLOTS, _FEATURES)
 #: FelduzMove -> kind index (CHIPS: the ChipMove's instead; OPEN and RESERVE: none).
 _MOVE_KIND = {2: 4, 3: 5, 4: 6, 5: 7, 7: 8}
 _CHIPS, _REVEAL = 1, 7
-_BET, _RAISE = 3, 4  # ChipMove
 
 
 def _position(msg: Any, seat: int, out: np.ndarray) -> None:
@@ -68,8 +67,7 @@ def _entry(entry: Any) -> tuple[int, _history.Features]:
     action = entry.action
     move = action.move
     if move == _CHIPS:
-        chip = action.chip
-        return entry.seat, ((chip.move - 1,), chip.amount if chip.move in (_BET, _RAISE) else 0)
+        return entry.seat, _chips.features(action.chip)
     if move == _REVEAL:
         return entry.seat, ((8, _CARD + action.cards[0].id), 0)
     kind = _MOVE_KIND.get(move)

@@ -101,8 +101,7 @@ def _features(action: int) -> Features:
     decoded = move(action)
     chip = decoded.chip
     if chip is not None:
-        bets = chip.kind is chips.ChipKind.BET or chip.kind is chips.ChipKind.RAISE
-        return (int(chip.kind),), chip.amount if bets else 0
+        return _chips.chip_features(chip)
     if decoded.kind is MoveKind.REVEAL:
         return (_REVEAL, _CARD + decoded.cards[0]), 0
     plain = _PLAIN.get(decoded.kind)

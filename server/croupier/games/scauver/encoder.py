@@ -103,8 +103,7 @@ def _features(action: int) -> Features:
     decoded = move(action)
     chip = decoded.chip
     if chip is not None:
-        bets = chip.kind is chips.ChipKind.BET or chip.kind is chips.ChipKind.RAISE
-        return (int(chip.kind),), chip.amount if bets else 0
+        return chip_features.chip_features(chip)
     cards = tuple(_FLANK[flank] + card for card, flank in decoded.placements)
     kind = _KIND.get(decoded.kind)
     return ((kind, *cards) if kind is not None else cards), 0
