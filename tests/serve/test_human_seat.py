@@ -127,8 +127,9 @@ def _own_view_only(seat: int, messages: list[dict[str, Any]], replay_path: Path)
 
 
 def _play(pages: dict[int, Any], rng: random.Random, timeout_s: float = 60.0) -> int:
-    """Click a legal action on each page whenever it shows a new decision, until every page
-    says its match is over; return the number of clicks."""
+    """Click a legal action on each page whenever it shows a new decision (Look whenever it is
+    legal, else one at random), until every page says its match is over; return the number of
+    clicks."""
     last = dict.fromkeys(pages, "")
     clicks = 0
     deadline = time.monotonic() + timeout_s
@@ -145,8 +146,11 @@ def _play(pages: dict[int, Any], rng: random.Random, timeout_s: float = 60.0) ->
             if finished:
                 done.add(seat)
             elif request and request != last[seat]:
-                buttons = page.locator("#actions button.act").all()
-                rng.choice(buttons).click()
+                look = page.locator("#actions button.act[data-label='Look']")
+                if look.count():  # the seat sees its hand: the page is shown its own cards
+                    look.click()
+                else:
+                    rng.choice(page.locator("#actions button.act").all()).click()
                 last[seat] = request
                 clicks += 1
         time.sleep(0.03)
@@ -175,6 +179,7 @@ def test_two_humans_play_as_nas_by_clicking_and_see_only_their_seats(tmp_path: P
     seat's view only; a wrong key is refused; the match ends normally and its replay verifies."""
     out = tmp_path / "out"
     args = ("--game", "as-nas", "--deals", "2", "--bot", "human", "--bot", "human")
+    args += ("--move-ms", "4000", "--bank-ms", "8000")  # a click takes well under a second
     with _match(out, *args, humans=2) as played, _browser() as browser:
         proxies, pages, secrets = {}, {}, {}
         for seat, url in played.urls.items():
@@ -189,7 +194,7 @@ def test_two_humans_play_as_nas_by_clicking_and_see_only_their_seats(tmp_path: P
             wrong = pages[0].evaluate(
                 "async () => (await fetch('/api/play/not-a-seat/events')).status"
             )
-            assert wrong == 403
+            assert wrong == 403, "a key that is no seat's was served a seat's stream"
             clicks = _play(pages, random.Random(7))
             pages[0].screenshot(path=str(SHOTS / "human-seat-end.png"), full_page=True)
             assert pages[0].locator("#results").count() == 1
@@ -199,6 +204,8 @@ def test_two_humans_play_as_nas_by_clicking_and_see_only_their_seats(tmp_path: P
         assert played.proc.wait(30) == 0, "".join(played.stderr)
         assert clicks >= 2
     replay_path = next(out.glob("*.jsonl"))
+    for seat in (0, 1):
+        _own_view_only(seat, _events(proxies[seat], secrets[seat]), replay_path)
     verify(read_replay(replay_path))
     result = json.loads(replay_path.read_text().splitlines()[-1])
     assert result["type"] == "result"
@@ -207,7 +214,6 @@ def test_two_humans_play_as_nas_by_clicking_and_see_only_their_seats(tmp_path: P
         assert result["seats"][seat]["bot_name"] == "human"
         assert result["seats"][seat]["outcome"] == "normal"
         assert result["seats"][seat]["timeouts"] == 0
-        _own_view_only(seat, _events(proxies[seat], secrets[seat]), replay_path)
 
 
 def test_a_human_bets_an_amount_in_a_chip_game(tmp_path: Path) -> None:
