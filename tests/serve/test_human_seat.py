@@ -34,12 +34,14 @@ pytestmark = pytest.mark.e2e
 
 SHOTS = Path("/tmp/shots")
 _URL = re.compile(r"seat (\d+) is yours: open (http://[^\s]+)")
+_TOKEN = re.compile(r"seat (\d+): CROUPIER_TOKEN=(\S+)")
 
 
 @dataclass
 class _Match:
     proc: subprocess.Popen[str]
     urls: dict[int, str]
+    tokens: dict[int, str] = field(default_factory=dict)
     stderr: list[str] = field(default_factory=list)
 
 
@@ -56,6 +58,8 @@ def _match(out: Path, *args: str, humans: int = 1) -> Iterator[_Match]:
         assert proc.stderr is not None
         for line in proc.stderr:
             played.stderr.append(line)
+            if found := _TOKEN.search(line):
+                played.tokens[int(found[1])] = found[2]
             if found := _URL.search(line):
                 played.urls[int(found[1])] = found[2]
                 if len(played.urls) == humans:
@@ -126,10 +130,10 @@ def _own_view_only(seat: int, messages: list[dict[str, Any]], replay_path: Path)
     assert len(acted) == len(decisions), "the page's decisions are not its seat's"
 
 
-def _play(pages: dict[int, Any], rng: random.Random, timeout_s: float = 60.0) -> int:
+def _play(pages: dict[int, Any], rng: random.Random, shot: Path, timeout_s: float = 60.0) -> int:
     """Click a legal action on each page whenever it shows a new decision (Look whenever it is
     legal, else one at random), until every page says its match is over; return the number of
-    clicks."""
+    clicks. The first page's first decision is saved as a screenshot in ``shot``."""
     last = dict.fromkeys(pages, "")
     clicks = 0
     deadline = time.monotonic() + timeout_s
@@ -146,6 +150,8 @@ def _play(pages: dict[int, Any], rng: random.Random, timeout_s: float = 60.0) ->
             if finished:
                 done.add(seat)
             elif request and request != last[seat]:
+                if not shot.exists() and seat == min(pages):
+                    page.screenshot(path=str(shot), full_page=True)
                 look = page.locator("#actions button.act[data-label='Look']")
                 if look.count():  # the seat sees its hand: the page is shown its own cards
                     look.click()
@@ -175,27 +181,35 @@ def _proxied(url: str) -> tuple[_Proxy, str, str]:
 
 
 def test_two_humans_play_as_nas_by_clicking_and_see_only_their_seats(tmp_path: Path) -> None:
-    """Two human seats of one As-Nas match, played by clicking; each page was sent its own
-    seat's view only; a wrong key is refused; the match ends normally and its replay verifies."""
+    """Two human seats of one As-Nas match, played by clicking: seat 0 a ``--bot human`` seat
+    at the URL printed, seat 1 a ``--bot remote`` seat whose token is pasted into the page.
+    Each page was sent its own seat's view only; a wrong key is refused; the match ends
+    normally and its replay verifies."""
     out = tmp_path / "out"
-    args = ("--game", "as-nas", "--deals", "2", "--bot", "human", "--bot", "human")
+    args = ("--game", "as-nas", "--deals", "2", "--bot", "human", "--bot", "remote")
     args += ("--move-ms", "4000", "--bank-ms", "8000")  # a click takes well under a second
-    with _match(out, *args, humans=2) as played, _browser() as browser:
+    with _match(out, *args) as played, _browser() as browser:
         proxies, pages, secrets = {}, {}, {}
-        for seat, url in played.urls.items():
-            proxies[seat], local, secrets[seat] = _proxied(url)
-            pages[seat] = browser.new_page(viewport={"width": 1100, "height": 700})
-            pages[seat].goto(local)
+        proxies[0], local, secrets[0] = _proxied(played.urls[0])
+        proxies[1], _, _ = _proxied(played.urls[0])
+        pages[0] = browser.new_page(viewport={"width": 1100, "height": 700})
+        pages[0].goto(local)
+        pages[1] = browser.new_page(viewport={"width": 1100, "height": 700})
+        pages[1].goto(f"http://127.0.0.1:{proxies[1].port}/play")
+        pages[1].fill("#join-token", played.tokens[1])
+        pages[1].click("#join-form button")
+        pages[1].wait_for_selector("#seat:not([hidden])")
+        secrets[1] = pages[1].evaluate("() => location.hash.slice(1)")
         try:
-            pages[0].wait_for_selector("#actions button.act, body[data-done]", timeout=20000)
             SHOTS.mkdir(exist_ok=True)
-            pages[0].screenshot(path=str(SHOTS / "human-seat.png"), full_page=True)
+            shot = SHOTS / "human-seat.png"
+            shot.unlink(missing_ok=True)
             # a key that is not a seat's gets nothing
             wrong = pages[0].evaluate(
                 "async () => (await fetch('/api/play/not-a-seat/events')).status"
             )
             assert wrong == 403, "a key that is no seat's was served a seat's stream"
-            clicks = _play(pages, random.Random(7))
+            clicks = _play(pages, random.Random(7), shot)
             pages[0].screenshot(path=str(SHOTS / "human-seat-end.png"), full_page=True)
             assert pages[0].locator("#results").count() == 1
         finally:
@@ -211,7 +225,7 @@ def test_two_humans_play_as_nas_by_clicking_and_see_only_their_seats(tmp_path: P
     assert result["type"] == "result"
     assert not result["cancelled"]
     for seat in (0, 1):
-        assert result["seats"][seat]["bot_name"] == "human"
+        assert result["seats"][seat]["bot_name"] == "human"  # (the page says Hello as human)
         assert result["seats"][seat]["outcome"] == "normal"
         assert result["seats"][seat]["timeouts"] == 0
 

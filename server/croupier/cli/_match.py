@@ -26,7 +26,7 @@ from croupier.errors import ConfigError
 if TYPE_CHECKING:  # (annotations only: the command imports what it runs, when it runs)
     from croupier.arbiter import Match, MatchResult
     from croupier.runner import MatchRun
-    from croupier.serve import HumanDesk, HumanSeat, WebServer
+    from croupier.serve import HumanDesk, WebServer
 
 #: The ``--bot`` value for a seat whose bot is not launched here but dials in with its token.
 REMOTE = "remote"
@@ -252,6 +252,7 @@ def run(args: argparse.Namespace) -> int:
 
     def announce(address: str, match: Match, page: _HumanPage | None) -> None:
         if page is not None:
+            page.desk.address = address  # a --bot remote seat's token may be pasted in the page
             for seat in humans:
                 url = page.open(address, match.tokens[seat])
                 print(f"seat {seat} is yours: open {url}", file=sys.stderr, flush=True)
@@ -264,6 +265,8 @@ def run(args: argparse.Namespace) -> int:
             )
             for seat in remote:
                 print(f"  seat {seat}: CROUPIER_TOKEN={match.tokens[seat]}", file=sys.stderr)
+            if page is not None:
+                print(f"  (or paste one at {page.url}/play to play it)", file=sys.stderr)
 
     # deal games play a fixed number of deals; chip games play rounds until one is left or the cap
     total = params[game.info.length_param]
@@ -294,7 +297,6 @@ class _HumanPage:
 
     def __init__(self, desk: HumanDesk, web: WebServer) -> None:
         self.desk, self.web = desk, web
-        self.seats: list[HumanSeat] = []
 
     @classmethod
     async def start(cls, listen: str) -> _HumanPage:
@@ -309,17 +311,20 @@ class _HumanPage:
             raise ConfigError(f"--play-listen {listen}: {exc.strerror or exc}") from None
         return cls(desk, web)
 
+    @property
+    def url(self) -> str:
+        host = self.web.host if ":" not in self.web.host else f"[{self.web.host}]"
+        return f"{self.web.scheme}://{host}:{self.web.port}"
+
     def open(self, address: str, token: str) -> str:
         seat = self.desk.open(address, token)
-        self.seats.append(seat)
-        host = self.web.host if ":" not in self.web.host else f"[{self.web.host}]"
-        return f"{self.web.scheme}://{host}:{self.web.port}/play#{seat.secret}"
+        return f"{self.url}/play#{seat.secret}"
 
     async def linger(self, seconds: float) -> None:
         """Wait (at most ``seconds``) for every seat's page to have been sent the match end."""
         import asyncio
 
-        waits = [asyncio.ensure_future(seat.delivered.wait()) for seat in self.seats]
+        waits = [asyncio.ensure_future(seat.delivered.wait()) for seat in self.desk.seats()]
         if waits:
             _, pending = await asyncio.wait(waits, timeout=seconds)
             for task in pending:

@@ -157,6 +157,10 @@ class HumanDesk:
         task.add_done_callback(self._tasks.discard)
         return seat
 
+    def seats(self) -> list[HumanSeat]:
+        """Every seat taken here, in the order taken."""
+        return list(self._seats.values())
+
     def seat(self, secret: str) -> HumanSeat:
         found = self._seats.get(secret)
         if found is None or not secrets.compare_digest(found.secret, secret):
