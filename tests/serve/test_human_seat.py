@@ -26,9 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serve_kit import Control, ServeProcess, wait_state
 from test_web_browser import CHROMIUM, _Proxy, sync_playwright
 
 from croupier.replay import read_replay, verify
+from croupier.serve import HUMAN_SEAT
+from croupier.v1 import control_pb2 as cpb
 
 pytestmark = pytest.mark.e2e
 
@@ -274,3 +277,44 @@ def test_a_human_bets_an_amount_in_a_chip_game(tmp_path: Path) -> None:
         r["label"] for r in mine
     ]
     assert all(r["fault"] is None for r in mine)
+
+
+def test_an_operator_plays_vs_bots_on_the_server_page(tmp_path: Path) -> None:
+    """``croupier serve --web-listen``: the page's "play vs bots" (operators only by default)
+    starts an As-Nas match of seat 0 against the bundled bots; without the operator key it is
+    refused; the operator plays it by clicking; the page was sent its own seat's view only; the
+    server records the match finished, its replay verifies, and the standings leave it out."""
+    server = ServeProcess(tmp_path / "state", "--web-listen", "127.0.0.1:0")
+    control = Control(server.control_address, server.operator_key)
+    try:
+        proxy, base, _ = _proxied(server.web_url.rstrip("/") + "/play#x")
+        with _browser() as browser:
+            page = browser.new_page(viewport={"width": 1100, "height": 700})
+            try:
+                page.goto(base.split("#")[0])
+                page.wait_for_selector("#vs-bots:not([hidden])")
+                page.select_option("#vs-game", "as-nas")
+                page.fill("#vs-key", "not-the-key")
+                page.click("#vs-start")
+                page.wait_for_selector("#vs-error:has-text('only an operator')")
+                page.fill("#vs-key", server.operator_key)
+                page.click("#vs-start")
+                page.wait_for_selector("#seat:not([hidden])")
+                secret = page.evaluate("() => location.hash.slice(1)")
+                _play({0: page}, random.Random(3), tmp_path / "serve-seat.png", timeout_s=90)
+            finally:
+                proxy.stop()
+        listed = control.ListMatches(cpb.ListMatchesRequest()).matches
+        assert len(listed) == 1
+        match = wait_state(control, listed[0].match_id, [cpb.MATCH_STATE_FINISHED])
+        assert match.seats[0].bot_name == HUMAN_SEAT
+        replay_path = server.state_dir / "replays" / f"{match.match_id}.jsonl"
+        _own_view_only(0, _events(proxy, secret), replay_path)
+        verify(read_replay(replay_path))
+        result = json.loads(replay_path.read_text().splitlines()[-1])
+        assert result["seats"][0]["outcome"] == "normal"
+        assert result["seats"][0]["timeouts"] == 0
+        standings = control.GetStandings(cpb.GetStandingsRequest())
+        assert HUMAN_SEAT not in {row.bot_name for row in standings.rows}
+    finally:
+        server.stop()

@@ -15,7 +15,7 @@ from croupier.serve._config import (
 from croupier.serve._config import check as check_serve_config
 from croupier.serve._errors import ExistsError, NotFoundError, StateError
 from croupier.serve._human import HUMAN, HumanDesk, HumanSeat
-from croupier.serve._matches import BUNDLED_PREFIX, MatchOrder
+from croupier.serve._matches import BUNDLED_PREFIX, HUMAN_SEAT, MatchOrder
 from croupier.serve._scheduler import (
     LadderBackend,
     LadderConfig,
@@ -34,6 +34,7 @@ __all__ = [
     "DEFAULT_STATE_DIR",
     "ENV_OPERATOR_KEY",
     "HUMAN",
+    "HUMAN_SEAT",
     "AuthError",
     "BotStatus",
     "Caller",

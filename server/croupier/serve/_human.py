@@ -144,6 +144,9 @@ class HumanDesk:
 
     def __init__(self, address: str | None = None) -> None:
         self.address = address
+        #: Starts a match against bots for the page (``POST /api/play/vs-bots``), where the
+        #: server offers that (``croupier.serve``'s ``_play.VsBots``); ``None``: not here.
+        self.vs_bots: Any = None
         self._seats: dict[str, HumanSeat] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -180,7 +183,7 @@ class HumanDesk:
         """``POST /api/play/join`` with ``{"token": "..."}``: take that seat."""
         if self.address is None:
             raise HumanError(404, "this server does not seat humans by token")
-        token = _object(body).get("token")
+        token = parse_object(body).get("token")
         if not isinstance(token, str) or not 0 < len(token) <= 200:
             raise HumanError(400, 'the body must be {"token": "<seat token>"}')
         return {"secret": self.open(self.address, token).secret}
@@ -188,7 +191,7 @@ class HumanDesk:
     async def answer(self, secret: str, body: bytes) -> dict[str, Any]:
         """``POST /api/play/<secret>/act`` with ``{"request_id": N, "action_id": M}``."""
         seat = self.seat(secret)
-        data = _object(body)
+        data = parse_object(body)
         request_id, action_id = data.get("request_id"), data.get("action_id")
         if not isinstance(request_id, int) or not isinstance(action_id, int):
             raise HumanError(400, 'the body must be {"request_id": N, "action_id": M}')
@@ -198,7 +201,8 @@ class HumanDesk:
         return {"ok": True}
 
 
-def _object(body: bytes) -> dict[str, Any]:
+def parse_object(body: bytes) -> dict[str, Any]:
+    """A POST body that must be one JSON object (``HumanError`` 400 otherwise)."""
     try:
         data = json.loads(body or b"{}")
     except (ValueError, UnicodeDecodeError):

@@ -14,6 +14,7 @@ from grpc_health.v1._async import HealthServicer
 from croupier.errors import ConfigError
 from croupier.serve._config import ServeConfig, is_loopback
 from croupier.serve._control import ControlServicer
+from croupier.serve._human import HumanDesk
 from croupier.serve._web import ControlSpectator, WebServer
 from croupier.transport import (
     UNREQUESTED_WAIT_S,
@@ -130,7 +131,13 @@ class WebPage:
     the control port's private ``socket`` with ``spectator_key``; over HTTPS with the server's
     TLS (the same certificate, key and client CA)."""
 
-    def __init__(self, config: ServeConfig, socket: Path, spectator_key: str) -> None:
+    def __init__(
+        self,
+        config: ServeConfig,
+        socket: Path,
+        spectator_key: str,
+        human: HumanDesk | None = None,
+    ) -> None:
         self._config = config
         self._channel = grpc.aio.insecure_channel(f"unix:{socket}")
         host, port = split_address(config.web_listen)
@@ -141,7 +148,9 @@ class WebPage:
             self._host,
             int(port),
             tls=None if tls is None else server_ssl_context(tls),
+            human=human,
         )
+        self._human = human
         #: The page's URL (``http://HOST:PORT/``, ``https://`` with TLS), once started.
         self.url = ""
 
@@ -158,4 +167,6 @@ class WebPage:
 
     async def stop(self) -> None:
         await self._web.stop()
+        if self._human is not None:
+            await self._human.close()
         await self._channel.close()

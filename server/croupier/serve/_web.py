@@ -76,7 +76,13 @@ _EVENT_STREAM_HEAD = (
     "Cache-Control: no-store\r\n"
     "Connection: close\r\n" + _SECURITY_HEADERS + "\r\n"
 )
-_REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict"}
+_REASONS = {
+    400: "Bad Request",
+    403: "Forbidden",
+    404: "Not Found",
+    409: "Conflict",
+    503: "Service Unavailable",
+}
 
 
 class Spectator(Protocol):
@@ -332,6 +338,11 @@ class WebServer:
         parts = request.path.split("/")[3:]
         if parts == ["join"] and request.method == "POST":
             await self._json(writer, desk.join(request.body))
+        elif parts == ["config"] and request.method in ("GET", "HEAD"):
+            offer = desk.vs_bots.describe() if desk.vs_bots is not None else {"vs_bots": "off"}
+            await self._json(writer, {**offer, "join": desk.address is not None})
+        elif parts == ["vs-bots"] and request.method == "POST" and desk.vs_bots is not None:
+            await self._json(writer, await desk.vs_bots.start(request.body))
         elif len(parts) == 2 and parts[1] == "act" and request.method == "POST":
             await self._json(writer, await desk.answer(parts[0], request.body))
         elif len(parts) == 2 and parts[1] == "events" and request.method == "GET":

@@ -200,6 +200,7 @@ function onMessage(m) {
 
 function connect() {
   $("join").hidden = true;
+  $("vs-bots").hidden = true;
   $("seat").hidden = false;
   const source = new EventSource(`/api/play/${encodeURIComponent(state.secret)}/events`);
   source.onmessage = (event) => onMessage(JSON.parse(event.data));
@@ -230,6 +231,41 @@ $("join-form").addEventListener("submit", async (event) => {
   connect();
 });
 
+$("vs-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("vs-error").textContent = "";
+  const body = { game: $("vs-game").value };
+  if (!$("vs-key").hidden) body.key = $("vs-key").value.trim();
+  $("vs-start").disabled = true;
+  const reply = await fetch("/api/play/vs-bots", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  $("vs-start").disabled = false;
+  const data = await reply.json().catch(() => ({}));
+  if (!reply.ok) { $("vs-error").textContent = data.error || `refused (${reply.status})`; return; }
+  state.secret = data.secret;
+  history.replaceState(null, "", `#${data.secret}`);
+  $("vs-bots").hidden = true;
+  connect();
+});
+
+// no seat yet: what this server offers (a seat token's form, "play vs bots")
+async function offer() {
+  const data = await fetch("/api/play/config").then((r) => r.json()).catch(() => ({}));
+  if (data.join) $("join").hidden = false;
+  if (data.vs_bots && data.vs_bots !== "off") {
+    for (const game of data.games || []) $("vs-game").append(el("option", { value: game, text: game }));
+    $("vs-key").hidden = data.vs_bots !== "operators";
+    $("vs-bots").hidden = false;
+  }
+  if (!data.join && (!data.vs_bots || data.vs_bots === "off")) {
+    $("join").hidden = false;
+    $("join-error").textContent = "this server seats no humans from here";
+  }
+}
+
 state.secret = decodeURIComponent(location.hash.slice(1));
 if (state.secret) connect();
-else $("join").hidden = false;
+else offer();
