@@ -36,7 +36,7 @@ def _ask(port: int, method: str, path: str, body: bytes | None = None, **headers
 def test_the_human_api_refuses_what_it_should_and_a_silent_seat_times_out(tmp_path: Path) -> None:
     out = tmp_path / "out"
     args = ("--game", "as-nas", "--deals", "1", "--bot", "human")
-    args += ("--move-ms", "300", "--bank-ms", "0")  # nobody answers: every decision times out
+    args += ("--move-ms", "1000", "--bank-ms", "0")  # nobody answers: every decision times out
     with _match(out, *args) as played:
         url = played.urls[0]
         port = int(url.split(":")[2].split("/")[0])

@@ -136,7 +136,8 @@ def _own_view_only(seat: int, messages: list[dict[str, Any]], replay_path: Path)
 def _play(pages: dict[int, Any], rng: random.Random, shot: Path, timeout_s: float = 60.0) -> int:
     """Click a legal action on each page whenever it shows a new decision (Look whenever it is
     legal, else one at random), until every page says its match is over; return the number of
-    clicks. The first page's first decision is saved as a screenshot in ``shot``."""
+    clicks. The first page's first decision showing its cards is saved as a screenshot in
+    ``shot``."""
     last = dict.fromkeys(pages, "")
     clicks = 0
     deadline = time.monotonic() + timeout_s
@@ -153,7 +154,8 @@ def _play(pages: dict[int, Any], rng: random.Random, shot: Path, timeout_s: floa
             if finished:
                 done.add(seat)
             elif request and request != last[seat]:
-                if not shot.exists() and seat == min(pages):
+                shown = page.locator("#hand .card").count()  # (once the seat has looked)
+                if not shot.exists() and seat == min(pages) and shown:
                     page.screenshot(path=str(shot), full_page=True)
                 look = page.locator("#actions button.act[data-label='Look']")
                 if look.count():  # the seat sees its hand: the page is shown its own cards
@@ -285,6 +287,7 @@ def test_an_operator_plays_vs_bots_on_the_server_page(tmp_path: Path) -> None:
     refused; the operator plays it by clicking; the page was sent its own seat's view only; the
     server records the match finished, its replay verifies, and the standings leave it out."""
     server = ServeProcess(tmp_path / "state", "--web-listen", "127.0.0.1:0")
+    SHOTS.mkdir(exist_ok=True)
     control = Control(server.control_address, server.operator_key)
     try:
         proxy, base, _ = _proxied(server.web_url.rstrip("/") + "/play#x")
@@ -294,6 +297,7 @@ def test_an_operator_plays_vs_bots_on_the_server_page(tmp_path: Path) -> None:
                 page.goto(base.split("#")[0])
                 page.wait_for_selector("#vs-bots:not([hidden])")
                 page.select_option("#vs-game", "as-nas")
+                page.screenshot(path=str(SHOTS / "human-seat-vs-bots.png"))
                 page.fill("#vs-key", "not-the-key")
                 page.click("#vs-start")
                 page.wait_for_selector("#vs-error:has-text('only an operator')")

@@ -39,6 +39,10 @@ HUMAN_MOVE_MS, HUMAN_BANK_MS = 30_000, 120_000
 HUMAN_LINGER_S = 10.0
 
 
+class _Default(int):
+    """A clock flag's default, told apart from the same number given on the command line."""
+
+
 def default_bots(game: str, seats: int) -> list[str]:
     """The bundled line-up for ``seats`` seats: the game's bots (its spec's line-up) repeated
     in seat order."""
@@ -116,7 +120,7 @@ def add_arguments(m: argparse.ArgumentParser) -> None:
         if action.dest in ("move_ms", "bank_ms"):
             human = HUMAN_MOVE_MS if action.dest == "move_ms" else HUMAN_BANK_MS
             action.help = f"{(action.help or '')[:-1]}; {human} with a --bot human seat)"
-            action.default = None
+            action.default = _Default(action.default)
     m.add_argument(
         "--fault-policy",
         default="",
@@ -201,10 +205,10 @@ def run(args: argparse.Namespace) -> int:
     bots = [None if c in (REMOTE, HUMAN) else parse_bot_command(c) for c in commands]
     if humans and args.tls_cert is not None:
         raise ConfigError("--bot human plays over a plaintext loopback arbiter: drop --tls-cert")
-    if args.move_ms is None:
-        args.move_ms = HUMAN_MOVE_MS if humans else defaults.MOVE_MS
-    if args.bank_ms is None:
-        args.bank_ms = HUMAN_BANK_MS if humans else defaults.BANK_MS
+    if humans and isinstance(args.move_ms, _Default):
+        args.move_ms = HUMAN_MOVE_MS
+    if humans and isinstance(args.bank_ms, _Default):
+        args.bank_ms = HUMAN_BANK_MS
     seed = args.seed if args.seed is not None else random_seed()
     if args.seed is not None and searchable(args.seed):
         print(f"croupier: warning: {searchable_warning(args.seed, '--seed')}", file=sys.stderr)
