@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 from serve_kit import Control, ServeProcess, wait_state
 from test_web_browser import CHROMIUM, _Proxy, sync_playwright
@@ -308,6 +309,12 @@ def test_an_operator_plays_vs_bots_on_the_server_page(tmp_path: Path) -> None:
                 _play({0: page}, random.Random(3), tmp_path / "serve-seat.png", timeout_s=90)
             finally:
                 proxy.stop()
+        # the control API cannot seat a human: only the page's own orders do
+        bots = (HUMAN_SEAT, "bundled:random", "bundled:random", "bundled:random")
+        with pytest.raises(grpc.RpcError) as refused:
+            control.CreateMatch(cpb.CreateMatchRequest(game="as-nas", bots=bots))
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert refused.value.details() == "seat 0: 'human:web' is only a web page's human seat"
         listed = control.ListMatches(cpb.ListMatchesRequest()).matches
         assert len(listed) == 1
         match = wait_state(control, listed[0].match_id, [cpb.MATCH_STATE_FINISHED])
