@@ -12,8 +12,11 @@ The HTTP side is stdlib asyncio, not a framework: the page needs only GET of a f
 and one server-sent-event stream per watched match, and ``croupier serve`` then needs no
 dependency beyond grpcio. Each connection carries one request (``Connection: close``); the
 request head is bounded in size and time; static files come from a fixed table, never from a
-path the client names. With an :class:`ssl.SSLContext` (the server's ``[tls]``) the page is
-served over HTTPS only: a plaintext request fails the TLS handshake and is never answered.
+path the client names. The human seats' page (``/play``, :mod:`croupier.serve._human`, with
+``human=``) adds the one kind of ``POST`` served (``/api/play/*``: a body of at most 4 KiB, with
+its Content-Length); it holds a seat's own stream, never a spectator's. With an
+:class:`ssl.SSLContext` (the server's ``[tls]``) the page is served over HTTPS only: a plaintext
+request fails the TLS handshake and is never answered.
 """
 
 from __future__ import annotations
