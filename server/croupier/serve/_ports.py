@@ -15,6 +15,7 @@ from croupier.errors import ConfigError
 from croupier.serve._config import ServeConfig, is_loopback
 from croupier.serve._control import ControlServicer
 from croupier.serve._human import HumanDesk
+from croupier.serve._pages import Pages
 from croupier.serve._web import ControlSpectator, WebServer
 from croupier.transport import (
     UNREQUESTED_WAIT_S,
@@ -129,13 +130,15 @@ class ControlPort:
 class WebPage:
     """The spectators' page (``croupier.serve._web``), a spectator client of this server over
     the control port's private ``socket`` with ``spectator_key``; over HTTPS with the server's
-    TLS (the same certificate, key and client CA)."""
+    TLS (the same certificate, key and client CA). ``pages``: the bot pages and the other
+    reads of the store it serves (``serve/_pages.py``)."""
 
     def __init__(
         self,
         config: ServeConfig,
         socket: Path,
         spectator_key: str,
+        pages: Pages | None = None,
         human: HumanDesk | None = None,
     ) -> None:
         self._config = config
@@ -148,6 +151,7 @@ class WebPage:
             self._host,
             int(port),
             tls=None if tls is None else server_ssl_context(tls),
+            pages=pages,
             human=human,
         )
         self._human = human

@@ -52,6 +52,7 @@ from croupier.serve._control import ControlServicer
 from croupier.serve._human import HumanDesk
 from croupier.serve._ladder import start_ladder
 from croupier.serve._matches import Matches, MatchOrder
+from croupier.serve._pages import Pages
 from croupier.serve._play import VsBots
 from croupier.serve._ports import ControlPort, WebPage, credentials, refuse_plaintext, tls_config
 from croupier.serve._scheduler import LadderScheduler
@@ -230,11 +231,14 @@ class CompetitionServer:
         await control.start(servicer, creds)
         self.control_address = control.address
         if control.web_socket is not None:
+            pages = Pages(storage, self.feeds, config.ladder_game)
             desk = HumanDesk()  # "play vs bots": seat 0 dialled over the arbiter's unix socket
             if config.play_vs_bots != "off" and arbiter.unix_socket is not None:
                 local = f"unix:{arbiter.unix_socket}"
                 desk.vs_bots = VsBots(config.play_vs_bots, keys, matches, local, desk)
-            web = self._web = WebPage(config, control.web_socket, keys.spectator_key, desk)
+            web = self._web = WebPage(
+                config, control.web_socket, keys.spectator_key, pages, human=desk
+            )
             await web.start()
             self.web_url = web.url
 
