@@ -65,6 +65,7 @@ game = "scauver"
         ("[serve]\nbot_pending_per_peer = 0\n", "serve.bot_pending_per_peer: must be from 1"),
         ("[sever]\n", "sever: unknown table"),
         ("[tls]\ncert = 'c.pem'\n", "tls.key: missing"),
+        ("[roles]\nplay_vs_bots = 'all'\n", "roles.play_vs_bots: must be off, operators or anyone"),
         ("[serve\n", "not valid TOML"),
     ],
 )
@@ -113,4 +114,5 @@ def test_defaults_are_loopback_and_anonymous_spectators() -> None:
     assert is_loopback(config.bot_listen)
     assert is_loopback(config.control_listen)
     assert config.anonymous_spectators
+    assert config.play_vs_bots == "operators"
     assert not config.allow_insecure_remote

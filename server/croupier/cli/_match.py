@@ -26,9 +26,21 @@ from croupier.errors import ConfigError
 if TYPE_CHECKING:  # (annotations only: the command imports what it runs, when it runs)
     from croupier.arbiter import Match, MatchResult
     from croupier.runner import MatchRun
+    from croupier.serve import HumanDesk, WebServer
 
 #: The ``--bot`` value for a seat whose bot is not launched here but dials in with its token.
 REMOTE = "remote"
+#: The ``--bot`` value for a seat a person plays in the browser (``croupier.serve.HUMAN``).
+HUMAN = "human"
+#: The clocks when a person holds a seat and no ``--move-ms`` / ``--bank-ms`` is given (the
+#: same for every seat: the arbiter charges a human as it charges a bot).
+HUMAN_MOVE_MS, HUMAN_BANK_MS = 30_000, 120_000
+#: How long the page server stays up after the match, for the pages to be sent the match end.
+HUMAN_LINGER_S = 10.0
+
+
+class _Default(int):
+    """A clock flag's default, told apart from the same number given on the command line."""
 
 
 def default_bots(game: str, seats: int) -> list[str]:
@@ -60,7 +72,8 @@ def add_arguments(m: argparse.ArgumentParser) -> None:
         help=(
             "a bot command line, once per seat in seat order (or a bundled bot: "
             f"{', '.join(sorted(BUNDLED))}; stdio:CMD for a program that speaks JSON lines on "
-            "stdin and stdout; or 'remote' for a bot that dials in by itself); "
+            "stdin and stdout; 'remote' for a bot that dials in by itself; or 'human' for a "
+            "seat you play in the browser, at the URL printed at the start); "
             "missing seats get the random bot, no --bot at all gets the bundled bots"
         ),
     )
@@ -103,6 +116,11 @@ def add_arguments(m: argparse.ArgumentParser) -> None:
         help="any game parameter (see `croupier games`)",
     )
     add_clock_arguments(m, bank_ms=defaults.BANK_MS)
+    for action in m._actions:  # a human seat gets a person's clocks unless they are given
+        if action.dest in ("move_ms", "bank_ms"):
+            human = HUMAN_MOVE_MS if action.dest == "move_ms" else HUMAN_BANK_MS
+            action.help = f"{(action.help or '')[:-1]}; {human} with a --bot human seat)"
+            action.default = _Default(action.default)
     m.add_argument(
         "--fault-policy",
         default="",
@@ -146,6 +164,16 @@ def add_arguments(m: argparse.ArgumentParser) -> None:
             "bots dial in from elsewhere using the seat tokens printed at the start"
         ),
     )
+    m.add_argument(
+        "--play-listen",
+        type=_listen,
+        default="127.0.0.1:0",
+        metavar="HOST:PORT",
+        help=(
+            "where the page of the --bot human seats listens (default: a free loopback port; "
+            "the URL is printed at the start)"
+        ),
+    )
     add_tls_arguments(m)
 
 
@@ -173,7 +201,14 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"{len(args.bot)} bots given for {seats} seats")
     commands = list(args.bot) or default_bots(game.info.name, seats)
     commands += ["random"] * (seats - len(commands))
-    bots = [None if c == REMOTE else parse_bot_command(c) for c in commands]
+    humans = [seat for seat, c in enumerate(commands) if c == HUMAN]
+    bots = [None if c in (REMOTE, HUMAN) else parse_bot_command(c) for c in commands]
+    if humans and args.tls_cert is not None:
+        raise ConfigError("--bot human plays over a plaintext loopback arbiter: drop --tls-cert")
+    if humans and isinstance(args.move_ms, _Default):
+        args.move_ms = HUMAN_MOVE_MS
+    if humans and isinstance(args.bank_ms, _Default):
+        args.bank_ms = HUMAN_BANK_MS
     seed = args.seed if args.seed is not None else random_seed()
     if args.seed is not None and searchable(args.seed):
         print(f"croupier: warning: {searchable_warning(args.seed, '--seed')}", file=sys.stderr)
@@ -197,23 +232,35 @@ def run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, cancel.set)
         loop.add_signal_handler(signal.SIGTERM, cancel.set)
-        run = await run_match(
-            config,
-            bots,
-            args.out,
-            listen=args.listen,
-            cancel=cancel,
-            progress=progress,
-            on_ready=announce,
-            sandbox=sandbox,
-            tls=tls,
-        )
+        page = await _HumanPage.start(args.play_listen) if humans else None
+        try:
+            run = await run_match(
+                config,
+                bots,
+                args.out,
+                listen=args.listen,
+                cancel=cancel,
+                progress=progress,
+                on_ready=lambda address, match: announce(address, match, page),
+                sandbox=sandbox,
+                tls=tls,
+            )
+            if page is not None:
+                await page.linger(HUMAN_LINGER_S)
+        finally:
+            if page is not None:
+                await page.stop()
         if progress is not None:
             print(file=sys.stderr)
         return run
 
-    def announce(address: str, match: Match) -> None:
-        remote = [seat for seat, argv in enumerate(bots) if argv is None]
+    def announce(address: str, match: Match, page: _HumanPage | None) -> None:
+        if page is not None:
+            page.desk.address = address  # a --bot remote seat's token may be pasted in the page
+            for seat in humans:
+                url = page.open(address, match.tokens[seat])
+                print(f"seat {seat} is yours: open {url}", file=sys.stderr, flush=True)
+        remote = [seat for seat, c in enumerate(commands) if c == REMOTE]
         if remote:
             over = " (TLS)" if tls is not None else ""
             print(
@@ -222,6 +269,8 @@ def run(args: argparse.Namespace) -> int:
             )
             for seat in remote:
                 print(f"  seat {seat}: CROUPIER_TOKEN={match.tokens[seat]}", file=sys.stderr)
+            if page is not None:
+                print(f"  (or paste one at {page.url}/play to play it)", file=sys.stderr)
 
     # deal games play a fixed number of deals; chip games play rounds until one is left or the cap
     total = params[game.info.length_param]
@@ -245,6 +294,49 @@ def run(args: argparse.Namespace) -> int:
         print(f"croupier: match cancelled: {run.result.cancel_reason}", file=sys.stderr)
         return EXIT_CANCELLED
     return 0
+
+
+class _HumanPage:
+    """The page of this match's human seats: a web server on ``listen`` serving them alone."""
+
+    def __init__(self, desk: HumanDesk, web: WebServer) -> None:
+        self.desk, self.web = desk, web
+
+    @classmethod
+    async def start(cls, listen: str) -> _HumanPage:
+        from croupier.serve import HumanDesk, WebServer
+
+        host, _, port = listen.rpartition(":")
+        desk = HumanDesk()
+        web = WebServer(None, host.strip("[]"), int(port), human=desk)
+        try:
+            await web.start()
+        except OSError as exc:
+            raise ConfigError(f"--play-listen {listen}: {exc.strerror or exc}") from None
+        return cls(desk, web)
+
+    @property
+    def url(self) -> str:
+        host = self.web.host if ":" not in self.web.host else f"[{self.web.host}]"
+        return f"{self.web.scheme}://{host}:{self.web.port}"
+
+    def open(self, address: str, token: str) -> str:
+        seat = self.desk.open(address, token)
+        return f"{self.url}/play#{seat.secret}"
+
+    async def linger(self, seconds: float) -> None:
+        """Wait (at most ``seconds``) for every seat's page to have been sent the match end."""
+        import asyncio
+
+        waits = [asyncio.ensure_future(seat.delivered.wait()) for seat in self.desk.seats()]
+        if waits:
+            _, pending = await asyncio.wait(waits, timeout=seconds)
+            for task in pending:
+                task.cancel()
+
+    async def stop(self) -> None:
+        await self.web.stop()
+        await self.desk.close()
 
 
 def _standings_table(result: MatchResult, commands: Sequence[str]) -> str:

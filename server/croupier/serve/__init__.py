@@ -14,7 +14,8 @@ from croupier.serve._config import (
 )
 from croupier.serve._config import check as check_serve_config
 from croupier.serve._errors import ExistsError, NotFoundError, StateError
-from croupier.serve._matches import BUNDLED_PREFIX, MatchOrder
+from croupier.serve._human import HUMAN, HumanDesk, HumanSeat
+from croupier.serve._matches import BUNDLED_PREFIX, HUMAN_SEAT, MatchOrder
 from croupier.serve._scheduler import (
     LadderBackend,
     LadderConfig,
@@ -32,12 +33,16 @@ __all__ = [
     "BUNDLED_PREFIX",
     "DEFAULT_STATE_DIR",
     "ENV_OPERATOR_KEY",
+    "HUMAN",
+    "HUMAN_SEAT",
     "AuthError",
     "BotStatus",
     "Caller",
     "CompetitionServer",
     "ControlSpectator",
     "ExistsError",
+    "HumanDesk",
+    "HumanSeat",
     "LadderBackend",
     "LadderConfig",
     "LadderListener",

@@ -41,7 +41,9 @@ _SERVE_KEYS = {
     "sandbox",
 }
 _TLS_KEYS = {"cert", "key", "client_ca"}
-_ROLE_KEYS = {"operator_key_file", "spectator_key_file", "anonymous_spectators"}
+_ROLE_KEYS = {"operator_key_file", "spectator_key_file", "anonymous_spectators", "play_vs_bots"}
+#: Who may start a match against bundled bots from the web page (``[roles] play_vs_bots``).
+PLAY_VS_BOTS = ("off", "operators", "anyone")
 _TOP_KEYS = {"serve", "tls", "roles", "ladder"}
 
 
@@ -105,6 +107,9 @@ class ServeConfig:
     spectator_key_file: Path | None = None
     #: Calls with no key at all are spectators (else UNAUTHENTICATED).
     anonymous_spectators: bool = True
+    #: Who may start a match of a human seat against bundled bots on the web page: off,
+    #: operators (with the operator key) or anyone (docs/server.md, "Human seats").
+    play_vs_bots: str = "operators"
     #: The ``[ladder]`` table, as read: the continuous ladder's settings (its scheduler reads it).
     ladder: Mapping[str, Any] = field(default_factory=dict)
     #: Where the configuration came from (for error messages).
@@ -236,6 +241,14 @@ def parse_serve_config(data: Mapping[str, Any], source: str, *, base: Path) -> S
             changes[key] = base / _get(source, roles, f"roles.{key}", str)
     if "anonymous_spectators" in roles:
         changes["anonymous_spectators"] = _get(source, roles, "roles.anonymous_spectators", bool)
+    if "play_vs_bots" in roles:
+        changes["play_vs_bots"] = _get(source, roles, "roles.play_vs_bots", str)
+        if changes["play_vs_bots"] not in PLAY_VS_BOTS:
+            raise _fail(
+                source,
+                "roles.play_vs_bots",
+                f"must be off, operators or anyone, got {changes['play_vs_bots']!r}",
+            )
     return check(dataclasses.replace(ServeConfig(), **changes))
 
 

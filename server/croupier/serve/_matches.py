@@ -59,6 +59,9 @@ from croupier.transport import ArbiterServer, BotPool, parse_bot_command
 
 #: ``CreateMatch`` names a bot the server ships (not a registered one) with this prefix.
 BUNDLED_PREFIX = "bundled:"
+#: The entry of a seat a person plays from the web page (``MatchOrder.human_seats``; no
+#: registered name has a ``:``, and the control API cannot seat it).
+HUMAN_SEAT = "human:web"
 #: Most matches one ``CreateMatches`` call may create, and the longest batch name.
 MAX_BATCH = 1000
 MAX_BATCH_NAME = 48
@@ -81,6 +84,9 @@ class MatchOrder:
     deal_set: str = ""
     #: Called with the arbiter's match once its seats are handed out (the ladder's scheduler).
     on_ready: Callable[[Match], None] | None = None
+    #: Seats (entry :data:`HUMAN_SEAT`) a person plays from the web page: their tokens go to
+    #: ``on_ready``'s caller, which dials in with them (``serve/_play.py``).
+    human_seats: tuple[int, ...] = ()
 
 
 @dataclass(eq=False)
@@ -169,7 +175,11 @@ class Matches:
                 f"{len(order.bots)} bots were named"
             )
         seen: set[str] = set()
-        for name in order.bots:
+        for seat, name in enumerate(order.bots):
+            if (name == HUMAN_SEAT) != (seat in order.human_seats):
+                raise ConfigError(f"seat {seat}: {HUMAN_SEAT!r} is only a web page's human seat")
+            if name == HUMAN_SEAT:
+                continue
             if name.startswith(BUNDLED_PREFIX):
                 try:
                     parse_bot_command(name.removeprefix(BUNDLED_PREFIX))
@@ -453,7 +463,10 @@ class Matches:
             running.rounds = done
 
         try:
-            entries = [self._entry(name) for name in record.bots]
+            entries = [
+                None if seat in order.human_seats else self._entry(name)
+                for seat, name in enumerate(record.bots)
+            ]
             run = await run_match(
                 mc,
                 entries,
@@ -526,6 +539,8 @@ def _own_standings(store: ServerStore, game: str) -> tuple[str, Standings]:
         latest = [m for m in store.list_matches(FINISHED, 50) if not m.tournament]
         game = latest[0].game if latest else ""
     matches = store.finished("", game) if game else []
+    # a person's match against bots is not the ladder's
+    matches = [m for m in matches if all(s.bot != HUMAN_SEAT for s in m.seats)]
     names = sorted({s.bot for m in matches for s in m.seats})
     seats = int(matches[0].params.get("players", 2)) if matches else 2
     return game, standings([m.record() for m in matches], names, seats)

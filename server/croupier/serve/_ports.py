@@ -14,6 +14,7 @@ from grpc_health.v1._async import HealthServicer
 from croupier.errors import ConfigError
 from croupier.serve._config import ServeConfig, is_loopback
 from croupier.serve._control import ControlServicer
+from croupier.serve._human import HumanDesk
 from croupier.serve._pages import Pages
 from croupier.serve._web import ControlSpectator, WebServer
 from croupier.transport import (
@@ -133,7 +134,12 @@ class WebPage:
     reads of the store it serves (``serve/_pages.py``)."""
 
     def __init__(
-        self, config: ServeConfig, socket: Path, spectator_key: str, pages: Pages | None = None
+        self,
+        config: ServeConfig,
+        socket: Path,
+        spectator_key: str,
+        pages: Pages | None = None,
+        human: HumanDesk | None = None,
     ) -> None:
         self._config = config
         self._channel = grpc.aio.insecure_channel(f"unix:{socket}")
@@ -146,7 +152,9 @@ class WebPage:
             int(port),
             tls=None if tls is None else server_ssl_context(tls),
             pages=pages,
+            human=human,
         )
+        self._human = human
         #: The page's URL (``http://HOST:PORT/``, ``https://`` with TLS), once started.
         self.url = ""
 
@@ -163,4 +171,6 @@ class WebPage:
 
     async def stop(self) -> None:
         await self._web.stop()
+        if self._human is not None:
+            await self._human.close()
         await self._channel.close()

@@ -49,9 +49,11 @@ from croupier.serve._auth import Keys
 from croupier.serve._bots import Bots
 from croupier.serve._config import ServeConfig
 from croupier.serve._control import ControlServicer
+from croupier.serve._human import HumanDesk
 from croupier.serve._ladder import start_ladder
 from croupier.serve._matches import Matches, MatchOrder
 from croupier.serve._pages import Pages
+from croupier.serve._play import VsBots
 from croupier.serve._ports import ControlPort, WebPage, credentials, refuse_plaintext, tls_config
 from croupier.serve._scheduler import LadderScheduler
 from croupier.serve._storage import Storage
@@ -230,7 +232,13 @@ class CompetitionServer:
         self.control_address = control.address
         if control.web_socket is not None:
             pages = Pages(storage, self.feeds, config.ladder_game)
-            web = self._web = WebPage(config, control.web_socket, keys.spectator_key, pages)
+            desk = HumanDesk()  # "play vs bots": seat 0 dialled over the arbiter's unix socket
+            if config.play_vs_bots != "off" and arbiter.unix_socket is not None:
+                local = f"unix:{arbiter.unix_socket}"
+                desk.vs_bots = VsBots(config.play_vs_bots, keys, matches, local, desk)
+            web = self._web = WebPage(
+                config, control.web_socket, keys.spectator_key, pages, human=desk
+            )
             await web.start()
             self.web_url = web.url
 

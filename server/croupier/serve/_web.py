@@ -13,8 +13,11 @@ The HTTP side is stdlib asyncio, not a framework: the page needs only GET of a f
 and one server-sent-event stream per watched match, and ``croupier serve`` then needs no
 dependency beyond grpcio. Each connection carries one request (``Connection: close``); the
 request head is bounded in size and time; static files come from a fixed table, never from a
-path the client names. With an :class:`ssl.SSLContext` (the server's ``[tls]``) the page is
-served over HTTPS only: a plaintext request fails the TLS handshake and is never answered.
+path the client names. The human seats' page (``/play``, :mod:`croupier.serve._human`, with
+``human=``) adds the one kind of ``POST`` served (``/api/play/*``: a body of at most 4 KiB, with
+its Content-Length); it holds a seat's own stream, never a spectator's. With an
+:class:`ssl.SSLContext` (the server's ``[tls]``) the page is served over HTTPS only: a plaintext
+request fails the TLS handshake and is never answered.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from croupier.games import GAMES, get_spec
+from croupier.serve._human import MAX_BODY, HumanDesk, HumanError
 from croupier.serve._pages import PageError
 from croupier.v1 import control_pb2 as cpb
 from croupier.v1 import control_pb2_grpc
@@ -60,6 +64,11 @@ _STATIC = {
     "/static/style.css": ("style.css", "text/css; charset=utf-8"),
     "/static/pages.js": ("pages.js", "text/javascript; charset=utf-8"),
 }
+#: The human seat's page (served when the server seats humans: ``human=``).
+_PLAY_STATIC = {
+    "/play": ("play.html", "text/html; charset=utf-8"),
+    "/static/play.js": ("play.js", "text/javascript; charset=utf-8"),
+}
 _SECURITY_HEADERS = (
     "X-Content-Type-Options: nosniff\r\n"
     "Referrer-Policy: no-referrer\r\n"
@@ -67,6 +76,19 @@ _SECURITY_HEADERS = (
     "Content-Security-Policy: default-src 'self'; img-src 'self' data:; "
     "frame-ancestors 'none'\r\n"
 )
+_EVENT_STREAM_HEAD = (
+    "HTTP/1.1 200 OK\r\n"
+    "Content-Type: text/event-stream; charset=utf-8\r\n"
+    "Cache-Control: no-store\r\n"
+    "Connection: close\r\n" + _SECURITY_HEADERS + "\r\n"
+)
+_REASONS = {
+    400: "Bad Request",
+    403: "Forbidden",
+    404: "Not Found",
+    409: "Conflict",
+    503: "Service Unavailable",
+}
 
 
 class Spectator(Protocol):
@@ -154,7 +176,6 @@ class _HttpError(Exception):
         self.status, self.reason = status, reason
 
 
-_REASONS = {400: "Bad Request", 404: "Not Found"}
 _GRPC_HTTP = {
     grpc.StatusCode.NOT_FOUND: (404, "Not Found"),
     grpc.StatusCode.PERMISSION_DENIED: (403, "Forbidden"),
@@ -169,25 +190,30 @@ class _Request:
     method: str
     path: str
     query: dict[str, list[str]]
+    body: bytes = b""
 
 
 class WebServer:
     """The page's HTTP server on ``host:port`` (port 0: any free one, see :attr:`port`); HTTPS
-    only with ``tls`` (a server context: ``croupier.transport.server_ssl_context``)."""
+    only with ``tls`` (a server context: ``croupier.transport.server_ssl_context``). With
+    ``human`` it also serves the human seats' page (``/play``, :mod:`croupier.serve._human`);
+    without a ``spectator`` (``croupier match --bot human``) it serves that page alone."""
 
     def __init__(
         self,
-        spectator: Spectator,
+        spectator: Spectator | None,
         host: str = "127.0.0.1",
         port: int = 0,
         *,
         head_timeout_s: float = HEAD_TIMEOUT_S,
         tls: ssl.SSLContext | None = None,
         pages: PublicPages | None = None,
+        human: HumanDesk | None = None,
     ) -> None:
         self.spectator = spectator
         #: The ``/api/pages/...`` answers (``None``: not served).
         self.pages = pages
+        self.human = human
         self.host, self.port = host, port
         self.head_timeout_s = head_timeout_s
         self.tls = tls
@@ -196,6 +222,12 @@ class WebServer:
         self._server: asyncio.Server | None = None
         self._static = {path: (_static(name), kind) for path, (name, kind) in _STATIC.items()}
         self._static["/static/games.js"] = (_game_boards(), "text/javascript; charset=utf-8")
+        if human is not None:
+            self._static.update(
+                (path, (_static(name), kind)) for path, (name, kind) in _PLAY_STATIC.items()
+            )
+            if spectator is None:
+                self._static["/"] = self._static["/play"]
         self._streams: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:
@@ -230,6 +262,8 @@ class WebServer:
             await self._route(request, writer)
         except _HttpError as exc:
             await self._json(writer, {"error": str(exc)}, exc.status, exc.reason)
+        except HumanError as exc:
+            await self._json(writer, {"error": str(exc)}, exc.status, _REASONS[exc.status])
         except (ConnectionError, asyncio.IncompleteReadError, TimeoutError):
             pass
         except asyncio.CancelledError:
@@ -256,10 +290,27 @@ class WebServer:
         if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
             raise _HttpError(400, "Bad Request", "not an HTTP/1 request line")
         method, target = parts[0], parts[1]
-        if method not in ("GET", "HEAD"):
-            raise _HttpError(405, "Method Not Allowed", f"{method} is not served")
         url = urlsplit(target)
-        return _Request(method, unquote(url.path), parse_qs(url.query))
+        path = unquote(url.path)
+        body = b""
+        if method == "POST" and self.human is not None and path.startswith("/api/play/"):
+            body = await self._body(reader, head)  # the human seat's page: a token or an action
+        elif method not in ("GET", "HEAD"):
+            raise _HttpError(405, "Method Not Allowed", f"{method} is not served")
+        return _Request(method, path, parse_qs(url.query), body)
+
+    async def _body(self, reader: asyncio.StreamReader, head: bytes) -> bytes:
+        length = -1
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length" and value.strip().isdigit():
+                length = int(value.strip())
+        if length < 0:
+            raise _HttpError(411, "Length Required", "a POST needs a Content-Length")
+        if length > MAX_BODY:
+            raise _HttpError(413, "Content Too Large", f"a body holds at most {MAX_BODY} bytes")
+        async with asyncio.timeout(self.head_timeout_s):
+            return await reader.readexactly(length)
 
     async def _route(self, request: _Request, writer: asyncio.StreamWriter) -> None:
         path = request.path
@@ -267,9 +318,15 @@ class WebServer:
             body, kind = self._static[path]
             await self._send(writer, body, kind, head_only=request.method == "HEAD")
             return
+        if self.human is not None and path.startswith("/api/play/"):
+            await self._play(request, writer, self.human)
+            return
+        if self.spectator is None:
+            raise _HttpError(404, "Not Found", f"no page {path}")
+        spectator = self.spectator
         handlers: dict[str, Callable[[], Awaitable[Any]]] = {
-            "/api/bots": lambda: self._call(self.spectator.list_bots()),
-            "/api/standings": lambda: self._call(self.spectator.standings()),
+            "/api/bots": lambda: self._call(spectator.list_bots()),
+            "/api/standings": lambda: self._call(spectator.standings()),
             "/api/matches": lambda: self._matches(request),
         }
         if path in handlers:
@@ -302,6 +359,53 @@ class WebServer:
             return
         raise _HttpError(404, "Not Found", f"no page {path}")
 
+    async def _play(self, request: _Request, writer: asyncio.StreamWriter, desk: HumanDesk) -> None:
+        """A human seat's page: ``POST join`` (a seat token), ``GET <secret>/events`` (the
+        seat's messages as server-sent events), ``POST <secret>/act`` (an action)."""
+        parts = request.path.split("/")[3:]
+        if parts == ["join"] and request.method == "POST":
+            await self._json(writer, desk.join(request.body))
+        elif parts == ["config"] and request.method in ("GET", "HEAD"):
+            offer = desk.vs_bots.describe() if desk.vs_bots is not None else {"vs_bots": "off"}
+            await self._json(writer, {**offer, "join": desk.address is not None})
+        elif parts == ["vs-bots"] and request.method == "POST" and desk.vs_bots is not None:
+            await self._json(writer, await desk.vs_bots.start(request.body))
+        elif len(parts) == 2 and parts[1] == "act" and request.method == "POST":
+            await self._json(writer, await desk.answer(parts[0], request.body))
+        elif len(parts) == 2 and parts[1] == "events" and request.method == "GET":
+            await self._lines(writer, desk.seat(parts[0]).follow())
+        else:
+            raise _HttpError(404, "Not Found", f"no page {request.path}")
+
+    async def _lines(self, writer: asyncio.StreamWriter, lines: AsyncIterator[str]) -> None:
+        """JSON texts as server-sent events (one ``data:`` line each), then ``event: close``."""
+        writer.write(_EVENT_STREAM_HEAD.encode())
+        await writer.drain()
+        iterator = aiter(lines)
+        pending: asyncio.Future[str] | None = None
+        try:
+            while True:
+                if pending is None:
+                    pending = asyncio.ensure_future(anext(iterator))
+                done, _ = await asyncio.wait({pending}, timeout=KEEPALIVE_S)
+                if not done:
+                    writer.write(b": keepalive\n\n")
+                    await writer.drain()
+                    continue
+                try:
+                    line = pending.result()
+                except StopAsyncIteration:
+                    break
+                finally:
+                    pending = None
+                writer.write(f"data: {line}\n\n".encode())
+                await writer.drain()
+            writer.write(b"event: close\ndata: {}\n\n")
+            await writer.drain()
+        finally:
+            if pending is not None:
+                pending.cancel()
+
     async def _call(self, pending: Awaitable[Message]) -> Any:
         try:
             return as_json(await pending)
@@ -319,6 +423,7 @@ class WebServer:
         state_name = (request.query.get("state") or [""])[0]
         if state_name and state_name not in _STATES:
             raise _HttpError(400, "Bad Request", f"unknown state {state_name[:20]!r}")
+        assert self.spectator is not None
         return await self._call(
             self.spectator.list_matches(_STATES.get(state_name, cpb.MATCH_STATE_UNSPECIFIED), 50)
         )
@@ -326,6 +431,7 @@ class WebServer:
     async def _replay(self, match_id: str) -> Any:
         """A finished match's whole public stream, for playback."""
         out = []
+        assert self.spectator is not None
         try:
             async for message in self.spectator.watch(match_id):
                 if message.WhichOneof("kind") == "started":
@@ -341,6 +447,7 @@ class WebServer:
         """The live public stream as server-sent events: one ``data:`` line per message, from
         a snapshot of the match as it stands (``WatchMatchRequest.snapshot``): a late watcher
         is sent the view now and the last events, then one frame per step."""
+        assert self.spectator is not None
         stream = self.spectator.watch(match_id, snapshot=True)
         next_message: asyncio.Task[cpb.WatchMatchResponse] | None = None
         try:
