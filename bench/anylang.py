@@ -8,15 +8,16 @@ process per seat, seeds fixed) and verifies each replay:
 
 * **mixed**: the C++ kit's random bot, the bash + jq example behind the stdio bridge, the Node
   SDK's random bot and the Python SDK's random bot (the bundled ``random``);
-* **stdio**: the plain-Python and the C examples behind the bridge, the Python SDK bot and the
-  C++ bot again, so the bridge's cost shows against the same program kinds over gRPC.
+* **stdio**: the plain-Python example and the C starter behind the bridge, the Python SDK bot
+  and the C++ bot again, so the bridge's cost shows against the same program kinds over gRPC.
 
 The latency of a decision is what the arbiter measured and recorded in the replay (``time_us``:
 from sending the request to taking the reply off the stream). Each seat's median and 90th
 percentile are reported as a ratio to the Python SDK seat of the same match, the baseline.
 
 Needs what ``tests/run`` builds: ``build/cpp/croupier-random-bot`` (the C++ kit), node with
-``clients/node/node_modules``, jq, and a C compiler (the C example is built into build/stdio).
+``clients/node/node_modules``, jq, and a C compiler (the C starter, ``starters/c``, is built
+into build/stdio).
 """
 
 from __future__ import annotations
@@ -32,12 +33,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CPP = ROOT / "build" / "cpp" / "croupier-random-bot"
-C_BOT = ROOT / "build" / "stdio" / "random-c"
+C_BOT = ROOT / "build" / "stdio" / "starter-c"
 PY = sys.executable
 
 
 def _prerequisites() -> str:
-    """Build the C example if needed; an empty string, or what is missing."""
+    """Build the C starter if needed; an empty string, or what is missing."""
     missing = []
     if not CPP.is_file():
         missing.append(f"{CPP} (bash tests/run builds it)")
@@ -52,7 +53,7 @@ def _prerequisites() -> str:
             C_BOT.parent.mkdir(parents=True, exist_ok=True)
             subprocess.run(
                 ["cc", "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-o", str(C_BOT),
-                 str(ROOT / "clients/stdio/random_bot.c")],
+                 str(ROOT / "starters/c/bot.c")],
                 check=True,
             )  # fmt: skip
     return "; ".join(missing)

@@ -144,11 +144,17 @@ function runsHold(runs, id) {
 }
 
 // The id of the bet or raise of `amount` chips in `runs` (of `kind`, "Bet" or "Raise", when
-// given: the label's prefix), or null if no run offers that amount.
+// given: the label's prefix), or null if nothing offers that amount. A step that allows one
+// amount sends that bet or raise without a range: the entry labelled `<kind>:<amount>`.
 function idForAmount(entries, amount, kind) {
+  const lone = (kind ? [kind] : ["Bet", "Raise"]).map((k) => `${k}:${amount}`);
   for (const entry of entries) {
     const range = entry.amounts;
-    if (!range || amount < range.lowest || amount > range.highest) continue;
+    if (!range) {
+      if (lone.includes(entry.label)) return entry.id;
+      continue;
+    }
+    if (amount < range.lowest || amount > range.highest) continue;
     if ((amount - range.lowest) % Math.max(range.step, 1) !== 0) continue;
     if (kind && !entry.label.startsWith(`${kind}:`)) continue;
     return entry.id + amount - range.lowest;

@@ -1,8 +1,9 @@
 // A Croupier bot in C++ (the C++ kit, found as the CMake package croupier_bot): plays a random
-// legal action in any of the four games. It picks one entry of decision.legal_actions() at
-// random; an entry with amounts() (lowest, highest, step) is a run of bets or raises, and the bot
-// picks an amount among the run's 20 smallest and answers its id by arithmetic:
-// id + amount - lowest (it never lists a run one by one). Seeded from CROUPIER_SEED.
+// legal action in any of the four games. It picks one of the decision's legal runs at random
+// (croupier::legal_runs: one per entry of decision.legal_actions(), a run of bets or raises one
+// run with its amounts: lowest, highest, step); of a run of bets or raises it picks an amount
+// among the 20 smallest and answers that bet's id (croupier::id_for_amount: it never lists a run
+// one by one). Seeded from CROUPIER_SEED.
 // Change act() to make it play better.
 #include <algorithm>
 #include <cstdint>
@@ -18,14 +19,13 @@ class StarterBot : public croupier::Bot {
   explicit StarterBot(uint64_t seed) : rng_(seed) {}
 
   uint32_t act(const v1::DecisionRequest& decision) override {
-    const auto& entries = decision.legal_actions();  // ascending by id, never empty
-    const v1::LegalAction& entry = entries[pick(static_cast<uint64_t>(entries.size()))];
-    if (!entry.has_amounts()) return entry.id();  // a single action (fold, call, a card...)
-    const auto& run = entry.amounts();
-    const uint64_t step = std::max<uint64_t>(run.step(), 1);
-    const uint64_t count = (run.highest() - run.lowest()) / step + 1;
-    const uint64_t amount = run.lowest() + step * pick(std::min<uint64_t>(count, 20));
-    return static_cast<uint32_t>(entry.id() + amount - run.lowest());
+    const auto runs = croupier::legal_runs(decision);  // ascending by id, never empty
+    const croupier::LegalRun& run = runs[pick(runs.size())];
+    if (!run.amounts) return run.first;  // a single action (fold, call, a card...)
+    const croupier::AmountRange& chips = *run.amounts;  // bets or raises of these many chips
+    const uint64_t k = pick(std::min<uint64_t>(run.count, 20));  // one of the 20 smallest
+    const uint32_t amount = chips.lowest + chips.step * static_cast<uint32_t>(k);
+    return croupier::id_for_amount(decision, amount).value();  // the run offers `amount`
   }
 
  private:

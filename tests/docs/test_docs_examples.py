@@ -1,6 +1,7 @@
 """The docs' examples stay true: the example replay verifies, the example transcript and the
-stdio example session parse as the protocol's messages, and every relative link points at a file
-that exists."""
+stdio example session parse as the protocol's messages, every relative link points at a file
+that exists, every program of docs/protocol.md (its ``python`` and ``js`` blocks) is run by a
+test here, and its commands that generate C++ and Go stubs run as written."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from google.protobuf import json_format, text_format
 
 from croupier.replay import read_replay, verify
+from croupier.v1 import PROTOCOL_VERSION
 from croupier.v1 import bot_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +61,16 @@ def test_the_stdio_example_session_is_canonical_json_of_protocol_messages() -> N
     assert len(read) + len(written) == len(lines)
     kinds = [json_format.Parse(line, pb.PlayResponse()).WhichOneof("kind") for line in read]
     assert kinds == ["welcome", "decision", "match_end"]
-    assert all(answer.isdigit() for answer in written)
+    # the program's hello first (the stdio handshake), then its answers
+    hello = json_format.Parse(written[0], pb.PlayRequest()).hello
+    assert (hello.bot_name, hello.bot_version) == ("tee-bot", "1.0")
+    assert lines[0] == f"< {written[0]}"
+    assert written[1:]
+    assert all(answer.isdigit() for answer in written[1:])
+    welcome = json_format.Parse(read[0], pb.PlayResponse()).welcome
+    assert welcome.protocol_version == PROTOCOL_VERSION  # the bridge speaks the current one
+    end = json_format.Parse(read[-1], pb.PlayResponse()).match_end
+    assert end.results[welcome.seat].bot_name == hello.bot_name  # named by its hello
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(ROOT)))
@@ -116,3 +127,118 @@ def test_the_commitment_recipe_in_the_protocol_guide_gives_the_replay_s_commitme
     commitment = scope["commitment"]
     assert callable(commitment)
     assert commitment(header, int(header["seed"]), result["salt"]) == header["commitment"]
+
+
+#: Every program block (``python``, ``js``) of docs/protocol.md, by its first line, and the test
+#: here that runs it: a program added to the guide fails the check below until a test runs it.
+PROTOCOL_PROGRAMS = {
+    "import hashlib, json": "test_the_commitment_recipe_in_the_protocol_guide_gives_the_replay_s_"
+    "commitment",
+    "// bot.js: a minimal Croupier bot (As-Nas).": "test_the_complete_javascript_bot_passes_"
+    "check_bot_in_the_sandbox",
+    '"""Host one As-Nas match for bots that connect from anywhere."""': "test_the_hosting_"
+    "program_in_the_protocol_guide_plays_a_match_with_remote_bots",
+}
+
+
+def _protocol_programs() -> list[str]:
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    return [*_blocks(text, "python"), *_blocks(text, "js")]
+
+
+def test_every_program_of_the_protocol_guide_is_run_by_a_test() -> None:
+    firsts = [block.splitlines()[0] for block in _protocol_programs()]
+    assert sorted(firsts) == sorted(PROTOCOL_PROGRAMS), (
+        "docs/protocol.md's python/js blocks changed: run each new one in a test of "
+        "tests/docs/test_docs_examples.py and list it in PROTOCOL_PROGRAMS"
+    )
+    for name in PROTOCOL_PROGRAMS.values():
+        assert callable(globals().get(name)), name
+
+
+def _codegen_block(marker: str) -> str:
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    (block,) = [b for b in _blocks(text, "sh") if marker in b]
+    return block
+
+
+@pytest.mark.parametrize(
+    ("language", "marker", "tools", "made"),
+    [
+        ("cpp", "--cpp_out", ["protoc", "grpc_cpp_plugin"], "gen/croupier/v1/bot.grpc.pb.cc"),
+        ("go", "--go_out", ["protoc", "protoc-gen-go", "protoc-gen-go-grpc"],
+         "gen/croupierv1/bot_grpc.pb.go"),
+    ],
+)  # fmt: skip
+def test_the_protocol_guides_stub_commands_run_as_written(
+    language: str, marker: str, tools: list[str], made: str, tmp_path: Path
+) -> None:
+    """docs/protocol.md's commands that generate C++ and Go stubs, run as written in a fresh
+    folder holding a copy of ``proto/`` (the Go one failed: ``gen/: No such file or
+    directory``)."""
+    import os
+    import shutil
+    import subprocess
+
+    missing = [tool for tool in tools if shutil.which(tool) is None]
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI needs {', '.join(missing)} (tests/run installs them)")
+        pytest.skip(f"missing: {', '.join(missing)}")
+    shutil.copytree(ROOT / "proto" / "croupier", tmp_path / "proto" / "croupier")
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", _codegen_block(marker)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, f"{language}: {done.stderr}"
+    assert (tmp_path / made).is_file(), sorted(p.name for p in tmp_path.rglob("*"))
+
+
+#: A log line of the arbiter's (structlog's console format, the default without configuration).
+_LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \[")
+
+
+@pytest.mark.e2e
+def test_the_hosting_program_in_the_protocol_guide_plays_a_match_with_remote_bots(
+    tmp_path: Path,
+) -> None:
+    """docs/protocol.md's Python program that hosts one As-Nas match for remote bots, run as the
+    docs give it but listening on a free local port: it prints each seat's address and token,
+    four bots dial in with them, and it prints every seat's result (between the arbiter's log
+    lines, which a program that configures no logging gets on stdout too)."""
+    import os
+    import subprocess
+    import sys
+
+    (program,) = [b for b in _protocol_programs() if "Host one As-Nas match" in b]
+    assert 'listen="0.0.0.0:50051"' in program
+    program = program.replace('listen="0.0.0.0:50051"', 'listen="127.0.0.1:0"')
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    host = subprocess.Popen(
+        [sys.executable, "-c", program], cwd=tmp_path, env=env, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    bots: list[subprocess.Popen[str]] = []
+    try:
+        assert host.stdout is not None
+        seats: list[str] = []
+        while len(seats) < 4 and (line := host.stdout.readline()):
+            if not _LOG_LINE.match(line):
+                seats.append(line)
+        bot = "from croupier_bot import run\nrun(lambda d: d.legal_ids[0], name='first')\n"
+        for n, line in enumerate(seats):
+            match = re.fullmatch(rf"seat {n}: CROUPIER_ADDRESS=(\S+) CROUPIER_TOKEN=(\S+)\n", line)
+            assert match, seats
+            seat_env = {**env, "CROUPIER_ADDRESS": match[1], "CROUPIER_TOKEN": match[2]}
+            bots.append(subprocess.Popen([sys.executable, "-c", bot], env=seat_env, text=True))
+        out, err = host.communicate(timeout=120)
+    finally:
+        for proc in (*bots, host):
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+    assert host.returncode == 0, err
+    rows = [line.split() for line in out.splitlines() if not _LOG_LINE.match(line)]
+    assert [(r[0], r[1], r[-1]) for r in rows] == [(str(n), "first", "normal") for n in range(4)]
+    assert [bot.returncode for bot in bots] == [0] * 4
+    assert list(tmp_path.glob("matches/*.jsonl"))

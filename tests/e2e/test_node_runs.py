@@ -70,6 +70,10 @@ const entries = [
   { id: 7, label: "Raise:10", amounts: { lowest: 10, highest: 997, step: 3 } },
 ];
 const view = sdk.decisionView({ request_id: 1, legal_actions: entries }, null, null);
+// a step that allows one raise amount: the wire sends it without a range
+const single = [{ id: 0, label: "In", amounts: null }, { id: 1, label: "Out", amounts: null },
+  { id: 4006, label: "Raise:3", amounts: null }];
+const lone = sdk.decisionView({ request_id: 2, legal_actions: single }, null, null);
 const expanded = view.legalActions.map((a) => a.id);
 const fromRuns = [];
 for (const r of view.legalRuns) for (let id = r.start; id < r.stop; id += r.step) fromRuns.push(id);
@@ -78,7 +82,8 @@ for (let id = 0; id < 1100; id++) if (view.isLegal(id)) holds.push(id);
 console.log(JSON.stringify({
   expanded, fromRuns, holds,
   raise100: view.idForAmount(100, "Raise"), raise101: view.idForAmount(101),
-  bet100: view.idForAmount(100, "Bet"),
+  bet100: view.idForAmount(100, "Bet"), call5: view.idForAmount(5),
+  lone: [lone.idForAmount(3), lone.idForAmount(3, "Raise"), lone.idForAmount(3, "Bet")],
 }));
 """
     done = subprocess.run(
@@ -91,3 +96,5 @@ console.log(JSON.stringify({
     assert seen["raise100"] == 7 + 90  # id of amount a = entry.id + a - lowest
     assert seen["raise101"] is None  # not on the step
     assert seen["bet100"] is None  # a run of raises, not bets
+    assert seen["call5"] is None  # not a bet or raise
+    assert seen["lone"] == [4006, 4006, None]  # a lone raise, found by its label

@@ -30,8 +30,15 @@ server = importlib.util.find_spec("croupier")  # the server's package, under any
 print("server reachable:", server or "none", file=sys.stderr, flush=True)
 assert proto.AS_NAS_MOVE_RAISE and proto.PlayRequest  # game and core names in one namespace
 import croupier_bot.stdio  # its line mapping comes from the stubs wheel (croupier_proto.v1.stdio)
+import random
+from croupier_bot import resample  # its sampler too (croupier_proto.v1.deal)
+sampled = []
 
 def act(d):
+    if not sampled:
+        deal = resample(d, random.Random(7))
+        sampled.append(deal)
+        print("resampled:", len(deal.deck), "cards", file=sys.stderr, flush=True)
     try:
         d.tensor()  # needs numpy, which this venv lacks: one clear line, no crash
     except ModuleNotFoundError as exc:
@@ -96,5 +103,6 @@ def test_the_sdk_plays_a_match_from_a_venv_without_the_server(e2e: Kit, tmp_path
     assert (mine.bot_name, mine.outcome, mine.rejected) == ("sdk-alone", Outcome.NORMAL, 0)
     log = run.logs[0].read_text()
     assert "server reachable: none" in log
+    assert "resampled: 20 cards" in log  # As-Nas's deck (5 ranks x 4), from the stubs wheel
     assert 'tensor: tensors need numpy: pip install "croupier-bot[tensors]"' in log
     verify(read_replay(run.replay))

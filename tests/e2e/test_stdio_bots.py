@@ -1,5 +1,6 @@
 """Bots without gRPC: programs behind the stdio bridge (``--bot stdio:CMD``) play real matches.
-The shipped examples (bash + jq, C, plain Python) pass ``croupier check-bot`` in every game, and
+The shipped examples (bash + jq, plain Python, and the C starter, ``starters/c``) pass
+``croupier check-bot`` in every game, and
 the bridge keeps the arbiter's clocks and faults: silence is a timeout, a line that is not an
 action is a rejected reply, a closed stdout is a disconnect, and stderr goes to the seat log."""
 
@@ -22,8 +23,10 @@ pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 STDIO = ROOT / "clients" / "stdio"
-#: Where tests/run builds the C example (cc, standard library only).
-C_BOT = ROOT / "build" / "stdio" / "random-c"
+#: Where tests/run builds the C starter (cc, standard library only).
+C_BOT = ROOT / "build" / "stdio" / "starter-c"
+#: The name each example's hello gives.
+NAMES = {"bash": "random-bash", "c": "starter-c", "python": "random-py"}
 GAMES = ["as-nas", "fipsen", "felduz", "scauver"]
 PROGRAM = f"{sys.executable} {BOTS_DIR / 'stdio_program.py'}"
 
@@ -53,7 +56,7 @@ def test_the_stdio_examples_pass_check_bot(kind: str) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("6 passed, 0 failed") == len(GAMES)
-    assert f"random-{'py' if kind == 'python' else kind}" in done.stdout  # its hello's name
+    assert NAMES[kind] in done.stdout  # its hello's name
 
 
 def _stdio(*args: str) -> list[str]:

@@ -49,8 +49,9 @@ TESTS = (
     "tests/arbiter/test_fault_no_leak.py",
     "tests/transport/test_encode_bytes.py",
 )
-#: Tryout's deals are As-Nas's: its resample hands the shared sampler (``games/_deal.py``, which
-#: knows the four games' deals) its wire view as As-Nas's message (the same fields and numbers).
+#: Tryout's deals are As-Nas's: its resample hands the shared sampler (``croupier_proto.v1.deal``,
+#: which knows the four games' deals) its wire view as As-Nas's message (the same fields and
+#: numbers).
 SAMPLE, ADAPTED = "sample_wire(wire(codec.CODEC, obs),", "_as_as_nas(wire(codec.CODEC, obs),"
 SAMPLER = """
 

@@ -1,4 +1,4 @@
-"""No-leak resampling (``<game>.resample``, ``croupier.games._deal``, ``croupier_bot.resample``).
+"""No-leak resampling (``<game>.resample``, ``croupier_proto.v1.deal``, ``croupier_bot.resample``).
 
 * Consistency (hypothesis, every game): a sample of any state reached by play, seen from any
   seat, gives that seat exactly the observation it was drawn from.
@@ -9,13 +9,12 @@
   deal, every consistent placement of the unseen cards enumerated and checked by replaying the
   deal through the rules), Felduz (a reserve of one card proves the closed card's value) and
   Scauver (the others' hands).
-* The SDK's copy of the sampler is the same file, and draws the same deals from the decisions a
-  bot is sent as the in-process resample from the seat's observation.
+* The SDK draws from the same sampler (one module, in the stubs distribution), and draws the same
+  deals from the decisions a bot is sent as the in-process resample from the seat's observation.
 """
 
 from __future__ import annotations
 
-import filecmp
 import itertools
 import math
 import random
@@ -32,13 +31,13 @@ from hypothesis import strategies as st
 
 from croupier.arbiter import ClockRules, Clocks, Welcome, decision_request
 from croupier.games import CHANCE, GAMES, TERMINAL, get_spec
-from croupier.games import _deal as deal_module
 from croupier.games._drive import Ply, play, random_moves
 from croupier.games._resample import sample_wire, wire
 from croupier.transport._codec import encode
 from croupier.v1 import bot_pb2 as pb
 from croupier_bot import Bot, Decision, Inconsistent, Seat
 from croupier_bot import resample as sdk_resample
+from croupier_proto.v1 import deal as deal_module
 
 ROOT = Path(__file__).parents[2]
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -334,12 +333,23 @@ def test_scauver_the_others_hands_are_uniform_among_the_unseen_cards() -> None:
 # -- the SDK ---------------------------------------------------------------------------------------
 
 
-def test_the_sdk_ships_the_same_sampler() -> None:
-    assert filecmp.cmp(
-        ROOT / "server/croupier/games/_deal.py",
-        ROOT / "clients/python/croupier_bot/_deal.py",
-        shallow=False,
-    ), "clients/python/croupier_bot/_deal.py must be a copy of server/croupier/games/_deal.py"
+def test_the_sdk_and_the_games_draw_from_one_sampler() -> None:
+    from croupier.games import _resample as games_side
+    from croupier_bot import _resample as sdk_side
+
+    assert games_side.sample is deal_module.sample, "croupier.games must use croupier_proto's"
+    assert sdk_side.sample is deal_module.sample, "croupier_bot must use croupier_proto's"
+    copies = [*(ROOT / "server").rglob("_deal.py"), *(ROOT / "clients/python").rglob("_deal.py")]
+    assert not copies, f"a copy of the sampler is back: {copies}"
+
+
+def test_the_samplers_are_found_by_their_games_field_names() -> None:
+    wire_games = {f.name for f in pb.Observation.DESCRIPTOR.oneofs_by_name["game"].fields}
+    games = {spec.wire_name for spec in map(get_spec, GAMES)}
+    # a sampler is optional per-game code (CONTRIBUTING.md); each of today's games has one
+    assert games <= deal_module.GAMES <= wire_games, "croupier_proto/v1/deal/<game>.py"
+    with pytest.raises(ValueError, match="no resampling for observation None"):
+        deal_module.sample(pb.Observation(), 0, random.Random(0))
 
 
 class _Recorder(Bot):

@@ -42,6 +42,20 @@ def test_a_round_the_replay_does_not_hold_is_one_error_line(
     assert err == [f"croupier: error: --deal {bad}: the replay holds rounds 1..{rounds}{why}"]
 
 
+@pytest.mark.parametrize("flag", ["--round", "--deal"])
+def test_the_error_names_the_flag_as_typed(
+    felduz: tuple[Path, int], flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--round 0`` (the wire's first round) is answered as ``--round 0``, not ``--deal 0``."""
+    path, rounds = felduz
+    assert main(["replay", "show", str(path), flag, "0"]) == 2
+    (err,) = capsys.readouterr().err.strip().splitlines()
+    assert err == (
+        f"croupier: error: {flag} 0: the replay holds rounds 1..{rounds} "
+        "(numbered from 1: the wire's round 0 is round 1)"
+    )
+
+
 def test_every_round_it_holds_is_shown(
     felduz: tuple[Path, int], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -291,3 +291,156 @@ def test_a_delayed_watcher_sees_each_frame_only_that_far_behind_play(
             assert held_rounds == round_ + 1
         late += 1
     assert late > 10
+
+
+# ---- snapshots (WatchMatchRequest.snapshot: what the web page asks for) ---------------------
+
+
+def _frames(messages: Sequence[cpb.WatchMatchResponse]) -> list[cpb.WatchFrame]:
+    return [m.frame for m in messages if m.WhichOneof("kind") == "frame"]
+
+
+def _snapshot_matches(full: list[cpb.WatchFrame], snap: list[cpb.WatchMatchResponse]) -> int:
+    """Where in the full stream's frames ``snap`` (started, a snapshot, then frames) joined:
+    the snapshot is the view of full frame k with the last events up to it, and the frames
+    after it are the full stream's after k. Fails if there is no such k."""
+    assert snap[0].WhichOneof("kind") == "started"
+    first = snap[1].frame
+    assert first.snapshot
+    assert len(first.events) <= 64
+    rest = _bytes([cpb.WatchMatchResponse(frame=f) for f in _frames(snap[2:])])
+    for k, frame in enumerate(full):
+        events = [e for f in full[: k + 1] for e in f.events][-64:]
+        if (
+            frame.step == first.step
+            and frame.view == first.view
+            and list(first.events) == events
+            and rest == _bytes([cpb.WatchMatchResponse(frame=f) for f in full[k + 1 :]])
+        ):
+            return k
+    raise AssertionError(f"the snapshot at step {first.step} is no frame of the full stream")
+
+
+@pytest.mark.parametrize(
+    ("game", "params"),
+    [("scauver", {"players": 3, "round_cap": 6}), ("fipsen", {"deals": 3})],
+)
+def test_a_late_snapshot_watcher_gets_the_view_now_then_every_frame_after_it(
+    tmp_path: Path, game: str, params: dict[str, int]
+) -> None:
+    """Records fed in by hand as the arbiter writes them; a snapshot watcher joins halfway
+    (while another watches from the start: the public frames are shared), another after the
+    end. The first gets one frame that is the full stream's frame there with its last events,
+    then exactly the full stream's frames after it; the last gets the final view and the end."""
+    path = tmp_path / "m.jsonl"
+    asyncio.run(_play_live(path, game, params, 5, MatchFeed("x")))
+    batches = _batches(path)
+
+    async def main() -> tuple[list[Any], list[Any]]:
+        feed = MatchFeed("m")
+        early = asyncio.create_task(_collect(feed, _request()))
+        late: asyncio.Task[list[Any]] | None = None
+        for i, batch in enumerate(batches):
+            for record in batch:
+                feed(record)
+            for _ in range(30):
+                await asyncio.sleep(0)
+            if i == len(batches) // 2:
+                late = asyncio.create_task(_collect(feed, _request(snapshot=True)))
+        assert late is not None
+        return await early, await late
+
+    early, late = asyncio.run(main())
+    full = _frames(early)
+    k = _snapshot_matches(full, late)
+    assert 10 < k < len(full) - 10  # it joined mid-match, and went on live
+    assert late[-1] == early[-1]  # the end
+    after = asyncio.run(_collect(path, _request(snapshot=True)))
+    assert _snapshot_matches(full, after) == len(full) - 1
+    assert [m.WhichOneof("kind") for m in after] == ["started", "frame", "end"]
+    assert sum(len(m.SerializeToString()) for m in after) < 8000
+
+
+def test_no_snapshot_holds_a_card_from_a_hand_or_the_stock(tmp_path: Path) -> None:
+    """A snapshot watcher joining at every point of a Scauver match (its records fed in one
+    batch at a time) is never sent a card then in a hand or the stock; the two matches that
+    differ only in seat 2's hidden cards give byte-identical snapshot streams."""
+    a, b = _scauver_pair(tmp_path)
+    at_step, never_shown = public_steps(read_replay(a))
+
+    async def snapshots(path: Path) -> list[list[cpb.WatchMatchResponse]]:
+        feed = MatchFeed("m")
+        out: list[list[cpb.WatchMatchResponse]] = []
+        for batch in _batches(path):
+            for record in batch:
+                feed(record)
+            task = asyncio.create_task(_collect(feed, _request(snapshot=True)))
+            for _ in range(30):
+                await asyncio.sleep(0)
+            out.append([])
+            task.add_done_callback(lambda t, got=out[-1]: got.extend(t.result()))
+        feed.close()
+        for _ in range(30):
+            await asyncio.sleep(0)
+        return out
+
+    seen_a, seen_b = asyncio.run(snapshots(a)), asyncio.run(snapshots(b))
+    assert [_bytes(s) for s in seen_a] == [_bytes(s) for s in seen_b]
+    checked = 0
+    for stream in seen_a:
+        frames = _frames(stream)
+        if not frames:
+            continue
+        for frame in frames:
+            assert not card_ids(frame) & hidden_cards(at_step[frame.step - 1]), frame.step
+        for message in stream:
+            assert not card_ids(message) & never_shown
+        checked += frames[0].snapshot  # (one that joined before play began has none)
+    assert checked > 10
+
+
+def test_a_delayed_snapshot_is_no_further_on_than_the_delay_allows(tmp_path: Path) -> None:
+    """A snapshot watcher with a delay, joining mid-match, gets as its snapshot the frame the
+    same delay has released by then to a watcher there from the start, never a later one, and
+    after it the frames that watcher gets."""
+    path = tmp_path / "m.jsonl"
+    asyncio.run(_play_live(path, "scauver", {"players": 3, "round_cap": 4}, 3, MatchFeed("x")))
+    batches = _batches(path)
+
+    async def main() -> tuple[list[Any], cpb.WatchFrame, list[Any]]:
+        feed = MatchFeed("m")
+        held: list[Any] = []
+
+        async def watch_held() -> None:
+            async for m in watch_match(feed, _request(delay_decisions=6), may_see_seat=bool):
+                if m.WhichOneof("kind") == "frame":
+                    held.append(m.frame)
+
+        task = asyncio.create_task(watch_held())
+        late: asyncio.Task[list[Any]] | None = None
+        at_join: cpb.WatchFrame | None = None
+        for i, batch in enumerate(batches):
+            for record in batch:
+                feed(record)
+            for _ in range(30):
+                await asyncio.sleep(0)
+            if i == len(batches) // 2:
+                at_join = held[-1]
+                late = asyncio.create_task(
+                    _collect(feed, _request(snapshot=True, delay_decisions=6))
+                )
+                for _ in range(30):
+                    await asyncio.sleep(0)
+        await task
+        assert late is not None
+        assert at_join is not None
+        return held, at_join, await late
+
+    held, at_join, late = asyncio.run(main())
+    snap = late[1].frame
+    assert snap.snapshot
+    assert (snap.step, snap.view) == (at_join.step, at_join.view)
+    k = held.index(at_join)
+    assert _bytes([cpb.WatchMatchResponse(frame=f) for f in _frames(late[2:])]) == _bytes(
+        [cpb.WatchMatchResponse(frame=f) for f in held[k + 1 :]]
+    )

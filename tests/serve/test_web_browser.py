@@ -1,7 +1,8 @@
 """The spectators' web page in a real browser (Debian's chromium, driven by playwright): a real
 ``croupier serve`` process, three registered bots (real processes of the Python SDK) playing
 Scauver through their sessions, the page showing the lobby and the running match, its live
-board updating, then the playback of the finished match.
+board updating and the round's showdown left on the table at its end, then the playback of the
+finished match (the seats' ratings beside their names, stepping, playing at speed).
 
 Every byte the browser was sent goes through a recording proxy in front of the page's port.
 Afterwards the hidden cards are computed from the omniscient replay (each match is one round:
@@ -265,6 +266,12 @@ def test_the_page_shows_a_live_board_and_a_playback_and_is_never_sent_a_hidden_c
             assert len(steps) >= 4, steps
             page.wait_for_selector("#result", timeout=60000)
             assert page.locator("#board-status").inner_text() == "finished"
+            # the round's showdown stays on the table (a one-round match: to the end)
+            assert page.locator("#showdown .seat").count() == 3
+            if os.environ.get("CROUPIER_SHOTS"):
+                shots = Path(os.environ["CROUPIER_SHOTS"])
+                shots.mkdir(parents=True, exist_ok=True)
+                page.locator("body").screenshot(path=str(shots / "live-showdown.png"))
             _wait_finished(served, first)
             # playback of the finished match, from the home page's list
             page.click("a.back-link")
@@ -272,6 +279,9 @@ def test_the_page_shows_a_live_board_and_a_playback_and_is_never_sent_a_hidden_c
             assert row is not None
             row.query_selector("a").click()
             page.wait_for_selector("#playback:not([hidden])")
+            # each seat's rating beside its name (the standings rate them once a match ended)
+            page.wait_for_selector("#table .seat .rating")
+            assert page.locator("#table .seats > .seat .rating").count() == 3
             assert page.locator("#pb-pos").inner_text().startswith("step 1 of ")
             page.click("#pb-next")
             page.click("#pb-next")
@@ -279,6 +289,14 @@ def test_the_page_shows_a_live_board_and_a_playback_and_is_never_sent_a_hidden_c
             shown = page.locator("#table").inner_text()
             page.click("#pb-last")
             assert page.locator("#table").inner_text() != shown
+            page.wait_for_selector("#result")
+            assert page.locator("#showdown .seat").count() == 3
+            # played back from the start at the top speed, it runs to the end by itself
+            page.click("#pb-first")
+            page.select_option("#pb-speed", "100")
+            page.click("#pb-play")
+            last = page.locator("#pb-pos").inner_text().split(" of ")[1]
+            page.wait_for_selector(f"#pb-pos:text-is('step {last} of {last}')", timeout=15000)
             page.wait_for_selector("#result")
             browser.close()
     finally:

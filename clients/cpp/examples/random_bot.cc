@@ -25,10 +25,18 @@ class RandomBot : public croupier::Bot {
 
   uint32_t act(const v1::DecisionRequest& decision) override {
     observe(decision.observation());
-    // every legal action alike: a run of bets is one entry on the wire, many actions here
-    const std::vector<uint32_t> ids = croupier::legal_ids(decision);
-    std::uniform_int_distribution<size_t> pick(0, ids.size() - 1);
-    return ids[pick(rng_)];
+    // every legal action alike: a run of bets is one entry on the wire and many actions here,
+    // counted and indexed by arithmetic on its run (croupier::legal_runs), never listed
+    const std::vector<croupier::LegalRun> runs = croupier::legal_runs(decision);
+    size_t total = 0;
+    for (const auto& run : runs) total += run.count;
+    std::uniform_int_distribution<size_t> pick(0, total - 1);
+    size_t k = pick(rng_);
+    for (const auto& run : runs) {
+      if (k < run.count) return run.id_at(static_cast<uint32_t>(k));
+      k -= run.count;
+    }
+    return runs.front().first;  // not reached: k < total
   }
 
   void on_event(const v1::Event& event) override {

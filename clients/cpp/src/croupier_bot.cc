@@ -150,6 +150,62 @@ std::vector<uint32_t> legal_ids(const v1::DecisionRequest& decision) {
   return ids;
 }
 
+std::vector<LegalRun> legal_runs(const v1::DecisionRequest& decision) {
+  std::vector<LegalRun> runs;
+  runs.reserve(static_cast<size_t>(decision.legal_actions_size()));
+  for (const auto& entry : decision.legal_actions()) {
+    LegalRun run;
+    run.first = entry.id();
+    if (entry.has_amounts()) {
+      const auto& range = entry.amounts();
+      const uint32_t step = range.step() > 0 ? range.step() : 1;
+      run.step = step;
+      run.count =
+          range.highest() < range.lowest() ? 0 : (range.highest() - range.lowest()) / step + 1;
+      run.amounts = AmountRange{range.lowest(), range.highest(), step};
+    }
+    runs.push_back(run);
+  }
+  return runs;
+}
+
+bool is_legal(const v1::DecisionRequest& decision, uint64_t id) {
+  for (const auto& entry : decision.legal_actions()) {
+    if (!entry.has_amounts()) {
+      if (id == entry.id()) return true;
+      continue;
+    }
+    const auto& range = entry.amounts();
+    if (range.highest() < range.lowest() || id < entry.id()) continue;
+    const uint64_t offset = id - entry.id();  // = amount - lowest
+    const uint32_t step = range.step() > 0 ? range.step() : 1;
+    if (offset <= range.highest() - range.lowest() && offset % step == 0) return true;
+  }
+  return false;
+}
+
+std::optional<uint32_t> id_for_amount(const v1::DecisionRequest& decision, uint32_t amount,
+                                      const std::string& kind) {
+  const std::string suffix = ":" + std::to_string(amount);
+  for (const auto& entry : decision.legal_actions()) {
+    if (!entry.has_amounts()) {  // a lone bet or raise (its only amount) is an entry of its own
+      const std::string& label = entry.label();
+      if (kind.empty() ? label == "Bet" + suffix || label == "Raise" + suffix
+                       : label == kind + suffix) {
+        return entry.id();
+      }
+      continue;
+    }
+    const auto& range = entry.amounts();
+    if (amount < range.lowest() || amount > range.highest()) continue;
+    const uint32_t step = range.step() > 0 ? range.step() : 1;
+    if ((amount - range.lowest()) % step != 0) continue;
+    if (!kind.empty() && entry.label().rfind(kind + ":", 0) != 0) continue;
+    return entry.id() + (amount - range.lowest());
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // How one Play stream of a seat ended.

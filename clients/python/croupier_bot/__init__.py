@@ -28,11 +28,11 @@ from croupier_bot._client import (
     play,
     play_async,
 )
-from croupier_bot._deal import Deal, Inconsistent
 from croupier_bot._main import main, run
 from croupier_bot._resample import resample
 from croupier_bot._session import SessionSummary, serve, serve_async
 from croupier_bot._view import GameObservationView, LegalActions, ObservationView
+from croupier_proto.v1.deal import Deal, Inconsistent
 
 __all__ = [
     "BUSY_RETRY_S",

@@ -1,8 +1,8 @@
 """``resample``: a deal consistent with what a seat has seen, from its decision alone.
 
-The sampling itself is :mod:`croupier_bot._deal`, the same file as the arbiter's
-``croupier.games._deal`` (a test keeps the two identical), so a bot gets exactly the deals the
-in-process ``resample`` of each game draws for the same observation and random bits.
+The sampling itself is :mod:`croupier_proto.v1.deal` (the stubs distribution's), the module the
+in-process ``resample`` of each game draws from too, so a bot gets exactly the deals the arbiter's
+side draws for the same observation and random bits.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import random
 from typing import Any
 
 from croupier_bot._client import Decision
-from croupier_bot._deal import Bits, Deal, Inconsistent, sample
 from croupier_bot._view import ObservationView
+from croupier_proto.v1.deal import Bits, Deal, Inconsistent, sample
 
 
 def resample(source: Any, rng: Bits | None = None, *, seat: int | None = None) -> Deal:

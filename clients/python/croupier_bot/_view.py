@@ -153,9 +153,14 @@ class LegalActions(Sequence[Any]):
     def id_for_amount(self, amount: int, kind: str = "") -> int | None:
         """The id of the bet or raise of ``amount`` chips (of ``kind``, ``"Bet"`` or
         ``"Raise"``, the label's prefix, when given), by arithmetic on the run that offers it
-        (``entry.id + amount - lowest``); ``None`` when no run does. Builds no entry."""
+        (``entry.id + amount - lowest``), or the entry labelled ``"<kind>:<amount>"`` (a step
+        that allows one amount sends that bet or raise without a range); ``None`` when nothing
+        offers that amount. Builds no entry."""
+        lone = {f"{k}:{amount}" for k in ((kind,) if kind else ("Bet", "Raise"))}
         for entry in self._entries:
             if not entry.HasField("amounts"):
+                if entry.label in lone:
+                    return int(entry.id)
                 continue
             span = entry.amounts
             if not span.lowest <= amount <= span.highest:

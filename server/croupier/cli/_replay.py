@@ -52,7 +52,7 @@ def _build_replay_show(show: argparse.ArgumentParser) -> None:
     view.add_argument("--public", action="store_true", help="only what a spectator saw")
     show.add_argument(
         "--deal", "--round", dest="deal", type=int, default=None, metavar="N",
-        help="only deal (round) N, from 1",
+        action=_Numbered, help="only deal (round) N, from 1",
     )  # fmt: skip
     show.add_argument(
         "--where", action="append", default=[], metavar="EXPR",
@@ -68,6 +68,21 @@ def _build_replay_show(show: argparse.ArgumentParser) -> None:
         help="with --follow: stop when the file has not grown for S seconds (default: wait for "
         "the result)",
     )  # fmt: skip
+
+
+class _Numbered(argparse.Action):
+    """``--deal N``/``--round N``: stores N, and the flag as typed (``deal_flag``) for the error
+    that names it."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.deal_flag = option_string or "--deal"
 
 
 def _build_replay_summary(summary: argparse.ArgumentParser) -> None:
@@ -168,7 +183,7 @@ def _cmd_replay_show(args: argparse.Namespace) -> int:
     if isinstance(seat, int) and seat >= n:
         raise ConfigError(f"--seat {seat}: the match has seats 0..{n - 1}")
     if args.deal is not None:
-        _check_round(replay, args.deal)
+        _check_round(replay, args.deal, getattr(args, "deal_flag", "--deal"))
     info = replay.game.info
     rounds = select_rounds(replay, args.where) if args.where else None
     for line in render(replay, seat, args.deal, rounds):
@@ -210,9 +225,9 @@ def _follow(args: argparse.Namespace, seat: int | str | None) -> int:
     return 0
 
 
-def _check_round(replay: Replay, number: int) -> None:
-    """``--deal N`` names a deal (a round, in the chip games) the replay holds: one that ended,
-    or the one in progress where the file stops."""
+def _check_round(replay: Replay, number: int, flag: str = "--deal") -> None:
+    """``--deal N`` (``flag``: as typed, or ``--round``) names a deal (a round, in the chip
+    games) the replay holds: one that ended, or the one in progress where the file stops."""
     ended = sum(1 for rec in replay.records if rec.type == "round_end")
     last = replay.records[-1].type if replay.records else "round_end"
     played = ended + (not replay.complete and last != "round_end")
@@ -221,7 +236,7 @@ def _check_round(replay: Replay, number: int) -> None:
         held = f"{noun}s 1..{played}" if played else f"no {noun}"
         # the wire counts from 0 (deal_index, round): say how the two numberings meet
         wire = f" (numbered from 1: the wire's {noun} 0 is {noun} 1)" if number == 0 else ""
-        raise ConfigError(f"--deal {number}: the replay holds {held}{wire}")
+        raise ConfigError(f"{flag} {number}: the replay holds {held}{wire}")
 
 
 def _cmd_replay_summary(args: argparse.Namespace) -> int:

@@ -5,9 +5,9 @@ one seat has seen, built from that seat's observation alone:
 
 1. the observation is put on the wire by the game's own codec (exactly the message the seat's
    bot is sent: nothing else is read from here on);
-2. :func:`croupier.games._deal.sample` draws the round's deck and the seats' hidden moves from
-   that message (uniformly among all consistent with it; the same module ships in the Python SDK
-   as ``croupier_bot._deal``);
+2. :func:`croupier_proto.v1.deal.sample` draws the round's deck and the seats' hidden moves
+   from that message (uniformly among all consistent with it; the Python SDK's
+   ``croupier_bot.resample`` draws from the same module);
 3. :func:`replay` deals the deck at the round's start (public: dealer, scores, chips) and plays
    the round's public history through the rules, each seat's hidden moves where the rules ask
    for them. The rules check every move, so a sample that did not fit would raise.
@@ -18,7 +18,7 @@ one seat has seen, built from that seat's observation alone:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -26,10 +26,14 @@ from croupier.errors import IllegalActionError
 from croupier.games import chips
 from croupier.games._api import CHANCE, Game
 from croupier.games._codec_kit import GameCodec
-from croupier.games._deal import Bits, Deal, Inconsistent, Shown, sample
 from croupier.v1 import bot_pb2 as pb
 
+# (the stubs distribution's hand-written sampler, which the SDK shares: imported by its own name,
+# as ``croupier.v1`` is an alias package whose modules are attributes, not import paths)
+from croupier_proto.v1.deal import Bits, Deal, Inconsistent, Shown, sample, shuffled
+
 S = TypeVar("S")
+S_co = TypeVar("S_co", covariant=True)
 
 #: A random generator the resamplers take: numpy's, or anything with ``getrandbits``.
 Rng = np.random.Generator | Bits
@@ -114,8 +118,56 @@ def replay(
 def sample_wire(
     observation: pb.Observation, seat: int, rng: Rng, shown_down: Shown | None = None
 ) -> Deal:
-    """:func:`croupier.games._deal.sample` with a numpy generator or ``getrandbits``."""
+    """:func:`croupier_proto.v1.deal.sample` with a numpy generator or ``getrandbits``."""
     return sample(observation, seat, bits(rng), shown_down)
+
+
+class WireResample(Protocol[S_co]):
+    """A game's ``resample_wire``: :func:`wire_resampler`."""
+
+    def __call__(
+        self,
+        observation: Any,
+        seat: int,
+        rng: Rng,
+        params: Mapping[str, int] | None = None,
+        visit: Visit | None = None,
+    ) -> S_co: ...
+
+
+def _action_id(entry: Any) -> int:
+    return int(entry.action_id)
+
+
+def wire_resampler(
+    game: Game[S],
+    field: str,
+    start: Callable[[Any, Mapping[str, int] | None], S],
+    hidden_phase: Callable[[S], bool],
+    action: Callable[[Any], int] = _action_id,
+) -> WireResample[S]:
+    """A game's ``resample_wire(observation, seat, rng, params=None, visit=None)``: steps 2
+    and 3 from the wire message a bot holds (a ``croupier.v1.Observation`` at a decision, the
+    game's message in its oneof ``field``). ``start(msg, params)``: the round's start, before
+    its deal, read from that message (finished rounds are not in it, so the state's ``past`` is
+    empty); ``action(entry)``: the action id of one entry of the message's public ``history``.
+    ``visit`` is told each public move of the round replayed (:func:`replay`)."""
+
+    def resample_wire(
+        observation: Any,
+        seat: int,
+        rng: Rng,
+        params: Mapping[str, int] | None = None,
+        visit: Visit | None = None,
+    ) -> S:
+        """A state consistent with the wire ``observation`` of ``seat`` (a decision's), drawn
+        uniformly among those the seat cannot tell apart."""
+        msg = getattr(observation, field)
+        deal = sample_wire(observation, seat, rng)
+        history = tuple((int(h.seat), action(h)) for h in msg.history)
+        return replay(game, start(msg, params), deal, history, hidden_phase, visit=visit)
+
+    return resample_wire
 
 
 def check_seat(observation: Any) -> int:
@@ -132,7 +184,9 @@ __all__ = [
     "GeneratorBits",
     "Inconsistent",
     "Rng",
+    "Shown",
     "Visit",
+    "WireResample",
     "bits",
     "check_seat",
     "chip_config",
@@ -141,7 +195,9 @@ __all__ = [
     "chip_start_from_wire",
     "replay",
     "sample_wire",
+    "shuffled",
     "wire",
+    "wire_resampler",
 ]
 
 

@@ -16,6 +16,7 @@ from croupier.errors import ConfigError
 from croupier.serve._config import ServeConfig, is_loopback
 from croupier.serve._control import ControlServicer
 from croupier.serve._offloop import ControlThread, OffLoopServicer
+from croupier.serve._pages import Pages
 from croupier.serve._web import ControlSpectator, WebServer
 from croupier.transport import (
     UNREQUESTED_WAIT_S,
@@ -154,9 +155,12 @@ class ControlPort:
 class WebPage:
     """The spectators' page (``croupier.serve._web``), a spectator client of this server over
     the control port's private ``socket`` with ``spectator_key``; over HTTPS with the server's
-    TLS (the same certificate, key and client CA)."""
+    TLS (the same certificate, key and client CA). ``pages``: the bot pages and the other
+    reads of the store it serves (``serve/_pages.py``)."""
 
-    def __init__(self, config: ServeConfig, socket: Path, spectator_key: str) -> None:
+    def __init__(
+        self, config: ServeConfig, socket: Path, spectator_key: str, pages: Pages | None = None
+    ) -> None:
         self._config = config
         self._channel = grpc.aio.insecure_channel(f"unix:{socket}")
         host, port = split_address(config.web_listen)
@@ -167,6 +171,7 @@ class WebPage:
             self._host,
             int(port),
             tls=None if tls is None else server_ssl_context(tls),
+            pages=pages,
         )
         #: The page's URL (``http://HOST:PORT/``, ``https://`` with TLS), once started.
         self.url = ""

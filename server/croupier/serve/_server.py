@@ -51,6 +51,7 @@ from croupier.serve._config import ServeConfig
 from croupier.serve._control import ControlServicer
 from croupier.serve._ladder import start_ladder
 from croupier.serve._matches import Matches, MatchOrder
+from croupier.serve._pages import Pages
 from croupier.serve._ports import ControlPort, WebPage, credentials, refuse_plaintext, tls_config
 from croupier.serve._scheduler import LadderScheduler
 from croupier.serve._storage import Storage
@@ -228,7 +229,8 @@ class CompetitionServer:
         await control.start(servicer, creds)
         self.control_address = control.address
         if control.web_socket is not None:
-            web = self._web = WebPage(config, control.web_socket, keys.spectator_key)
+            pages = Pages(storage, self.feeds, config.ladder_game)
+            web = self._web = WebPage(config, control.web_socket, keys.spectator_key, pages)
             await web.start()
             self.web_url = web.url
 

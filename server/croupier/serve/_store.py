@@ -563,6 +563,18 @@ class ServerStore(SQLiteStore):
             args.append(game)
         return self._rows(where, args, "ORDER BY ended_ms, id")
 
+    def matches_where(self, where: str, args: Sequence[Any], tail: str) -> list[ServerMatch]:
+        """The matches a ``WHERE`` clause of ``server_matches`` selects (``args`` its
+        parameters), ordered and limited by ``tail``, each with its seats if finished: for the
+        web page's reads (``serve/_pages.py``)."""
+        return self._rows(where, args, tail)
+
+    def read_sql(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read-only query (a ``SELECT``) on this connection."""
+        if not sql.lstrip().upper().startswith("SELECT"):
+            raise ValueError("read_sql runs a SELECT only")
+        return [tuple(r) for r in self._conn.execute(sql, args).fetchall()]
+
     def counts(self) -> dict[str, int]:
         """How many matches are in each state."""
         out = dict.fromkeys(STATES, 0)

@@ -17,6 +17,11 @@ operators only until the set is over (``CompetitionServer.deal_set_open``), so a
 its seat's reveal there only then, though its bot was not told it at the end of the match.
 
 A finished match is streamed from its replay file, read by the same reader.
+
+A watcher may ask for a snapshot (``WatchMatchRequest.snapshot``: what the web page does): the
+frames made so far come as one frame, the latest view with the last events
+(:func:`snapshot`), then the stream goes on frame by frame; a late watcher is then sent a few
+kilobytes, however long the match has run.
 """
 
 from __future__ import annotations
@@ -304,6 +309,10 @@ class _FeedSource:
     def state(self) -> int:
         return cpb.MATCH_STATE_RUNNING
 
+    def available(self) -> bool:
+        """Whether the next record is there already (taking it in will not wait for play)."""
+        return self.index < len(self.feed.records)
+
     def round_end_next(self) -> bool:
         """Whether the next record is already there and is a round's end. The arbiter records
         the action that ends a round and the round's end in one go (no await between them), so
@@ -330,6 +339,9 @@ class _FileSource:
             "finished": cpb.MATCH_STATE_FINISHED,
             "cancelled": cpb.MATCH_STATE_CANCELLED,
         }.get(status, cpb.MATCH_STATE_ABORTED)
+
+    def available(self) -> bool:
+        return self.replay is not None and self.index < len(self.replay.records)
 
     async def next(self) -> tuple[Record, Any, Any] | None:
         replay, i = self.replay, self.index
@@ -368,6 +380,11 @@ class _Frames:
             async with self._lock:
                 if len(self.items) <= index and self.taken <= taken and not self.done:
                     await self._step()
+
+    async def catch_up(self) -> None:
+        """Take in every record there is now (never waiting for play to go on)."""
+        while not self.done and self.records.available():
+            await self.wait(len(self.items), self.taken)
 
     async def _step(self) -> None:
         """Take in one record (two for an action and the round's end it caused)."""
@@ -411,9 +428,12 @@ async def watch_match(
     ``delay_rounds`` behind play; everything once the match is over), then ``end`` (none for a
     match cut off without a result: an aborted one). ``request.seat``, when set, asks for that
     seat's view: :class:`PermissionDeniedError` unless ``may_see_seat(seat)``;
-    :class:`ConfigError` for a seat the match does not have. ``match``: the match as the
-    server knows it (default: from the replay header). A replay file that does not read is a
-    :class:`~croupier.errors.ReplayError`."""
+    :class:`ConfigError` for a seat the match does not have. ``request.snapshot``: the frames
+    there are already come as one, :func:`snapshot` (the view now and the last events), and
+    the stream goes on from there (delays apply as ever: the snapshot is the latest frame a
+    delay releases; a match that has ended is its final view, then ``end``). ``match``: the
+    match as the server knows it (default: from the replay header). A replay file that does
+    not read is a :class:`~croupier.errors.ReplayError`."""
     records = _FeedSource(source) if isinstance(source, MatchFeed) else _FileSource(source)
     header = await records.header()
     if header is None:  # closed before it started
@@ -439,7 +459,7 @@ async def watch_match(
         frames = _Frames(records, _Viewer(header, seat))
     held: deque[_Pending] = deque()
 
-    def ready(over: bool) -> Iterator[cpb.WatchMatchResponse]:
+    def ready(over: bool) -> Iterator[_Pending]:
         while held and (
             over
             or (
@@ -447,19 +467,47 @@ async def watch_match(
                 and frames.rounds_done >= held[0].round + request.delay_rounds
             )
         ):
-            yield held.popleft().response()
+            yield held.popleft()
 
     index = taken = 0
-    while True:
+    if request.snapshot:  # everything so far in one frame: the view now, the last events
+        await frames.catch_up()
+        taken = frames.taken
+        held.extend(frames.items)
+        index = len(frames.items)
+        so_far = list(ready(frames.done))
+        if so_far:
+            yield snapshot(so_far)
+    while not frames.done:
         await frames.wait(index, taken)
         taken = frames.taken
         held.extend(frames.items[index:])
         index = len(frames.items)
         if frames.done:
             break
-        for message in ready(False):
-            yield message
-    for message in ready(True):
-        yield message
+        for item in ready(False):
+            yield item.response()
+    for item in ready(True):
+        yield item.response()
     if frames.end is not None:
         yield frames.end
+
+
+#: The events a snapshot frame carries at most (the latest ones).
+SNAPSHOT_EVENTS = 64
+
+
+def snapshot(items: list[_Pending]) -> cpb.WatchMatchResponse:
+    """The snapshot frame of ``items`` (the frames so far, in order, at least one): the last one's
+    step, view and seat to act, with the last :data:`SNAPSHOT_EVENTS` events of them all."""
+    last = items[-1].frame
+    picked: list[pb.Event] = []
+    for item in reversed(items):  # from the end: only as far back as the events are kept
+        picked.extend(reversed(item.frame.events))
+        if len(picked) >= SNAPSHOT_EVENTS:
+            break
+    events = reversed(picked[:SNAPSHOT_EVENTS])
+    frame = cpb.WatchFrame(step=last.step, view=last.view, events=events, snapshot=True)
+    if last.HasField("to_act"):
+        frame.to_act = last.to_act
+    return cpb.WatchMatchResponse(frame=frame)

@@ -6,7 +6,8 @@ any match and the playback of a finished one. Its backend is a **spectator clien
 control API**: every piece of data it serves comes from ControlService calls made with a
 spectator's credentials (ListBots, GetStandings, ListMatches, WatchMatch without a seat), so
 the page can be sent nothing the public view does not hold: the server's roles decide, not
-this module.
+this module. The one exception is ``/api/pages/...`` (a page per bot, the paged lists, the
+featured match), answered by ``serve/_pages.py`` from the store and its public facts only.
 
 The HTTP side is stdlib asyncio, not a framework: the page needs only GET of a few fixed paths
 and one server-sent-event stream per watched match, and ``croupier serve`` then needs no
@@ -35,6 +36,7 @@ from google.protobuf import json_format
 from google.protobuf.message import Message
 
 from croupier.games import GAMES, get_spec
+from croupier.serve._pages import PageError
 from croupier.v1 import control_pb2 as cpb
 from croupier.v1 import control_pb2_grpc
 
@@ -56,6 +58,7 @@ _STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/static/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/static/pages.js": ("pages.js", "text/javascript; charset=utf-8"),
 }
 _SECURITY_HEADERS = (
     "X-Content-Type-Options: nosniff\r\n"
@@ -72,7 +75,16 @@ class Spectator(Protocol):
     async def list_bots(self) -> cpb.ListBotsResponse: ...
     async def standings(self) -> cpb.GetStandingsResponse: ...
     async def list_matches(self, state: int, limit: int) -> cpb.ListMatchesResponse: ...
-    def watch(self, match_id: str) -> AsyncIterator[cpb.WatchMatchResponse]: ...
+    def watch(
+        self, match_id: str, *, snapshot: bool = False
+    ) -> AsyncIterator[cpb.WatchMatchResponse]: ...
+
+
+class PublicPages(Protocol):
+    """The bot pages, standings, paged lists and featured match (``serve/_pages.py``): the
+    answer to ``GET /api/pages<path>``, or :class:`~croupier.serve._pages.PageError`."""
+
+    async def get(self, path: str, query: dict[str, list[str]]) -> Any: ...
 
 
 class ControlSpectator:
@@ -102,9 +114,11 @@ class ControlSpectator:
         )
         return reply
 
-    async def watch(self, match_id: str) -> AsyncIterator[cpb.WatchMatchResponse]:
+    async def watch(
+        self, match_id: str, *, snapshot: bool = False
+    ) -> AsyncIterator[cpb.WatchMatchResponse]:
         call = self._stub.WatchMatch(
-            cpb.WatchMatchRequest(match_id=match_id), metadata=self._metadata
+            cpb.WatchMatchRequest(match_id=match_id, snapshot=snapshot), metadata=self._metadata
         )
         try:
             async for message in call:
@@ -140,6 +154,7 @@ class _HttpError(Exception):
         self.status, self.reason = status, reason
 
 
+_REASONS = {400: "Bad Request", 404: "Not Found"}
 _GRPC_HTTP = {
     grpc.StatusCode.NOT_FOUND: (404, "Not Found"),
     grpc.StatusCode.PERMISSION_DENIED: (403, "Forbidden"),
@@ -168,8 +183,11 @@ class WebServer:
         *,
         head_timeout_s: float = HEAD_TIMEOUT_S,
         tls: ssl.SSLContext | None = None,
+        pages: PublicPages | None = None,
     ) -> None:
         self.spectator = spectator
+        #: The ``/api/pages/...`` answers (``None``: not served).
+        self.pages = pages
         self.host, self.port = host, port
         self.head_timeout_s = head_timeout_s
         self.tls = tls
@@ -257,6 +275,13 @@ class WebServer:
         if path in handlers:
             await self._json(writer, await handlers[path]())
             return
+        if self.pages is not None and path.startswith("/api/pages/"):  # (serve/_pages.py)
+            try:
+                answer = await self.pages.get(path.removeprefix("/api/pages"), request.query)
+            except PageError as exc:
+                raise _HttpError(exc.status, _REASONS.get(exc.status, "Error"), str(exc)) from None
+            await self._json(writer, answer)
+            return
         parts = path.split("/")
         if (
             len(parts) == 5
@@ -313,8 +338,10 @@ class WebServer:
         return {"messages": out}
 
     async def _events(self, writer: asyncio.StreamWriter, match_id: str) -> None:
-        """The live public stream as server-sent events: one ``data:`` line per message."""
-        stream = self.spectator.watch(match_id)
+        """The live public stream as server-sent events: one ``data:`` line per message, from
+        a snapshot of the match as it stands (``WatchMatchRequest.snapshot``): a late watcher
+        is sent the view now and the last events, then one frame per step."""
+        stream = self.spectator.watch(match_id, snapshot=True)
         next_message: asyncio.Task[cpb.WatchMatchResponse] | None = None
         try:
             head = (

@@ -2,7 +2,7 @@
 //
 //   struct MyBot : croupier::Bot {
 //     uint32_t act(const croupier::v1::DecisionRequest& d) override {
-//       return croupier::legal_ids(d).front();  // any legal id
+//       return croupier::legal_runs(d).front().first;  // a legal id
 //     }
 //   };
 //   int main() { MyBot bot; return croupier::play(bot, "my-bot", "1"); }
@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -46,7 +47,8 @@ class Bot {
   // The bot was admitted to a seat (match id, seat, game, parameters, clock rules).
   virtual void on_welcome(const v1::Welcome& welcome) { (void)welcome; }
   // Return a legal id: one of legal_ids(decision) (an entry of decision.legal_actions() may
-  // stand for a run of amounts: see expand_legal_actions). Called for every decision, in order.
+  // stand for a run of amounts: see legal_runs, id_for_amount and expand_legal_actions). Called
+  // for every decision, in order.
   virtual uint32_t act(const v1::DecisionRequest& decision) = 0;
   // A public event; events come before the message they ride with, in table order.
   virtual void on_event(const v1::Event& event) { (void)event; }
@@ -76,8 +78,53 @@ struct Options {
 // chip.amount = a. Entries without `amounts` are copied as they are.
 std::vector<v1::LegalAction> expand_legal_actions(const v1::DecisionRequest& decision);
 
-// The legal action ids of a decision, ascending, ranges expanded (no message built).
+// The legal action ids of a decision, ascending, ranges expanded (no message built; legal_runs,
+// is_legal and id_for_amount answer without expanding).
 std::vector<uint32_t> legal_ids(const v1::DecisionRequest& decision);
+
+// The amounts of a run of bets or raises (LegalAction.amounts): every multiple-of-`step` offset
+// from `lowest` up to `highest`, chips.
+struct AmountRange {
+  uint32_t lowest = 0;
+  uint32_t highest = 0;
+  uint32_t step = 1;  // at least 1
+};
+
+// One entry of decision.legal_actions() as the ids it stands for, without listing them: the
+// `count` ids first, first + step, ..., last(). A run of bets or raises has `amounts` (the
+// action of amount a has id first + a - amounts->lowest); any other entry is a run of one id
+// (count 1, step 1, no amounts).
+struct LegalRun {
+  uint32_t first = 0;
+  uint32_t count = 1;
+  uint32_t step = 1;
+  std::optional<AmountRange> amounts;
+
+  // The highest id of the run.
+  uint64_t last() const { return first + static_cast<uint64_t>(step) * (count - 1); }
+  // The k-th id of the run (k < count).
+  uint32_t id_at(uint32_t k) const { return first + step * k; }
+  // Whether `id` is one of the run's ids (arithmetic).
+  bool holds(uint64_t id) const {
+    return count > 0 && id >= first && id <= last() && (id - first) % step == 0;
+  }
+};
+
+// The legal actions of a decision as runs, one per entry of decision.legal_actions() and in its
+// order (ascending by id): runs[i] is entry i. Lists no id: a betting step at stack 1000 is two
+// or three runs however many amounts it offers.
+std::vector<LegalRun> legal_runs(const v1::DecisionRequest& decision);
+
+// Whether `id` is a legal id of the decision, by arithmetic on its entries (as the arbiter checks
+// it); expands no range.
+bool is_legal(const v1::DecisionRequest& decision, uint64_t id);
+
+// The id of the bet or raise of `amount` chips (`kind` "Bet" or "Raise", the label's prefix, when
+// given): entry.id() + amount - lowest on the entry whose range offers that amount (or the id of
+// the entry labelled "<Bet|Raise>:<amount>", a lone bet or raise the wire sends without a
+// range), or an empty optional when no entry offers that amount. Expands no range.
+std::optional<uint32_t> id_for_amount(const v1::DecisionRequest& decision, uint32_t amount,
+                                      const std::string& kind = "");
 
 // Play one match; 0 after MatchEnd, 2 (after one line on stderr) on refusal or a broken stream.
 int play(Bot& bot, const Options& options);

@@ -56,3 +56,46 @@ def write(
         if amount:
             out[row + amount_col] = amount / chips
         row += width
+
+
+#: ``fill(msg, seat, out)``: write a game's position features into ``out`` from 0.
+Fill = Callable[[Any, int, np.ndarray], None]
+#: ``position(msg, seat)`` or ``info(msg, seat)``: a tensor of a seat's observation message.
+Tensor = Callable[[Any, int], np.ndarray]
+
+
+def tensors(
+    fill: Fill,
+    size: int,
+    info_size: int,
+    *,
+    slots: int,
+    features: int,
+    decode: Callable[[Any], tuple[int, Features]],
+    players: int | None = None,
+    amount_at: int = -1,
+    chips: Callable[[Any], float] | None = None,
+) -> tuple[Tensor, Tensor]:
+    """A game's ``position(msg, seat)`` (``size`` floats, written by ``fill``) and ``info(msg,
+    seat)`` (the position, then the round's public actions, :func:`write`: ``slots`` entries of
+    ``features``, ``players`` seats or, None, those of ``msg.seats``; a chip amount at
+    ``amount_at`` divided by ``chips(msg)``)."""
+
+    def position(msg: Any, seat: int) -> np.ndarray:
+        """The position tensor of ``seat``'s observation ``msg``."""
+        out = np.zeros(size, dtype=np.float32)
+        fill(msg, seat, out)
+        return out
+
+    def info(msg: Any, seat: int) -> np.ndarray:
+        """The information-state tensor: the position, then the round's public actions."""
+        out = np.zeros(info_size, dtype=np.float32)
+        fill(msg, seat, out)
+        n = players if players is not None else len(msg.seats)
+        write(
+            msg.history, seat, n, out, size, slots=slots, features=features, decode=decode,
+            amount_at=amount_at, chips=chips(msg) if chips is not None else 1.0,
+        )  # fmt: skip
+        return out
+
+    return position, info

@@ -46,18 +46,8 @@ def _entry(entry: Any) -> tuple[int, _history.Features]:
     return entry.seat, ((entry.move - 1,), 0)  # AsNasMove: the action id + 1
 
 
-def position(msg: Any, seat: int) -> np.ndarray:
-    """The position tensor of ``seat``'s observation ``msg``."""
-    out = np.zeros(SIZE, dtype=np.float32)
-    _position(msg, seat, out)
-    return out
-
-
-def info(msg: Any, seat: int) -> np.ndarray:
-    """The information-state tensor: the position, then the deal's public actions."""
-    out = np.zeros(INFO_SIZE, dtype=np.float32)
-    _position(msg, seat, out)
-    _history.write(
-        msg.history, seat, NUM_SEATS, out, SIZE, slots=_SLOTS, features=NUM_ACTIONS, decode=_entry
-    )
-    return out
+#: ``position(msg, seat)`` and ``info(msg, seat)``: the two tensors (``_history.tensors``).
+position, info = _history.tensors(
+    _position, SIZE, INFO_SIZE, slots=_SLOTS, features=NUM_ACTIONS, decode=_entry,
+    players=NUM_SEATS,
+)  # fmt: skip

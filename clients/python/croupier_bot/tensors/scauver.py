@@ -35,7 +35,6 @@ INFO_SIZE = SIZE + _history.size(_SLOTS, _FEATURES)
 #: ScauverMove -> kind index (CHIPS: the ChipMove's instead; OPEN: none).
 _MOVE_KIND = {2: 4, 3: 5, 4: 6, 5: 7, 6: 8}
 _CHIPS, _OPEN = 1, 7
-_BET, _RAISE = 3, 4  # ChipMove
 #: The wire's phases (ScauverPhase) are the rules' numbers, except that the wire says BET while
 #: a bet made at the rules' PLACE step is being answered.
 _BET_PHASE, _PLACE_PHASE = 3, 4
@@ -74,8 +73,7 @@ def _entry(entry: Any) -> tuple[int, _history.Features]:
     action = entry.action
     move = action.move
     if move == _CHIPS:
-        chip = action.chip
-        return entry.seat, ((chip.move - 1,), chip.amount if chip.move in (_BET, _RAISE) else 0)
+        return entry.seat, _chips.features(action.chip)
     if move == _OPEN:
         return entry.seat, ((), 0)
     cards = tuple(_FLANK[p.flank - 1] + p.card.id for p in action.placements)
@@ -83,20 +81,7 @@ def _entry(entry: Any) -> tuple[int, _history.Features]:
     return entry.seat, (((kind, *cards) if kind is not None else cards), 0)
 
 
-def position(msg: Any, seat: int) -> np.ndarray:
-    """The position tensor of ``seat``'s observation ``msg``."""
-    out = np.zeros(SIZE, dtype=np.float32)
-    _position(msg, seat, out)
-    return out
-
-
-def info(msg: Any, seat: int) -> np.ndarray:
-    """The information-state tensor: the position, then the round's public actions."""
-    out = np.zeros(INFO_SIZE, dtype=np.float32)
-    _position(msg, seat, out)
-    n = len(msg.seats)
-    _history.write(
-        msg.history, seat, n, out, SIZE, slots=_SLOTS, features=_FEATURES, decode=_entry,
-        amount_at=_AMOUNT, chips=_chips.total(msg.table),
-    )  # fmt: skip
-    return out
+#: ``position(msg, seat)`` and ``info(msg, seat)``: the two tensors (``_chips.tensors``).
+position, info = _chips.tensors(
+    _position, SIZE, INFO_SIZE, slots=_SLOTS, features=_FEATURES, decode=_entry, amount_at=_AMOUNT
+)

@@ -183,16 +183,18 @@ class CancelMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("match_id", "delay_decisions", "delay_rounds", "seat")
+    __slots__ = ("match_id", "delay_decisions", "delay_rounds", "seat", "snapshot")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     DELAY_DECISIONS_FIELD_NUMBER: _ClassVar[int]
     DELAY_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     delay_decisions: int
     delay_rounds: int
     seat: int
-    def __init__(self, match_id: _Optional[str] = ..., delay_decisions: _Optional[int] = ..., delay_rounds: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
+    snapshot: bool
+    def __init__(self, match_id: _Optional[str] = ..., delay_decisions: _Optional[int] = ..., delay_rounds: _Optional[int] = ..., seat: _Optional[int] = ..., snapshot: _Optional[bool] = ...) -> None: ...
 
 class WatchStarted(_message.Message):
     __slots__ = ("match", "rules_version", "seat")
@@ -205,16 +207,18 @@ class WatchStarted(_message.Message):
     def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ..., rules_version: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class WatchFrame(_message.Message):
-    __slots__ = ("step", "view", "events", "to_act")
+    __slots__ = ("step", "view", "events", "to_act", "snapshot")
     STEP_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
     step: int
     view: _bot_pb2.Observation
     events: _containers.RepeatedCompositeFieldContainer[_bot_pb2.Event]
     to_act: int
-    def __init__(self, step: _Optional[int] = ..., view: _Optional[_Union[_bot_pb2.Observation, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_bot_pb2.Event, _Mapping]]] = ..., to_act: _Optional[int] = ...) -> None: ...
+    snapshot: bool
+    def __init__(self, step: _Optional[int] = ..., view: _Optional[_Union[_bot_pb2.Observation, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_bot_pb2.Event, _Mapping]]] = ..., to_act: _Optional[int] = ..., snapshot: _Optional[bool] = ...) -> None: ...
 
 class WatchMatchResponse(_message.Message):
     __slots__ = ("started", "frame", "end")

@@ -13,8 +13,16 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from croupier.games._deal import shuffled
-from croupier.games._resample import Rng, Visit, bits, check_seat, replay, sample_wire, wire
+from croupier.games._resample import (
+    Rng,
+    bits,
+    check_seat,
+    replay,
+    sample_wire,
+    shuffled,
+    wire,
+    wire_resampler,
+)
 from croupier.games.as_nas import codec
 from croupier.games.as_nas.rules import (
     COPIES,
@@ -55,25 +63,23 @@ def resample(
     return replay(GAME, start, deal, obs.history, _never)
 
 
-def resample_wire(
-    observation: Any,
-    seat: int,
-    rng: Rng,
-    params: Mapping[str, int] | None = None,
-    visit: Visit | None = None,
-) -> AsNasState:
-    """The same from the wire message a bot holds (``croupier.v1.Observation`` at a decision);
-    finished deals are not in it, so the state's ``past`` is empty. ``visit`` is told each
-    public move of the round replayed (:func:`croupier.games._resample.replay`)."""
-    msg = observation.as_nas
-    deal = sample_wire(observation, seat, rng)
+def _move(entry: Any) -> int:
+    """The action id of a history entry (the wire's ``AsNasMove``, 1-based)."""
+    return int(entry.move) - 1
+
+
+def _wire_start(msg: Any, params: Mapping[str, int] | None) -> AsNasState:
     totals = tuple(Fraction(t.total.numerator, t.total.denominator or 1) for t in msg.seats)
-    start = _between_deals(
+    return _between_deals(
         num_deals=int(msg.num_deals), round_index=int(msg.deal_index), dealer=int(msg.dealer),
         phase=Phase.DEAL, totals=_units(totals), past=(),
     )  # fmt: skip
-    history = tuple((int(h.seat), int(h.move) - 1) for h in msg.history)
-    return replay(GAME, start, deal, history, _never, visit=visit)
+
+
+#: ``resample_wire(observation, seat, rng, params=None, visit=None)``: the same from the wire
+#: message a bot holds (``croupier.v1.Observation`` at a decision; finished rounds are not in
+#: it, so the state's ``past`` is empty).
+resample_wire = wire_resampler(GAME, "as_nas", _wire_start, _never, _move)
 
 
 def _public(obs: AsNasObservation, rng: Rng) -> AsNasState:

@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from croupier.games._deal import Shown
 from croupier.games._resample import (
     Rng,
-    Visit,
+    Shown,
     check_seat,
     chip_config,
     chip_start_from_table,
@@ -25,6 +24,7 @@ from croupier.games._resample import (
     replay,
     sample_wire,
     wire,
+    wire_resampler,
 )
 from croupier.games.felduz import codec
 from croupier.games.felduz.rules import GAME, FelduzObservation, FelduzState, Phase, _waiting
@@ -60,22 +60,15 @@ def resample(
     return replay(GAME, start, deal, obs.history, _hidden_phase, ended=obs.phase is Phase.OVER)
 
 
-def resample_wire(
-    observation: Any,
-    seat: int,
-    rng: Rng,
-    params: Mapping[str, int] | None = None,
-    visit: Visit | None = None,
-) -> FelduzState:
-    """The same from the wire message a bot holds (``croupier.v1.Observation`` at a decision);
-    finished rounds are not in it, so the state's ``past`` is empty. ``visit`` is told each
-    public move of the round replayed (:func:`croupier.games._resample.replay`)."""
-    msg = observation.felduz
-    deal = sample_wire(observation, seat, rng)
+def _wire_start(msg: Any, params: Mapping[str, int] | None) -> FelduzState:
     config = chip_config(params, len(msg.table.stacks), int(msg.round_cap))
-    start = _waiting(Phase.DEAL, config, chip_start_from_wire(msg.table), ())
-    history = tuple((int(h.seat), int(h.action_id)) for h in msg.history)
-    return replay(GAME, start, deal, history, _hidden_phase, visit=visit)
+    return _waiting(Phase.DEAL, config, chip_start_from_wire(msg.table), ())
+
+
+#: ``resample_wire(observation, seat, rng, params=None, visit=None)``: the same from the wire
+#: message a bot holds (``croupier.v1.Observation`` at a decision; finished rounds are not in
+#: it, so the state's ``past`` is empty).
+resample_wire = wire_resampler(GAME, "felduz", _wire_start, _hidden_phase)
 
 
 __all__ = ["resample", "resample_wire"]

@@ -15,7 +15,14 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from croupier.games._resample import Rng, Visit, check_seat, replay, sample_wire, wire
+from croupier.games._resample import (
+    Rng,
+    check_seat,
+    replay,
+    sample_wire,
+    wire,
+    wire_resampler,
+)
 from croupier.games.fipsen import codec
 from croupier.games.fipsen.rules import (
     GAME,
@@ -55,25 +62,18 @@ def resample(
     return replay(GAME, start, deal, obs.history, _hidden_phase)
 
 
-def resample_wire(
-    observation: Any,
-    seat: int,
-    rng: Rng,
-    params: Mapping[str, int] | None = None,
-    visit: Visit | None = None,
-) -> FipsenState:
-    """The same from the wire message a bot holds (``croupier.v1.Observation`` at a decision);
-    finished deals are not in it, so the state's ``past`` is empty. ``visit`` is told each
-    public move of the round replayed (:func:`croupier.games._resample.replay`)."""
-    msg = observation.fipsen
-    deal = sample_wire(observation, seat, rng)
+def _wire_start(msg: Any, params: Mapping[str, int] | None) -> FipsenState:
     totals = tuple(int(Fraction(t.numerator, t.denominator or 1)) for t in msg.totals)
-    start = _between_deals(
+    return _between_deals(
         num_deals=int(msg.num_deals), round_index=int(msg.deal_index), dealer=int(msg.dealer),
         phase=Phase.DEAL, totals=totals, past=(),
     )  # fmt: skip
-    history = tuple((int(h.seat), int(h.action_id)) for h in msg.history)
-    return replay(GAME, start, deal, history, _hidden_phase, visit=visit)
+
+
+#: ``resample_wire(observation, seat, rng, params=None, visit=None)``: the same from the wire
+#: message a bot holds (``croupier.v1.Observation`` at a decision; finished rounds are not in
+#: it, so the state's ``past`` is empty).
+resample_wire = wire_resampler(GAME, "fipsen", _wire_start, _hidden_phase)
 
 
 __all__ = ["resample", "resample_wire"]

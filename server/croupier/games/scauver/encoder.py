@@ -27,8 +27,6 @@ sets ``dropped``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 
 from croupier.games import _chips_encoder as chip_features
@@ -105,8 +103,7 @@ def _features(action: int) -> Features:
     decoded = move(action)
     chip = decoded.chip
     if chip is not None:
-        bets = chip.kind is chips.ChipKind.BET or chip.kind is chips.ChipKind.RAISE
-        return (int(chip.kind),), chip.amount if bets else 0
+        return chip_features.chip_features(chip)
     cards = tuple(_FLANK[flank] + card for card, flank in decoded.placements)
     kind = _KIND.get(decoded.kind)
     return ((kind, *cards) if kind is not None else cards), 0
@@ -122,15 +119,8 @@ INFO_SIZE = SIZE + HISTORY.size
 
 def encode_info(obs: ScauverObservation) -> np.ndarray:
     """The observation with the round's public actions, a float32 vector of :data:`INFO_SIZE`."""
-    out = np.zeros(INFO_SIZE, dtype=np.float32)
-    out[:SIZE] = encode(obs)
-    table = obs.table
-    total = float(sum(table.stacks) + sum(table.committed)) or 1.0
-    HISTORY.write(obs.history, obs.seat, len(table.stacks), out, SIZE, total)
-    return out
+    return chip_features.encode_info(obs, encode(obs), SIZE, HISTORY, INFO_SIZE)
 
 
-def bounds(params: Mapping[str, int]) -> tuple[float, float]:
-    """Bounds of every entry: chips are shares of the table's chips, the rest flags and
-    fractions, all within [0, 1]."""
-    return 0.0, 1.0
+# (no ``bounds``: chips are shares of the table's chips, the rest flags and fractions, so every
+# entry lies within [0, 1], the spec's default)

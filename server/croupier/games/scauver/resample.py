@@ -16,7 +16,6 @@ from typing import Any
 from croupier.games import chips
 from croupier.games._resample import (
     Rng,
-    Visit,
     check_seat,
     chip_config,
     chip_start_from_table,
@@ -24,6 +23,7 @@ from croupier.games._resample import (
     replay,
     sample_wire,
     wire,
+    wire_resampler,
 )
 from croupier.games.scauver import codec
 from croupier.games.scauver.rules import (
@@ -72,22 +72,15 @@ def resample(
     return replay(GAME, start, deal, obs.history, _hidden_phase)
 
 
-def resample_wire(
-    observation: Any,
-    seat: int,
-    rng: Rng,
-    params: Mapping[str, int] | None = None,
-    visit: Visit | None = None,
-) -> ScauverState:
-    """The same from the wire message a bot holds (``croupier.v1.Observation`` at a decision);
-    finished rounds are not in it, so the state's ``past`` is empty. ``visit`` is told each
-    public move of the round replayed (:func:`croupier.games._resample.replay`)."""
-    msg = observation.scauver
-    deal = sample_wire(observation, seat, rng)
+def _wire_start(msg: Any, params: Mapping[str, int] | None) -> ScauverState:
     config = chip_config(params, len(msg.table.stacks), int(msg.table.round_cap))
-    start = _waiting(Phase.DEAL, config, chip_start_from_wire(msg.table), ())
-    history = tuple((int(h.seat), int(h.action_id)) for h in msg.history)
-    return replay(GAME, start, deal, history, _hidden_phase, visit=visit)
+    return _waiting(Phase.DEAL, config, chip_start_from_wire(msg.table), ())
+
+
+#: ``resample_wire(observation, seat, rng, params=None, visit=None)``: the same from the wire
+#: message a bot holds (``croupier.v1.Observation`` at a decision; finished rounds are not in
+#: it, so the state's ``past`` is empty).
+resample_wire = wire_resampler(GAME, "scauver", _wire_start, _hidden_phase)
 
 
 __all__ = ["resample", "resample_wire"]

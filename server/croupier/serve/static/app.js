@@ -89,7 +89,8 @@ function renderMatches(data, bodyId, finished) {
 async function refreshHome() {
   const jobs = [
     getJSON("/api/matches?state=running").then((d) => renderMatches(d, "running", false)),
-    getJSON("/api/matches?state=finished").then((d) => renderMatches(d, "finished", true)),
+    window.CroupierPages.finished(), // (paged: static/pages.js)
+    window.CroupierPages.featured(),
     getJSON("/api/bots").then((d) => {
       const body = clear($("bots").tBodies[0]);
       for (const b of d.bots || []) {
@@ -103,18 +104,7 @@ async function refreshHome() {
           el("td", { class: b.connected ? "on" : "off", text: state })));
       }
     }),
-    getJSON("/api/standings").then((d) => {
-      const warning = d.isolation_warning ? ` · warning: ${d.isolation_warning}` : "";
-      $("standings-game").textContent = (d.game ? `continuous ladder · ${d.game}` : "") + warning;
-      const body = clear($("standings").tBodies[0]);
-      for (const r of d.rows || []) {
-        body.append(el("tr", {}, el("td", { class: "num", text: String(r.rank || "") }),
-          el("td", { text: r.bot_name }), el("td", { class: "num", text: (r.mu || 0).toFixed(2) }),
-          el("td", { class: "num", text: (r.sigma || 0).toFixed(2) }),
-          el("td", { class: "num", text: String(r.matches || 0) }),
-          el("td", { class: "num", text: (r.mean_score || 0).toFixed(2) })));
-      }
-    }),
+    window.CroupierPages.standings(), // (sorted by the rating shown, explained: static/pages.js)
   ];
   await Promise.allSettled(jobs);
 }
@@ -145,8 +135,10 @@ function backs(count, tag) {
 }
 
 function seatBox(watch, seat, acting, parts) {
-  const box = el("div", { class: `seat${acting ? " acting" : ""}`, "data-seat": String(seat) },
-    el("div", { class: "name", text: `${seat} · ${watch.names[seat] || "(no bot)"}` }));
+  const rating = (watch.ratings || [])[seat];
+  const name = el("div", { class: "name", text: `${seat} · ${watch.names[seat] || "(no bot)"}` });
+  if (typeof rating === "number") name.append(el("span", { class: "rating", title: "rating (μ of the standings)", text: ` μ ${rating.toFixed(1)}` }));
+  const box = el("div", { class: `seat${acting ? " acting" : ""}`, "data-seat": String(seat) }, name);
   for (const part of parts) if (part) box.append(part);
   return box;
 }
@@ -193,9 +185,21 @@ function plainBoard(watch, o) {
 const BOARDS = window.CROUPIER_BOARDS || {};
 
 // ---- a watched match ------------------------------------------------------------------------
+//
+// Live, the server sends a snapshot (the view now and the last events) and then one frame per
+// step; each is applied in constant time: the table is drawn from that frame's view alone, its
+// events are appended to the log, which keeps the last LOG_MAX lines (older ones leave the
+// page). A round's showdown (the DealEnded's public account) stays on the table until the next
+// round starts. Playback holds a finished match's frames and draws any one the same way.
+
+const LOG_MAX = 200;
+const SPEEDS = [1, 2, 5, 10, 25, 50, 100]; // playback steps per second
 
 function newWatch(id) {
-  return { id, names: [], game: "", noun: "round", frames: [], end: null, log: [] };
+  return {
+    id, names: [], ratings: [], game: "", noun: "round", last: null, end: null, showdown: null,
+    frames: [], applied: 0,
+  };
 }
 
 function logLines(watch, frame) {
@@ -206,7 +210,7 @@ function logLines(watch, frame) {
       out.push({ cls: "round", text: `${watch.noun} ${(d.deal_index || 0) + 1} · dealer ${watch.names[d.dealer || 0] || d.dealer || 0}` });
     } else if (e.action_taken) {
       const a = e.action_taken;
-      out.push({ cls: a.by_arbiter ? "arbiter" : "", text: `${watch.names[a.seat || 0] || `seat ${a.seat || 0}`}: ${a.label}` });
+      out.push({ cls: a.by_arbiter ? "arbiter" : "", step: e.step || 0, text: `${watch.names[a.seat || 0] || `seat ${a.seat || 0}`}: ${a.label}` });
     } else if (e.deal_ended) {
       const d = e.deal_ended;
       const deltas = (d.deltas || []).map((x, i) => `${watch.names[i] || i} ${signed(x)}`).join(", ");
@@ -216,80 +220,225 @@ function logLines(watch, frame) {
   return out;
 }
 
-function apply(watch, message) {
-  if (message.started) {
-    const match = message.started.match || {};
-    watch.game = match.game || "";
-    watch.names = (match.seats || []).map((s) => s.bot_name || "");
-    watch.noun = match.params && "deals" in match.params ? "deal" : "round";
-    $("board-title").textContent = `${watch.game} · ${match.match_id || watch.id}`;
-  } else if (message.frame) {
-    watch.frames.push(message.frame);
-  } else if (message.end) {
-    watch.end = message.end;
-  }
+function logItem(line) {
+  const step = line.cls === "round" ? null : el("span", { class: "step", text: String(line.step || 0) });
+  return el("li", { class: line.cls }, step, line.text);
 }
 
-function drawBoard(watch, upto, showEnd) {
+// The log follows the newest line unless the reader has scrolled up (then "jump to live").
+let following = true;
+
+function appendLog(lines) {
+  const log = $("log");
+  for (const line of lines) log.append(logItem(line));
+  while (log.childElementCount > LOG_MAX) log.firstElementChild.remove();
+  if (following) log.scrollTop = 1e9;
+}
+
+// The round's showdown as the rules made it public: every card list in the game's account
+// of the round's end (DealEnded.<game>), by seat, with the seat's score change.
+// (a game whose cards are enum values, such as As-Nas's ranks, gives them by their last word)
+function cardLists(data, out = []) {
+  if (Array.isArray(data)) {
+    if (data.length && data.every((c) => c && typeof c === "object" && "label" in c)) out.push(data);
+    else if (data.length && data.every((c) => typeof c === "string" && /^[A-Z][A-Z0-9_]*_[A-Z0-9]+$/.test(c))) {
+      out.push(data.map((c) => {
+        const word = c.split("_").pop();
+        return { label: word.charAt(0) + word.slice(1).toLowerCase() };
+      }));
+    } else for (const item of data) cardLists(item, out);
+  } else if (data && typeof data === "object") {
+    for (const [key, value] of Object.entries(data)) {
+      if (key !== "link") cardLists(value, out); // (a link repeats the field's cards)
+    }
+  }
+  return out;
+}
+
+function showdownBox(watch, ended) {
+  const box = el("div", { class: "showdown", id: "showdown" },
+    el("b", { text: `${watch.noun} ${(ended.deal_index || 0) + 1} ended` }));
+  const detail = Object.entries(ended).find(([key, v]) => !key.endsWith("_past") && v && typeof v === "object" && !Array.isArray(v));
+  // a list of per-seat entries: by their `seat` where they have one (proto3 JSON leaves out
+  // seat 0), else by position; the same cards twice (a field and its showing) shown once
+  const bySeat = new Map();
+  for (const list of detail ? Object.values(detail[1]) : []) {
+    if (!Array.isArray(list) || !list.every((item) => item && typeof item === "object")) continue;
+    const keyed = list.some((item) => "seat" in item);
+    list.forEach((item, index) => {
+      const seat = keyed ? item.seat || 0 : index;
+      const known = bySeat.get(seat) || [];
+      for (const cards of cardLists(item)) {
+        const text = cards.map((c) => c.label).join(" ");
+        if (!known.some((k) => k.text === text)) known.push({ text, cards });
+      }
+      bySeat.set(seat, known);
+    });
+  }
+  const rows = el("div", { class: "seats" });
+  (ended.deltas || []).forEach((delta, seat) => {
+    const parts = [el("div", { class: "facts", text: `${signed(delta)} · total ${score((ended.totals || [])[seat])}` })];
+    for (const shown of bySeat.get(seat) || []) parts.push(cardRow(shown.cards));
+    rows.append(seatBox(watch, seat, false, parts));
+  });
+  box.append(rows);
+  return box;
+}
+
+function resultBox(watch) {
+  const box = el("div", { class: "result", id: "result" },
+    el("b", { text: watch.end.cancelled ? "Final standings (cancelled)" : "Final standings" }));
+  const rows = [...(watch.end.results || [])].sort((a, b) => (a.place || 0) - (b.place || 0));
+  for (const r of rows) {
+    box.append(el("div", { text: `${r.place}. ${r.bot_name || `seat ${r.seat || 0}`}: ${score(r.score)}` }));
+  }
+  return box;
+}
+
+// The table: one frame's view, the showdown of the round just ended, the result at the end.
+function drawTable(watch, frame, showdown, showEnd) {
   const table = clear($("table"));
-  const frame = watch.frames[upto];
   if (frame && frame.view) {
     const [kind] = Object.keys(frame.view);
     const draw = BOARDS[kind] || plainBoard;
     for (const part of draw(watch, frame.view[kind], KIT)) table.append(part);
   }
-  if (showEnd && watch.end) {
-    const box = el("div", { class: "result", id: "result" },
-      el("b", { text: watch.end.cancelled ? "Final standings (cancelled)" : "Final standings" }));
-    const rows = [...(watch.end.results || [])].sort((a, b) => (a.place || 0) - (b.place || 0));
-    for (const r of rows) {
-      box.append(el("div", { text: `${r.place}. ${r.bot_name || `seat ${r.seat || 0}`}: ${score(r.score)}` }));
-    }
-    table.append(box);
-  }
-  const log = clear($("log"));
-  for (const f of watch.frames.slice(0, upto + 1)) {
-    for (const line of logLines(watch, f)) {
-      const step = line.cls === "round" ? null : el("span", { class: "step", text: String(f.step || 0) });
-      log.append(el("li", { class: line.cls }, step, line.text));
-    }
-  }
-  log.scrollTop = log.scrollHeight;
+  if (showdown) table.append(showdownBox(watch, showdown));
+  if (showEnd && watch.end) table.append(resultBox(watch));
   $("board").dataset.step = frame ? String(frame.step || 0) : "0";
 }
 
-let current = null; // { source?: EventSource, watch }
+// The showdown that frame leaves on the table: its round's end, until a round starts.
+function nextShowdown(showdown, frame) {
+  for (const e of frame.events || []) {
+    if (e.deal_started) showdown = null;
+    else if (e.deal_ended) showdown = e.deal_ended;
+  }
+  return showdown;
+}
+
+function started(watch, message, redraw) {
+  const match = message.started.match || {};
+  watch.game = match.game || "";
+  watch.names = (match.seats || []).map((s) => s.bot_name || "");
+  watch.noun = match.params && "deals" in match.params ? "deal" : "round";
+  $("board-title").textContent = `${watch.game} · ${match.match_id || watch.id}`;
+  loadRatings(watch).then(redraw);
+}
+
+// Ratings beside the names: the standings' μ of each seat's bot, where the server has one.
+async function loadRatings(watch) {
+  try {
+    const data = await getJSON("/api/standings");
+    const mu = new Map((data.rows || []).map((r) => [r.bot_name, r.mu || 0]));
+    watch.ratings = watch.names.map((name) => (mu.has(name) ? mu.get(name) : null));
+  } catch (error) {
+    watch.ratings = [];
+  }
+}
+
+let current = null; // { source?, watch, timer?, ... }
 
 function stop() {
   if (current && current.source) current.source.close();
+  if (current && current.timer) clearInterval(current.timer);
   current = null;
+  $("live-controls").hidden = true;
 }
 
 function watchLive(id) {
   stop();
-  const watch = newWatch(id);
+  let watch = newWatch(id);
   const source = new EventSource(`/api/matches/${encodeURIComponent(id)}/watch`);
-  current = { source, watch };
+  const live = { source, watch, paused: false, behind: [] };
+  current = live;
+  following = true;
   $("playback").hidden = true;
+  $("live-controls").hidden = false;
   $("board-status").textContent = "connecting…";
-  source.onmessage = (event) => {
-    apply(watch, JSON.parse(event.data));
-    const step = watch.frames.length ? watch.frames[watch.frames.length - 1].step || 0 : 0;
-    $("board-status").textContent = watch.end ? "finished" : `live · step ${step}`;
+  clear($("table"));
+  clear($("log"));
+  const status = () => {
+    const step = watch.last ? watch.last.step || 0 : 0;
+    const state = watch.end ? "finished" : live.paused ? `paused · live at step ${step}` : `live · step ${step}`;
+    $("board-status").textContent = state;
+    $("jump-live").hidden = !live.paused && following;
+    $("pause").textContent = live.paused ? "resume" : "pause";
+  };
+  const show = () => {
+    drawTable(watch, watch.last, watch.showdown, true);
+    // the seat to act's clock: how long the table has waited for it (all the public view
+    // tells: a seat's time bank is not shown, as a bank emptied by a timeout would tell that
+    // the arbiter played the seat's default action)
+    const acting = $("table").querySelector(".seat.acting");
+    if (acting && !watch.end) acting.append(el("div", { class: "clock", text: "thinking 0.0 s" }));
     $("board").dataset.live = watch.end ? "over" : "live";
-    drawBoard(watch, watch.frames.length - 1, true);
+    $("board").dataset.applied = String(watch.applied);
+    $("live-controls").hidden = Boolean(watch.end);
+  };
+  live.jump = () => {
+    live.paused = false;
+    following = true;
+    appendLog(live.behind);
+    live.behind = [];
+    show();
+    status();
+  };
+  live.toggle = () => {
+    if (live.paused) live.jump();
+    else { live.paused = true; status(); }
+  };
+  source.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.started) {
+      // (a reconnection starts over from a fresh snapshot)
+      watch = live.watch = newWatch(id);
+      started(watch, message, () => {
+        if (current === live && !live.paused && watch.last) show();
+      });
+      clear($("log"));
+      live.behind = [];
+      return;
+    }
+    if (message.frame) {
+      const frame = message.frame;
+      if (frame.snapshot) clear($("log"));
+      live.since = performance.now();
+      watch.last = frame;
+      watch.showdown = nextShowdown(watch.showdown, frame);
+      watch.applied += 1;
+      const lines = logLines(watch, frame);
+      if (live.paused) {
+        live.behind.push(...lines);
+        if (live.behind.length > LOG_MAX) live.behind.splice(0, live.behind.length - LOG_MAX);
+      } else {
+        appendLog(lines);
+      }
+    } else if (message.end) {
+      watch.end = message.end;
+      live.paused = false;
+      appendLog(live.behind);
+      live.behind = [];
+    }
+    if (!live.paused) show();
+    status();
   };
   source.addEventListener("close", () => source.close());
   source.addEventListener("failed", (event) => {
     $("board-status").textContent = JSON.parse(event.data).error;
     source.close();
   });
+  live.timer = setInterval(() => {
+    const clock = $("table").querySelector(".seat.acting .clock");
+    if (clock && live.since) clock.textContent = `thinking ${((performance.now() - live.since) / 1000).toFixed(1)} s`;
+  }, 200);
 }
 
 async function playBack(id) {
   stop();
   const watch = newWatch(id);
-  current = { watch };
+  const back = { watch, timer: null };
+  current = back;
   $("board-status").textContent = "loading…";
   let data;
   try {
@@ -298,24 +447,73 @@ async function playBack(id) {
     $("board-status").textContent = String(error.message);
     return;
   }
-  for (const message of data.messages) apply(watch, message);
+  for (const message of data.messages) {
+    if (message.started) started(watch, message, () => {
+      if (current === back && watch.frames.length) show(Number($("pb-slider").value));
+    });
+    else if (message.frame) watch.frames.push(message.frame);
+    else if (message.end) watch.end = message.end;
+  }
+  const frames = watch.frames;
   const slider = $("pb-slider");
-  slider.max = String(Math.max(0, watch.frames.length - 1));
+  slider.max = String(Math.max(0, frames.length - 1));
+  // frame i as live showed it: its view, the showdown still on the table, the last lines
   const show = (i) => {
-    const last = watch.frames.length - 1;
+    const last = frames.length - 1;
     i = Math.max(0, Math.min(last, i));
     slider.value = String(i);
-    $("pb-pos").textContent = `step ${i + 1} of ${watch.frames.length}`;
-    $("board-status").textContent = "playback";
-    drawBoard(watch, i, i === last);
+    $("pb-pos").textContent = `step ${i + 1} of ${frames.length}`;
+    $("board-status").textContent = back.timer ? "playing" : "playback";
+    let showdown = null;
+    for (let j = i; j >= 0; j--) { // back to the round's start at most
+      const events = frames[j].events || [];
+      if (events.some((e) => e.deal_started)) break;
+      const ended = events.find((e) => e.deal_ended);
+      if (ended) { showdown = ended.deal_ended; break; }
+    }
+    drawTable(watch, frames[i], showdown, i === last);
+    const lines = [];
+    for (let j = i; j >= 0 && lines.length < LOG_MAX; j--) lines.unshift(...logLines(watch, frames[j]));
+    clear($("log"));
+    following = true;
+    appendLog(lines.slice(-LOG_MAX));
+    if (i === last) pause();
+  };
+  const pause = () => {
+    if (back.timer) clearInterval(back.timer);
+    back.timer = null;
+    $("pb-play").textContent = "play";
+  };
+  const play = () => {
+    pause();
+    if (Number(slider.value) >= frames.length - 1) show(0);
+    const speed = Number($("pb-speed").value) || 1;
+    back.timer = setInterval(() => show(Number(slider.value) + 1), 1000 / speed);
+    $("pb-play").textContent = "pause";
+    $("board-status").textContent = "playing";
   };
   $("pb-first").onclick = () => show(0);
   $("pb-prev").onclick = () => show(Number(slider.value) - 1);
   $("pb-next").onclick = () => show(Number(slider.value) + 1);
-  $("pb-last").onclick = () => show(watch.frames.length - 1);
+  $("pb-last").onclick = () => show(frames.length - 1);
+  $("pb-play").onclick = () => (back.timer ? pause() : play());
+  $("pb-speed").onchange = () => { if (back.timer) play(); };
   slider.oninput = () => show(Number(slider.value));
   $("playback").hidden = false;
   show(0);
+}
+
+function setUpBoardControls() {
+  const speed = $("pb-speed");
+  for (const s of SPEEDS) speed.append(el("option", { value: String(s), text: `${s} steps/s` }));
+  speed.value = "5";
+  $("pause").onclick = () => current && current.toggle && current.toggle();
+  $("jump-live").onclick = () => current && current.jump && current.jump();
+  $("log").addEventListener("scroll", () => {
+    const log = $("log");
+    following = log.scrollHeight - log.scrollTop - log.clientHeight < 30;
+    if (current && current.jump) $("jump-live").hidden = !current.paused && following;
+  });
 }
 
 // ---- routing --------------------------------------------------------------------------------
@@ -326,10 +524,16 @@ function route() {
   const [view, raw] = location.hash.replace(/^#/, "").split("/");
   const id = raw ? decodeURIComponent(raw) : "";
   const onBoard = (view === "watch" || view === "replay") && id;
-  $("home").hidden = Boolean(onBoard);
+  const onBot = view === "bot" && id; // a bot's page (static/pages.js)
+  $("home").hidden = Boolean(onBoard || onBot);
   $("board").hidden = !onBoard;
+  $("botpage").hidden = !onBot;
   clearInterval(homeTimer);
-  if (!onBoard) {
+  window.CroupierPages.hideBot();
+  if (onBot) {
+    stop();
+    window.CroupierPages.showBot(id);
+  } else if (!onBoard) {
     stop();
     refreshHome();
     homeTimer = setInterval(refreshHome, 2000);
@@ -340,5 +544,6 @@ function route() {
   }
 }
 
+setUpBoardControls();
 window.addEventListener("hashchange", route);
 route();
