@@ -7,8 +7,9 @@ measured one apart).
 Launched by a ``BotPool`` it opens one session, with ``CROUPIER_SESSION_TOKEN``. With
 ``LIGHT_SESSION_TOKENS`` (comma-separated: ``bench/serve_scale.py``) it opens a session for each
 token instead, all on its one connection; ``LIGHT_DELAY_MS`` makes it wait that long before each
-reply (before each message of replies in a multiplexed session). A seat whose match was
-cancelled before it joined ends quietly.
+reply (each message of replies in a multiplexed session is written that long after the message
+it answers, while the session goes on reading: the seats wait, not the stream). A seat whose
+match was cancelled before it joined ends quietly.
 
 It speaks protocol 3 (every seat on the session's stream, one message of replies per message
 received), and 2 (each seat on a Play stream of its own) to an arbiter that refuses 3 or when
@@ -100,6 +101,14 @@ async def multiplexed(stub, token, capacity):
         )
     )
     rngs = {}
+    loop = asyncio.get_running_loop()
+    due = asyncio.Queue()  # delayed replies, in the order they fall due: one writer
+
+    async def write_due():
+        while True:
+            await call.write(await due.get())
+
+    writer = asyncio.create_task(write_due())
     while (r := await call.read()) is not grpc.aio.EOF:
         out = pb.SessionRequest()
         for item in r.seat_messages:
@@ -117,9 +126,11 @@ async def multiplexed(stub, token, capacity):
             elif kind == "match_end":
                 rngs.pop(ref, None)
         if out.replies:
-            if DELAY:
-                await asyncio.sleep(DELAY)
-            await call.write(out)
+            if DELAY:  # each reply waits, not the stream: later messages are read meanwhile
+                loop.call_later(DELAY, due.put_nowait, out)
+            else:
+                await call.write(out)
+    writer.cancel()
 
 
 async def main():

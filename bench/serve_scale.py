@@ -68,6 +68,14 @@ CLIENTS = 8
 #: Matches created (and cancelled) on the idle server(s) for the creation baseline.
 IDLE_CREATES = 100
 
+#: Every control call's deadline: a call that misses it ends the bench (one line, exit 1).
+CALL_DEADLINE_S = 120.0
+
+
+class Timeout(Exception):
+    """A control call that missed its deadline: the bench stops with one line."""
+
+
 #: The light bot (raw ``grpc.aio``, no SDK); each process holds the sessions of the tokens in
 #: ``LIGHT_SESSION_TOKENS`` on one connection and waits ``LIGHT_DELAY_MS`` before each reply.
 _LIGHT_BOT = str(Path(__file__).with_name("_light_bot.py"))
@@ -90,6 +98,7 @@ class Shard:
         self,
         root: Path,
         index: int,
+        server_python: str,
         bots: int,
         processes: int,
         capacity: int,
@@ -107,7 +116,7 @@ class Shard:
         self.log = (root / f"shard{index}.log").open("wb")
         self.proc = subprocess.Popen(
             [
-                sys.executable,
+                server_python,
                 "-m",
                 "croupier",
                 "serve",
@@ -156,8 +165,16 @@ class Shard:
                 break
             time.sleep(0.1)
 
-    def call(self, name: str, request: Any, timeout: float = 120) -> Any:
-        return getattr(self.stub, name)(request, metadata=self.metadata, timeout=timeout)
+    def call(self, name: str, request: Any, timeout: float = CALL_DEADLINE_S) -> Any:
+        try:
+            return getattr(self.stub, name)(request, metadata=self.metadata, timeout=timeout)
+        except grpc.RpcError as exc:
+            if exc.code() != grpc.StatusCode.DEADLINE_EXCEEDED:  # type: ignore[attr-defined]
+                raise
+            raise Timeout(
+                f"{name} got no answer within its {timeout:g} s deadline "
+                f"(the server at {self.control_address} did not answer under load)"
+            ) from None
 
     def order(self, i: int, deals: int, seed: int) -> cpb.CreateMatchRequest:
         """The ``i``-th match of this shard: 4 of its bots in turn."""
@@ -260,9 +277,15 @@ def _play(
             rss.append((time.time_ns() // 1_000_000, server_kb, all_kb))
             done.wait(0.5)
 
+    failed: list[Timeout] = []
+
     def probe() -> None:
         while not done.is_set():
-            latencies.extend(_list_latency(shards[0], 1))
+            try:
+                latencies.extend(_list_latency(shards[0], 1))
+            except Timeout as exc:
+                failed.append(exc)
+                return
             done.wait(0.05)
 
     started = time.perf_counter()
@@ -271,12 +294,16 @@ def _play(
         t.start()
     ids, create_latencies = _create(shards, matches, deals, first_seed, started, batch)
     created = time.perf_counter() - started
-    while _open_left(shards):
-        time.sleep(0.5)
+    try:
+        while _open_left(shards) and not failed:
+            time.sleep(0.5)
+    finally:
+        done.set()
+        for t in threads:
+            t.join()
+    if failed:
+        raise failed[0]
     wall = time.perf_counter() - started
-    done.set()
-    for t in threads:
-        t.join()
     infos = [s.call("GetMatch", cpb.GetMatchRequest(match_id=m)).match for s, m in ids]
     open_states = (cpb.MATCH_STATE_PENDING, cpb.MATCH_STATE_RUNNING)
     assert not any(m.state in open_states for m in infos)
@@ -420,12 +447,13 @@ def bench(
     deals: int,
     delay_ms: int,
     batch: int,
+    server_python: str = sys.executable,
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="serve-scale-") as tmp:
         per_shard = -(-matches // shards_n)
         capacity = SEATS * -(-per_shard // bots)  # the most seats one bot holds at once
         shards = [
-            Shard(Path(tmp), i, bots, processes, capacity, per_shard, delay_ms)
+            Shard(Path(tmp), i, server_python, bots, processes, capacity, per_shard, delay_ms)
             for i in range(shards_n)
         ]
         try:
@@ -443,6 +471,7 @@ def bench(
     load = os.getloadavg()
     return {
         "bench": "serve_scale",
+        "server_python": server_python,
         "matches": matches,
         "shards": shards_n,
         "registered_bots": bots * shards_n,
@@ -503,6 +532,13 @@ def main() -> None:
         help="each bot waits this long before a reply (default: 0 at 200 matches or fewer, "
         "else 3000, so that every match is still playing when the last is admitted)",
     )
+    parser.add_argument(
+        "--compare-python",
+        default=None,
+        metavar="PYTHON",
+        help="first run each size with this Python's croupier serve (e.g. another checkout's "
+        "venv: the baseline), then with this one, and print the ratios",
+    )
     args = parser.parse_args()
     if args.bots < SEATS:
         parser.error(f"--bots: at least {SEATS} (a match seats {SEATS} different bots)")
@@ -514,8 +550,61 @@ def main() -> None:
         big = matches > 200
         delay = args.delay_ms if args.delay_ms is not None else (3000 if big else 0)
         deals = args.deals if args.deals is not None else (4 if big else 12)
-        result = bench(matches, args.shards, args.bots, args.processes, deals, delay, args.batch)
-        print(json.dumps(result), flush=True)
+        runs = [args.compare_python, sys.executable] if args.compare_python else [sys.executable]
+        results: list[dict[str, Any] | None] = []
+        for python in runs:
+            try:
+                result = bench(
+                    matches,
+                    args.shards,
+                    args.bots,
+                    args.processes,
+                    deals,
+                    delay,
+                    args.batch,
+                    python,
+                )
+            except Timeout as exc:
+                if python == runs[-1]:
+                    sys.exit(f"serve_scale: error: {matches} matches: {exc}")
+                print(
+                    json.dumps(
+                        {
+                            "bench": "serve_scale",
+                            "server_python": python,
+                            "matches": matches,
+                            "failed": str(exc),
+                        }
+                    ),
+                    flush=True,
+                )
+                results.append(None)
+                continue
+            print(json.dumps(result), flush=True)
+            results.append(result)
+        if len(results) == 2 and results[0] is not None and results[1] is not None:
+            before, after = results
+            print(
+                json.dumps(
+                    {
+                        "bench": "serve_scale_compare",
+                        "matches": matches,
+                        **{
+                            f"{key}_before_over_after": round(
+                                before[key] / max(after[key], 1e-9), 2
+                            )
+                            for key in (
+                                "list_p50_ms",
+                                "list_p99_ms",
+                                "decisions_per_s",
+                                "wall_s",
+                                "peak_rss_server_mb",
+                            )
+                        },
+                    }
+                ),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ Commands (each a fresh process, exactly what the console script runs: ``from cro
 import run; run()``):
 
 * ``version``: ``croupier --version``; ``help``: ``croupier --help``;
+* ``ctl``: ``croupier ctl list`` against a closed port (the whole control client imported, one
+  call made and refused: exit 5);
 * ``verify``: ``croupier replay verify`` of one 12-deal As-Nas replay (recorded here first, in
   this process, through the arbiter with four random seats);
 * ``bot``: ``import croupier_bots.random_bot`` (everything a bundled bot does before it dials
@@ -73,6 +75,9 @@ def _commands(replay: Path) -> dict[str, list[str]]:
         "version": [py, "-c", CONSOLE, "--version"],
         "help": [py, "-c", CONSOLE, "--help"],
         "verify": [py, "-c", CONSOLE, "replay", "verify", str(replay)],
+        # a control call: its whole client (gRPC, the stubs) loaded and one call tried; the port
+        # is closed, so it ends at once with "cannot reach the server" (exit 5)
+        "ctl": [py, "-c", CONSOLE, "ctl", "--address", "127.0.0.1:9", "--key", "k", "list"],
         "bot": [py, "-c", "import croupier_bots.random_bot"],
         "floor": [py, "-c", "import asyncio, grpc.aio, croupier_proto.v1.bot_pb2_grpc"],
     }

@@ -133,6 +133,16 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     )
     fetch.add_argument("match")
     fetch.add_argument("--out", type=Path, default=None, metavar="FILE")
+    seat = cs.add_parser(
+        "seat",
+        parents=[common],
+        help="one seat of an ended match as it saw it (your own bot's seats), or its --log",
+    )
+    seat.add_argument("match")
+    seat.add_argument("seat", type=int)
+    seat.add_argument(
+        "--log", action="store_true", help="the seat's log: faults, result, a launched bot's stderr"
+    )
     cs.add_parser("bots", parents=[common], help="the registered bots and who is connected")
     reg = cs.add_parser("register", parents=[common], help="register a bot; prints its key once")
     reg.add_argument("name")
@@ -426,6 +436,27 @@ def _replay(stub: Any, args: argparse.Namespace, md: Any) -> int:
     return 0
 
 
+def _seat(stub: Any, args: argparse.Namespace, md: Any) -> int:
+    if args.seat < 0:
+        raise CtlError(f"seat: a seat number (0, 1, ...), got {args.seat}")
+    if args.log:
+        request = control_pb2.FetchSeatLogRequest(match_id=args.match, seat=args.seat)
+        data = b"".join(
+            p.chunk for p in stub.FetchSeatLog(request, metadata=md, timeout=CALL_TIMEOUT_S)
+        )
+        for line in data.decode("utf-8", "replace").splitlines():  # (a bot's bytes: escaped)
+            print(_printable(line))
+        return 0
+    view = control_pb2.FetchSeatViewRequest(match_id=args.match, seat=args.seat)
+    lines = [line for p in stub.FetchSeatView(view, metadata=md, timeout=600) for line in p.lines]
+    if getattr(args, "json", False):
+        print(json.dumps({"match_id": args.match, "seat": args.seat, "lines": lines}))
+    else:
+        for line in lines:
+            print(_printable(line))
+    return 0
+
+
 def _key_state(b: control_pb2.BotInfo) -> str:
     return "revoked" if b.key_revoked else "disabled" if b.disabled else "active"
 
@@ -562,6 +593,7 @@ _COMMANDS: dict[str, Callable[[Any, argparse.Namespace, Any], int]] = {
     "create": _create,
     "standings": _standings,
     "replay": _replay,
+    "seat": _seat,
     "bots": _bots,
     "register": _register,
     "revoke": _revoke,

@@ -17,6 +17,8 @@ GetMatch       yes      yes                            yes
 CancelMatch    yes      no                             no
 WatchMatch     yes      public view; its own seat's    public view
 FetchReplay    yes      no                             no
+FetchSeatView  yes      its own seats only             no
+FetchSeatLog   yes      its own seats only             no
 GetStandings   yes      yes                            yes
 RegisterBot    yes      no                             no
 ListBots       yes      yes (no owners)                yes (no owners)
@@ -40,6 +42,7 @@ import hashlib
 import json
 from collections.abc import AsyncIterator, Callable
 from fractions import Fraction
+from pathlib import Path
 
 import grpc
 import structlog
@@ -56,6 +59,7 @@ from croupier.serve._auth import AuthError, Caller, Keys, Role
 from croupier.serve._bots import Bots, BotStatus
 from croupier.serve._errors import ExistsError, NotFoundError, StateError, reason_of
 from croupier.serve._matches import Matches, MatchOrder
+from croupier.serve._seats import read_seat_replay, seat_log, seat_view
 from croupier.serve._store import (
     ABORTED,
     CANCELLED,
@@ -74,6 +78,8 @@ DEFAULT_PAGE = 100
 MAX_PAGE = 1000
 #: FetchReplay's chunk size.
 CHUNK_BYTES = 64 * 1024
+#: FetchSeatView's lines per message.
+VIEW_LINES = 500
 #: The trailing-metadata key of a control error's stable reason (as on the bot port).
 REASON_KEY = "croupier-reason"
 
@@ -392,6 +398,73 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
         for start in range(0, max(len(data), 1), CHUNK_BYTES):
             chunk = data[start : start + CHUNK_BYTES]
             yield control_pb2.FetchReplayResponse(chunk=chunk, sha256=sha if start == 0 else "")
+
+    # -- a seat's own record (bot authors' self-service: serve/_seats.py) ------------------------
+
+    async def _ended_seat(
+        self,
+        context: grpc.aio.ServicerContext,
+        method: str,
+        request: control_pb2.FetchSeatViewRequest | control_pb2.FetchSeatLogRequest,
+    ) -> tuple[ServerMatch, Path | None, Path]:
+        """The match, replay and log folder of a seat ``request`` names that the caller may
+        read: an operator any seat, a registered bot's key its own seats only."""
+        caller = await self._caller(context, method, Role.OPERATOR, Role.BOT)
+        try:
+            record, path, log_dir = await self._matches.ended(request.match_id)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        if request.seat >= len(record.bots):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"seat: match {record.match_id} has seats 0 to {len(record.bots) - 1}",
+            )
+        if not _may_see_seat(caller, record, request.seat):
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"seat {request.seat} of match {record.match_id} is only for its own bot's key "
+                "and operators",
+                trailing_metadata=((REASON_KEY, "ROLE"),),
+            )
+        if caller.role is not Role.OPERATOR and self._deal_set_open(record):
+            await context.abort(
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"match {record.match_id} is a seating of a duplicate set still being played: "
+                "only operators may read its seats until the set is over",
+            )
+        return record, path, log_dir
+
+    async def FetchSeatView(
+        self, request: control_pb2.FetchSeatViewRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[control_pb2.FetchSeatViewResponse]:
+        _, path, _ = await self._ended_seat(context, "FetchSeatView", request)
+        if path is None:
+            await context.abort(
+                grpc.StatusCode.NOT_FOUND, f"match {request.match_id} has no replay"
+            )
+            return
+        try:  # (a whole re-simulation: off the event loop)
+            replay = await asyncio.to_thread(read_seat_replay, path)
+            lines = await asyncio.to_thread(seat_view, replay, request.seat)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        for start in range(0, max(len(lines), 1), VIEW_LINES):
+            yield control_pb2.FetchSeatViewResponse(lines=lines[start : start + VIEW_LINES])
+
+    async def FetchSeatLog(
+        self, request: control_pb2.FetchSeatLogRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[control_pb2.FetchSeatLogResponse]:
+        record, path, log_dir = await self._ended_seat(context, "FetchSeatLog", request)
+        try:
+            replay = None if path is None else await asyncio.to_thread(read_seat_replay, path)
+            data = await asyncio.to_thread(seat_log, record, replay, request.seat, log_dir)
+        except CroupierError as exc:
+            await self._fail(context, exc)
+            raise
+        for start in range(0, max(len(data), 1), CHUNK_BYTES):
+            yield control_pb2.FetchSeatLogResponse(chunk=data[start : start + CHUNK_BYTES])
 
     # -- standings, tournaments -------------------------------------------------------------------
 

@@ -378,6 +378,15 @@ class Matches:
             raise NotFoundError(f"match {match_id} has no replay")
         return self._config.state_dir / record.replay_path, record
 
+    async def ended(self, match_id: str) -> tuple[ServerMatch, Path | None, Path]:
+        """A match that has ended, its replay file (``None``: none was written) and the folder
+        of the logs of the bots this server launches (a seat's own record: ``serve/_seats.py``)."""
+        record = await self.get(match_id)
+        if record.state in (PENDING, RUNNING) or match_id in self._running:
+            raise StateError(f"match {match_id} has not ended: its seats are read once it has")
+        path = self._config.state_dir / record.replay_path if record.replay_path else None
+        return record, path, self._config.log_dir
+
     def finished(self, tournament: str = "", game: str | None = None) -> list[ServerMatch]:
         """The finished matches of ``tournament`` in the order they finished (ratings order);
         read on the caller's thread (the event loop's)."""

@@ -5,6 +5,7 @@ backend) and the spectators' web page, with the TLS both share with the bot port
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import grpc
@@ -15,6 +16,7 @@ from croupier.errors import ConfigError
 from croupier.serve._config import ServeConfig, is_loopback
 from croupier.serve._control import ControlServicer
 from croupier.serve._human import HumanDesk
+from croupier.serve._offloop import ControlThread, OffLoopServicer
 from croupier.serve._pages import Pages
 from croupier.serve._web import ControlSpectator, WebServer
 from croupier.transport import (
@@ -71,13 +73,25 @@ class ControlPort:
         self._config = config
         self._health = health
         self._server: grpc.aio.Server | None = None
+        #: The thread the port is served from (``serve/_offloop.py``), once started.
+        self._thread: ControlThread | None = None
         #: The address it listens on (its port resolved), once started.
         self.address = ""
         #: The private socket the web page's backend calls (``None``: no web page).
         self.web_socket: Path | None = None
 
     async def start(self, servicer: ControlServicer, creds: grpc.ServerCredentials | None) -> None:
-        """Bind and serve; :class:`ConfigError` (one line) if the address cannot be had."""
+        """Bind and serve, from a thread of its own (``serve/_offloop.py``: the reads are
+        answered there, the other calls on this, the play loop);  :class:`ConfigError` (one
+        line) if the address cannot be had."""
+        thread = self._thread = ControlThread()
+        thread.start()
+        served = OffLoopServicer(servicer, asyncio.get_running_loop())
+        await thread.run(self._start_here(served, creds))
+
+    async def _start_here(
+        self, servicer: OffLoopServicer, creds: grpc.ServerCredentials | None
+    ) -> None:
         config = self._config
         server = grpc.aio.server(
             maximum_concurrent_rpcs=MAX_CONTROL_STREAMS,
@@ -122,9 +136,21 @@ class ControlPort:
         await self._health.set("", serving)
         await self._health.set(control_name, serving)
 
+    async def enter_graceful_shutdown(self) -> None:
+        """Health says NOT_SERVING from now on (the health servicer lives on the port's thread)."""
+        if self._thread is not None:
+            await self._thread.run(self._health.enter_graceful_shutdown())
+
     async def stop(self, grace: float) -> None:
-        if self._server is not None:
-            await self._server.stop(grace)
+        thread = self._thread
+        if thread is None:
+            return
+        try:
+            if self._server is not None:
+                await thread.run(self._server.stop(grace))
+        finally:
+            thread.stop()
+            self._thread = None
 
 
 class WebPage:

@@ -264,7 +264,8 @@ class CompetitionServer:
             await self._web.stop()
             self._web = None
         with contextlib.suppress(Exception):
-            await self._health.enter_graceful_shutdown()
+            if self._control is not None:
+                await self._control.enter_graceful_shutdown()
         try:
             if self._pool is not None:  # registered bots are told to dial again, not to go
                 await self._pool.close(remotes_come_back=True)

@@ -115,6 +115,16 @@ class ControlServiceStub:
                 request_serializer=croupier_dot_v1_dot_control__pb2.SetBotGamesRequest.SerializeToString,
                 response_deserializer=croupier_dot_v1_dot_control__pb2.SetBotGamesResponse.FromString,
                 _registered_method=True)
+        self.FetchSeatView = channel.unary_stream(
+                '/croupier.v1.ControlService/FetchSeatView',
+                request_serializer=croupier_dot_v1_dot_control__pb2.FetchSeatViewRequest.SerializeToString,
+                response_deserializer=croupier_dot_v1_dot_control__pb2.FetchSeatViewResponse.FromString,
+                _registered_method=True)
+        self.FetchSeatLog = channel.unary_stream(
+                '/croupier.v1.ControlService/FetchSeatLog',
+                request_serializer=croupier_dot_v1_dot_control__pb2.FetchSeatLogRequest.SerializeToString,
+                response_deserializer=croupier_dot_v1_dot_control__pb2.FetchSeatLogResponse.FromString,
+                _registered_method=True)
 
 
 class ControlServiceServicer:
@@ -241,6 +251,26 @@ class ControlServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def FetchSeatView(self, request, context):
+        """One seat of a match that has ended as that seat saw it: its hand history from the seat's own
+        observations (its own hidden cards and the public record, never another seat's hidden
+        cards), rendered from the replay as `croupier replay show --seat` renders it. Operators: any
+        seat; a registered bot's key: its own seats only (not of a server-side tournament; of a
+        duplicate set once the set is over); spectators: refused.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def FetchSeatLog(self, request, context):
+        """What the server keeps of one seat of a match that has ended: its faults and result as the
+        replay records them and, when the server launched the seat's bot for the match, the bot's
+        stderr log. Allowed as FetchSeatView.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ControlServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -323,6 +353,16 @@ def add_ControlServiceServicer_to_server(servicer, server):
                     servicer.SetBotGames,
                     request_deserializer=croupier_dot_v1_dot_control__pb2.SetBotGamesRequest.FromString,
                     response_serializer=croupier_dot_v1_dot_control__pb2.SetBotGamesResponse.SerializeToString,
+            ),
+            'FetchSeatView': grpc.unary_stream_rpc_method_handler(
+                    servicer.FetchSeatView,
+                    request_deserializer=croupier_dot_v1_dot_control__pb2.FetchSeatViewRequest.FromString,
+                    response_serializer=croupier_dot_v1_dot_control__pb2.FetchSeatViewResponse.SerializeToString,
+            ),
+            'FetchSeatLog': grpc.unary_stream_rpc_method_handler(
+                    servicer.FetchSeatLog,
+                    request_deserializer=croupier_dot_v1_dot_control__pb2.FetchSeatLogRequest.FromString,
+                    response_serializer=croupier_dot_v1_dot_control__pb2.FetchSeatLogResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -758,6 +798,60 @@ class ControlService:
             '/croupier.v1.ControlService/SetBotGames',
             croupier_dot_v1_dot_control__pb2.SetBotGamesRequest.SerializeToString,
             croupier_dot_v1_dot_control__pb2.SetBotGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def FetchSeatView(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/croupier.v1.ControlService/FetchSeatView',
+            croupier_dot_v1_dot_control__pb2.FetchSeatViewRequest.SerializeToString,
+            croupier_dot_v1_dot_control__pb2.FetchSeatViewResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def FetchSeatLog(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/croupier.v1.ControlService/FetchSeatLog',
+            croupier_dot_v1_dot_control__pb2.FetchSeatLogRequest.SerializeToString,
+            croupier_dot_v1_dot_control__pb2.FetchSeatLogResponse.FromString,
             options,
             channel_credentials,
             insecure,
