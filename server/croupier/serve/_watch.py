@@ -61,8 +61,13 @@ class MatchFeed:
     def __init__(self, match_id: str) -> None:
         self.match_id = match_id
         self.records: list[dict[str, Any]] = []
-        #: The action records so far: the decisions played (what ListMatches shows live).
+        #: The announced decisions so far (what ListMatches shows live): the action records the
+        #: table was told of. An unannounced one (a Fipsen discard, a declined Siebener Fips,
+        #: which only a seat holding 7777+A is asked) is not counted: the count is public, and
+        #: would tell the table that it happened. One attribute, written once per record: a
+        #: reader in another thread (the control thread) never sees a half-made count.
         self.decisions = 0
+        self._unannounced = False  # the next action record is an unannounced one
         self.closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
@@ -78,10 +83,18 @@ class MatchFeed:
         self.records.append(record)
         kind = record.get("type")
         if kind == "action":
-            self.decisions += 1
+            if self._unannounced:
+                self._unannounced = False
+            else:
+                self.decisions += 1
         elif kind == "result":
             self.closed = True
         self._wake()
+
+    def unannounced(self) -> None:
+        """The replay writer's word that the next action record is one the table was not told
+        of (``ReplayWriter.action``): it is kept, not counted in :attr:`decisions`."""
+        self._unannounced = True
 
     def close(self) -> None:
         """No more records will come (the match ended, was aborted, or its writer failed)."""
