@@ -29,7 +29,7 @@ from serve_kit import (
 
 from croupier.arbiter import DecisionRequest, Match, MatchConfig, MatchOver, Reply
 from croupier.replay import ReplayWriter, read_replay
-from croupier.serve import MatchFeed
+from croupier.serve import MatchFeed, watch_match
 from croupier.v1 import control_pb2 as cpb
 
 #: A seed whose first Fipsen deal gives seat 1 the four sevens and an Ace (before bidding, the
@@ -161,3 +161,51 @@ def test_a_spectator_cannot_count_a_declined_siebener_fips(tmp_path: Path) -> No
             )
         finally:
             stop_bots(bots)
+
+
+async def _released(records: list[dict[str, Any]], request: cpb.WatchMatchRequest) -> list[int]:
+    """The messages a watcher of a live feed has been sent after each record (header first)."""
+    feed = MatchFeed("m")
+    got: list[cpb.WatchMatchResponse] = []
+
+    async def watch() -> None:
+        async for message in watch_match(feed, request, may_see_seat=lambda seat: True):
+            got.append(message)
+
+    watcher = asyncio.create_task(watch())
+    out = []
+    for record in records:
+        feed(record)
+        for _ in range(20):  # let the watcher take in what there is
+            await asyncio.sleep(0)
+        out.append(len(got))
+    feed.close()
+    await watcher
+    return out
+
+
+@pytest.mark.parametrize("seat", [None, 0, FIPS_SEAT])
+def test_a_delayed_watcher_is_not_sent_a_frame_by_a_hidden_decline(
+    tmp_path: Path, seat: int | None
+) -> None:
+    """A delay counts the decisions the watcher's view is told of: a frame held back one
+    decision must not come out when another seat declines its Siebener Fips (a second watcher
+    without a delay would see a frame released while nothing was played in public)."""
+    path = tmp_path / "m.jsonl"
+    asyncio.run(_play(path, MatchFeed("m")))
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    request = cpb.WatchMatchRequest(match_id="m", delay_decisions=1)
+    if seat is not None:
+        request.seat = seat
+    sent = asyncio.run(_released(records, request))
+    hidden = [
+        i
+        for i, r in enumerate(records)
+        if r["type"] == "action" and r["action"] == DECLINE_FIPS and r["seat"] != seat
+    ]
+    assert hidden or seat == FIPS_SEAT
+    for i in hidden:
+        assert sent[i] == sent[i - 1], (
+            f"the watcher of {'the public view' if seat is None else f'seat {seat}'} was sent "
+            f"{sent[i] - sent[i - 1]} message(s) when seat {FIPS_SEAT} declined its Fips"
+        )

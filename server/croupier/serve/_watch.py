@@ -178,7 +178,7 @@ class _Viewer:
     codec: Any = None
     shown: int = 0
     announced: int = -1
-    decisions: int = 0
+    decisions: int = 0  # the decisions this view is told of (what a delay counts)
     gone: list[bool] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -213,12 +213,14 @@ class _Viewer:
                 )
             return self.frame(after, events)
         if kind == "action":
-            self.decisions += 1
             seat, fault = data["seat"], data["fault"]
+            public = game.is_public(before, data["action"])
+            if public or self.seat == seat:  # a delay counts the decisions this view is told of:
+                self.decisions += 1  # another seat's hidden one must not release a frame
             by_arbiter = self.seat == seat and (fault is not None or self.gone[seat])
             if fault in _GONE:
                 self.gone[seat] = True
-            if game.is_public(before, data["action"]):
+            if public:
                 self.shown += 1
                 taken = pb.ActionTaken(
                     seat=seat, action_id=data["action"], label=data["label"], by_arbiter=by_arbiter
