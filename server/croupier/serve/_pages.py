@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.ladder import Rating, initial_rating, rate_match
+from croupier.serve._matches import HUMAN_SEAT
 from croupier.serve._matches import _own_standings as own_standings
 from croupier.serve._storage import Storage
 from croupier.serve._store import FINISHED, RUNNING, STATES, ServerMatch, ServerStore
@@ -114,7 +115,12 @@ def public_match(match: ServerMatch, decisions: int | None = None) -> dict[str, 
 
 # -- reads, in the store's reader thread ------------------------------------------------------
 
-_FINISHED_OWN = "WHERE state = ? AND tournament = '' AND game = ?"
+#: The matches the ratings fold over: the server's own finished matches of a game, but a
+#: person's match against bots (a ``human:web`` seat), which the standings leave out too.
+_FINISHED_OWN = (
+    "WHERE state = ? AND tournament = '' AND game = ? AND NOT EXISTS "
+    f"(SELECT 1 FROM json_each(bots_json) WHERE value = '{HUMAN_SEAT}')"
+)
 
 
 def _finished_count(store: ServerStore, game: str) -> int:
