@@ -31,6 +31,7 @@ from serve_kit import (
 
 from croupier.ladder import read_store
 from croupier.replay import read_replay
+from croupier.serve._storage import decisions
 from croupier.serve._store import ABORTED, FINISHED, open_server_store
 from croupier.v1 import control_pb2 as cpb
 
@@ -55,7 +56,8 @@ def _replay(op: Control, match_id: str, path: Path) -> Path:
 
 
 def _actions(path: Path) -> int:
-    return sum(r.type == "action" for r in read_replay(path, tolerate_truncated_tail=True).records)
+    """The announced decisions of a replay (what the public count shows: test_decision_count)."""
+    return decisions(path)
 
 
 def _poll(op: Control, match_id: str) -> tuple[list[int], list[int], cpb.MatchInfo]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from serve_kit import server_match
 
 from croupier.ladder import SeatRecord, openskill_ratings
+from croupier.serve._matches import HUMAN_SEAT
 from croupier.serve._pages import Pages
 from croupier.serve._storage import Storage
 from croupier.serve._store import ServerStore
@@ -144,5 +145,25 @@ async def _standings(tmp_path: Path) -> None:
         assert rows[0]["bot_name"] == "c"
         assert [r["rank"] for r in rows] == [1, 2, 3, 4]
         assert [r["bot_name"] for r in rows].index("d") > 0
+    finally:
+        storage.close()
+
+
+def test_a_persons_match_against_bots_is_not_in_the_rating_history(tmp_path: Path) -> None:
+    asyncio.run(_human(tmp_path))
+
+
+async def _human(tmp_path: Path) -> None:
+    """The standings leave out a match with a human seat (``human:web``: "play vs bots"), so
+    a bot's page does too: its rating there is the standings' rating."""
+    storage, pages = _pages(tmp_path)
+    store = storage.writes
+    try:
+        _finish(store, 0, ("a", "b"), _won("a", "b"))
+        _finish(store, 1, (HUMAN_SEAT, "a"), _won(HUMAN_SEAT, "a"))
+        page = await pages.bot("a")
+        assert [h["match_id"] for h in page["rating"]["history"]] == ["m000"]
+        row = next(r for r in (await pages.standings())["rows"] if r["bot_name"] == "a")
+        assert (page["rating"]["mu"], page["rating"]["sigma"]) == (row["mu"], row["sigma"])
     finally:
         storage.close()

@@ -30,6 +30,7 @@ from serve_kit import (
 
 from croupier.ladder._store import read_store
 from croupier.replay import read_replay, verify
+from croupier.serve._storage import decisions
 from croupier.serve._store import ABORTED, RUNNING, open_server_store
 from croupier.v1 import control_pb2 as cpb
 
@@ -46,6 +47,14 @@ def _standings(control: Control) -> list[tuple[str, int, float, float]]:
 def _actions(path: Path) -> int:
     """The decisions a (partial) replay on disk holds so far."""
     return path.read_bytes().count(b'{"type":"action"') if path.is_file() else 0
+
+
+def _announced(data: bytes, folder: Path) -> int:
+    """The announced decisions of a (partial) replay's bytes: what the match's public count
+    shows (an unannounced action is not counted: tests/serve/test_decision_count.py)."""
+    path = folder / f"announced-{hashlib.sha256(data).hexdigest()[:12]}.jsonl"
+    path.write_bytes(data)
+    return decisions(path)
 
 
 def _fetch(control: Control, match_id: str) -> tuple[bytes, str]:
@@ -106,8 +115,8 @@ def test_a_sigkilled_server_restarts_with_nothing_lost_or_counted_twice(tmp_path
         assert aborted.state == cpb.MATCH_STATE_ABORTED
         assert not any(s.HasField("result") for s in aborted.seats)  # not rated
         # what was played is kept: its decisions counted, its partial replay fetchable
-        played = on_disk.count(b'{"type":"action"')
-        assert played >= 3
+        assert on_disk.count(b'{"type":"action"') >= 3
+        played = _announced(on_disk, tmp_path)
         assert aborted.decisions == played
         kept_partial, partial_sha = _fetch(op, cut.match.match_id)
         assert kept_partial == on_disk
@@ -184,7 +193,7 @@ def test_a_kill_between_a_tournaments_commit_and_the_servers_keeps_the_match_fin
         assert match.tournament == "kill-cup"
         data, sha = _fetch(op, committed.match_id)
         assert sha == committed.replay_sha256 == hashlib.sha256(data).hexdigest()
-        assert match.decisions == data.count(b'{"type":"action"') > 0
+        assert match.decisions == _announced(data, tmp_path) > 0
         scores = [
             (s.bot_name, Fraction(s.result.score.numerator, s.result.score.denominator))
             for s in match.seats
@@ -248,4 +257,4 @@ def test_a_stop_records_the_servers_own_running_and_pending_matches_as_aborted(
     assert sorted(ended) == sorted((played, waiting))
     assert [ended[i].state for i in (played, waiting)] == [ABORTED, ABORTED]
     assert {m.detail for m in ended.values()} == {"the server stopped before the match ended"}
-    assert ended[played].decisions == _actions(state / ended[played].replay_path) >= 1
+    assert ended[played].decisions == decisions(state / ended[played].replay_path) >= 1

@@ -140,7 +140,10 @@ class Recorder(Protocol):
         timing: DecisionTiming | None = None,
         policy: Policy | None = None,
         conceded: bool = False,
-    ) -> None: ...
+        announced: bool = True,
+    ) -> None:
+        """A seat's action; ``announced``: whether the table is told of it (``is_public``)."""
+
     def fault(
         self, step: int, seat: int, fault: Fault, detail: str, policy: Policy | None = None
     ) -> None: ...
@@ -369,6 +372,7 @@ class Match:
                 step += 1
             else:
                 label = game.action_label(state, action)
+                public = game.is_public(state, action)
                 self._recorder.action(
                     step,
                     player,
@@ -380,11 +384,11 @@ class Match:
                     decided.timing,
                     decided.policy,
                     decided.conceded,
+                    announced=public,
                 )
-                before = state
                 state = game.apply(state, action)
                 step += 1
-                if game.is_public(before, action):
+                if public:
                     shown += 1
                     by_arbiter = fault is not None or decided.conceded
                     self._announce(ActionEvent(shown, player, action, label, False), by_arbiter)

@@ -42,6 +42,9 @@ def _now() -> str:
 
 #: Told every record right after it is written (a live spectator feed): a cheap callback that
 #: does no I/O, called in the writer's thread; it must not keep a reference to mutate the record.
+#: If it has an ``unannounced()`` method, that is called just before it is handed an action
+#: record the table was not told of (``Game.is_public`` false: a Fipsen discard or declined
+#: Siebener Fips), so that it can count the public decisions without simulating the match.
 RecordListener = Callable[[dict[str, Any]], None]
 
 
@@ -151,7 +154,11 @@ class ReplayWriter:
         timing: DecisionTiming | None = None,
         policy: Policy | None = None,
         conceded: bool = False,
+        announced: bool = True,
     ) -> None:
+        """The action record. ``announced`` false (the table was not told of the action) is
+        not written (the rules say it from the state); a listener with an ``unannounced()``
+        method is told of it just before it is handed the record."""
         record: dict[str, Any] = {
             "type": "action",
             "step": step,
@@ -172,6 +179,10 @@ class ReplayWriter:
             record["policy"] = policy.value
         if conceded:
             record["conceded"] = True
+        if not announced and self._listener is not None:
+            told = getattr(self._listener, "unannounced", None)
+            if told is not None:
+                told()
         self._write(record)
 
     def fault(

@@ -41,6 +41,7 @@ import base64
 import hashlib
 import json
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -283,7 +284,7 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
     async def ListMatches(
         self, request: control_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext
     ) -> control_pb2.ListMatchesResponse:
-        await self._caller(context, "ListMatches")
+        caller = await self._caller(context, "ListMatches")
         limit = request.limit or DEFAULT_PAGE
         if limit > MAX_PAGE:
             await context.abort(
@@ -305,20 +306,35 @@ class ControlServicer(control_pb2_grpc.ControlServiceServicer):
         more = len(rows) > limit
         rows = rows[:limit]
         return control_pb2.ListMatchesResponse(
-            matches=[match_info(r) for r in rows],
+            matches=[match_info(self._shown(caller, r)) for r in rows],
             next_page_token=_page_token(rows[-1]) if more and rows else "",
         )
 
     async def GetMatch(
         self, request: control_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> control_pb2.GetMatchResponse:
-        await self._caller(context, "GetMatch")
+        caller = await self._caller(context, "GetMatch")
         try:
             record = await self._matches.get(request.match_id)
         except CroupierError as exc:
             await self._fail(context, exc)
             raise
-        return control_pb2.GetMatchResponse(match=match_info(record))
+        return control_pb2.GetMatchResponse(match=match_info(self._shown(caller, record)))
+
+    def _shown(self, caller: Caller, record: ServerMatch) -> ServerMatch:
+        """``record`` as ``caller`` may see it: a running seating of a duplicate set still
+        being played without its live decision count (0) but for operators. The count follows
+        that seating's public view, which is theirs only until the set is over (how long each
+        deal lasted there tells the other seatings about the same deals). (Served on the
+        control thread too: ``deal_set_open`` only reads.)"""
+        if (
+            record.state == RUNNING
+            and record.deal_set
+            and caller.role is not Role.OPERATOR
+            and self._deal_set_open(record)
+        ):
+            return replace(record, decisions=0)
+        return record
 
     async def CancelMatch(
         self, request: control_pb2.CancelMatchRequest, context: grpc.aio.ServicerContext

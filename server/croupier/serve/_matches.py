@@ -495,7 +495,9 @@ class Matches:
             return await self.get(match_id)
         replay = run.replay
         rel = os.path.relpath(replay, config.state_dir)
-        sha, decisions = await asyncio.to_thread(digest, replay)  # off the writer
+        feed = self._feeds.get(match_id)  # (its count: announced decisions, no re-simulation)
+        played = None if feed is None else feed.decisions
+        sha, decisions = await asyncio.to_thread(digest, replay, played)  # off the writer
         if run.result.cancelled:
             state = ABORTED if self.stopping else CANCELLED
             await self._storage.write(

@@ -22,12 +22,13 @@ on over the matches finished since.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from croupier.ladder import Rating, initial_rating, rate_match
+from croupier.serve._matches import HUMAN_SEAT
 from croupier.serve._matches import _own_standings as own_standings
 from croupier.serve._storage import Storage
 from croupier.serve._store import FINISHED, RUNNING, STATES, ServerMatch, ServerStore
@@ -114,7 +115,12 @@ def public_match(match: ServerMatch, decisions: int | None = None) -> dict[str, 
 
 # -- reads, in the store's reader thread ------------------------------------------------------
 
-_FINISHED_OWN = "WHERE state = ? AND tournament = '' AND game = ?"
+#: The matches the ratings fold over: the server's own finished matches of a game, but a
+#: person's match against bots (a ``human:web`` seat), which the standings leave out too.
+_FINISHED_OWN = (
+    "WHERE state = ? AND tournament = '' AND game = ? AND NOT EXISTS "
+    f"(SELECT 1 FROM json_each(bots_json) WHERE value = '{HUMAN_SEAT}')"
+)
 
 
 def _finished_count(store: ServerStore, game: str) -> int:
@@ -315,9 +321,18 @@ class Pages:
     running matches' live decision counts) and the ladder's game (``""``: that of the latest
     finished match, as ``GetStandings``)."""
 
-    def __init__(self, storage: Storage, feeds: Mapping[str, MatchFeed], ladder_game: str) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        feeds: Mapping[str, MatchFeed],
+        ladder_game: str,
+        deal_set_open: Callable[[ServerMatch], bool] = lambda match: False,
+    ) -> None:
         self._storage = storage
         self._feeds = feeds
+        #: Whether a match is a seating of a duplicate set still being played: its live
+        #: decision count is not shown (0), as ``ListMatches`` does for a spectator.
+        self._deal_set_open = deal_set_open
         self._ladder_game = ladder_game
         self._folds: dict[str, _Fold] = {}
         #: The last standings answer and the (game, finished matches) it was made from.
@@ -358,6 +373,8 @@ class Pages:
 
     def _live(self, match: ServerMatch) -> dict[str, Any]:
         feed = self._feeds.get(match.match_id) if match.state == RUNNING else None
+        if feed is not None and match.deal_set and self._deal_set_open(match):
+            return public_match(match, 0)  # (a duplicate set's seating: see ListMatches)
         return public_match(match, None if feed is None else feed.decisions)
 
     def _paged(

@@ -369,9 +369,11 @@ class LadderScheduler:
 
     def deal_set_open(self, deal_set: str) -> bool:
         """Whether a seating of duplicate set ``deal_set`` is still running or queued: its
-        deals are then still to be played by someone."""
-        return any(m.deal_set == deal_set for m in self._running.values()) or any(
-            s.deal_set == deal_set for s in self._pending
+        deals are then still to be played by someone. (Also asked from the control thread:
+        it copies what it looks at, in one step each, before looking.)"""
+        running, pending = tuple(self._running.values()), tuple(self._pending)
+        return any(m.deal_set == deal_set for m in running) or any(
+            s.deal_set == deal_set for s in pending
         )
 
     def cancel(self, match_id: str) -> bool:

@@ -25,8 +25,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from croupier.errors import ConfigError, StoreError
+from croupier.errors import ConfigError, CroupierError, StoreError
 from croupier.ladder import MatchRecord, read_store
+from croupier.replay import read_replay
 from croupier.serve._store import ABORTED, ServerMatch, ServerStore, now_ms, open_server_store
 from croupier.serve._writer import StoreWriter
 
@@ -93,9 +94,13 @@ def replay_written(match: ServerMatch, state_dir: Path, replay_dir: Path) -> Pat
     return replay_dir / f"{match.match_id}.jsonl"
 
 
-def digest(path: Path) -> tuple[str, int]:
-    """A replay's SHA-256 and its decisions ("", 0 when there is no file)."""
-    return (_sha256(path), decisions(path)) if path.is_file() else ("", 0)
+def digest(path: Path, played: int | None = None) -> tuple[str, int]:
+    """A replay's SHA-256 and its announced decisions ("", 0 when there is no file):
+    ``played`` when known already (the match's live feed counted them), else read from the
+    file (:func:`decisions`)."""
+    if not path.is_file():
+        return "", 0
+    return _sha256(path), decisions(path) if played is None else played
 
 
 def _sha256(path: Path) -> str:
@@ -107,11 +112,23 @@ def _sha256(path: Path) -> str:
 
 
 def decisions(path: Path) -> int:
-    """The action records of a replay (the decisions played; 0 when there is no file)."""
+    """The announced decisions of a replay: its action records the table was told of
+    (``Game.is_public``), as the match's live feed counts them (``MatchFeed.decisions``: the
+    count is public, and an unannounced action, such as a declined Siebener Fips, must not
+    show in it); 0 when there is no file or it does not read. Re-simulates the file: for a
+    match whose feed is gone (a tournament's, a match cut off by a kill)."""
     if not path.is_file():
         return 0
-    with path.open("rb") as f:
-        return sum(1 for line in f if line.startswith(b'{"type":"action"'))
+    try:
+        replay = read_replay(path, tolerate_truncated_tail=True)
+    except CroupierError:
+        return 0
+    game = replay.game
+    return sum(
+        1
+        for i, rec in enumerate(replay.records)
+        if rec.type == "action" and game.is_public(replay.before(i), rec.data["action"])
+    )
 
 
 def finish_mirrored(

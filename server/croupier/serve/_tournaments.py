@@ -303,7 +303,8 @@ class Tournaments:
         running when it started; created here if that write has not landed), then drop its
         feed: watchers go to its replay file from now on."""
 
-        played = await asyncio.to_thread(decisions, replay)
+        feed = self.feeds.get(record.match_id)  # (still registered: watch.done drops it)
+        played = feed.decisions if feed is not None else await asyncio.to_thread(decisions, replay)
 
         def write(store: ServerStore) -> None:
             store.create_match(mine)  # (no-op: it was recorded when it started)

@@ -61,8 +61,13 @@ class MatchFeed:
     def __init__(self, match_id: str) -> None:
         self.match_id = match_id
         self.records: list[dict[str, Any]] = []
-        #: The action records so far: the decisions played (what ListMatches shows live).
+        #: The announced decisions so far (what ListMatches shows live): the action records the
+        #: table was told of. An unannounced one (a Fipsen discard, a declined Siebener Fips,
+        #: which only a seat holding 7777+A is asked) is not counted: the count is public, and
+        #: would tell the table that it happened. One attribute, written once per record: a
+        #: reader in another thread (the control thread) never sees a half-made count.
         self.decisions = 0
+        self._unannounced = False  # the next action record is an unannounced one
         self.closed = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
@@ -78,10 +83,18 @@ class MatchFeed:
         self.records.append(record)
         kind = record.get("type")
         if kind == "action":
-            self.decisions += 1
+            if self._unannounced:
+                self._unannounced = False
+            else:
+                self.decisions += 1
         elif kind == "result":
             self.closed = True
         self._wake()
+
+    def unannounced(self) -> None:
+        """The replay writer's word that the next action record is one the table was not told
+        of (``ReplayWriter.action``): it is kept, not counted in :attr:`decisions`."""
+        self._unannounced = True
 
     def close(self) -> None:
         """No more records will come (the match ended, was aborted, or its writer failed)."""
@@ -165,7 +178,7 @@ class _Viewer:
     codec: Any = None
     shown: int = 0
     announced: int = -1
-    decisions: int = 0
+    decisions: int = 0  # the decisions this view is told of (what a delay counts)
     gone: list[bool] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -200,12 +213,14 @@ class _Viewer:
                 )
             return self.frame(after, events)
         if kind == "action":
-            self.decisions += 1
             seat, fault = data["seat"], data["fault"]
+            public = game.is_public(before, data["action"])
+            if public or self.seat == seat:  # a delay counts the decisions this view is told of:
+                self.decisions += 1  # another seat's hidden one must not release a frame
             by_arbiter = self.seat == seat and (fault is not None or self.gone[seat])
             if fault in _GONE:
                 self.gone[seat] = True
-            if game.is_public(before, data["action"]):
+            if public:
                 self.shown += 1
                 taken = pb.ActionTaken(
                     seat=seat, action_id=data["action"], label=data["label"], by_arbiter=by_arbiter
