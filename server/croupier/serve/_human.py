@@ -41,6 +41,10 @@ MAX_BODY = 4096
 _REASON_KEY = "croupier-reason"
 
 
+#: Ended seats a desk keeps (oldest forgotten first when a new seat is taken).
+KEEP_ENDED = 64
+
+
 class HumanError(Exception):
     """A request the page made that cannot be served: ``status`` is the HTTP status."""
 
@@ -153,6 +157,7 @@ class HumanDesk:
     def open(self, address: str, token: str, name: str = HUMAN) -> HumanSeat:
         """Take the seat of ``token`` on ``address`` now; its page is ``/play#<secret>``."""
         seat = HumanSeat(address, token, name)
+        self._forget_ended()
         self._seats[seat.secret] = seat
         # each seat's stream lives on its own: one seat's failure must not end another's
         task = asyncio.get_running_loop().create_task(seat.run())
@@ -161,8 +166,20 @@ class HumanDesk:
         return seat
 
     def seats(self) -> list[HumanSeat]:
-        """Every seat taken here, in the order taken."""
+        """Every seat taken here and not forgotten, in the order taken."""
         return list(self._seats.values())
+
+    def playing(self) -> int:
+        """How many of the seats are still playing (their match has not ended)."""
+        return sum(not seat.ended for seat in self._seats.values())
+
+    def _forget_ended(self) -> None:
+        """Keep the messages of the last :data:`KEEP_ENDED` ended seats only (a page opened
+        again after the match can still read it), so that a long-running server does not keep
+        every match a person ever played."""
+        ended = [secret for secret, seat in self._seats.items() if seat.ended]
+        for secret in ended[: max(0, len(ended) - KEEP_ENDED)]:
+            del self._seats[secret]
 
     def seat(self, secret: str) -> HumanSeat:
         found = self._seats.get(secret)

@@ -22,6 +22,9 @@ from croupier.serve._matches import BUNDLED_PREFIX, HUMAN_SEAT, Matches, MatchOr
 
 #: How long the page waits for the match to hand out its seats (it may wait for a free slot).
 SEAT_WAIT_S = 30.0
+#: Matches against people the page starts at most at once (each holds a match slot and a
+#: seat's messages; ``play_vs_bots = "anyone"`` must not let one visitor fill the server).
+MAX_PLAYING = 8
 
 
 class VsBots:
@@ -52,6 +55,8 @@ class VsBots:
                     caller = None
             if caller is None or caller.role is not Role.OPERATOR:
                 raise HumanError(403, "only an operator may start a match here (give the key)")
+        if self._desk.playing() >= MAX_PLAYING:
+            raise HumanError(503, f"{MAX_PLAYING} people are playing here already; try later")
         game = data.get("game")
         if not isinstance(game, str) or game not in GAMES:
             raise HumanError(400, f"game: one of {', '.join(GAMES)}")
