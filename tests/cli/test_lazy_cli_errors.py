@@ -92,6 +92,17 @@ CASES: list[tuple[tuple[str, ...], int, str, str]] = [
     (("ctl", "bogus"), 2, "usage croupier ctl", "invalid choice: 'bogus'"),
     (("ctl", "--address", "127.0.0.1:1", "list"), 5, "line",
      "cannot reach the server at 127.0.0.1:1"),
+    # a seat or a delay is a protocol uint32: checked before the call, not by protobuf's setter
+    (("ctl", "--address", "127.0.0.1:1", "seat", "m", "99999999999999999999"), 2,
+     "usage croupier ctl seat", "argument seat: 99999999999999999999 is more than 4294967295"),
+    (("ctl", "--address", "127.0.0.1:1", "seat", "m", "-1"), 2,
+     "usage croupier ctl seat", "argument seat: -1 is negative"),
+    (("ctl", "--address", "127.0.0.1:1", "watch", "m", "--seat", "-1"), 2,
+     "usage croupier ctl watch", "argument --seat: -1 is negative"),
+    (("ctl", "--address", "127.0.0.1:1", "watch", "m", "--delay-decisions", "4294967296"), 2,
+     "usage croupier ctl watch", "argument --delay-decisions: 4294967296 is more than"),
+    (("ctl", "--address", "127.0.0.1:1", "watch", "m", "--delay-rounds", "-1"), 2,
+     "usage croupier ctl watch", "argument --delay-rounds: -1 is negative"),
 ]  # fmt: skip
 
 

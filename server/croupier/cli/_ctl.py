@@ -24,6 +24,7 @@ from typing import Any
 
 import grpc
 
+from croupier.cli._args import nonneg
 from croupier.errors import ConfigError, CroupierError
 from croupier.v1 import control_pb2, control_pb2_grpc
 
@@ -105,9 +106,9 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     show.add_argument("match")
     watch = cs.add_parser("watch", parents=[common], help="watch a match live (its public view)")
     watch.add_argument("match")
-    watch.add_argument("--seat", type=int, default=None, help="your own seat's view")
-    watch.add_argument("--delay-decisions", type=int, default=0, metavar="N")
-    watch.add_argument("--delay-rounds", type=int, default=0, metavar="N")
+    watch.add_argument("--seat", type=_uint32, default=None, help="your own seat's view")
+    watch.add_argument("--delay-decisions", type=_uint32, default=0, metavar="N")
+    watch.add_argument("--delay-rounds", type=_uint32, default=0, metavar="N")
     cancel = cs.add_parser("cancel", parents=[common], help="cancel a pending or running match")
     cancel.add_argument("match")
     create = cs.add_parser(
@@ -139,7 +140,7 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
         help="one seat of an ended match as it saw it (your own bot's seats), or its --log",
     )
     seat.add_argument("match")
-    seat.add_argument("seat", type=int)
+    seat.add_argument("seat", type=_uint32)
     seat.add_argument(
         "--log", action="store_true", help="the seat's log: faults, result, a launched bot's stderr"
     )
@@ -173,6 +174,14 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
         "tournament", parents=[common], help="start a tournament from a TOML file on the server"
     )
     tour.add_argument("config", type=Path)
+
+
+def _uint32(text: str) -> int:
+    """An argparse type: a seat or a count the protocol carries as a uint32."""
+    value = nonneg(text)
+    if value > 0xFFFF_FFFF:
+        raise argparse.ArgumentTypeError(f"{value} is more than {0xFFFF_FFFF}")
+    return value
 
 
 def _channel(args: argparse.Namespace) -> tuple[grpc.Channel, str]:
@@ -437,8 +446,6 @@ def _replay(stub: Any, args: argparse.Namespace, md: Any) -> int:
 
 
 def _seat(stub: Any, args: argparse.Namespace, md: Any) -> int:
-    if args.seat < 0:
-        raise CtlError(f"seat: a seat number (0, 1, ...), got {args.seat}")
     if args.log:
         request = control_pb2.FetchSeatLogRequest(match_id=args.match, seat=args.seat)
         data = b"".join(
