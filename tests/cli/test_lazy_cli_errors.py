@@ -68,6 +68,8 @@ CASES: list[tuple[tuple[str, ...], int, str, str]] = [
      "unknown fault class 'bad'"),
     (("match", "--game", "as-nas", "--deals", "1", "--bot", "/no/such/bot"), 2, "line",
      "/no/such/bot is not an executable file"),
+    (("match", "--game", "as-nas", "--play-listen", "127.0.0.1:0"), 2, "line",
+     "--play-listen is where the page of --bot human seats listens, and no seat is human"),
     (("check-bot", "--game", "no-such", "/no/such/bot"), 2, "usage croupier check-bot",
      "argument --game: 'no-such' is not a game (choose from as-nas, felduz, fipsen, scauver, "
      "or all)"),
