@@ -25,6 +25,7 @@ from typing import Any
 import grpc
 
 from croupier.cli._args import nonneg
+from croupier.cli._output import EXIT_CHECK_FAILED, EXIT_USER_ERROR, printable
 from croupier.errors import ConfigError, CroupierError
 from croupier.v1 import control_pb2, control_pb2_grpc
 
@@ -36,8 +37,6 @@ ENV_KEY = "CROUPIER_KEY"
 #: Seconds one unary call may take.
 CALL_TIMEOUT_S = 30.0
 
-EXIT_CHECK_FAILED = 1
-EXIT_USER_ERROR = 2
 EXIT_REFUSED = 4
 EXIT_UNREACHABLE = 5
 
@@ -219,12 +218,6 @@ def _score(score: Any) -> str:
     return str(Fraction(score.numerator, score.denominator or 1))
 
 
-def _printable(text: str) -> str:
-    from croupier.cli._output import printable
-
-    return printable(text)
-
-
 def _info_dict(m: control_pb2.MatchInfo) -> dict[str, Any]:
     return {
         "match_id": m.match_id,
@@ -259,9 +252,9 @@ def _info_dict(m: control_pb2.MatchInfo) -> dict[str, Any]:
 
 def _show(m: control_pb2.MatchInfo) -> None:
     say = print
-    say(_printable(f"match {m.match_id}  {m.game}  {_STATE_NAMES.get(m.state, '?')}"))
+    say(printable(f"match {m.match_id}  {m.game}  {_STATE_NAMES.get(m.state, '?')}"))
     if m.tournament:
-        say(_printable(f"tournament {m.tournament}"))
+        say(printable(f"tournament {m.tournament}"))
     params = " ".join(f"{k}={v}" for k, v in sorted(m.params.items()))
     say(f"params {params}")
     say(
@@ -275,7 +268,7 @@ def _show(m: control_pb2.MatchInfo) -> None:
             tail = f"{_score(r.score):>8} {r.place:>5}  {_OUTCOMES.get(r.outcome, '?')}"
         else:
             tail = f"{'-':>8} {'-':>5}  -"
-        say(_printable(f"{s.seat:<5} {s.bot_name:<24} {tail}"))
+        say(printable(f"{s.seat:<5} {s.bot_name:<24} {tail}"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -306,7 +299,7 @@ def _list(stub: Any, args: argparse.Namespace, md: Any) -> int:
     for m in response.matches:
         bots = ", ".join(s.bot_name for s in m.seats)
         state = _STATE_NAMES.get(m.state, "?")
-        print(_printable(f"{m.match_id:<34} {m.game:<8} {state:<10} {m.decisions:>9}  {bots}"))
+        print(printable(f"{m.match_id:<34} {m.game:<8} {state:<10} {m.decisions:>9}  {bots}"))
     return 0
 
 
@@ -328,7 +321,7 @@ def _cancel(stub: Any, args: argparse.Namespace, md: Any) -> int:
     if args.json:
         print(json.dumps(_info_dict(response.match), indent=2))
     else:
-        print(_printable(f"{response.match.match_id}: {_STATE_NAMES.get(response.match.state)}"))
+        print(printable(f"{response.match.match_id}: {_STATE_NAMES.get(response.match.state)}"))
     return 0
 
 
@@ -397,16 +390,16 @@ def _standings(stub: Any, args: argparse.Namespace, md: Any) -> int:
             out["isolation_warning"] = response.isolation_warning
         print(json.dumps(out, indent=2))
         return 0
-    print(_printable(f"standings: {response.game or '(no finished matches)'}"))
+    print(printable(f"standings: {response.game or '(no finished matches)'}"))
     if response.isolation_warning:
-        print(_printable(f"warning: {response.isolation_warning}"))
+        print(printable(f"warning: {response.isolation_warning}"))
     print(
         f"{'rank':>4}  {'bot':<24} {'mu':>7} {'sigma':>6} {'matches':>7} {'score/round':>15} faults"
     )
     for r in response.rows:
         score = f"{r.mean_score:+.2f} ±{r.mean_score_ci95:.2f}"
         print(
-            _printable(
+            printable(
                 f"{r.rank:>4}  {r.bot_name:<24} {r.mu:7.2f} {r.sigma:6.2f} {r.matches:>7} "
                 f"{score:>15} {r.faults}"
             )
@@ -441,7 +434,7 @@ def _replay(stub: Any, args: argparse.Namespace, md: Any) -> int:
                 f.write(chunk)
     except OSError as exc:
         raise ConfigError(f"cannot write {out}: {exc.strerror or exc}") from None
-    print(_printable(f"{out}: sha256 {got} ok"))
+    print(printable(f"{out}: sha256 {got} ok"))
     return 0
 
 
@@ -452,7 +445,7 @@ def _seat(stub: Any, args: argparse.Namespace, md: Any) -> int:
             p.chunk for p in stub.FetchSeatLog(request, metadata=md, timeout=CALL_TIMEOUT_S)
         )
         for line in data.decode("utf-8", "replace").splitlines():  # (a bot's bytes: escaped)
-            print(_printable(line))
+            print(printable(line))
         return 0
     view = control_pb2.FetchSeatViewRequest(match_id=args.match, seat=args.seat)
     lines = [line for p in stub.FetchSeatView(view, metadata=md, timeout=600) for line in p.lines]
@@ -460,7 +453,7 @@ def _seat(stub: Any, args: argparse.Namespace, md: Any) -> int:
         print(json.dumps({"match_id": args.match, "seat": args.seat, "lines": lines}))
     else:
         for line in lines:
-            print(_printable(line))
+            print(printable(line))
     return 0
 
 
@@ -494,7 +487,7 @@ def _bots(stub: Any, args: argparse.Namespace, md: Any) -> int:
         mine = f" {b.owner:<20}" if owners else ""
         says = f"{b.reported_name} {b.bot_version}".strip() or "-"
         print(
-            _printable(
+            printable(
                 f"{b.bot_name:<24}{mine} {plays:<16} {_key_state(b):<8} {connected:<9}  {says}"
             )
         )
@@ -526,7 +519,7 @@ def _said(args: argparse.Namespace, bot: control_pb2.BotInfo, what: str) -> int:
     if args.json:
         print(json.dumps(_bot_dict(bot), indent=2))
     else:
-        print(_printable(f"{bot.bot_name}: {what}"))
+        print(printable(f"{bot.bot_name}: {what}"))
     return 0
 
 
@@ -571,7 +564,7 @@ def _tournament(stub: Any, args: argparse.Namespace, md: Any) -> int:
     response = stub.CreateTournament(
         control_pb2.CreateTournamentRequest(config_toml=text), metadata=md, timeout=CALL_TIMEOUT_S
     )
-    print(_printable(f"tournament {response.tournament}: {response.matches} matches"))
+    print(printable(f"tournament {response.tournament}: {response.matches} matches"))
     return 0
 
 
