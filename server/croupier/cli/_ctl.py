@@ -95,7 +95,12 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--json", action="store_true", help="print JSON instead of tables")
     # --json is taken after the command too (`croupier ctl list --json`)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="JSON")
+    common.add_argument(
+        "--json",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="print JSON instead of tables",
+    )
     cs = c.add_subparsers(dest="ctl_command", required=True, metavar="COMMAND")
 
     ls = cs.add_parser("list", parents=[common], help="list matches, newest first")
@@ -138,8 +143,8 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
         parents=[common],
         help="one seat of an ended match as it saw it (your own bot's seats), or its --log",
     )
-    seat.add_argument("match")
-    seat.add_argument("seat", type=_uint32)
+    seat.add_argument("match", help="the match id (ctl list)")
+    seat.add_argument("seat", type=_uint32, help="the seat number, from 0")
     seat.add_argument(
         "--log", action="store_true", help="the seat's log: faults, result, a launched bot's stderr"
     )
