@@ -94,6 +94,9 @@ CASES: list[tuple[tuple[str, ...], int, str, str]] = [
     (("ctl", "bogus"), 2, "usage croupier ctl", "invalid choice: 'bogus'"),
     (("ctl", "--address", "127.0.0.1:1", "list"), 5, "line",
      "cannot reach the server at 127.0.0.1:1"),
+    # a port past 65535 was dialled modulo 65536 (99999: port 34463), another server's maybe
+    (("ctl", "--address", "127.0.0.1:99999", "list"), 2, "line",
+     "--address '127.0.0.1:99999': the port is not from 1 to 65535"),
     # a seat or a delay is a protocol uint32: checked before the call, not by protobuf's setter
     (("ctl", "--address", "127.0.0.1:1", "seat", "m", "99999999999999999999"), 2,
      "usage croupier ctl seat", "argument seat: 99999999999999999999 is more than 4294967295"),

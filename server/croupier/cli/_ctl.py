@@ -190,6 +190,10 @@ def _uint32(text: str) -> int:
 
 def _channel(args: argparse.Namespace) -> tuple[grpc.Channel, str]:
     address = args.address or os.environ.get(ENV_ADDRESS) or DEFAULT_ADDRESS
+    port = address.rpartition(":")[2]
+    if port.isdigit() and not 0 < int(port) <= 65535:  # (gRPC would dial it modulo 65536)
+        given = "--address" if args.address else f"${ENV_ADDRESS}"
+        raise ConfigError(f"{given} {address!r}: the port is not from 1 to 65535")
     if args.tls_ca is not None:
         try:
             ca = args.tls_ca.read_bytes()
