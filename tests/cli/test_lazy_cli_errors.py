@@ -68,6 +68,8 @@ CASES: list[tuple[tuple[str, ...], int, str, str]] = [
      "unknown fault class 'bad'"),
     (("match", "--game", "as-nas", "--deals", "1", "--bot", "/no/such/bot"), 2, "line",
      "/no/such/bot is not an executable file"),
+    (("match", "--game", "as-nas", "--play-listen", "127.0.0.1:0"), 2, "line",
+     "--play-listen is where the page of --bot human seats listens, and no seat is human"),
     (("check-bot", "--game", "no-such", "/no/such/bot"), 2, "usage croupier check-bot",
      "argument --game: 'no-such' is not a game (choose from as-nas, felduz, fipsen, scauver, "
      "or all)"),
@@ -92,6 +94,20 @@ CASES: list[tuple[tuple[str, ...], int, str, str]] = [
     (("ctl", "bogus"), 2, "usage croupier ctl", "invalid choice: 'bogus'"),
     (("ctl", "--address", "127.0.0.1:1", "list"), 5, "line",
      "cannot reach the server at 127.0.0.1:1"),
+    # a port past 65535 was dialled modulo 65536 (99999: port 34463), another server's maybe
+    (("ctl", "--address", "127.0.0.1:99999", "list"), 2, "line",
+     "--address '127.0.0.1:99999': the port is not from 1 to 65535"),
+    # a seat or a delay is a protocol uint32: checked before the call, not by protobuf's setter
+    (("ctl", "--address", "127.0.0.1:1", "seat", "m", "99999999999999999999"), 2,
+     "usage croupier ctl seat", "argument seat: 99999999999999999999 is more than 4294967295"),
+    (("ctl", "--address", "127.0.0.1:1", "seat", "m", "-1"), 2,
+     "usage croupier ctl seat", "argument seat: -1 is negative"),
+    (("ctl", "--address", "127.0.0.1:1", "watch", "m", "--seat", "-1"), 2,
+     "usage croupier ctl watch", "argument --seat: -1 is negative"),
+    (("ctl", "--address", "127.0.0.1:1", "watch", "m", "--delay-decisions", "4294967296"), 2,
+     "usage croupier ctl watch", "argument --delay-decisions: 4294967296 is more than"),
+    (("ctl", "--address", "127.0.0.1:1", "watch", "m", "--delay-rounds", "-1"), 2,
+     "usage croupier ctl watch", "argument --delay-rounds: -1 is negative"),
 ]  # fmt: skip
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +87,18 @@ def test_a_human_seat_needs_the_plaintext_arbiter(tmp_path: Path) -> None:
     assert done.stderr.strip().splitlines() == [
         "croupier: error: --bot human plays over a plaintext loopback arbiter: drop --tls-cert"
     ]
+
+
+def test_a_busy_play_port_is_one_error_line(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        argv = [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--bot", "human"]
+        argv += ["--play-listen", f"127.0.0.1:{port}", "--out", str(tmp_path)]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if "error" in line.lower()]
+    assert errors == [done.stderr.splitlines()[-1]], done.stderr
+    assert errors[0].startswith(f"croupier: error: --play-listen 127.0.0.1:{port}: "), errors
+    assert not list(tmp_path.iterdir()), "no match was started"

@@ -24,17 +24,10 @@ from collections.abc import Callable, Sequence
 
 from croupier import __version__
 from croupier.cli._args import subcommands
-from croupier.cli._output import EXIT_CANCELLED, EXIT_CHECK_FAILED, EXIT_USER_ERROR, printable
+from croupier.cli._output import EXIT_CANCELLED, EXIT_USER_ERROR, printable
 from croupier.errors import CroupierError
 
-__all__ = [
-    "EXIT_CANCELLED",
-    "EXIT_CHECK_FAILED",
-    "EXIT_USER_ERROR",
-    "build_parser",
-    "main",
-    "printable",
-]
+__all__ = ["EXIT_CANCELLED", "build_parser", "main"]
 
 #: Each command's module (``croupier.cli._match``, ...): its ``add_arguments(parser)`` adds the
 #: command's arguments when the command is chosen, its ``run(args)`` runs it; neither is imported

@@ -24,6 +24,8 @@ from typing import Any
 
 import grpc
 
+from croupier.cli._args import nonneg
+from croupier.cli._output import EXIT_CHECK_FAILED, EXIT_USER_ERROR, printable
 from croupier.errors import ConfigError, CroupierError
 from croupier.v1 import control_pb2, control_pb2_grpc
 
@@ -35,8 +37,6 @@ ENV_KEY = "CROUPIER_KEY"
 #: Seconds one unary call may take.
 CALL_TIMEOUT_S = 30.0
 
-EXIT_CHECK_FAILED = 1
-EXIT_USER_ERROR = 2
 EXIT_REFUSED = 4
 EXIT_UNREACHABLE = 5
 
@@ -95,7 +95,12 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--json", action="store_true", help="print JSON instead of tables")
     # --json is taken after the command too (`croupier ctl list --json`)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="JSON")
+    common.add_argument(
+        "--json",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="print JSON instead of tables",
+    )
     cs = c.add_subparsers(dest="ctl_command", required=True, metavar="COMMAND")
 
     ls = cs.add_parser("list", parents=[common], help="list matches, newest first")
@@ -105,9 +110,9 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     show.add_argument("match")
     watch = cs.add_parser("watch", parents=[common], help="watch a match live (its public view)")
     watch.add_argument("match")
-    watch.add_argument("--seat", type=int, default=None, help="your own seat's view")
-    watch.add_argument("--delay-decisions", type=int, default=0, metavar="N")
-    watch.add_argument("--delay-rounds", type=int, default=0, metavar="N")
+    watch.add_argument("--seat", type=_uint32, default=None, help="your own seat's view")
+    watch.add_argument("--delay-decisions", type=_uint32, default=0, metavar="N")
+    watch.add_argument("--delay-rounds", type=_uint32, default=0, metavar="N")
     cancel = cs.add_parser("cancel", parents=[common], help="cancel a pending or running match")
     cancel.add_argument("match")
     create = cs.add_parser(
@@ -138,8 +143,8 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
         parents=[common],
         help="one seat of an ended match as it saw it (your own bot's seats), or its --log",
     )
-    seat.add_argument("match")
-    seat.add_argument("seat", type=int)
+    seat.add_argument("match", help="the match id (ctl list)")
+    seat.add_argument("seat", type=_uint32, help="the seat number, from 0")
     seat.add_argument(
         "--log", action="store_true", help="the seat's log: faults, result, a launched bot's stderr"
     )
@@ -175,8 +180,20 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     tour.add_argument("config", type=Path)
 
 
+def _uint32(text: str) -> int:
+    """An argparse type: a seat or a count the protocol carries as a uint32."""
+    value = nonneg(text)
+    if value > 0xFFFF_FFFF:
+        raise argparse.ArgumentTypeError(f"{value} is more than {0xFFFF_FFFF}")
+    return value
+
+
 def _channel(args: argparse.Namespace) -> tuple[grpc.Channel, str]:
     address = args.address or os.environ.get(ENV_ADDRESS) or DEFAULT_ADDRESS
+    port = address.rpartition(":")[2]
+    if port.isdigit() and not 0 < int(port) <= 65535:  # (gRPC would dial it modulo 65536)
+        given = "--address" if args.address else f"${ENV_ADDRESS}"
+        raise ConfigError(f"{given} {address!r}: the port is not from 1 to 65535")
     if args.tls_ca is not None:
         try:
             ca = args.tls_ca.read_bytes()
@@ -208,12 +225,6 @@ def _ms(value: int) -> str:
 
 def _score(score: Any) -> str:
     return str(Fraction(score.numerator, score.denominator or 1))
-
-
-def _printable(text: str) -> str:
-    from croupier.cli._output import printable
-
-    return printable(text)
 
 
 def _info_dict(m: control_pb2.MatchInfo) -> dict[str, Any]:
@@ -250,9 +261,9 @@ def _info_dict(m: control_pb2.MatchInfo) -> dict[str, Any]:
 
 def _show(m: control_pb2.MatchInfo) -> None:
     say = print
-    say(_printable(f"match {m.match_id}  {m.game}  {_STATE_NAMES.get(m.state, '?')}"))
+    say(printable(f"match {m.match_id}  {m.game}  {_STATE_NAMES.get(m.state, '?')}"))
     if m.tournament:
-        say(_printable(f"tournament {m.tournament}"))
+        say(printable(f"tournament {m.tournament}"))
     params = " ".join(f"{k}={v}" for k, v in sorted(m.params.items()))
     say(f"params {params}")
     say(
@@ -266,7 +277,7 @@ def _show(m: control_pb2.MatchInfo) -> None:
             tail = f"{_score(r.score):>8} {r.place:>5}  {_OUTCOMES.get(r.outcome, '?')}"
         else:
             tail = f"{'-':>8} {'-':>5}  -"
-        say(_printable(f"{s.seat:<5} {s.bot_name:<24} {tail}"))
+        say(printable(f"{s.seat:<5} {s.bot_name:<24} {tail}"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -297,7 +308,7 @@ def _list(stub: Any, args: argparse.Namespace, md: Any) -> int:
     for m in response.matches:
         bots = ", ".join(s.bot_name for s in m.seats)
         state = _STATE_NAMES.get(m.state, "?")
-        print(_printable(f"{m.match_id:<34} {m.game:<8} {state:<10} {m.decisions:>9}  {bots}"))
+        print(printable(f"{m.match_id:<34} {m.game:<8} {state:<10} {m.decisions:>9}  {bots}"))
     return 0
 
 
@@ -319,7 +330,7 @@ def _cancel(stub: Any, args: argparse.Namespace, md: Any) -> int:
     if args.json:
         print(json.dumps(_info_dict(response.match), indent=2))
     else:
-        print(_printable(f"{response.match.match_id}: {_STATE_NAMES.get(response.match.state)}"))
+        print(printable(f"{response.match.match_id}: {_STATE_NAMES.get(response.match.state)}"))
     return 0
 
 
@@ -388,16 +399,16 @@ def _standings(stub: Any, args: argparse.Namespace, md: Any) -> int:
             out["isolation_warning"] = response.isolation_warning
         print(json.dumps(out, indent=2))
         return 0
-    print(_printable(f"standings: {response.game or '(no finished matches)'}"))
+    print(printable(f"standings: {response.game or '(no finished matches)'}"))
     if response.isolation_warning:
-        print(_printable(f"warning: {response.isolation_warning}"))
+        print(printable(f"warning: {response.isolation_warning}"))
     print(
         f"{'rank':>4}  {'bot':<24} {'mu':>7} {'sigma':>6} {'matches':>7} {'score/round':>15} faults"
     )
     for r in response.rows:
         score = f"{r.mean_score:+.2f} ±{r.mean_score_ci95:.2f}"
         print(
-            _printable(
+            printable(
                 f"{r.rank:>4}  {r.bot_name:<24} {r.mu:7.2f} {r.sigma:6.2f} {r.matches:>7} "
                 f"{score:>15} {r.faults}"
             )
@@ -432,20 +443,18 @@ def _replay(stub: Any, args: argparse.Namespace, md: Any) -> int:
                 f.write(chunk)
     except OSError as exc:
         raise ConfigError(f"cannot write {out}: {exc.strerror or exc}") from None
-    print(_printable(f"{out}: sha256 {got} ok"))
+    print(printable(f"{out}: sha256 {got} ok"))
     return 0
 
 
 def _seat(stub: Any, args: argparse.Namespace, md: Any) -> int:
-    if args.seat < 0:
-        raise CtlError(f"seat: a seat number (0, 1, ...), got {args.seat}")
     if args.log:
         request = control_pb2.FetchSeatLogRequest(match_id=args.match, seat=args.seat)
         data = b"".join(
             p.chunk for p in stub.FetchSeatLog(request, metadata=md, timeout=CALL_TIMEOUT_S)
         )
         for line in data.decode("utf-8", "replace").splitlines():  # (a bot's bytes: escaped)
-            print(_printable(line))
+            print(printable(line))
         return 0
     view = control_pb2.FetchSeatViewRequest(match_id=args.match, seat=args.seat)
     lines = [line for p in stub.FetchSeatView(view, metadata=md, timeout=600) for line in p.lines]
@@ -453,7 +462,7 @@ def _seat(stub: Any, args: argparse.Namespace, md: Any) -> int:
         print(json.dumps({"match_id": args.match, "seat": args.seat, "lines": lines}))
     else:
         for line in lines:
-            print(_printable(line))
+            print(printable(line))
     return 0
 
 
@@ -487,7 +496,7 @@ def _bots(stub: Any, args: argparse.Namespace, md: Any) -> int:
         mine = f" {b.owner:<20}" if owners else ""
         says = f"{b.reported_name} {b.bot_version}".strip() or "-"
         print(
-            _printable(
+            printable(
                 f"{b.bot_name:<24}{mine} {plays:<16} {_key_state(b):<8} {connected:<9}  {says}"
             )
         )
@@ -519,7 +528,7 @@ def _said(args: argparse.Namespace, bot: control_pb2.BotInfo, what: str) -> int:
     if args.json:
         print(json.dumps(_bot_dict(bot), indent=2))
     else:
-        print(_printable(f"{bot.bot_name}: {what}"))
+        print(printable(f"{bot.bot_name}: {what}"))
     return 0
 
 
@@ -564,7 +573,7 @@ def _tournament(stub: Any, args: argparse.Namespace, md: Any) -> int:
     response = stub.CreateTournament(
         control_pb2.CreateTournamentRequest(config_toml=text), metadata=md, timeout=CALL_TIMEOUT_S
     )
-    print(_printable(f"tournament {response.tournament}: {response.matches} matches"))
+    print(printable(f"tournament {response.tournament}: {response.matches} matches"))
     return 0
 
 

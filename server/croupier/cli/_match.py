@@ -167,11 +167,11 @@ def add_arguments(m: argparse.ArgumentParser) -> None:
     m.add_argument(
         "--play-listen",
         type=_listen,
-        default="127.0.0.1:0",
+        default=None,
         metavar="HOST:PORT",
         help=(
             "where the page of the --bot human seats listens (default: a free loopback port; "
-            "the URL is printed at the start)"
+            "the URL is printed at the start; an error without a --bot human seat)"
         ),
     )
     add_tls_arguments(m)
@@ -203,6 +203,10 @@ def run(args: argparse.Namespace) -> int:
     commands += ["random"] * (seats - len(commands))
     humans = [seat for seat, c in enumerate(commands) if c == HUMAN]
     bots = [None if c in (REMOTE, HUMAN) else parse_bot_command(c) for c in commands]
+    if args.play_listen is not None and not humans:  # (not ignored: the page would not be up)
+        raise ConfigError(
+            "--play-listen is where the page of --bot human seats listens, and no seat is human"
+        )
     if humans and args.tls_cert is not None:
         raise ConfigError("--bot human plays over a plaintext loopback arbiter: drop --tls-cert")
     if humans and isinstance(args.move_ms, _Default):
@@ -232,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, cancel.set)
         loop.add_signal_handler(signal.SIGTERM, cancel.set)
-        page = await _HumanPage.start(args.play_listen) if humans else None
+        page = await _HumanPage.start(args.play_listen or "127.0.0.1:0") if humans else None
         try:
             run = await run_match(
                 config,

@@ -10,14 +10,12 @@ import sys
 from collections.abc import Mapping
 
 from croupier.cli._args import nonneg
-from croupier.errors import ConfigError
 from croupier.transport import (
     Isolation,
     Limits,
     SandboxMode,
     SandboxOptions,
     default_sandbox_mode,
-    sandbox_refusal,
     sandbox_warning,
 )
 
@@ -109,14 +107,6 @@ def warn(options: SandboxOptions) -> None:
     """Print the one warning line of what the bots will not get here, if any."""
     if line := sandbox_warning(options):
         print(f"croupier: warning: {line}", file=sys.stderr, flush=True)
-
-
-def require_sandbox(options: SandboxOptions, who: str) -> None:
-    """:class:`ConfigError` (one line, exit status 2) when ``who`` would launch bots without a
-    sandbox and ``--sandbox none`` was not given; else the warning line, if any."""
-    if problem := sandbox_refusal(options, who):
-        raise ConfigError(problem)
-    warn(options)
 
 
 def isolation_note(isolation: Mapping[int, Isolation]) -> str | None:

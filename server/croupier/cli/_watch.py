@@ -14,20 +14,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from croupier.cli._output import EXIT_CANCELLED, printable
 from croupier.errors import ConfigError
 from croupier.games import get_spec
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import control_pb2 as cpb
 from croupier.v1 import score_pb2
 
-#: Exit statuses: the match finished; it was cancelled, or the stream ended before it did.
-EXIT_FINISHED, EXIT_CANCELLED = 0, 3
+#: Exit status when the match finished (``EXIT_CANCELLED``: it was cancelled, or the stream
+#: ended before it did).
+EXIT_FINISHED = 0
 _NAME_MAX = 40
 
 
 def _safe(text: str) -> str:
-    from croupier.cli import printable  # (croupier.cli imports this module)
-
     text = printable(text)
     return text if len(text) <= _NAME_MAX else text[: _NAME_MAX - 1] + "…"
 

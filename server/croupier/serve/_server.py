@@ -21,8 +21,16 @@ uses when it is made (none reaches back into the server):
 ``serve/_matches.py``      :class:`~croupier.serve._matches.Matches`: the server's own matches
 ``serve/_tournaments.py``  :class:`~croupier.serve._tournaments.Tournaments`: the tournaments
 ``serve/_ladder.py``       the continuous ladder (``serve/_scheduler.py``) on the matches
+``serve/_watch.py``        :class:`~croupier.serve._watch.MatchFeed`: a running match's
+                           records, for the live board and ``WatchMatch``
+``serve/_seats.py``        a seat's own view and log of an ended match (self-service)
 ``serve/_control.py``      the ``ControlService`` servicer on the parts above
-``serve/_ports.py``        the control port and the web page (``serve/_web.py``)
+``serve/_pages.py``        :class:`~croupier.serve._pages.Pages`: the web page's bot pages
+                           and standings
+``serve/_human.py``        :class:`~croupier.serve._human.HumanDesk`: human seats in the
+                           browser (``serve/_play.py``: "play vs bots")
+``serve/_ports.py``        the control port (from a thread of its own: ``serve/_offloop.py``)
+                           and the web page (``serve/_web.py``)
 ========================== ====================================================================
 
 The hooks a scheduler uses (the continuous ladder uses the parts directly):

@@ -1,4 +1,5 @@
-"""The spectators' web page (``croupier serve --web HOST:PORT``, docs/server.md, "Spectating").
+"""The spectators' web page (``croupier serve --web-listen HOST:PORT``, docs/server.md,
+"Spectating").
 
 One page (``serve/static/``: HTML, JS and CSS, no build step) shows the lobby (the registered
 bots, connected or not), the standings, the running and the finished matches, a live board of

@@ -61,7 +61,6 @@ UNREQUESTED_WAIT_S = 600
 #: The per-peer limits' defaults (see :class:`PeerLimits` and docs/protocol.md, "Limits").
 MAX_PENDING_PER_PEER = PeerLimits().pending
 MAX_FAILED_HELLOS_PER_PEER = PeerLimits().failed_hellos
-FAILED_HELLO_WINDOW_S = PeerLimits().window_s
 #: A connection that carries no stream for this long is closed (GOAWAY; a client dials again
 #: when it next needs it): a peer does not hold idle connections (file descriptors) for nothing.
 CONNECTION_IDLE_S = 60.0

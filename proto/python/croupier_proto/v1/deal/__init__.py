@@ -44,16 +44,7 @@ import pkgutil
 from collections.abc import Callable
 from typing import Any
 
-from croupier_proto.v1.deal._kit import (
-    Bits,
-    Deal,
-    Inconsistent,
-    Shown,
-    below,
-    fill_positions,
-    place,
-    shuffled,
-)
+from croupier_proto.v1.deal._kit import Bits, Deal, Inconsistent, Shown, shuffled
 
 #: The games with a sampler: this package's public modules, by ``Observation.game`` field name.
 GAMES = frozenset(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
@@ -83,9 +74,6 @@ __all__ = [
     "Deal",
     "Inconsistent",
     "Shown",
-    "below",
-    "fill_positions",
-    "place",
     "sample",
     "shuffled",
 ]
