@@ -111,11 +111,14 @@ def test_a_bot_page_has_its_rating_after_each_match_as_the_standings_fold_it(
         assert h["wins"] + h["draws"] + h["losses"] == h["matches"]
     faults = page["faults"]
     assert set(faults) >= {"timeouts", "rejected", "illegal_actions", "disconnected", "matches"}
+    listed = played.control.ListBots(cpb.ListBotsRequest()).bots
+    said = next(b.bot_version for b in listed if b.bot_name == "alice")
+    assert said, "the SDK bot says a version in its SessionHello"
     assert page["bot"] == {
         "name": "alice",
         "registered": True,
         "games": [],
-        "version": page["bot"]["version"],
+        "version": said,
         "registered_ms": page["bot"]["registered_ms"],
         "state": "enabled",
     }

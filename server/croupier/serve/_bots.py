@@ -219,6 +219,14 @@ class Bots:
             out.append(BotStatus(bot, live, version or bot.bot_version, said))
         return out
 
+    def version(self, name: str) -> str:
+        """The version the registered bot ``name`` said in its SessionHello, now or last
+        (``""`` before it ever connected, or for a name not registered)."""
+        bot = self._registered.get(name)
+        if bot is None:
+            return ""
+        return self._pool.reported(name)[1] or bot.bot_version
+
     def connected(self) -> list[str]:
         """The names of the registered bots with a session open now (a scheduler's pool)."""
         return [s.bot.name for s in self.statuses() if s.connected]

@@ -327,8 +327,11 @@ class Pages:
         feeds: Mapping[str, MatchFeed],
         ladder_game: str,
         deal_set_open: Callable[[ServerMatch], bool] = lambda match: False,
+        versions: Callable[[str], str] = lambda name: "",
     ) -> None:
         self._storage = storage
+        #: What a registered bot says its version is (its session's SessionHello, now or last).
+        self._versions = versions
         self._feeds = feeds
         #: Whether a match is a seating of a duplicate set still being played: its live
         #: decision count is not shown (0), as ``ListMatches`` does for a spectator.
@@ -452,6 +455,8 @@ class Pages:
         summary = await self._storage.read(_bot_summary, name)
         if summary is None:
             raise PageError(404, f"no bot {name!r} on this server")
+        if summary["bot"]["registered"]:
+            summary["bot"]["version"] = self._versions(name) or summary["bot"]["version"]
         game = await self._game()
         fold = await self._ratings(game) if game else None
         rating = fold.ratings.get(name) if fold else None

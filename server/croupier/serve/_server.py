@@ -239,7 +239,9 @@ class CompetitionServer:
         await control.start(servicer, creds)
         self.control_address = control.address
         if control.web_socket is not None:
-            pages = Pages(storage, self.feeds, config.ladder_game, self.deal_set_open)
+            pages = Pages(
+                storage, self.feeds, config.ladder_game, self.deal_set_open, versions=bots.version
+            )
             desk = HumanDesk()  # "play vs bots": seat 0 dialled over the arbiter's unix socket
             if config.play_vs_bots != "off" and arbiter.unix_socket is not None:
                 local = f"unix:{arbiter.unix_socket}"
