@@ -16,21 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from croupier_bot import Bot, Decision, LegalActions, main, proto
+from croupier_bot import Bot, Decision, main, proto
+
+from ._chips_legal import legal_entries
 
 QUALIFY = 40
 #: The mean card value of the 40-card deck.
 MEAN_CARD = 5.5
-
-
-def legal_entries(decision: Decision) -> list[tuple[Any, range]]:
-    """The legal actions as the wire sent them, each with its ids: a run of bets or raises is
-    one entry (its lowest amount's) with the range of its ids, so that a betting step at stack
-    1,000 is read without building a thousand actions; any other action is itself and one id."""
-    legal = decision.legal_actions
-    if isinstance(legal, LegalActions):
-        return list(zip(legal.entries, legal.runs, strict=True))
-    return [(a, range(a.id, a.id + 1)) for a in legal]
 
 
 def _sum(cards: Any) -> int:

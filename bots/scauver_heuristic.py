@@ -21,7 +21,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from croupier_bot import Bot, Decision, LegalActions, MatchInfo, main, proto
+from croupier_bot import Bot, Decision, MatchInfo, main, proto
+
+from ._chips_legal import legal_entries
 
 FLANK_CARDS = 4
 FIELD_CARDS = 2 * FLANK_CARDS
@@ -244,16 +246,6 @@ class _Ids:
                 return run[k]
             k -= len(run)
         raise IndexError(k)
-
-
-def legal_entries(decision: Decision) -> list[tuple[Any, range]]:
-    """The legal actions as the wire sent them, each with its ids: a run of bets or raises is
-    one entry (its lowest amount's) with the range of its ids, so that a betting step at stack
-    1,000 is read without building a thousand actions; any other action is itself and one id."""
-    legal = decision.legal_actions
-    if isinstance(legal, LegalActions):
-        return list(zip(legal.entries, legal.runs, strict=True))
-    return [(a, range(a.id, a.id + 1)) for a in legal]
 
 
 if __name__ == "__main__":
