@@ -215,7 +215,9 @@ def _write_results(path: Path, matches: list[MatchRecord]) -> None:
     os.replace(tmp, path)
 
 
-def _relative(path: Path, base: Path) -> str:
+def relative_path(path: Path, base: Path) -> str:
+    """``path`` as the store keeps it: relative to ``base`` (the store's folder), or absolute
+    where it cannot be (another drive)."""
     try:
         return os.path.relpath(path.resolve(), base.resolve())
     except ValueError:
@@ -352,7 +354,7 @@ async def run_tournament(
                 slot.deal_set,
                 slot.seed,
                 result.rounds,
-                _relative(target, config.store.parent),
+                relative_path(target, config.store.parent),
                 result.sha256,
                 result.worker,
                 result.seats,

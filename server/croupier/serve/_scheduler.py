@@ -51,7 +51,6 @@ import hashlib
 import itertools
 import json
 import math
-import os
 import re
 import socket
 import time
@@ -82,6 +81,7 @@ from croupier.ladder import (
     openskill_ratings,
     play_job,
     rate_match,
+    relative_path,
     seatings,
 )
 from croupier.transport import ArbiterServer, BotPool
@@ -197,13 +197,6 @@ class _Seating:
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
-
-
-def _relative(path: Path, base: Path) -> str:
-    try:
-        return os.path.relpath(path.resolve(), base.resolve())
-    except ValueError:
-        return str(path.resolve())
 
 
 #: Given a finished match, the new ratings of its bots (what the ladder will hold after it).
@@ -712,7 +705,7 @@ class PoolBackend:
             match.deal_set,
             match.seed,
             played.rounds,
-            _relative(played.replay, self._store.path.parent),
+            relative_path(played.replay, self._store.path.parent),
             played.sha256,
             played.worker,
             played.seats,
