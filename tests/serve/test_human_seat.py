@@ -27,14 +27,16 @@ from typing import Any
 
 import grpc
 import pytest
+from browser_kit import Proxy, chromium, require_browser
 from serve_kit import Control, ServeProcess, wait_state
-from test_web_browser import CHROMIUM, _Proxy, sync_playwright
 
 from croupier.replay import read_replay, verify
 from croupier.serve import HUMAN_SEAT
 from croupier.v1 import control_pb2 as cpb
 
 pytestmark = pytest.mark.e2e
+
+require_browser()
 
 SHOTS = Path("/tmp/shots")
 _URL = re.compile(r"seat (\d+) is yours: open (http://[^\s]+)")
@@ -81,7 +83,7 @@ def _match(out: Path, *args: str, humans: int = 1) -> Iterator[_Match]:
         proc.wait(10)
 
 
-def _events(proxy: _Proxy, secret: str) -> list[dict[str, Any]]:
+def _events(proxy: Proxy, secret: str) -> list[dict[str, Any]]:
     """Every message the browser was sent on the event stream of ``secret``."""
     out = []
     for exchange in proxy.exchanges:
@@ -169,20 +171,10 @@ def _play(pages: dict[int, Any], rng: random.Random, shot: Path, timeout_s: floa
     return clicks
 
 
-@contextmanager
-def _browser() -> Iterator[Any]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
-def _proxied(url: str) -> tuple[_Proxy, str, str]:
+def _proxied(url: str) -> tuple[Proxy, str, str]:
     found = re.match(r"http://([^:/]+):(\d+)/play#(.+)", url)
     assert found, url
-    proxy = _Proxy((found[1], int(found[2])))
+    proxy = Proxy((found[1], int(found[2])))
     return proxy, f"http://127.0.0.1:{proxy.port}/play#{found[3]}", found[3]
 
 
@@ -194,7 +186,7 @@ def test_two_humans_play_as_nas_by_clicking_and_see_only_their_seats(tmp_path: P
     out = tmp_path / "out"
     args = ("--game", "as-nas", "--deals", "2", "--bot", "human", "--bot", "remote")
     args += ("--move-ms", "4000", "--bank-ms", "8000")  # a click takes well under a second
-    with _match(out, *args) as played, _browser() as browser:
+    with _match(out, *args) as played, chromium() as browser:
         proxies, pages, secrets = {}, {}, {}
         proxies[0], local, secrets[0] = _proxied(played.urls[0])
         proxies[1], _, _ = _proxied(played.urls[0])
@@ -241,7 +233,7 @@ def test_a_human_bets_an_amount_in_a_chip_game(tmp_path: Path) -> None:
     types an amount that is not the lowest and the arbiter plays it as a legal action."""
     out = tmp_path / "out"
     args = ("--game", "felduz", "--deals", "3", "--seed", str(2**80 + 11), "--bot", "human")
-    with _match(out, *args) as played, _browser() as browser:
+    with _match(out, *args) as played, chromium() as browser:
         page = browser.new_page(viewport={"width": 1100, "height": 700})
         page.goto(played.urls[0])
         bet = None
@@ -292,7 +284,7 @@ def test_an_operator_plays_vs_bots_on_the_server_page(tmp_path: Path) -> None:
     control = Control(server.control_address, server.operator_key)
     try:
         proxy, base, _ = _proxied(server.web_url.rstrip("/") + "/play#x")
-        with _browser() as browser:
+        with chromium() as browser:
             page = browser.new_page(viewport={"width": 1100, "height": 700})
             try:
                 page.goto(base.split("#")[0])

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import grpc
 import pytest
+from browser_kit import chromium, require_browser
 from serve_kit import (
     RANDOM_BOT,
     RANDOM_SLOW_BOT,
@@ -35,21 +36,15 @@ from croupier.v1 import control_pb2 as cpb
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FAST = ("alice", "bob", "carol")
 SLOW = "dave"
 #: The finished matches: alice plays 12 (6 against bob, 6 against carol), bob and carol 2 more.
 PAIRS = [("alice", "bob"), ("carol", "alice")] * 6 + [("bob", "carol")] * 2
 
-try:
-    from playwright.sync_api import Page, sync_playwright
-except ImportError:  # pragma: no cover - the dev group installs it
-    sync_playwright = None  # type: ignore[assignment]
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
-if CHROMIUM is None or sync_playwright is None:
-    if os.environ.get("CI") == "true":
-        raise RuntimeError("CI needs chromium (tests/run installs it) and playwright (dev group)")
-    pytest.skip("chromium or playwright is missing", allow_module_level=True)
+require_browser()
 
 
 @dataclass
@@ -116,10 +111,8 @@ def test_the_home_page_and_a_bot_page_show_standings_matches_and_a_rating_chart(
     )
     live = served.control.CreateMatch(request).match.match_id
     wait_state(served.control, live, [cpb.MATCH_STATE_RUNNING])
-    assert sync_playwright is not None
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        with chromium() as browser:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(served.server.web_url)
             # the standings: sorted by the rating they show, every column explained
@@ -181,7 +174,6 @@ def test_the_home_page_and_a_bot_page_show_standings_matches_and_a_rating_chart(
             assert page.locator("#rating-svg circle.point").count() == sum(
                 "bob" in pair for pair in PAIRS
             )
-            browser.close()
     finally:
         with contextlib.suppress(grpc.RpcError):  # (it may have finished)
             served.control.CancelMatch(cpb.CancelMatchRequest(match_id=live))

@@ -12,19 +12,17 @@ event-stream message, holds one of them, nor a seed or a salt.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
-import shutil
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from browser_kit import Proxy, chromium, require_browser
 from serve_kit import (
     RANDOM_SLOW_BOT,
     Control,
@@ -42,82 +40,13 @@ from croupier.v1 import control_pb2 as cpb
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "images" / "live-board.png"
 BOTS = ("alice", "bob", "carol")
 
-try:
-    from playwright.sync_api import Page, sync_playwright
-except ImportError:  # pragma: no cover - the dev group installs it
-    sync_playwright = None  # type: ignore[assignment]
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
-if CHROMIUM is None or sync_playwright is None:
-    if os.environ.get("CI") == "true":
-        raise RuntimeError("CI needs chromium (tests/run installs it) and playwright (dev group)")
-    pytest.skip("chromium or playwright is missing", allow_module_level=True)
-
-
-# ---- a proxy that keeps every byte the browser is sent --------------------------------------
-
-
-@dataclass
-class _Exchange:
-    request: bytearray = field(default_factory=bytearray)
-    response: bytearray = field(default_factory=bytearray)
-
-    @property
-    def path(self) -> str:
-        line = bytes(self.request).split(b"\r\n", 1)[0].decode("latin-1")
-        parts = line.split(" ")
-        return parts[1] if len(parts) > 1 else ""
-
-
-class _Proxy:
-    """TCP proxy to ``target`` on its own loop in a thread; one exchange per connection."""
-
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
-        self.exchanges: list[_Exchange] = []
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.port = asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
-
-    async def _start(self) -> int:
-        self.server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-        port: int = self.server.sockets[0].getsockname()[1]
-        return port
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        exchange = _Exchange()
-        self.exchanges.append(exchange)
-        up_reader, up_writer = await asyncio.open_connection(*self.target)
-
-        async def pipe(
-            src: asyncio.StreamReader, dst: asyncio.StreamWriter, keep: bytearray
-        ) -> None:
-            try:
-                while data := await src.read(65536):
-                    keep += data
-                    dst.write(data)
-                    await dst.drain()
-            except (ConnectionError, asyncio.CancelledError):
-                pass
-            finally:
-                dst.close()
-
-        await asyncio.gather(
-            pipe(reader, up_writer, exchange.request),
-            pipe(up_reader, writer, exchange.response),
-        )
-
-    def stop(self) -> None:
-        async def close() -> None:
-            self.server.close()
-
-        asyncio.run_coroutine_threadsafe(close(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+require_browser()
 
 
 # ---- the server and its bots ----------------------------------------------------------------
@@ -232,12 +161,10 @@ def test_the_page_shows_a_live_board_and_a_playback_and_is_never_sent_a_hidden_c
     served: _Served, tmp_path: Path
 ) -> None:
     host, _, port = served.server.web_url.removeprefix("http://").rstrip("/").rpartition(":")
-    proxy = _Proxy((host, int(port)))
+    proxy = Proxy((host, int(port)))
     url = f"http://127.0.0.1:{proxy.port}/"
-    assert sync_playwright is not None
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        with chromium() as browser:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.goto(url)
             # the lobby: the three registered bots, connected
@@ -298,7 +225,6 @@ def test_the_page_shows_a_live_board_and_a_playback_and_is_never_sent_a_hidden_c
             last = page.locator("#pb-pos").inner_text().split(" of ")[1]
             page.wait_for_selector(f"#pb-pos:text-is('step {last} of {last}')", timeout=15000)
             page.wait_for_selector("#result")
-            browser.close()
     finally:
         proxy.stop()
 

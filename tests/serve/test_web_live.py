@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import statistics
 import time
@@ -26,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_kit import chromium, require_browser
 from google.protobuf import json_format
 from serve_kit import (
     RANDOM_SLOW_BOT,
@@ -42,7 +42,6 @@ from croupier.v1 import control_pb2 as cpb
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: A folder for the screenshot of the live board (``CROUPIER_SHOTS``), if set.
 SHOTS = os.environ.get("CROUPIER_SHOTS")
 BOTS = ("north", "east", "south", "west")
@@ -51,15 +50,7 @@ LATE = 1000
 #: Frames the page applies after it is live before the late sample is taken.
 APPLIED = 1200
 
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - the dev group installs it
-    sync_playwright = None  # type: ignore[assignment]
-
-if CHROMIUM is None or sync_playwright is None:
-    if os.environ.get("CI") == "true":
-        raise RuntimeError("CI needs chromium (tests/run installs it) and playwright (dev group)")
-    pytest.skip("chromium or playwright is missing", allow_module_level=True)
+require_browser()
 
 #: Times each run of the page's event-stream handler, and counts the page's elements every 25
 #: messages (run before the page's own script; the page's CSP does not apply to it).
@@ -169,9 +160,7 @@ def test_a_late_watcher_of_a_long_match_is_live_at_once_and_each_event_costs_the
     assert sent < 100_000
     assert before > 5 * sent  # (the measure would have caught the old stream)
 
-    assert sync_playwright is not None
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    with chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.add_init_script(_PROBE)
         page.goto(f"http://{host}:{port}/")
@@ -210,7 +199,6 @@ def test_a_late_watcher_of_a_long_match_is_live_at_once_and_each_event_costs_the
             Path(SHOTS).mkdir(parents=True, exist_ok=True)
             page.locator("body").screenshot(path=str(Path(SHOTS) / "live-board.png"))
         probe = page.evaluate("() => window.__probe")
-        browser.close()
 
     times, nodes = probe["times"], probe["nodes"]
     assert len(times) >= APPLIED, len(times)
