@@ -61,6 +61,7 @@ _STATES = {
 }
 _STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
+    "/static/dom.js": ("dom.js", "text/javascript; charset=utf-8"),
     "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/static/style.css": ("style.css", "text/css; charset=utf-8"),
     "/static/pages.js": ("pages.js", "text/javascript; charset=utf-8"),

@@ -3,27 +3,7 @@
 // nothing a bot chose (its name) can become markup.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) {
-    if (child !== null && child !== undefined) {
-      node.append(typeof child === "string" ? document.createTextNode(child) : child);
-    }
-  }
-  return node;
-}
-
-function clear(node) {
-  while (node.firstChild) node.removeChild(node.firstChild);
-  return node;
-}
+// $, el and clear: dom.js
 
 async function getJSON(url) {
   const response = await fetch(url, { cache: "no-store" });

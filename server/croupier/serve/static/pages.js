@@ -6,33 +6,13 @@
 "use strict";
 
 window.CroupierPages = (() => {
-  const $ = (id) => document.getElementById(id);
+  // $, el and clear: dom.js
   const SVG = "http://www.w3.org/2000/svg";
-
-  function el(tag, attrs = {}, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs)) {
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value);
-    }
-    for (const child of children) {
-      if (child !== null && child !== undefined) {
-        node.append(typeof child === "string" ? document.createTextNode(child) : child);
-      }
-    }
-    return node;
-  }
 
   function svg(tag, attrs = {}, text = "") {
     const node = document.createElementNS(SVG, tag);
     for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
     if (text) node.textContent = text;
-    return node;
-  }
-
-  function clear(node) {
-    while (node.firstChild) node.removeChild(node.firstChild);
     return node;
   }
 

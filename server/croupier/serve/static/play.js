@@ -5,18 +5,7 @@
 // the clocks and judges every action; this page only shows them.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else if (k === "class") node.className = v;
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
+// $ and el: dom.js
 
 // An enum value without its type's prefix ("AS_NAS_RANK_ACE" -> "ace").
 const ENUM = /^[A-Z0-9]+(?:_[A-Z0-9]+)*?_(?:RANK|SUIT|MOVE|KIND|PHASE|OUTCOME|ACTION)_/;
