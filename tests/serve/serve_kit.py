@@ -53,6 +53,11 @@ SLOW_BOT = [sys.executable, str(BOTS / "slow_bot.py")]
 RANDOM_SLOW_BOT = [sys.executable, str(BOTS / "random_slow_bot.py")]
 
 
+#: The log of every ``croupier serve`` the tests started (tests/serve/conftest.py shows what a
+#: failed test's servers logged while it ran).
+SERVE_LOGS: list[Path] = []
+
+
 class ServeProcess:
     """``croupier serve`` on free loopback ports with its state in ``state_dir``."""
 
@@ -72,6 +77,7 @@ class ServeProcess:
             *extra,
         ]
         self._err = self.log.open("ab")
+        SERVE_LOGS.append(self.log)
         self.proc = subprocess.Popen(
             args,
             stdout=subprocess.PIPE,
