@@ -145,8 +145,12 @@ def test_full_default_match_of_bundled_bots(e2e: Kit) -> None:
 
 
 def test_sleeping_past_move_time_and_bank_is_a_timeout(e2e: Kit) -> None:
-    sleeper = e2e.bot("sleeper", "--on", 3, "--sleep-ms", 1150)
-    run = e2e.run([sleeper, e2e.random, e2e.random, e2e.random], seed=1, deals=3, clock=SHORT)
+    # The sleep is 600 ms past the 1.8 s the third decision may take, and it ends 600 ms before
+    # the next decision (1.2 s, no bank left) can time out too: a loaded machine, whose stalls
+    # the arbiter does not charge (arbiter/_lag.py), moves a deadline later by less than that.
+    clock = ClockRules(move_time_ms=1200, time_bank_ms=600)
+    sleeper = e2e.bot("sleeper", "--on", 3, "--sleep-ms", 2400)
+    run = e2e.run([sleeper, e2e.random, e2e.random, e2e.random], seed=1, deals=3, clock=clock)
     check_common(run, faulty={0})
     assert faults(run, 0) == [(3, "timeout")]
     r = run.result.seats[0]
@@ -154,11 +158,11 @@ def test_sleeping_past_move_time_and_bank_is_a_timeout(e2e: Kit) -> None:
     log = seat_log(run, 0)
     shown = banks(log)
     assert len(shown) >= 4, "the sleeper needs a decision after the timeout"
-    assert shown[0] == SHORT.time_bank_ms
+    assert shown[0] == clock.time_bank_ms
     assert all(bank > 0 for bank in shown[1:3])
     # the arbiter waited the move time plus the bank left, and not for the reply
     late = Kit.records(run.replay, "action", 0)[2]
-    assert late["time_us"] >= (SHORT.move_time_ms + shown[2]) * 1000
+    assert late["time_us"] >= (clock.move_time_ms + shown[2]) * 1000
     # the late reply is answered TOO_LATE and was not played; the bank is gone afterwards
     assert rejections(log) == [(3, "TOO_LATE", False)]
     assert set(shown[3:]) == {0}
