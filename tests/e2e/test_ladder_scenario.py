@@ -103,8 +103,18 @@ seed = 13
             stderr=log,
             env=env,
         )
-        self.channel = grpc.insecure_channel(self.control_address)
-        grpc.channel_ready_future(self.channel).result(timeout=30)
+        # redialled every second at most (grpc's default backoff grows to 2 minutes: a server
+        # slow to start on a loaded machine would be found only at the next dial, 10-20 s late)
+        backoff = [
+            ("grpc.initial_reconnect_backoff_ms", 200),
+            ("grpc.max_reconnect_backoff_ms", 1000),
+        ]
+        self.channel = grpc.insecure_channel(self.control_address, options=backoff)
+        try:
+            grpc.channel_ready_future(self.channel).result(timeout=60)
+        except grpc.FutureTimeoutError:
+            log_text = (self.folder / "serve.log").read_text(errors="replace")[-3000:]
+            raise AssertionError(f"croupier serve did not start in 60 s:\n{log_text}") from None
         self.stub = control_pb2_grpc.ControlServiceStub(self.channel)  # type: ignore[no-untyped-call]
 
     def call(self, method: str, request: object) -> object:
