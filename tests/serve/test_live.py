@@ -246,9 +246,10 @@ def test_a_server_tournament_is_watched_live_and_a_spectator_never_sees_a_hidden
 def test_a_server_stop_records_a_tournaments_live_match_aborted_and_keeps_the_finished(
     tmp_path: Path,
 ) -> None:
-    """SIGTERM while a tournament's second match is played: afterwards the server's store holds
-    the first as finished, exactly as the tournament's store has it, and the second as aborted
-    by the stop (not left running for the next start to find), its partial replay kept."""
+    """SIGTERM while a tournament's second (or a later) match is played: the server's store holds
+    those before it as finished, exactly as the tournament's store has them, and the one running
+    as aborted by the stop (not left running for the next start to find), its partial replay
+    kept."""
     bot = f"env SLOW_BOT_DELAY_S=0.05 {sys.executable} {BOTS / 'random_slow_bot.py'}"
     config = tmp_path / "cup.toml"
     config.write_text(CUP.format(bot=bot).replace("concurrency = 3", "concurrency = 1"))
@@ -263,13 +264,12 @@ def test_a_server_stop_records_a_tournaments_live_match_aborted_and_keeps_the_fi
                 for m in op.ListMatches(cpb.ListMatchesRequest()).matches
                 if m.tournament == "live-cup"
             ]
-            states = sorted(m.state for m in cup)
+            finished = [m for m in cup if m.state == cpb.MATCH_STATE_FINISHED]
             running = [m for m in cup if m.state == cpb.MATCH_STATE_RUNNING]
-            return states == [cpb.MATCH_STATE_RUNNING, cpb.MATCH_STATE_FINISHED] and all(
-                m.decisions >= 1 for m in running
-            )
+            # (the second match, or a later one: a short match may end between two polls)
+            return bool(finished) and len(running) == 1 and running[0].decisions >= 1
 
-        wait_for(second_running, 60, "the cup's second match to be played")
+        wait_for(second_running, 60, "a match after the cup's first to be played")
         op.close()
     finally:
         assert server.stop() == 0
@@ -309,6 +309,8 @@ def test_a_duplicate_set_is_watched_by_operators_only_until_its_tournament_ends(
     config.write_text(text.replace("duplicate = false", "duplicate = true"))
     started = ctl_here(server, "tournament", config)
     assert started.returncode == 0, started.stderr
+    # one set of 3! seatings: three seats are few, so the seats are permuted, not rotated
+    assert started.stdout.strip() == "tournament dup-cup: 6 matches"
 
     def cup(state: int) -> list[cpb.MatchInfo]:
         page = op.ListMatches(cpb.ListMatchesRequest(state=state)).matches
@@ -327,8 +329,8 @@ def test_a_duplicate_set_is_watched_by_operators_only_until_its_tournament_ends(
     assert kept.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     assert "not cancelled one by one" in (kept.value.details() or "")
     standings = cpb.GetStandingsRequest(tournament="dup-cup")
-    wait_for(
-        lambda: sum(r.matches for r in op.GetStandings(standings).rows) == 3 * 3,
+    wait_for(  # (its last value: a count still growing could step over a value in between)
+        lambda: sum(r.matches for r in op.GetStandings(standings).rows) == 6 * 3,
         120,
         "the tournament to end",
     )

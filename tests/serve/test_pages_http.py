@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -42,6 +43,8 @@ class Played:
     control: Control
     keys: dict[str, str]
     match_ids: list[str]
+    #: Wall-clock milliseconds just before and just after the bots were registered.
+    registered: tuple[int, int]
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.server.web_url.rstrip("/") + path, timeout=30) as r:
@@ -62,10 +65,12 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     control = Control(server.control_address, server.operator_key)
     procs = []
     try:
+        before_ms = time.time_ns() // 1_000_000
         keys = {
             n: control.RegisterBot(cpb.RegisterBotRequest(bot_name=n, owner=OWNER)).key
             for n in BOTS
         }
+        registered = (before_ms, time.time_ns() // 1_000_000)
         for seed, name in enumerate(BOTS, start=1):
             procs.append(
                 start_bot(
@@ -80,7 +85,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
             )
             ids.append(control.CreateMatch(request).match.match_id)
             wait_state(control, ids[-1], [cpb.MATCH_STATE_FINISHED])
-        yield Played(server, control, keys, ids)
+        yield Played(server, control, keys, ids, registered)
     finally:
         server.stop()
         stop_bots(procs)
@@ -122,6 +127,8 @@ def test_a_bot_page_has_its_rating_after_each_match_as_the_standings_fold_it(
         "registered_ms": page["bot"]["registered_ms"],
         "state": "enabled",
     }
+    before_ms, after_ms = played.registered
+    assert before_ms <= page["bot"]["registered_ms"] <= after_ms  # when RegisterBot ran
 
 
 def test_a_bots_matches_are_paged_and_filtered_by_game_and_opponent(played: Played) -> None:

@@ -116,3 +116,23 @@ def test_defaults_are_loopback_and_anonymous_spectators() -> None:
     assert config.anonymous_spectators
     assert config.play_vs_bots == "operators"
     assert not config.allow_insecure_remote
+
+
+@pytest.mark.e2e
+def test_play_vs_bots_for_anyone_without_a_web_page_is_warned_of(tmp_path: Path) -> None:
+    """A setting that cannot take effect is said at start, not silently kept: a real server."""
+    from serve_kit import ServeProcess
+
+    path = _write(tmp_path, '[roles]\nplay_vs_bots = "anyone"\n')
+    warning = (
+        'croupier: warning: roles.play_vs_bots = "anyone" has no effect: the server has no web '
+        "page (set serve.web_listen or pass --web-listen)"
+    )
+    for extra, warned in (((), True), (("--web-listen", "127.0.0.1:0"), False)):
+        state = tmp_path / f"state{len(extra)}"
+        server = ServeProcess(state, "--config", str(path), *extra)
+        try:
+            assert bool(server.web_url) is not warned
+        finally:
+            assert server.stop() == 0
+        assert (warning in server.log.read_text().splitlines()) is warned

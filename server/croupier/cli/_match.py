@@ -209,6 +209,16 @@ def run(args: argparse.Namespace) -> int:
         )
     if humans and args.tls_cert is not None:
         raise ConfigError("--bot human plays over a plaintext loopback arbiter: drop --tls-cert")
+    if humans and args.play_listen is not None:
+        from croupier.serve import is_loopback
+
+        if not is_loopback(args.play_listen):  # (a LAN game is allowed; said, not refused)
+            print(
+                f"croupier: warning: --play-listen {args.play_listen} is not a loopback address "
+                "and the page is plain HTTP: anyone on the network path can read a seat's link "
+                "and play that seat",
+                file=sys.stderr,
+            )
     if humans and isinstance(args.move_ms, _Default):
         args.move_ms = HUMAN_MOVE_MS
     if humans and isinstance(args.bank_ms, _Default):

@@ -94,9 +94,11 @@ def config_from(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from croupier.serve import ENV_OPERATOR_KEY, CompetitionServer
+    from croupier.serve import ENV_OPERATOR_KEY, CompetitionServer, serve_config_warnings
 
     config = config_from(args)
+    for line in serve_config_warnings(config):
+        print(f"croupier: warning: {line}", file=sys.stderr)
 
     async def main() -> None:
         server = CompetitionServer(config)

@@ -13,6 +13,7 @@ from croupier.serve._config import (
     parse_serve_config,
 )
 from croupier.serve._config import check as check_serve_config
+from croupier.serve._config import warnings as serve_config_warnings
 from croupier.serve._errors import ExistsError, NotFoundError, StateError
 from croupier.serve._human import HUMAN, HumanDesk, HumanSeat
 from croupier.serve._matches import BUNDLED_PREFIX, HUMAN_SEAT, MatchOrder
@@ -64,6 +65,7 @@ __all__ = [
     "key_hash",
     "load_serve_config",
     "parse_serve_config",
+    "serve_config_warnings",
     "stored_ratings_agree",
     "watch_match",
 ]

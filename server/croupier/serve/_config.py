@@ -309,6 +309,18 @@ def check(config: ServeConfig) -> ServeConfig:
     return config
 
 
+def warnings(config: ServeConfig) -> list[str]:
+    """What in a valid ``config`` has no effect, one line each (``croupier serve`` prints them
+    as warnings): ``[roles] play_vs_bots`` opened to anyone without a web page to play on."""
+    out = []
+    if config.play_vs_bots == "anyone" and not config.web_listen:
+        out.append(
+            'roles.play_vs_bots = "anyone" has no effect: the server has no web page '
+            "(set serve.web_listen or pass --web-listen)"
+        )
+    return out
+
+
 def is_loopback(address: str) -> bool:
     """True for an address only this machine can reach (127.x, ::1, localhost, unix:)."""
     if address.startswith("unix:"):

@@ -28,7 +28,7 @@ import contextlib
 import json
 import re
 import ssl
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Protocol
@@ -448,50 +448,31 @@ class WebServer:
     async def _events(self, writer: asyncio.StreamWriter, match_id: str) -> None:
         """The live public stream as server-sent events: one ``data:`` line per message, from
         a snapshot of the match as it stands (``WatchMatchRequest.snapshot``): a late watcher
-        is sent the view now and the last events, then one frame per step."""
+        is sent the view now and the last events, then one frame per step. A refusal or a
+        failure of the stream ends it with an ``event: failed`` naming it."""
         assert self.spectator is not None
         stream = self.spectator.watch(match_id, snapshot=True)
-        next_message: asyncio.Task[cpb.WatchMatchResponse] | None = None
+
+        async def lines() -> AsyncGenerator[str, None]:
+            try:
+                async for message in stream:
+                    yield json.dumps(as_json(message), ensure_ascii=False, separators=(",", ":"))
+            finally:
+                with contextlib.suppress(Exception):
+                    await stream.aclose()  # type: ignore[attr-defined]
+
+        texts = lines()
         try:
-            head = (
-                "HTTP/1.1 200 OK\r\n"
-                "Content-Type: text/event-stream; charset=utf-8\r\n"
-                "Cache-Control: no-store\r\n"
-                "Connection: close\r\n" + _SECURITY_HEADERS + "\r\n"
-            )
-            writer.write(head.encode())
-            await writer.drain()
-            iterator = aiter(stream)
-            while True:
-                if next_message is None:
-                    next_message = asyncio.ensure_future(anext(iterator))
-                done, _ = await asyncio.wait({next_message}, timeout=KEEPALIVE_S)
-                if not done:
-                    writer.write(b": keepalive\n\n")
-                    await writer.drain()
-                    continue
-                try:
-                    message = next_message.result()
-                except StopAsyncIteration:
-                    break
-                finally:
-                    next_message = None
-                data = json.dumps(as_json(message), ensure_ascii=False, separators=(",", ":"))
-                writer.write(f"data: {data}\n\n".encode())
-                await writer.drain()
-            writer.write(b"event: close\ndata: {}\n\n")
-            await writer.drain()
+            await self._lines(writer, texts)
         except grpc.RpcError as exc:
             error = self._translate(exc)
             payload = json.dumps({"error": str(error)}, ensure_ascii=False)
             writer.write(f"event: failed\ndata: {payload}\n\n".encode())
             with contextlib.suppress(ConnectionError):
                 await writer.drain()
-        finally:
-            if next_message is not None:
-                next_message.cancel()
+        finally:  # (a writer that failed between two messages leaves it suspended)
             with contextlib.suppress(Exception):
-                await stream.aclose()  # type: ignore[attr-defined]
+                await texts.aclose()
 
     # -- responses --------------------------------------------------------------------------------
 
