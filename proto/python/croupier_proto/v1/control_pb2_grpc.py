@@ -169,7 +169,9 @@ class ControlServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CancelMatch(self, request, context):
-        """Cancels a pending or running match: it ends as cancelled and is not rated.
+        """Cancels a pending or running match: it ends as cancelled and is not rated, unless its last
+        action was played before the cancel reached it (it then ends finished); the response says
+        which, once the match has ended.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
