@@ -38,16 +38,17 @@ def _rows(stdout: str) -> dict[int, dict[str, str]]:
 
 def test_each_fault_class_gets_its_policy(tmp_path: Path) -> None:
     """Seat 0 crashes (exit 3 with a decision pending) under ``crash=forfeit-match``; seat 1
-    times out once under ``timeout=forfeit-round`` (it sleeps 0.5 s past its 1 s and wakes
-    before its next decision could time out too: margins a loaded machine's stalls, which the
-    arbiter does not charge, do not eat); seat 2 answers an illegal id once under
-    ``illegal=forfeit-round``; seat 3 plays cleanly."""
+    times out once under ``timeout=forfeit-round`` (it sleeps 1.4 s past its 2 s and wakes
+    600 ms before its next decision could time out too: the stalls of a loaded machine, which
+    the arbiter does not charge, move a deadline later in proportion to the wait, up to 40 %
+    of it seen here); seat 2 answers an illegal id once under ``illegal=forfeit-round``; seat
+    3 plays cleanly."""
     done = croupier(
         "match", "--game", "as-nas", "--seed", "2", "--deals", "4", "--out", tmp_path / "out",
-        "--move-ms", "1000", "--bank-ms", "0",
+        "--move-ms", "2000", "--bank-ms", "0",
         "--fault-policy", "crash=forfeit-match,timeout=forfeit-round,illegal=forfeit-round",
         "--bot", _bot("quitter", "--after", "2", "--how", "os-exit"),
-        "--bot", _bot("sleeper", "--on", "2", "--sleep-ms", "1500"),
+        "--bot", _bot("sleeper", "--on", "2", "--sleep-ms", "3400"),
         "--bot", _bot("illegal", "--on", "2"),
         "--bot", "random",
     )  # fmt: skip

@@ -145,11 +145,14 @@ def test_full_default_match_of_bundled_bots(e2e: Kit) -> None:
 
 
 def test_sleeping_past_move_time_and_bank_is_a_timeout(e2e: Kit) -> None:
-    # The sleep is 600 ms past the 1.8 s the third decision may take, and it ends 600 ms before
-    # the next decision (1.2 s, no bank left) can time out too: a loaded machine, whose stalls
-    # the arbiter does not charge (arbiter/_lag.py), moves a deadline later by less than that.
-    clock = ClockRules(move_time_ms=1200, time_bank_ms=600)
-    sleeper = e2e.bot("sleeper", "--on", 3, "--sleep-ms", 2400)
+    # A loaded machine's stalls, which the arbiter does not charge (arbiter/_lag.py), move a
+    # deadline later in proportion to the wait: 686 ms of a 2.4 s sleep were seen (28 %), and
+    # 1.6 s of 4 s with the machine's load at 11. The sleep is 1.4 s past the 2.2 s the third
+    # decision may take (the timeout comes unless 39 % of the sleep is stalls), and it ends
+    # 600 ms before the next decision (2 s, no bank left) could time out too (stalls only move
+    # that later).
+    clock = ClockRules(move_time_ms=2000, time_bank_ms=200)
+    sleeper = e2e.bot("sleeper", "--on", 3, "--sleep-ms", 3600)
     run = e2e.run([sleeper, e2e.random, e2e.random, e2e.random], seed=1, deals=3, clock=clock)
     check_common(run, faulty={0})
     assert faults(run, 0) == [(3, "timeout")]
@@ -169,21 +172,26 @@ def test_sleeping_past_move_time_and_bank_is_a_timeout(e2e: Kit) -> None:
 
 
 def test_overrun_inside_the_bank_is_not_a_timeout(e2e: Kit) -> None:
+    # The sleep is 1 s: a loaded machine's stalls, which the arbiter does not charge
+    # (arbiter/_lag.py), were seen to take 250 ms off a 600 ms sleep, so what is charged beyond
+    # the 200 ms move time is whatever the stalls leave; the timeout (2.2 s) is 1.2 s away.
     clock = ClockRules(move_time_ms=200, time_bank_ms=2000)
-    sleeper = e2e.bot("sleeper", "--on", 1, "--sleep-ms", 600)
+    sleeper = e2e.bot("sleeper", "--on", 1, "--sleep-ms", 1000)
     run = e2e.run([e2e.random, sleeper, e2e.random, e2e.random], seed=1, deals=3, clock=clock)
     check_common(run, faulty=set())
     first = Kit.records(run.replay, "action", 1)[0]
-    assert first["wall_us"] >= 600_000
+    # (not the whole 1 s: the clock starts when the arbiter sees the request written, which a
+    # loaded machine may let it see after the bot has read it and begun to sleep)
+    assert first["wall_us"] >= 800_000
     # charged: the wall time less what the arbiter itself lost meanwhile (a loaded machine)
     assert abs(first["time_us"] - (first["wall_us"] - first["lag_us"])) <= 2
     shown = banks(seat_log(run, 1))
     assert len(shown) >= 2
-    # 600 ms against a 200 ms move time: what was charged beyond the 200 ms (about 400 ms, less
+    # 1 s against a 200 ms move time: what was charged beyond the 200 ms (about 800 ms, less
     # any stall of the arbiter's own) comes out of the bank, which stays positive
     assert shown[0] == 2000
     assert shown[1] == 2000 - (first["time_us"] // 1000 - 200)
-    assert 1300 <= shown[1] <= 1700
+    assert 0 < shown[1] < 2000
     assert re.search(r"^decision 2 .*last_latency_us=(\d{6,})", seat_log(run, 1), re.M)
 
 

@@ -13,6 +13,7 @@ two human seats in one match, a page that were handed the other seat's stream fa
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -38,7 +39,15 @@ pytestmark = pytest.mark.e2e
 
 require_browser()
 
-SHOTS = Path("/tmp/shots")
+
+def _shots(tmp_path: Path) -> Path:
+    """Where the screenshots go: ``CROUPIER_SHOTS`` if set, else the test's own folder (not a
+    fixed path: another run of the suite on this machine would write the same files)."""
+    folder = Path(os.environ.get("CROUPIER_SHOTS") or tmp_path / "shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 _URL = re.compile(r"seat (\d+) is yours: open (http://[^\s]+)")
 _TOKEN = re.compile(r"seat (\d+): CROUPIER_TOKEN=(\S+)")
 
@@ -199,8 +208,8 @@ def test_two_humans_play_as_nas_by_clicking_and_see_only_their_seats(tmp_path: P
         pages[1].wait_for_selector("#seat:not([hidden])")
         secrets[1] = pages[1].evaluate("() => location.hash.slice(1)")
         try:
-            SHOTS.mkdir(exist_ok=True)
-            shot = SHOTS / "human-seat.png"
+            shots = _shots(tmp_path)
+            shot = shots / "human-seat.png"
             shot.unlink(missing_ok=True)
             # a key that is not a seat's gets nothing
             wrong = pages[0].evaluate(
@@ -208,7 +217,7 @@ def test_two_humans_play_as_nas_by_clicking_and_see_only_their_seats(tmp_path: P
             )
             assert wrong == 403, "a key that is no seat's was served a seat's stream"
             clicks = _play(pages, random.Random(7), shot)
-            pages[0].screenshot(path=str(SHOTS / "human-seat-end.png"), full_page=True)
+            pages[0].screenshot(path=str(shots / "human-seat-end.png"), full_page=True)
             assert pages[0].locator("#results").count() == 1
         finally:
             for proxy in proxies.values():
@@ -280,7 +289,7 @@ def test_an_operator_plays_vs_bots_on_the_server_page(tmp_path: Path) -> None:
     refused; the operator plays it by clicking; the page was sent its own seat's view only; the
     server records the match finished, its replay verifies, and the standings leave it out."""
     server = ServeProcess(tmp_path / "state", "--web-listen", "127.0.0.1:0")
-    SHOTS.mkdir(exist_ok=True)
+    shots = _shots(tmp_path)
     control = Control(server.control_address, server.operator_key)
     try:
         proxy, base, _ = _proxied(server.web_url.rstrip("/") + "/play#x")
@@ -290,7 +299,7 @@ def test_an_operator_plays_vs_bots_on_the_server_page(tmp_path: Path) -> None:
                 page.goto(base.split("#")[0])
                 page.wait_for_selector("#vs-bots:not([hidden])")
                 page.select_option("#vs-game", "as-nas")
-                page.screenshot(path=str(SHOTS / "human-seat-vs-bots.png"))
+                page.screenshot(path=str(shots / "human-seat-vs-bots.png"))
                 page.fill("#vs-key", "not-the-key")
                 page.click("#vs-start")
                 page.wait_for_selector("#vs-error:has-text('only an operator')")

@@ -260,11 +260,22 @@ def test_a_tournament_runs_inside_the_server(world: World, tmp_path: Path) -> No
     def standings() -> list[Any]:
         return list(op.GetStandings(cpb.GetStandingsRequest(tournament="cup")).rows)
 
+    def cup() -> list[Any]:
+        return [
+            m for m in op.ListMatches(cpb.ListMatchesRequest()).matches if m.tournament == "cup"
+        ]
+
     wait_for(lambda: sum(r.matches for r in standings()) == 4 * 4, 120, "the cup to finish")
+    # (the standings are the tournament's store; the server's store records each match
+    # finished a moment after that commits: wait for its last one too)
+    wait_for(
+        lambda: sum(m.state == cpb.MATCH_STATE_FINISHED for m in cup()) == 4,
+        30,
+        "the cup's matches to be listed finished",
+    )
     assert {r.bot_name for r in standings()} == {"r1", "r2", "heuristic", "r3"}
-    cup = [m for m in op.ListMatches(cpb.ListMatchesRequest()).matches if m.tournament == "cup"]
-    assert len(cup) == 4
-    assert all(m.state == cpb.MATCH_STATE_FINISHED and m.decisions > 0 for m in cup)
+    assert len(cup()) == 4
+    assert all(m.state == cpb.MATCH_STATE_FINISHED and m.decisions > 0 for m in cup())
     again = ctl_here(world.server, "tournament", config)  # the same name twice: refused
     assert again.returncode == 2
     assert "exists already" in again.stderr

@@ -38,15 +38,19 @@ def test_queued_writes_commit_together_and_a_failing_one_alone_is_undone(tmp_pat
         # the first write holds the thread while the next 40 queue up behind it
         blocker = asyncio.ensure_future(writer.write(lambda: release.wait(30)))
         await asyncio.sleep(0.05)
-        writes = [writer.write(lambda i=i: store.create_match(server_match(i))) for i in range(20)]
-        writes.append(writer.write(lambda: store.register_bot("alice", "", "hash-b")))  # taken
+        calls = [writer.write(lambda i=i: store.create_match(server_match(i))) for i in range(20)]
+        calls.append(writer.write(lambda: store.register_bot("alice", "", "hash-b")))  # taken
         # fails after writing its first row: that row must go with it
-        writes.append(
+        calls.append(
             writer.write(lambda: store.create_matches([server_match(98), server_match(98)]))
         )
-        writes += [
+        calls += [
             writer.write(lambda i=i: store.create_match(server_match(i))) for i in range(20, 40)
         ]
+        # queued before the blocker lets go (a coroutine queues its write when it first runs:
+        # started only by the gather below, they raced the writer thread for the next group)
+        writes = [asyncio.ensure_future(call) for call in calls]
+        await asyncio.sleep(0)  # (each task runs up to its wait for the commit)
         release.set()
         results = await asyncio.gather(*writes, return_exceptions=True)
         await blocker
