@@ -110,11 +110,19 @@ seed = 13
             ("grpc.max_reconnect_backoff_ms", 1000),
         ]
         self.channel = grpc.insecure_channel(self.control_address, options=backoff)
-        try:
-            grpc.channel_ready_future(self.channel).result(timeout=60)
-        except grpc.FutureTimeoutError:
+        ready = grpc.channel_ready_future(self.channel)
+        deadline = time.monotonic() + 60
+        while True:  # (a server that exited is said at once, not after the whole wait)
+            try:
+                ready.result(timeout=1)
+                break
+            except grpc.FutureTimeoutError:
+                if self.process.poll() is None and time.monotonic() < deadline:
+                    continue
+            ready.cancel()
             log_text = (self.folder / "serve.log").read_text(errors="replace")[-3000:]
-            raise AssertionError(f"croupier serve did not start in 60 s:\n{log_text}") from None
+            why = "exited" if self.process.poll() is not None else "did not start in 60 s"
+            raise AssertionError(f"croupier serve {why}:\n{log_text}")
         self.stub = control_pb2_grpc.ControlServiceStub(self.channel)  # type: ignore[no-untyped-call]
 
     def call(self, method: str, request: object) -> object:

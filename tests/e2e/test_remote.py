@@ -3,6 +3,7 @@ from elsewhere with the token the arbiter prints (how competitors' machines join
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -63,3 +64,37 @@ def test_a_remote_seat_nobody_joins_is_played_by_default(tmp_path: Path) -> None
     row = next(line for line in done.stdout.splitlines() if "(remote)" in line)
     assert row.split()[1] == "0"  # seat 0
     assert "disconnected" in row
+
+
+@pytest.mark.parametrize(
+    ("extra", "warned"),
+    [
+        (("--bot", "remote", "--listen", "0.0.0.0:{port}"), True),
+        (("--bot", "remote", "--listen", "127.0.0.1:{port}"), False),
+        (("--listen", "0.0.0.0:{port}"), False),  # no seat dials in from elsewhere
+    ],
+)
+def test_remote_seats_on_a_plaintext_port_off_loopback_are_warned_of(
+    tmp_path: Path, extra: tuple[str, ...], warned: bool
+) -> None:
+    """Remote seats' tokens cross the network in clear when the arbiter listens off loopback
+    without TLS: one warning line (a LAN match stays allowed; the busy port ends each run)."""
+    with socket.socket() as busy:
+        busy.bind(("0.0.0.0", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        argv = [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--out", tmp_path]
+        argv += [arg.format(port=port) for arg in extra]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    said = [line for line in done.stderr.splitlines() if "warning: --listen" in line]
+    host = extra[-1].split(":")[0]
+    assert said == (
+        [
+            f"croupier: warning: --listen {host}:{port} is not a loopback address and the "
+            "arbiter speaks plaintext: anyone on the network path can read the seat tokens and "
+            "play those seats (--tls-cert and --tls-key make it TLS)"
+        ]
+        if warned
+        else []
+    )

@@ -141,6 +141,8 @@ def test_ctrl_c_ends_every_session_before_the_tournament_exits(tmp_path: Path) -
                 if store.exists() and {seat[0] for seat in stored_seats(store)} >= first_set:
                     break
             time.sleep(0.1)
+        else:
+            pytest.fail(f"the first set {sorted(first_set)} was not stored within 60 s")
         bots = children(proc.pid)
         assert len(bots) == 4 * 4, bots
         proc.send_signal(signal.SIGINT)

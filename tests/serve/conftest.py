@@ -32,7 +32,7 @@ def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
-    if report.failed and call.when != "teardown":
+    if report.failed:  # (a failed teardown too: a server that would not stop)
         before = item.stash.get(_SIZES, {})
         for log in list(SERVE_LOGS):
             start = before.get(log, 0)

@@ -53,9 +53,9 @@ SLOW_BOT = [sys.executable, str(BOTS / "slow_bot.py")]
 RANDOM_SLOW_BOT = [sys.executable, str(BOTS / "random_slow_bot.py")]
 
 
-#: The log of every ``croupier serve`` the tests started (tests/serve/conftest.py shows what a
-#: failed test's servers logged while it ran).
-SERVE_LOGS: list[Path] = []
+#: The log of every ``croupier serve`` the tests started, once each (a restarted server appends
+#: to its log): tests/serve/conftest.py shows what a failed test's servers logged meanwhile.
+SERVE_LOGS: dict[Path, None] = {}
 
 
 class ServeProcess:
@@ -77,7 +77,7 @@ class ServeProcess:
             *extra,
         ]
         self._err = self.log.open("ab")
-        SERVE_LOGS.append(self.log)
+        SERVE_LOGS[self.log] = None
         self.proc = subprocess.Popen(
             args,
             stdout=subprocess.PIPE,

@@ -209,16 +209,9 @@ def run(args: argparse.Namespace) -> int:
         )
     if humans and args.tls_cert is not None:
         raise ConfigError("--bot human plays over a plaintext loopback arbiter: drop --tls-cert")
-    if humans and args.play_listen is not None:
-        from croupier.serve import is_loopback
-
-        if not is_loopback(args.play_listen):  # (a LAN game is allowed; said, not refused)
-            print(
-                f"croupier: warning: --play-listen {args.play_listen} is not a loopback address "
-                "and the page is plain HTTP: anyone on the network path can read a seat's link "
-                "and play that seat",
-                file=sys.stderr,
-            )
+    has_remote = REMOTE in commands
+    for warning in _plaintext_warnings(args, has_remote, bool(humans)):  # (said, not refused)
+        print(f"croupier: warning: {warning}", file=sys.stderr)
     if humans and isinstance(args.move_ms, _Default):
         args.move_ms = HUMAN_MOVE_MS
     if humans and isinstance(args.bank_ms, _Default):
@@ -308,6 +301,33 @@ def run(args: argparse.Namespace) -> int:
         print(f"croupier: match cancelled: {run.result.cancel_reason}", file=sys.stderr)
         return EXIT_CANCELLED
     return 0
+
+
+def _plaintext_warnings(args: argparse.Namespace, remote: bool, humans: bool) -> list[str]:
+    """One line for each port of this match that others reach to play and that speaks plaintext:
+    the arbiter's for ``--bot remote`` seats (``--listen`` without ``--tls-cert``: their seat
+    tokens cross the network in clear) and the human seats' page (``--play-listen``, plain
+    HTTP)."""
+    listens = [args.listen] if remote and args.tls_cert is None else []
+    if humans and args.play_listen is not None:
+        listens.append(args.play_listen)
+    if all(listen.startswith("127.0.0.1:") for listen in listens):  # (the defaults: no import)
+        return []
+    from croupier.serve import is_loopback
+
+    out = []
+    if remote and args.tls_cert is None and not is_loopback(args.listen):
+        out.append(
+            f"--listen {args.listen} is not a loopback address and the arbiter speaks "
+            "plaintext: anyone on the network path can read the seat tokens and play those "
+            "seats (--tls-cert and --tls-key make it TLS)"
+        )
+    if humans and args.play_listen is not None and not is_loopback(args.play_listen):
+        out.append(
+            f"--play-listen {args.play_listen} is not a loopback address and the page is plain "
+            "HTTP: anyone on the network path can read a seat's link and play that seat"
+        )
+    return out
 
 
 class _HumanPage:

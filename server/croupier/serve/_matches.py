@@ -316,8 +316,9 @@ class Matches:
         return await asyncio.shield(running.task)
 
     def cancel(self, match_id: str, reason: str = "cancelled by the operator") -> None:
-        """Cancel a pending or running match (it ends as cancelled, unrated); NotFoundError or
-        StateError (it has ended) otherwise."""
+        """Cancel a pending or running match: it ends as cancelled, unrated (finished if its
+        last action was played before the cancel reached it; aborted if the server stops or
+        the match fails first); NotFoundError or StateError (it has ended) otherwise."""
         running = self._running.get(match_id)
         if running is None:
             record = self._storage.loop.get_match(match_id)

@@ -301,7 +301,8 @@ class CompetitionServer:
         return await self._started.matches.submit(order)
 
     def cancel(self, match_id: str, reason: str = "cancelled by the operator") -> None:
-        """Cancel a pending or running match (it ends as cancelled, unrated)."""
+        """Cancel a pending or running match: it ends as cancelled, unrated, unless it ends
+        otherwise first (see :meth:`Matches.cancel`)."""
         self._started.matches.cancel(match_id, reason)
 
     async def get_match(self, match_id: str) -> ServerMatch:

@@ -470,7 +470,8 @@ class WebServer:
             writer.write(f"event: failed\ndata: {payload}\n\n".encode())
             with contextlib.suppress(ConnectionError):
                 await writer.drain()
-        finally:  # (a writer that failed between two messages leaves it suspended)
+        finally:  # stopped between two messages: closed here; stopped mid-read: _lines
+            # cancelled that read, and the generator closes the stream as the cancel reaches it
             with contextlib.suppress(Exception):
                 await texts.aclose()
 
