@@ -9,6 +9,7 @@ import contextlib
 import os
 import random
 import subprocess
+import time
 from pathlib import Path
 
 import grpc
@@ -201,9 +202,9 @@ def test_an_sdk_bot_refused_for_room_dials_again_until_it_gets_in(tmp_path: Path
     bot exited with status 2 at its first refusal and its seats were no-shows."""
     command = RANDOM if sdk == "python" else [node_program(), str(NODE_RANDOM)]
 
-    async def main() -> tuple[MatchRun, int | None, list[str]]:
-        # one refused Hello puts loopback on probation for 3 s, with no room on it at all
-        limits = PeerLimits(failed_hellos=1, probation=0, window_s=3.0)
+    async def main() -> tuple[MatchRun, int | None, list[str], int]:
+        # one refused Hello puts loopback on probation for 1 s, with no room on it at all
+        limits = PeerLimits(failed_hellos=1, probation=0, window_s=1.0)
         server = ArbiterServer(limits=limits)
         address = await server.start()
         (tmp_path / "logs").mkdir()
@@ -217,7 +218,14 @@ def test_an_sdk_bot_refused_for_room_dials_again_until_it_gets_in(tmp_path: Path
         env = {**os.environ, ENV_ADDRESS: address, ENV_SESSION_TOKEN: token}
         err = (tmp_path / "bot.err").open("wb")
         bot = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=err)
-        await asyncio.sleep(2.0)  # it starts, dials, is refused for room, waits, dials again
+        # loopback stays over its limit (as if the guesses went on) until the bot has been
+        # refused for room at least once, however late its process starts; then the window
+        # runs out and its next dial must get in
+        loop, deadline = asyncio.get_running_loop(), time.monotonic() + 60
+        while server.bots.refused_busy == 0 and bot.poll() is None and time.monotonic() < deadline:
+            server.bots.peers.failed("loopback", loop.time())
+            await asyncio.sleep(0.1)
+        refused = server.bots.refused_busy
         early = bot.poll()
         try:
             run = await run_match(
@@ -229,8 +237,9 @@ def test_an_sdk_bot_refused_for_room_dials_again_until_it_gets_in(tmp_path: Path
             await server.stop()
             bot.wait(10)
             err.close()
-        return run, early, (tmp_path / "bot.err").read_text().splitlines()
+        return run, early, (tmp_path / "bot.err").read_text().splitlines(), refused
 
-    run, early, err = asyncio.run(main())
+    run, early, err, refused = asyncio.run(main())
+    assert refused >= 1, "the bot was never refused for room: the test did not test its point"
     assert early is None, err  # it was still dialling, not gone
     assert _normal(run), [s.outcome for s in run.result.seats]

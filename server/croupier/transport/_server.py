@@ -112,6 +112,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         #: Messages written to bots so far (Play and Session streams): what a benchmark divides by
         #: the decisions to count writes per decision.
         self.writes = 0
+        #: Streams refused for their peer's limits before their Hello was read (TOO_MANY_ATTEMPTS,
+        #: "try again later") so far: how often the limits turned a dialler away.
+        self.refused_busy = 0
         #: Finds the session a token opens when no session is registered under the token itself:
         #: a competition server's registered bots present their key, which it keeps only hashed.
         self.session_lookup: Callable[[str], BotSession | None] | None = None
@@ -284,6 +287,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         return first, key if limited else None
 
     async def _refuse_busy(self, context: grpc.aio.ServicerContext, key: str) -> None:
+        self.refused_busy += 1
         await self._abort(
             context,
             grpc.StatusCode.RESOURCE_EXHAUSTED,
