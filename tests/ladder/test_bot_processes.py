@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -154,6 +155,11 @@ def test_ctrl_c_ends_every_session_before_the_tournament_exits(tmp_path: Path) -
     assert not [pid for pid in bots if Path(f"/proc/{pid}").exists()]
     logs = sorted((tmp_path / "t-matches" / "logs").glob("run-*/*.log"))
     assert len(logs) == 4 * 4, logs
-    for log in logs:
-        assert "session over after" in log.read_text(), log.name
+    for log in logs:  # each bot said how its session ended, so it left by itself, not killed
+        # by the parent-death signal: "session over after ..." when the arbiter's end came
+        # through; grpcio's INTERNAL when a reply was being written as the stream closed (the
+        # race croupier_bot._client._rpc_error describes; seen once in a full run)
+        text = log.read_text()
+        internal = re.fullmatch(r"[\w-]+: INTERNAL: Internal error from Core\n", text)
+        assert "session over after" in text or internal, (log.name, text)
     assert _processes(store)["r0"] == ("session", 4, 0)

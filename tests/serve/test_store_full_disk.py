@@ -92,7 +92,12 @@ def test_a_full_disk_fails_each_call_in_one_line_and_loses_nothing(tmp_path: Pat
             listed = op.ListMatches(cpb.ListMatchesRequest(limit=1000)).matches
             assert sorted({m.match_id.split("-")[0] for m in listed}) == ["before", "full"]
             assert len(listed) == 40
-            assert all(m.state != cpb.MATCH_STATE_PENDING for m in listed)  # all started
+
+            def all_started() -> bool:  # (a match's start is written just after its creation)
+                listed = op.ListMatches(cpb.ListMatchesRequest(limit=1000)).matches
+                return all(m.state != cpb.MATCH_STATE_PENDING for m in listed)
+
+            wait_for(all_started, 10, "the second batch to start")
             op.close()
         finally:  # (a stop would wait for the seats of bots that never come)
             server.kill()
