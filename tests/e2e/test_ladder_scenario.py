@@ -65,6 +65,15 @@ def wait_for(predicate: Callable[[], object], timeout: float, what: str) -> None
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def _within(future: grpc.Future, timeout_s: float) -> bool:
+    """Whether ``future`` completes within ``timeout_s``."""
+    try:
+        future.result(timeout=timeout_s)
+    except grpc.FutureTimeoutError:
+        return False
+    return True
+
+
 class Server:
     """``croupier serve`` as a process, and an operator's control-API client of it."""
 
@@ -112,17 +121,13 @@ seed = 13
         self.channel = grpc.insecure_channel(self.control_address, options=backoff)
         ready = grpc.channel_ready_future(self.channel)
         deadline = time.monotonic() + 60
-        while True:  # (a server that exited is said at once, not after the whole wait)
-            try:
-                ready.result(timeout=1)
-                break
-            except grpc.FutureTimeoutError:
-                if self.process.poll() is None and time.monotonic() < deadline:
-                    continue
-            ready.cancel()
-            log_text = (self.folder / "serve.log").read_text(errors="replace")[-3000:]
-            why = "exited" if self.process.poll() is not None else "did not start in 60 s"
-            raise AssertionError(f"croupier serve {why}:\n{log_text}")
+        # a second at a time: a server that exited is said at once, not after the whole wait
+        while not _within(ready, 1.0):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                ready.cancel()
+                log_text = (self.folder / "serve.log").read_text(errors="replace")[-3000:]
+                why = "exited" if self.process.poll() is not None else "did not start in 60 s"
+                raise AssertionError(f"croupier serve {why}:\n{log_text}")
         self.stub = control_pb2_grpc.ControlServiceStub(self.channel)  # type: ignore[no-untyped-call]
 
     def call(self, method: str, request: object) -> object:

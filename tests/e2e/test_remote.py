@@ -66,35 +66,43 @@ def test_a_remote_seat_nobody_joins_is_played_by_default(tmp_path: Path) -> None
     assert "disconnected" in row
 
 
+#: The warning lines of croupier match's plaintext ports off loopback (cli/_match.py).
+LISTEN_WARNING = (
+    "croupier: warning: --listen {address} is not a loopback address and the arbiter speaks "
+    "plaintext: anyone on the network path can read the seat tokens and play those seats "
+    "(--tls-cert and --tls-key make it TLS)"
+)
+PLAY_WARNING = (
+    "croupier: warning: --play-listen {address} is not a loopback address and the page is "
+    "plain HTTP: anyone on the network path can read a seat's link and play that seat"
+)
+
+
 @pytest.mark.parametrize(
-    ("extra", "warned"),
+    ("extra", "warning"),
     [
-        (("--bot", "remote", "--listen", "0.0.0.0:{port}"), True),
-        (("--bot", "remote", "--listen", "127.0.0.1:{port}"), False),
-        (("--listen", "0.0.0.0:{port}"), False),  # no seat dials in from elsewhere
+        (("--bot", "remote", "--listen"), LISTEN_WARNING),
+        (("--bot", "human", "--play-listen"), PLAY_WARNING),
+        (("--listen",), None),  # no seat dials in from elsewhere: nothing to warn of
     ],
 )
-def test_remote_seats_on_a_plaintext_port_off_loopback_are_warned_of(
-    tmp_path: Path, extra: tuple[str, ...], warned: bool
+@pytest.mark.parametrize("host", ["0.0.0.0", "127.0.0.1"])
+def test_a_plaintext_port_off_loopback_is_warned_of(
+    tmp_path: Path, extra: tuple[str, ...], warning: str | None, host: str
 ) -> None:
-    """Remote seats' tokens cross the network in clear when the arbiter listens off loopback
-    without TLS: one warning line (a LAN match stays allowed; the busy port ends each run)."""
+    """Remote seats' tokens (``--listen`` without TLS) and the human seats' page
+    (``--play-listen``, plain HTTP) cross the network in clear off loopback: one warning line
+    each, and the match still runs (a LAN match is allowed; here the busy port ends each run).
+    On loopback, no warning."""
     with socket.socket() as busy:
         busy.bind(("0.0.0.0", 0))
         busy.listen()
-        port = busy.getsockname()[1]
+        address = f"{host}:{busy.getsockname()[1]}"
         argv = [sys.executable, "-m", "croupier", "match", "--game", "as-nas", "--out", tmp_path]
-        argv += [arg.format(port=port) for arg in extra]
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+        done = subprocess.run(
+            [*argv, *extra, address], capture_output=True, text=True, timeout=60, check=False
+        )
     assert done.returncode == 2, done.stderr
-    said = [line for line in done.stderr.splitlines() if "warning: --listen" in line]
-    host = extra[-1].split(":")[0]
-    assert said == (
-        [
-            f"croupier: warning: --listen {host}:{port} is not a loopback address and the "
-            "arbiter speaks plaintext: anyone on the network path can read the seat tokens and "
-            "play those seats (--tls-cert and --tls-key make it TLS)"
-        ]
-        if warned
-        else []
-    )
+    said = [line for line in done.stderr.splitlines() if "warning: --" in line]  # (not sandbox's)
+    off_loopback = host == "0.0.0.0" and warning is not None
+    assert said == ([warning.format(address=address)] if off_loopback else [])

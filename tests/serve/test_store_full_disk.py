@@ -72,11 +72,14 @@ def test_a_full_disk_fails_each_call_in_one_line_and_loses_nothing(tmp_path: Pat
             register(op, *BOTS)
             op.CreateMatches(_batch("before"))
 
-            def started() -> bool:  # (their start is a write too: done before the disk fills)
-                listed = op.ListMatches(cpb.ListMatchesRequest(limit=1000)).matches
-                return all(m.state == cpb.MATCH_STATE_RUNNING for m in listed)
+            def matches() -> list[cpb.MatchInfo]:
+                return list(op.ListMatches(cpb.ListMatchesRequest(limit=1000)).matches)
 
-            wait_for(started, 10, "the first batch to start")
+            wait_for(  # (their start is a write too: done before the disk fills)
+                lambda: all(m.state == cpb.MATCH_STATE_RUNNING for m in matches()),
+                10,
+                "the first batch to start",
+            )
             assert _fill(disk / "filler") == errno.ENOSPC
             for name in ("full", "full", "other"):
                 with pytest.raises(grpc.RpcError) as info:
@@ -85,19 +88,18 @@ def test_a_full_disk_fails_each_call_in_one_line_and_loses_nothing(tmp_path: Pat
                 detail = info.value.details()
                 assert "database or disk is full" in detail
                 assert "\n" not in detail
-            listed = op.ListMatches(cpb.ListMatchesRequest(limit=1000)).matches  # still serving
+            listed = matches()  # still serving
             assert {m.match_id.split("-")[0] for m in listed} == {"before"}
             (disk / "filler").unlink()
             assert len(op.CreateMatches(_batch("full")).matches) == 20  # room again: it goes in
-            listed = op.ListMatches(cpb.ListMatchesRequest(limit=1000)).matches
+            listed = matches()
             assert sorted({m.match_id.split("-")[0] for m in listed}) == ["before", "full"]
             assert len(listed) == 40
-
-            def all_started() -> bool:  # (a match's start is written just after its creation)
-                listed = op.ListMatches(cpb.ListMatchesRequest(limit=1000)).matches
-                return all(m.state != cpb.MATCH_STATE_PENDING for m in listed)
-
-            wait_for(all_started, 10, "the second batch to start")
+            wait_for(  # (a match's start is written just after its creation)
+                lambda: all(m.state != cpb.MATCH_STATE_PENDING for m in matches()),
+                10,
+                "the second batch to start",
+            )
             op.close()
         finally:  # (a stop would wait for the seats of bots that never come)
             server.kill()

@@ -308,12 +308,7 @@ def _plaintext_warnings(args: argparse.Namespace, remote: bool, humans: bool) ->
     the arbiter's for ``--bot remote`` seats (``--listen`` without ``--tls-cert``: their seat
     tokens cross the network in clear) and the human seats' page (``--play-listen``, plain
     HTTP)."""
-    listens = [args.listen] if remote and args.tls_cert is None else []
-    if humans and args.play_listen is not None:
-        listens.append(args.play_listen)
-    if all(listen.startswith("127.0.0.1:") for listen in listens):  # (the defaults: no import)
-        return []
-    from croupier.serve import is_loopback
+    from croupier.transport import is_loopback  # (imported by run() already)
 
     out = []
     if remote and args.tls_cert is None and not is_loopback(args.listen):

@@ -8,7 +8,6 @@ from croupier.serve._config import (
     DEFAULT_STATE_DIR,
     ServeConfig,
     TlsFiles,
-    is_loopback,
     load_serve_config,
     parse_serve_config,
 )
@@ -29,6 +28,7 @@ from croupier.serve._scheduler import (
 from croupier.serve._server import CompetitionServer
 from croupier.serve._watch import MatchFeed, SeatPolicy, watch_match
 from croupier.serve._web import ControlSpectator, Spectator, WebServer
+from croupier.transport import is_loopback  # (where addresses are parsed; kept here too)
 
 __all__ = [
     "BUNDLED_PREFIX",

@@ -321,15 +321,6 @@ def warnings(config: ServeConfig) -> list[str]:
     return out
 
 
-def is_loopback(address: str) -> bool:
-    """True for an address only this machine can reach (127.x, ::1, localhost, unix:)."""
-    if address.startswith("unix:"):
-        return True
-    host, _ = split_address(address)
-    host = host.strip("[]").lower()
-    return host == "localhost" or host.startswith("127.") or host == "::1"
-
-
 #: The keys of the ``[ladder]`` table, with their kinds.
 _LADDER_KEYS: dict[str, type | tuple[type, ...]] = {
     "game": str,

@@ -13,7 +13,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from croupier.errors import ConfigError
-from croupier.serve._config import ServeConfig, is_loopback
+from croupier.serve._config import ServeConfig
 from croupier.serve._control import ControlServicer
 from croupier.serve._human import HumanDesk
 from croupier.serve._offloop import ControlThread, OffLoopServicer
@@ -23,6 +23,7 @@ from croupier.transport import (
     UNREQUESTED_WAIT_S,
     TlsConfig,
     enable_reflection,
+    is_loopback,
     server_credentials,
     server_ssl_context,
     split_address,

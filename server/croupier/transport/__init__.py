@@ -39,7 +39,7 @@ from croupier.transport._sandbox import isolation_of as sandbox_isolation
 from croupier.transport._sandbox import refusal as sandbox_refusal
 from croupier.transport._sandbox import warning as sandbox_warning
 from croupier.transport._server import REASON_KEY, UNREQUESTED_WAIT_S, ArbiterServer, BotServicer
-from croupier.transport._service import split_address
+from croupier.transport._service import is_loopback, split_address
 from croupier.transport._sessions import BotSession
 from croupier.transport._stdio import PREFIX as STDIO_PREFIX
 from croupier.transport._tls import TlsConfig, server_credentials, server_ssl_context
@@ -78,6 +78,7 @@ __all__ = [
     "check_bot_dirs",
     "default_sandbox_mode",
     "enable_reflection",
+    "is_loopback",
     "launch_bot",
     "parse_bot_command",
     "play_local",

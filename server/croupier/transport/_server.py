@@ -296,6 +296,13 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             key,
         )
 
+    @staticmethod
+    async def _stopping(context: grpc.aio.ServicerContext) -> None:
+        """End a stream the server cannot serve because it is stopping: UNAVAILABLE, which the
+        SDKs take as a dropped connection to dial again (an OK end before any welcome, as
+        before, was taken as a refusal: a Node bot redialling a restarting server gave up)."""
+        await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is stopping: dial again")
+
     def _seat_or_session(self, token: str) -> bool:
         return token in self._seats or self.find_session(token) is not None
 
@@ -313,6 +320,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             admitted = await self._handshake(context, first, key)
         except _Closing:
             admitted = True  # not the peer's failure
+            if first is None:  # dialled as the server stops: "dial again", not a silent end
+                await self._stopping(context)
         finally:  # (a refusal leaves by the exception context.abort raises)
             if not admitted and key is not None and first is not None:
                 self.peers.failed(key, asyncio.get_running_loop().time())
@@ -378,6 +387,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             admitted = await self._session_handshake(context, first, key)
         except _Closing:
             admitted = True
+            if first is None:  # dialled as the server stops: "dial again", not a silent end
+                await self._stopping(context)
         finally:
             if not admitted and key is not None and first is not None:
                 self.peers.failed(key, asyncio.get_running_loop().time())
@@ -522,7 +533,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         if session.refusal is not None:
             await self._refuse_session(context, session)
         elif session.come_back:  # no reason attached: to the bot, a broken session
-            await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is stopping: dial again")
+            await self._stopping(context)
 
     async def _pump(
         self,

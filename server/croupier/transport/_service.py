@@ -86,3 +86,12 @@ def split_address(address: str) -> tuple[str, str]:
     if host.startswith("[") != host.endswith("]"):
         raise ConfigError(f"{address!r}: unbalanced brackets around an IPv6 host")
     return host, str(int(port))
+
+
+def is_loopback(address: str) -> bool:
+    """True for an address only this machine can reach (127.x, ::1, localhost, unix:)."""
+    if address.startswith("unix:"):
+        return True
+    host, _ = split_address(address)
+    host = host.strip("[]").lower()
+    return host == "localhost" or host.startswith("127.") or host == "::1"
