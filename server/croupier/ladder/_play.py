@@ -7,6 +7,7 @@ This module is what a Ray worker runs too (``_ray.py``): nothing here touches th
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import difflib
 import hashlib
@@ -65,13 +66,59 @@ class ResolvedBot:
     exe_sha256: str = ""
 
 
+def _package_sources(module: str) -> list[Path]:
+    """A module's source, its packages' ``__init__``, and, transitively, the sources of the
+    modules of its own top-level package that these import (read from the code, not run):
+    what ``python -m module`` runs of that package. A bundled search bot's fingerprint so
+    covers ``croupier_bots._search``."""
+    top = module.partition(".")[0]
+    seen: dict[str, Path] = {}
+    parts = module.split(".")
+    todo = [".".join(parts[:i]) for i in range(1, len(parts) + 1)]  # its packages run first
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
+        origin = Path(spec.origin)
+        seen[name] = origin
+        package = name if origin.name == "__init__.py" else name.rpartition(".")[0]
+        try:
+            tree = ast.parse(origin.read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    target = f"{base}.{node.module}" if node.module else base
+                else:
+                    target = node.module or ""
+                names = [target] + [f"{target}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for found in [n.rsplit(".", k)[0] for n in names for k in range(n.count(".") + 1)]:
+                if found.partition(".")[0] == top and found not in seen:
+                    try:
+                        if importlib.util.find_spec(found) is not None:
+                            todo.append(found)
+                    except (ImportError, ValueError):
+                        pass
+    return sorted(seen.values())
+
+
 def _files_of(argv: Sequence[str]) -> list[Path]:
     """The files a command runs: its program and every argument naming a file (a script); for
-    a bundled bot, its module's source."""
+    a bundled bot (``python -m``), its module's source and the sources of its package's
+    modules it imports (:func:`_package_sources`)."""
     if len(argv) >= 3 and argv[1] == "-m":
-        spec = importlib.util.find_spec(argv[2])
-        if spec is not None and spec.origin:
-            return [Path(spec.origin)]
+        files = _package_sources(argv[2])
+        if files:
+            return files
     out = []
     for i, arg in enumerate(argv):
         path = Path(arg)
@@ -83,11 +130,7 @@ def _files_of(argv: Sequence[str]) -> list[Path]:
     return out
 
 
-def executable_hash(argv: Sequence[str]) -> str:
-    """SHA-256 over the files the command runs (see :func:`_files_of`); "" if none is a file."""
-    files = _files_of(argv)
-    if not files:
-        return ""
+def _hash_files(files: Sequence[Path]) -> str:
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.name.encode() + b"\0")
@@ -95,6 +138,22 @@ def executable_hash(argv: Sequence[str]) -> str:
             while chunk := f.read(1 << 20):
                 digest.update(chunk)
     return digest.hexdigest()
+
+
+def executable_hash(argv: Sequence[str]) -> str:
+    """SHA-256 over the files the command runs (see :func:`_files_of`); "" if none is a file."""
+    files = _files_of(argv)
+    return _hash_files(files) if files else ""
+
+
+def legacy_executable_hash(argv: Sequence[str]) -> str:
+    """What earlier stores recorded for a bundled bot: its module's source only. A
+    store holding it is accepted once and then records :func:`executable_hash`."""
+    if len(argv) >= 3 and argv[1] == "-m":
+        spec = importlib.util.find_spec(argv[2])
+        if spec is not None and spec.origin:
+            return _hash_files([Path(spec.origin)])
+    return executable_hash(argv)
 
 
 def resolve_bot(spec: BotSpec) -> ResolvedBot:

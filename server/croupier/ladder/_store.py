@@ -295,7 +295,9 @@ class Store(SQLiteStore):
         with self._transaction() as conn:
             conn.execute(
                 "INSERT INTO bots (name, command, exe_sha256) VALUES (?, ?, ?) "
-                "ON CONFLICT (name) DO UPDATE SET command = excluded.command",
+                "ON CONFLICT (name) DO UPDATE SET command = excluded.command, exe_sha256 = "
+                "CASE excluded.exe_sha256 WHEN '' THEN bots.exe_sha256 "
+                "ELSE excluded.exe_sha256 END",
                 (name, command, exe_sha256),
             )
 

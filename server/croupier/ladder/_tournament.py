@@ -26,6 +26,7 @@ from croupier.ladder._play import (
     ResolvedBot,
     bot_log_dir,
     default_concurrency,
+    legacy_executable_hash,
     make_jobs,
     resolve_bot,
 )
@@ -105,7 +106,12 @@ def _check_store(
     stored = store.bots()
     for name, bot in bots.items():
         old = stored.get(name)
-        if old is not None and old.exe_sha256 and bot.exe_sha256 != old.exe_sha256:
+        if (
+            old is not None
+            and old.exe_sha256
+            and bot.exe_sha256 != old.exe_sha256
+            and (bot.argv is None or legacy_executable_hash(bot.argv) != old.exe_sha256)
+        ):
             raise ConfigError(
                 f"{store.path}: bot {name!r} is not the program the tournament began with "
                 f"(its files' SHA-256 changed from {old.exe_sha256[:12]} to "
