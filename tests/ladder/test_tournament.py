@@ -123,6 +123,14 @@ def test_standings_as_text_json_and_csv(basic: Path) -> None:
     assert all(b["points"]["n"] == 8 for b in data["bots"])
     assert len(data["pairs"]) == 6
     assert all(p["cv"] is not None and p["lead"] == p["cv"] for p in data["pairs"])
+    assert 0.0 <= data["cv_beta_action"] <= 1.0
+    held = read_store(store)
+    try:  # three random bots at every table: each seat has the action terms of their draws
+        assert all(
+            s.cv_action is not None and s.cv_action != 0 for m in held.matches() for s in m.seats
+        )
+    finally:
+        held.close()
     csv = tournament("standings", store, "--csv")
     lines = csv.stdout.splitlines()
     assert lines[0].startswith("rank,bot,mu,sigma,ordinal,score,low,high,unit,estimator")

@@ -362,6 +362,8 @@ def _headers(table: Standings) -> tuple[str, str]:
     head = f"score {unit} (95% CI)"
     if table.estimator == "control-variate":
         how = f"control variate, beta {table.beta:.2f}"
+        if table.beta_action:
+            how += f", action terms beta {table.beta_action:.2f}"
     else:
         how = "raw"
     note = (

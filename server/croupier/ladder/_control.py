@@ -24,14 +24,32 @@ same expectation as the score (``tests/ladder/test_control.py`` shows it by simu
 it removes is the part of the score that a random player would also have got from those cards:
 the better ``v`` tracks the real outcome, the narrower the interval.
 
-The playouts draw from a generator seeded by the match seed under a spawn key of its own, so
-the corrections of a match are the same every time they are computed (and independent of the
-deals, which the seed draws under other keys).
+**Action terms** (AIVAT's action term, for seats whose policy is known). A seat played by
+the bundled random bot picks uniformly among the legal actions, so each of its decisions is a
+chance event too: with ``h`` the state before it and ``a`` the action it took, the term of
+seat s is ``v_s(h · a) − mean_{a' legal} v_s(h · a')``, zero in expectation for the same
+reason; it takes out the luck of the random bot's draws, which is most of the spread of a
+field with random bots in it (:func:`action_corrections`). The playouts of these terms play
+the game's **reference player** for every seat not known to play at random
+(:func:`reference_player`: the bundled search bot's rollout policy), which follows real bots
+far better than random play does; any fixed player keeps the terms unbiased. Up to
+:data:`ENUMERATE` legal actions each gets :data:`ACTION_ROLLOUTS` playouts, all with the same
+random numbers (common random numbers: the actions' values differ by the action, not by the
+playouts' luck), and the action taken reuses its own estimate, so the term is exactly
+centred over the draw; beyond, :data:`SAMPLES` actions are drawn, one playout each, as for a
+chance event. Only decisions the seat's bot answered itself count (a timeout's default
+action is not a uniform draw). The standings fit a β for each kind of term (:func:`fit_betas`).
+
+The playouts draw from a generator seeded by the match seed under a spawn key of its own (one
+for the chance terms, another for the action terms), so the corrections of a match are the
+same every time they are computed (and independent of the deals, which the seed draws under
+other keys).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,12 +57,21 @@ import numpy as np
 from croupier.games import CHANCE, TERMINAL
 from croupier.replay import Replay
 
+#: ``policy(state, player, rng) -> action``: a move for ``player`` on the full state.
+Policy = Callable[[Any, int, np.random.Generator], int]
+
 #: Random playouts from the state after the outcome that happened.
 ROLLOUTS = 8
 #: Outcomes drawn afresh at the same state for the baseline, one playout each.
 SAMPLES = 16
 #: The spawn key of the playouts' generator under the match seed (the deals use others).
 SPAWN_KEY = (0x43, 0x56)
+#: The spawn key of the action terms' playouts.
+ACTION_SPAWN_KEY = (0x43, 0x56, 0x41)
+#: Playouts per legal action for the action terms (their noise is most of what is left).
+ACTION_ROLLOUTS = 16
+#: Decisions with at most this many legal actions value each of them; larger ones draw.
+ENUMERATE = 32
 
 
 def _round_end(game: Any, state: Any) -> int:
@@ -53,9 +80,16 @@ def _round_end(game: Any, state: Any) -> int:
     return max(int(game.round_index(state)), 0)
 
 
-def _playout(game: Any, state: Any, stop: int, rng: np.random.Generator) -> np.ndarray:
+def _playout(
+    game: Any,
+    state: Any,
+    stop: int,
+    rng: np.random.Generator,
+    players: Sequence[Policy | None] = (),
+) -> np.ndarray:
     """Each seat's change of score from ``state`` to the end of round ``stop`` (or of the
-    match), every seat playing uniformly random legal actions."""
+    match), every seat playing uniformly random legal actions, or the policy ``players``
+    gives it (``None``: at random)."""
     start = game.totals(state)
     while (player := game.current_player(state)) != TERMINAL:
         if player == CHANCE:
@@ -65,19 +99,43 @@ def _playout(game: Any, state: Any, stop: int, rng: np.random.Generator) -> np.n
             continue
         if game.round_index(state) > stop:
             break
+        policy = players[player] if players else None
+        if policy is not None:
+            state = game.apply(state, policy(state, player, rng))
+            continue
         legal = game.legal_actions(state)
         state = game.apply(state, legal[int(rng.integers(len(legal)))])
     end = game.totals(state)
     return np.array([float(b - a) for a, b in zip(start, end, strict=True)])
 
 
-def value(game: Any, state: Any, stop: int, rng: np.random.Generator, playouts: int) -> np.ndarray:
+def value(
+    game: Any,
+    state: Any,
+    stop: int,
+    rng: np.random.Generator,
+    playouts: int,
+    players: Sequence[Policy | None] = (),
+) -> np.ndarray:
     """The reference policy's expected change of score per seat from ``state`` to the end of
-    round ``stop``, estimated from ``playouts`` playouts."""
-    total = _playout(game, state, stop, rng)
+    round ``stop``, estimated from ``playouts`` playouts (``players``: as in :func:`_playout`)."""
+    total = _playout(game, state, stop, rng, players)
     for _ in range(playouts - 1):
-        total = total + _playout(game, state, stop, rng)
+        total = total + _playout(game, state, stop, rng, players)
     return total / playouts
+
+
+def reference_player(game: str) -> Policy | None:
+    """The game's reference player for the action terms: the rollout policy of its bundled
+    search bot (``croupier_bots.<game>_search.rollout_policy``, a fast move on the full
+    state, reading its own cards and the table), or ``None`` (play at random) where it cannot
+    be imported."""
+    try:
+        module = importlib.import_module(f"croupier_bots.{game.replace('-', '_')}_search")
+    except ImportError:
+        return None
+    policy = getattr(module, "rollout_policy", None)
+    return policy if callable(policy) else None
 
 
 def chance_corrections(
@@ -106,6 +164,71 @@ def chance_corrections(
     return total
 
 
+def action_corrections(
+    game: Any,
+    steps: Sequence[tuple[Any, int, Any]],
+    seed: int,
+    seats: int,
+    *,
+    players: Sequence[Policy | None] = (),
+    rollouts: int = ACTION_ROLLOUTS,
+    samples: int = SAMPLES,
+) -> np.ndarray:
+    """Σ of the action terms per seat over ``steps``, each ``(state before, action taken,
+    state after)`` of a decision whose seat drew its action uniformly among the legal ones;
+    the playouts play ``players`` (as in :func:`_playout`) and draw from ``seed``'s own
+    stream (:data:`ACTION_SPAWN_KEY`)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=ACTION_SPAWN_KEY))
+    total = np.zeros(seats)
+    for before, taken, after in steps:
+        legal = list(game.legal_actions(before))
+        if len(legal) < 2:
+            continue
+        stop = _round_end(game, after)
+        if len(legal) <= ENUMERATE:
+            common = int(rng.integers(1 << 62))  # the same playout draws for every action
+            values = [
+                value(
+                    game,
+                    game.apply(before, a),
+                    stop,
+                    np.random.default_rng(common),
+                    rollouts,
+                    players,
+                )
+                for a in legal
+            ]
+            total += values[legal.index(taken)] - sum(values) / len(values)
+            continue
+        actual = value(game, after, stop, rng, rollouts, players)
+        base = np.zeros(seats)
+        for _ in range(samples):
+            drawn = legal[int(rng.integers(len(legal)))]
+            base = base + value(game, game.apply(before, drawn), stop, rng, 1, players)
+        total += actual - base / samples
+    return total
+
+
+def replay_action_corrections(
+    replay: Replay, seed: int, uniform: Collection[int], *, rollouts: int = ACTION_ROLLOUTS
+) -> tuple[float, ...]:
+    """Each seat's Σ of action terms for the match of ``replay``, over the decisions of the
+    seats in ``uniform`` (those played by a bot known to draw uniformly: the bundled random
+    bot) that the bot answered itself; all zero when there are none."""
+    seats = len(replay.header["seats"])
+    steps = [
+        (replay.before(i), int(rec.data["action"]), replay.states[i])
+        for i, rec in enumerate(replay.records)
+        if rec.type == "action" and rec.data["seat"] in uniform and rec.data["fault"] is None
+    ]
+    if not steps:
+        return (0.0,) * seats
+    reference = reference_player(str(replay.header["game"]))
+    players = [None if s in uniform else reference for s in range(seats)]
+    total = action_corrections(replay.game, steps, seed, seats, players=players, rollouts=rollouts)
+    return tuple(round(float(x), 9) for x in total)
+
+
 def replay_corrections(
     replay: Replay, seed: int, *, rollouts: int = ROLLOUTS, samples: int = SAMPLES
 ) -> tuple[float, ...]:
@@ -121,6 +244,41 @@ def replay_corrections(
     if not len(total):
         return (0.0,) * seats
     return tuple(round(float(x), 9) for x in total)
+
+
+def fit_betas(
+    scores: Sequence[float], chance: Sequence[float], action: Sequence[float]
+) -> tuple[float, float]:
+    """The coefficients ``(β, β_action)`` in [0, 1]² that make ``score − β · chance − β_action
+    · action`` vary least over the samples (least squares in the box: the unconstrained
+    solution if inside, else the best on its edges); ``(0, 0)`` with fewer than 8 samples.
+    Each correction has expectation zero, so any fixed pair leaves the mean alone."""
+    if len(scores) < 8:
+        return 0.0, 0.0
+    y = np.asarray(scores, dtype=float)
+    x = np.column_stack([np.asarray(chance, dtype=float), np.asarray(action, dtype=float)])
+    y = y - y.mean()
+    x = x - x.mean(axis=0)
+
+    def cost(b: np.ndarray) -> float:
+        return float(np.sum((y - x @ b) ** 2))
+
+    tries = []
+    if np.linalg.matrix_rank(x) == 2:
+        tries.append(np.linalg.solve(x.T @ x, x.T @ y))
+    for k in (0, 1):  # one coefficient on an edge, the other fitted (and clipped)
+        for edge in (0.0, 1.0):
+            b = np.zeros(2)
+            b[k] = edge
+            other = 1 - k
+            var = float(x[:, other] @ x[:, other])
+            if var > 0:
+                b[other] = float(x[:, other] @ (y - x[:, k] * edge)) / var
+            b[other] = min(max(b[other], 0.0), 1.0)
+            tries.append(b)
+    inside = [b for b in tries if 0.0 <= b[0] <= 1.0 and 0.0 <= b[1] <= 1.0]
+    best = min(inside, key=cost)
+    return float(best[0]), float(best[1])
 
 
 def fit_beta(scores: Sequence[float], corrections: Sequence[float]) -> float:

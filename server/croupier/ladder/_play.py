@@ -20,7 +20,7 @@ import shutil
 import socket
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
@@ -30,7 +30,7 @@ import structlog
 from croupier.arbiter import ClockRules, Match, MatchConfig
 from croupier.errors import BotLaunchError, ConfigError, CroupierError
 from croupier.ladder._config import BotSpec, TournamentConfig
-from croupier.ladder._control import replay_corrections
+from croupier.ladder._control import replay_action_corrections, replay_corrections
 from croupier.ladder._schedule import Slot, deal_script
 from croupier.ladder._store import SeatRecord
 from croupier.replay import RecordListener, read_replay
@@ -332,8 +332,12 @@ async def play_job(
             continue
         break
     cv: tuple[float | None, ...] = (None,) * len(run.result.seats)
+    cv_action = cv
     if control and not run.result.cancelled:
-        cv = await asyncio.to_thread(match_corrections, run.replay, slot.seed, len(cv))
+        uniform = frozenset(i for i, b in enumerate(bots) if plays_uniformly(b))
+        cv, cv_action = await asyncio.to_thread(
+            match_corrections, run.replay, slot.seed, len(cv), uniform
+        )
     seats = tuple(
         SeatRecord(
             r.seat,
@@ -344,6 +348,7 @@ async def play_job(
             r.timeouts,
             r.rejected,
             cv[r.seat],
+            cv_action[r.seat],
         )
         for r in run.result.seats
     )
@@ -359,13 +364,29 @@ async def play_job(
     )
 
 
-def match_corrections(replay: Path, seed: int, seats: int) -> tuple[float | None, ...]:
-    """The control variates of a finished match's seats (``_control``), from its replay;
-    ``None`` each when the replay cannot be read back (the match still counts, raw)."""
+def plays_uniformly(bot: ResolvedBot) -> bool:
+    """Whether the bot's seats draw every action uniformly among the legal ones: the bundled
+    random bot, which the arbiter launches from this installation (the control variate's
+    action terms apply to its decisions)."""
+    return (
+        not bot.error and bot.argv is not None and tuple(bot.argv[1:3]) == ("-m", BUNDLED["random"])
+    )
+
+
+def match_corrections(
+    replay: Path, seed: int, seats: int, uniform: Collection[int] = ()
+) -> tuple[tuple[float | None, ...], tuple[float | None, ...]]:
+    """The control variates of a finished match's seats (``_control``), from its replay: the
+    chance terms, and the action terms of the seats in ``uniform``; ``None`` each when the
+    replay cannot be read back (the match still counts, raw)."""
     try:
-        return replay_corrections(read_replay(replay), seed)
+        played = read_replay(replay)
+        return (
+            replay_corrections(played, seed),
+            replay_action_corrections(played, seed, uniform),
+        )
     except (CroupierError, OSError, ValueError):
-        return (None,) * seats
+        return (None,) * seats, (None,) * seats
 
 
 def default_concurrency() -> int:

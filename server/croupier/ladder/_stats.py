@@ -24,7 +24,7 @@ import numpy as np
 from openskill.models import PlackettLuce
 
 from croupier.games import get_game
-from croupier.ladder._control import fit_beta
+from croupier.ladder._control import fit_betas
 from croupier.ladder._schedule import match_points
 from croupier.ladder._store import MatchRecord, SeatRecord
 
@@ -109,11 +109,13 @@ class Scoring:
     a match's score divided by its deals. Chip games (a match ends when one seat holds the
     chips, or at the round cap): **net chips per match**, the final stack less the starting
     one (a per-round figure would measure match length: a match won in one round would count
-    the whole pot per round). ``beta`` scales each seat's control variate (:func:`fit_beta`)."""
+    the whole pot per round). ``beta`` scales each seat's control variate (its chance terms),
+    ``beta_action`` its action terms (:func:`~croupier.ladder._control.fit_betas`)."""
 
     chips: bool = False
     stack: int = 0
     beta: float = 0.0
+    beta_action: float = 0.0
 
     @classmethod
     def of(cls, game: str, params: Mapping[str, int]) -> Scoring:
@@ -133,15 +135,30 @@ class Scoring:
         return float(seat.score) / max(match.rounds_played, 1)
 
     def correction(self, match: MatchRecord, seat: SeatRecord) -> float | None:
-        """The seat's control variate in the same unit (``None``: not computed)."""
+        """The seat's control variate (chance terms) in the same unit (``None``: not
+        computed)."""
         if seat.cv is None:
             return None
         return seat.cv if self.chips else seat.cv / max(match.rounds_played, 1)
 
+    def action_correction(self, match: MatchRecord, seat: SeatRecord) -> float:
+        """The seat's action terms in the same unit (0 where not computed: a store made
+        before them, which leaves the estimate unbiased)."""
+        if seat.cv_action is None:
+            return 0.0
+        return seat.cv_action if self.chips else seat.cv_action / max(match.rounds_played, 1)
+
     def adjusted(self, match: MatchRecord, seat: SeatRecord) -> float | None:
-        """The control-variate estimate: raw less β times the correction."""
+        """The control-variate estimate: raw less β times the chance terms and β_action
+        times the action terms."""
         c = self.correction(match, seat)
-        return None if c is None else self.raw(match, seat) - self.beta * c
+        if c is None:
+            return None
+        return (
+            self.raw(match, seat)
+            - self.beta * c
+            - self.beta_action * self.action_correction(match, seat)
+        )
 
 
 #: How a sample is taken from a seat of a match (``None``: this seat gives none).
@@ -441,6 +458,8 @@ class Standings:
     estimator: str = DUPLICATE_PAIRED
     #: The fitted coefficient of the control variate (0 without one).
     beta: float = 0.0
+    #: The fitted coefficient of its action terms.
+    beta_action: float = 0.0
     #: What orders the bots: ``points`` (match points, chip games) or ``score``.
     ranked_by: str = "score"
 
@@ -459,6 +478,7 @@ class Standings:
             "unit": self.unit,
             "estimator": self.estimator,
             "cv_beta": self.beta,
+            "cv_beta_action": self.beta_action,
             "ranked_by": self.ranked_by,
             "bots": [
                 {
@@ -511,11 +531,12 @@ class Standings:
 
 
 def scoring(matches: Sequence[MatchRecord], game: str, params: Mapping[str, int]) -> Scoring:
-    """The game's :class:`Scoring`, with β fitted over every seat of ``matches`` (0 unless
-    every seat has its control variate)."""
+    """The game's :class:`Scoring`, with β and β_action fitted over every seat of
+    ``matches`` (0 unless every seat has its control variate)."""
     base = Scoring.of(game, params)
     xs: list[float] = []
     cs: list[float] = []
+    acts: list[float] = []
     for m in matches:
         for s in m.seats:
             c = base.correction(m, s)
@@ -523,7 +544,9 @@ def scoring(matches: Sequence[MatchRecord], game: str, params: Mapping[str, int]
                 return base
             xs.append(base.raw(m, s))
             cs.append(c)
-    return replace(base, beta=fit_beta(xs, cs))
+            acts.append(base.action_correction(m, s))
+    beta, beta_action = fit_betas(xs, cs, acts)
+    return replace(base, beta=beta, beta_action=beta_action)
 
 
 def lead_samples(
@@ -626,5 +649,6 @@ def standings(
         unit=how.unit,
         estimator=CONTROL_VARIATE if cv else DUPLICATE_PAIRED,
         beta=how.beta if cv else 0.0,
+        beta_action=how.beta_action if cv else 0.0,
         ranked_by=ranked_by,
     )

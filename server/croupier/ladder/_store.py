@@ -11,7 +11,8 @@ Schema (``docs/ladder.md`` describes every column)::
                 (decimal text: seeds are 128-bit),
                 rounds played, replay path and its SHA-256, who played it, when
     seats       per match and seat: bot, score (exact fraction as text), place, outcome, faults,
-                the control variate of its score (``cv``, NULL where not computed)
+                the control variate of its score (``cv``: the chance terms, NULL where not
+                computed; ``cv_action``: the action terms of seats known to play at random)
     ratings     per bot, for a continuous ladder (``croupier serve``): openskill mu and sigma after
                 the last stored match, written in that match's transaction
 
@@ -98,6 +99,7 @@ CREATE TABLE IF NOT EXISTS seats (
     timeouts INTEGER NOT NULL,
     rejected INTEGER NOT NULL,
     cv REAL,
+    cv_action REAL,
     PRIMARY KEY (match_id, seat)
 );
 """
@@ -117,6 +119,9 @@ class SeatRecord:
     #: The control variate of the seat's score (``_control.replay_corrections``): the luck of
     #: the chance outcomes as a random player would have scored it; ``None`` if not computed.
     cv: float | None = None
+    #: Its action terms (``_control.replay_action_corrections``): the luck of the draws of the
+    #: seats played by a bot known to play at random; ``None`` in a store made before them.
+    cv_action: float | None = None
 
 
 #: The columns of a seat row, in table order (``seats``, and the server store's ``server_seats``).
@@ -133,9 +138,11 @@ def seat_rows(match_id: str, seats: Iterable[SeatRecord]) -> list[tuple[object, 
 
 def seat_record(row: Sequence[Any]) -> SeatRecord:
     """The seat a row of ``SEAT_COLUMNS`` holds (its match id, first, left out), and its
-    control variate when the row has a ninth column (the tournament store's ``cv``)."""
+    control variate when the row has a ninth column (the tournament store's ``cv``) and its
+    action terms with a tenth (``cv_action``)."""
     cv = float(row[8]) if len(row) > 8 and row[8] is not None else None
-    return SeatRecord(row[1], row[2], Fraction(row[3]), row[4], row[5], row[6], row[7], cv)
+    action = float(row[9]) if len(row) > 9 and row[9] is not None else None
+    return SeatRecord(row[1], row[2], Fraction(row[3]), row[4], row[5], row[6], row[7], cv, action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,9 +361,10 @@ class Store(SQLiteStore):
                 ),
             )
             conn.executemany(
-                f"INSERT INTO seats ({SEAT_COLUMNS}, cv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO seats ({SEAT_COLUMNS}, cv, cv_action) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (*row, s.cv)
+                    (*row, s.cv, s.cv_action)
                     for row, s in zip(
                         seat_rows(record.match_id, record.seats), record.seats, strict=True
                     )
@@ -380,6 +388,7 @@ class Store(SQLiteStore):
         seats: dict[str, list[SeatRecord]] = {}
         have = {row[1] for row in self._conn.execute("PRAGMA table_info(seats)")}
         cv = ", cv" if "cv" in have else ""
+        cv += ", cv_action" if "cv" in have and "cv_action" in have else ""
         for row in self._conn.execute(
             f"SELECT {SEAT_COLUMNS}{cv} FROM seats ORDER BY match_id, seat"
         ):
@@ -425,6 +434,8 @@ def _connect(path: Path, *, create: bool) -> sqlite3.Connection:
             have = {row[1] for row in conn.execute("PRAGMA table_info(seats)")}
             if "cv" not in have:  # a store made before control variates
                 conn.execute("ALTER TABLE seats ADD COLUMN cv REAL")
+            if "cv_action" not in have:  # ... or before their action terms
+                conn.execute("ALTER TABLE seats ADD COLUMN cv_action REAL")
             have = {row[1] for row in conn.execute("PRAGMA table_info(tournament)")}
             if "secret" not in have:  # a store of schema 1
                 conn.execute("ALTER TABLE tournament ADD COLUMN secret TEXT NOT NULL DEFAULT ''")

@@ -199,6 +199,7 @@ def result_line(record: MatchRecord, bots: tuple[str, ...]) -> str:
                     "timeouts": s.timeouts,
                     "rejected": s.rejected,
                     "cv": s.cv,
+                    "cv_action": s.cv_action,
                 }
                 for s in record.seats
             ],
