@@ -193,9 +193,11 @@ def test_the_action_terms_take_out_most_of_the_random_seats_luck() -> None:
     raw, act = got["raw"], got["action"]
     for seat in range(raw.shape[1]):
         _, beta = fit_betas(list(raw[:, seat]), [0.0] * len(raw), list(act[:, seat]))
-        assert beta > 0.5, (seat, beta)
+        assert beta > 0.7, (seat, beta)
         spread = float(np.std(raw[:, seat] - beta * act[:, seat]))
-        assert spread < 0.9 * float(np.std(raw[:, seat])), seat  # (measured: 0.61-0.84)
+        # measured 0.30-0.37; 0.61-0.83 when an action's value left out what it changes at
+        # once (a trick it completes)
+        assert spread < 0.5 * float(np.std(raw[:, seat])), seat
 
 
 def test_the_action_terms_are_the_same_every_time_and_need_a_random_seat() -> None:
