@@ -24,8 +24,8 @@ best mean chip result (bets and raises at their smallest, a middle and their lar
 anchored on the heuristic: it plays the heuristic's move unless the search finds one at least
 :attr:`ScauverSearch.margin` chips better. Heads-up the rollouts misjudge the heuristic's answers
 and were measured worse than the heuristic's betting (``bench/README.md``: unanchored, 22 a
-round below the heuristic at 5,000 moves; anchored, with these placements, +0.6 a round over
-300 sets against +14 without them).
+round below the heuristic at 5,000 moves; anchored, with these placements and from seed 1001,
++0.6 a round after 300 sets, where the heuristic's betting with them made +14.4 after 200).
 
 Rollout policy (every seat, on the full state, reading its own cards and the table only): place
 the card (and flank) whose field, completed at best with typical values for the cards still to
