@@ -25,7 +25,8 @@ against itself, next to its version 1 bidder measured in the same run: the share
 which it bids, declares, makes its contract, and its score per deal.
 
 ``--rate`` measures what the search bots' budget assumes (``croupier_bots._search.MOVES_PER_MS``):
-the moves a search applies per millisecond of CPU time, per game, over one match each.
+the moves a search applies per millisecond of CPU time, per game, over one match each (Scauver: a
+three-seat match, since heads-up its bot plays no rollouts).
 """
 
 from __future__ import annotations
@@ -229,7 +230,8 @@ def fipsen_bidding(matches: int, report: Callable[[str], None]) -> list[dict[str
 
 def search_rate(report: Callable[[str], None]) -> dict[str, float]:
     """Moves applied per CPU millisecond by each game's search bot over one match (seat 0,
-    against the heuristic), with the default budget of a 2,000 ms move time."""
+    against the heuristic; Scauver at three seats), with the default budget of a 2,000 ms move
+    time."""
     from croupier_bots import _search
 
     rates: dict[str, float] = {}
@@ -255,12 +257,15 @@ def search_rate(report: Callable[[str], None]) -> dict[str, float]:
 
         bot.search = timed  # type: ignore[attr-defined]
         full = __import__("croupier.games", fromlist=["get_spec"]).get_spec(game)
-        players = full.game.info.make_params({})["players"]
+        # Scauver's search rolls out only with three or more live players (heads-up it plays
+        # sampled placements and answers), so its rate is measured at a three-seat table.
+        params = {"players": 3} if game == "scauver" else {}
+        players = full.game.info.make_params(params)["players"]
         seats = [Seat(bot, seed=1)] + [
             Seat(make_bot(f"{game}-heuristic", s), seed=s) for s in range(1, players)
         ]
         os.environ["CROUPIER_SEARCH_BUDGET"] = str(_search.budget_for(2000, bot.moves_per_ms))  # type: ignore[attr-defined]
-        play_local(game, {}, 5, seats)
+        play_local(game, params, 5, seats)
         rates[game] = done[0] / max(done[1] * 1000, 1e-9)
         report(f"  {game}: {done[0]} moves in {done[1]:.2f} CPU-s, {rates[game]:.0f} moves/ms")
     return rates

@@ -89,6 +89,19 @@ def best_completion(left: tuple[int, ...], right: tuple[int, ...], extra: tuple[
     return best
 
 
+def unseen_values(obs: proto.ScauverObservation) -> list[int]:
+    """Values of the cards a seat cannot see (the stock and the other hands), from its
+    observation: the deck less its hand and every flank."""
+    pool = list(DECK_VALUES)
+    seen = [c.value for c in obs.hand]
+    for seat in obs.seats:
+        seen.extend(c.value for c in seat.field.left)
+        seen.extend(c.value for c in seat.field.right)
+    for v in seen:
+        pool.remove(v)
+    return pool
+
+
 def _values(cards: Sequence[proto.Card40]) -> tuple[int, ...]:
     return tuple(sorted(c.value for c in cards))
 
@@ -110,15 +123,7 @@ class ScauverHeuristic(Bot):
     # -- what the bot cannot see -----------------------------------------------------------------
 
     def _unseen(self, obs: proto.ScauverObservation) -> list[int]:
-        """Values of the cards the bot cannot see (stock and other hands)."""
-        pool = list(DECK_VALUES)
-        seen = [c.value for c in obs.hand]
-        for seat in obs.seats:
-            seen.extend(c.value for c in seat.field.left)
-            seen.extend(c.value for c in seat.field.right)
-        for v in seen:
-            pool.remove(v)
-        return pool
+        return unseen_values(obs)
 
     def _draws_left(self, obs: proto.ScauverObservation, seat: int, known: int) -> int:
         placed = len(obs.seats[seat].field.left) + len(obs.seats[seat].field.right)
