@@ -237,6 +237,8 @@ def test_only_the_bundled_random_bot_counts_as_playing_at_random() -> None:
     assert not plays_uniformly(resolve_bot(BotSpec("h", "as-nas-heuristic")))
     assert not plays_uniformly(resolve_bot(BotSpec("s", f"{sys.executable} {__file__}")))
     assert not plays_uniformly(resolve_bot(BotSpec("x", REMOTE)))
+    other = "/usr/bin/python3" if sys.executable != "/usr/bin/python3" else "/usr/bin/python"
+    assert not plays_uniformly(resolve_bot(BotSpec("o", f"{other} -m croupier_bots.random_bot")))
 
 
 @pytest.mark.e2e
@@ -258,3 +260,51 @@ def test_a_replay_s_action_terms_come_from_the_random_seats_answers_only(tmp_pat
     assert any(one)
     assert one != replay_action_corrections(replay, 8, {1, 2}, rollouts=2)
     assert one == replay_action_corrections(replay, 8, {2}, rollouts=2)
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("as-nas", {"deals": 2}),
+        ("fipsen", {"deals": 2}),
+        ("felduz", {"round_cap": 4}),
+        ("scauver", {"players": 3, "round_cap": 4}),
+    ],
+)
+def test_each_term_is_centred_over_the_draw_even_when_an_action_ends_the_round(
+    name: str, params: dict[str, int]
+) -> None:
+    """With one seed, a decision's term averaged over every action the seat could have drawn
+    is exactly zero: nothing in it depends on the action taken but the action's own value
+    (an action that ends the round once stopped its rivals' playouts a round later)."""
+    game = get_game(name)
+    full = game.info.make_params(params)
+    rng = np.random.default_rng(2)
+    seats = game.num_players(game.initial_state(full))
+    checked = ended = 0
+    for _ in range(6):
+        _, decisions = _play_recorded(game, full, rng)
+        for before, _taken, _after in decisions:
+            legal = list(game.legal_actions(before))
+            if not 2 <= len(legal) <= 32:
+                continue
+            terms = [
+                action_corrections(game, [(before, a, game.apply(before, a))], 7, seats, rollouts=2)
+                for a in legal
+            ]
+            assert np.allclose(np.mean(terms, axis=0), 0.0, atol=1e-9), (name, legal)
+            rounds = {game.round_index(game.apply(before, a)) for a in legal}
+            ended += len(rounds) > 1
+            checked += 1
+    assert checked > 20
+    if name != "fipsen":  # (a Fipsen round ends on a card every seat must play)
+        assert ended > 0  # some decision could end the round or not
+
+
+def test_only_the_bot_s_own_timed_answers_count() -> None:
+    from croupier.ladder._control import answered
+
+    assert answered({"fault": None, "wall_us": 10})
+    assert not answered({"fault": "timeout", "wall_us": 10})  # the default action
+    assert not answered({"fault": None})  # the default played for a seat that is gone
+    assert not answered({"fault": None, "wall_us": 0, "conceded": True})  # a forfeit

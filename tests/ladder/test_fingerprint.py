@@ -113,3 +113,35 @@ def test_a_changed_program_is_refused_and_an_old_store_s_fingerprint_upgraded(
     lines = refused.stderr.strip().splitlines()
     assert len(lines) == 1, refused.stderr
     assert lines[0].startswith(f"croupier: error: {store}: bot 'd' is not the program")
+
+
+def test_finding_the_files_runs_none_of_the_bot_s_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    marker = tmp_path / "ran"
+    pkg = tmp_path / "fp_loud"
+    pkg.mkdir()
+    body = f"open({str(marker)!r}, 'w').close()\nraise RuntimeError('ran')\n"
+    (pkg / "__init__.py").write_text(body)
+    (pkg / "__main__.py").write_text("from .engine import Engine\n")
+    (pkg / "engine.py").write_text(body + "class Engine: ...\n")
+    (pkg / "bot.py").write_text("from .engine import Engine\n")
+    importlib.invalidate_caches()
+    names = {p.name for p in _files_of([sys.executable, "-m", "fp_loud.bot"])}
+    assert names == {"__init__.py", "bot.py", "engine.py"}
+    # a package run with -m: its __main__ and what that imports
+    assert {p.name for p in _files_of([sys.executable, "-m", "fp_loud"])} == {
+        "__init__.py",
+        "__main__.py",
+        "engine.py",
+    }
+    assert not marker.exists()  # nothing of it was imported (run) to find them
+
+
+def test_a_module_that_cannot_be_found_falls_back_to_the_command_s_files() -> None:
+    for module in ("nosuch.pkg.mod", ".relative", "croupier_bots.nosuch"):
+        files = _files_of([sys.executable, "-m", module])
+        assert files == [Path(sys.executable).resolve()], module
+        assert executable_hash([sys.executable, "-m", module])
+        assert legacy_executable_hash([sys.executable, "-m", module])

@@ -39,7 +39,8 @@ same random numbers (common random numbers: the actions' values differ by the ac
 the playouts' luck), and the action taken reuses its own estimate, so the term is exactly
 centred over the draw; beyond, one action is drawn from each of :data:`STRATA` runs of the
 legal list (stratified sampling, unbiased for the mean over all of them). Only decisions the
-seat's bot answered itself count (a timeout's default action is not a uniform draw). The
+seat's bot answered itself count (:func:`answered`: a timeout's default action, the default
+played for a seat that is gone and a forfeited seat's concessions are no uniform draw). The
 standings fit a β for each kind of term (:func:`fit_betas`).
 
 The playouts draw from a generator seeded by the match seed under a spawn key of its own (one
@@ -51,7 +52,7 @@ other keys).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -188,7 +189,9 @@ def action_corrections(
         legal = list(game.legal_actions(before))
         if len(legal) < 2:
             continue
-        stop = _round_end(game, _after)
+        # the decision's own round, whichever action is valued (an action that ends the round
+        # is valued by what it settles, its playouts stop at once)
+        stop = _round_end(game, before)
         start = game.totals(before)
         common = int(rng.integers(1 << 62))  # the same playout draws for every action
 
@@ -219,17 +222,24 @@ def action_corrections(
     return total
 
 
+def answered(record: Mapping[str, Any]) -> bool:
+    """Whether an action record is the seat's bot's own answer: no fault, not a concession,
+    and timed (``wall_us``): the arbiter's own moves for a seat that is gone (the default
+    action) or has forfeited (the concede move) carry no timing, and are no draw of the bot."""
+    return record.get("fault") is None and not record.get("conceded") and "wall_us" in record
+
+
 def replay_action_corrections(
     replay: Replay, seed: int, uniform: Collection[int], *, rollouts: int = ACTION_ROLLOUTS
 ) -> tuple[float, ...]:
     """Each seat's Σ of action terms for the match of ``replay``, over the decisions of the
     seats in ``uniform`` (those played by a bot known to draw uniformly: the bundled random
-    bot) that the bot answered itself; all zero when there are none."""
+    bot) that the bot answered itself (:func:`answered`); all zero when there are none."""
     seats = len(replay.header["seats"])
     steps = [
         (replay.before(i), int(rec.data["action"]), replay.states[i])
         for i, rec in enumerate(replay.records)
-        if rec.type == "action" and rec.data["seat"] in uniform and rec.data["fault"] is None
+        if rec.type == "action" and rec.data["seat"] in uniform and answered(rec.data)
     ]
     if not steps:
         return (0.0,) * seats

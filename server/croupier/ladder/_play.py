@@ -11,6 +11,7 @@ import ast
 import asyncio
 import difflib
 import hashlib
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -18,10 +19,12 @@ import re
 import shlex
 import shutil
 import socket
+import sys
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from importlib.machinery import ModuleSpec
 from pathlib import Path
 from typing import Protocol
 
@@ -66,20 +69,40 @@ class ResolvedBot:
     exe_sha256: str = ""
 
 
+def _spec_of(name: str) -> ModuleSpec | None:
+    """Where module ``name`` is, found without importing (running) anything: the top-level
+    name by the import system's finders, each further part in its parent's folders. ``None``
+    if it cannot be found (or the name is not a module's)."""
+    parts = name.split(".")
+    try:
+        spec = importlib.util.find_spec(parts[0]) if parts[0] else None
+        for i in range(1, len(parts)):
+            if spec is None or not spec.submodule_search_locations:
+                return None
+            where = list(spec.submodule_search_locations)
+            spec = importlib.machinery.PathFinder.find_spec(".".join(parts[: i + 1]), where)
+    except Exception:  # (a name no finder can take: not a module of the command's)
+        return None
+    return spec
+
+
 def _package_sources(module: str) -> list[Path]:
-    """A module's source, its packages' ``__init__``, and, transitively, the sources of the
-    modules of its own top-level package that these import (read from the code, not run):
-    what ``python -m module`` runs of that package. A bundled search bot's fingerprint so
-    covers ``croupier_bots._search``."""
+    """A module's source, its packages' ``__init__`` (and a package's ``__main__``), and,
+    transitively, the sources of the modules of its own top-level package that these import
+    (read from the code, neither imported nor run): what ``python -m module`` runs of that
+    package. A bundled search bot's fingerprint so covers ``croupier_bots._search``."""
+    if _spec_of(module) is None:  # (the command cannot run: its files are the fallback)
+        return []
     top = module.partition(".")[0]
     seen: dict[str, Path] = {}
     parts = module.split(".")
     todo = [".".join(parts[:i]) for i in range(1, len(parts) + 1)]  # its packages run first
+    todo.append(f"{module}.__main__")  # (what ``-m`` runs of a package)
     while todo:
         name = todo.pop()
         if name in seen:
             continue
-        spec = importlib.util.find_spec(name)
+        spec = _spec_of(name)
         if spec is None or not spec.origin or not spec.origin.endswith(".py"):
             continue
         origin = Path(spec.origin)
@@ -103,11 +126,7 @@ def _package_sources(module: str) -> list[Path]:
                 continue
             for found in [n.rsplit(".", k)[0] for n in names for k in range(n.count(".") + 1)]:
                 if found.partition(".")[0] == top and found not in seen:
-                    try:
-                        if importlib.util.find_spec(found) is not None:
-                            todo.append(found)
-                    except (ImportError, ValueError):
-                        pass
+                    todo.append(found)
     return sorted(seen.values())
 
 
@@ -150,8 +169,8 @@ def legacy_executable_hash(argv: Sequence[str]) -> str:
     """What earlier stores recorded for a bundled bot: its module's source only. A
     store holding it is accepted once and then records :func:`executable_hash`."""
     if len(argv) >= 3 and argv[1] == "-m":
-        spec = importlib.util.find_spec(argv[2])
-        if spec is not None and spec.origin:
+        spec = _spec_of(argv[2])
+        if spec is not None and spec.origin and Path(spec.origin).is_file():
             return _hash_files([Path(spec.origin)])
     return executable_hash(argv)
 
@@ -369,7 +388,9 @@ def plays_uniformly(bot: ResolvedBot) -> bool:
     random bot, which the arbiter launches from this installation (the control variate's
     action terms apply to its decisions)."""
     return (
-        not bot.error and bot.argv is not None and tuple(bot.argv[1:3]) == ("-m", BUNDLED["random"])
+        not bot.error
+        and bot.argv is not None
+        and tuple(bot.argv[:3]) == (sys.executable, "-m", BUNDLED["random"])
     )
 
 
@@ -381,12 +402,15 @@ def match_corrections(
     replay cannot be read back (the match still counts, raw)."""
     try:
         played = read_replay(replay)
-        return (
-            replay_corrections(played, seed),
-            replay_action_corrections(played, seed, uniform),
-        )
+        chance: tuple[float | None, ...] = replay_corrections(played, seed)
     except (CroupierError, OSError, ValueError):
         return (None,) * seats, (None,) * seats
+    try:  # (a failure here leaves the chance terms: the action terms then count as 0)
+        action: tuple[float | None, ...] = replay_action_corrections(played, seed, uniform)
+    except Exception:  # derived data: the match counts without them
+        structlog.get_logger("croupier.ladder").warning("action_terms_failed", exc_info=True)
+        action = (None,) * seats
+    return chance, action
 
 
 def default_concurrency() -> int:
