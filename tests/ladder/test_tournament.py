@@ -389,3 +389,20 @@ def test_replays_keep_the_display_names_and_diff_compares_a_duplicate_pair_by_bo
     for bot, value in shown.items():
         expected = scores[first][bot] - scores[second][bot]
         assert Fraction(value) == expected, (bot, value, expected)
+
+
+def test_the_action_terms_can_be_turned_off_between_runs(tmp_path: Path) -> None:
+    path = write_config(tmp_path, BASIC.replace("rounds = 2", "rounds = 1"))
+    off = tournament(path, "--concurrency", 2, "--set", "action_terms=false")
+    assert off.returncode == 0, off.stderr
+    held = read_store(tmp_path / "t.sqlite")
+    try:
+        seats = [s for m in held.matches() for s in m.seats]
+    finally:
+        held.close()
+    assert len(seats) == 16
+    assert all(s.cv is not None and s.cv_action == 0.0 for s in seats)
+    assert standings_json(tmp_path / "t.sqlite")["cv_beta_action"] == 0.0
+    bad = tournament(path, "--set", "action_terms=3")
+    assert bad.returncode == 2
+    assert "action_terms: must be true or false, got 3" in bad.stderr

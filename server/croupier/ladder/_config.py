@@ -2,8 +2,8 @@
 
 Every error names the key and the file, in one line (:class:`ConfigError`). What defines the
 tournament (game, params, clocks, format, rounds, an explicit seed, bots) is hashed; what only
-says how to run it (store, replay folder, concurrency, executor, restart, event_flush_ms) is
-not, so it may change between runs.
+says how to run it (store, replay folder, concurrency, executor, restart, event_flush_ms,
+action_terms) is not, so it may change between runs.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ _TOP_KEYS = {
     "out",
     "concurrency",
     "event_flush_ms",
+    "action_terms",
     "executor",
     "address",
     "listen",
@@ -147,6 +148,9 @@ class TournamentConfig:
     concurrency: int = 0  # 0: os.cpu_count()
     #: How long an event may wait for its seat's next message (0: always; MatchConfig's).
     event_flush_ms: int = defaults.EVENT_FLUSH_MS
+    #: Compute the control variate's action terms for seats of the bundled random bot
+    #: (``_control.action_corrections``: narrower intervals, CPU after each match).
+    action_terms: bool = True
     executor: str = "local"
     address: str = ""  # Ray cluster address ("" starts or joins a local one)
     listen: str = "127.0.0.1:0"
@@ -442,6 +446,7 @@ def parse_config(
         out=place("out", f"{stem}-matches"),
         concurrency=r.integer(data, "concurrency", 0),
         event_flush_ms=flush_ms,
+        action_terms=r.boolean(data, "action_terms", True),
         executor=r.choice(data, "executor", "local", EXECUTORS),
         address=r.text(data, "address", ""),
         listen=r.text(data, "listen", "127.0.0.1:0"),

@@ -211,6 +211,8 @@ class MatchJob:
     slot: Slot
     config: MatchConfig
     bots: tuple[ResolvedBot, ...]  # by seat
+    #: The control variate's action terms for the seats of the bundled random bot.
+    action_terms: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +253,8 @@ def make_jobs(
             # the organiser's names in the replay's header seats (bound by the commitment)
             seat_roster=tuple({"display_name": name} for name in slot.bots),
         )
-        out.append(MatchJob(slot, mc, tuple(bots[name] for name in slot.bots)))
+        seated = tuple(bots[name] for name in slot.bots)
+        out.append(MatchJob(slot, mc, seated, config.action_terms))
     return out
 
 
@@ -353,7 +356,9 @@ async def play_job(
     cv: tuple[float | None, ...] = (None,) * len(run.result.seats)
     cv_action = cv
     if control and not run.result.cancelled:
-        uniform = frozenset(i for i, b in enumerate(bots) if plays_uniformly(b))
+        uniform = frozenset(
+            i for i, b in enumerate(bots) if job.action_terms and plays_uniformly(b)
+        )
         cv, cv_action = await asyncio.to_thread(
             match_corrections, run.replay, slot.seed, len(cv), uniform
         )
