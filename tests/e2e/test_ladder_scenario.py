@@ -114,20 +114,30 @@ seed = 13
         )
         # redialled every second at most (grpc's default backoff grows to 2 minutes: a server
         # slow to start on a loaded machine would be found only at the next dial, 10-20 s late)
-        backoff = [
+        # and a channel of its own (no subchannel shared with the killed server's), dialled
+        # afresh every 5 s: once, after a SIGKILL and restart, a channel stayed unready for
+        # the whole minute although the new server had printed its addresses
+        options = [
             ("grpc.initial_reconnect_backoff_ms", 200),
             ("grpc.max_reconnect_backoff_ms", 1000),
+            ("grpc.use_local_subchannel_pool", 1),
         ]
-        self.channel = grpc.insecure_channel(self.control_address, options=backoff)
-        ready = grpc.channel_ready_future(self.channel)
         deadline = time.monotonic() + 60
-        # a second at a time: a server that exited is said at once, not after the whole wait
-        while not _within(ready, 1.0):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                ready.cancel()
-                log_text = (self.folder / "serve.log").read_text(errors="replace")[-3000:]
-                why = "exited" if self.process.poll() is not None else "did not start in 60 s"
-                raise AssertionError(f"croupier serve {why}:\n{log_text}")
+        while True:
+            self.channel = grpc.insecure_channel(self.control_address, options=options)
+            ready = grpc.channel_ready_future(self.channel)
+            redial = time.monotonic() + 5
+            # a second at a time: a server that exited is said at once, not after the wait
+            while not (up := _within(ready, 1.0)) and time.monotonic() < redial:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    ready.cancel()
+                    log_text = (self.folder / "serve.log").read_text(errors="replace")[-3000:]
+                    why = "exited" if self.process.poll() is not None else "did not start in 60 s"
+                    raise AssertionError(f"croupier serve {why}:\n{log_text}")
+            if up:
+                break
+            ready.cancel()
+            self.channel.close()
         self.stub = control_pb2_grpc.ControlServiceStub(self.channel)  # type: ignore[no-untyped-call]
 
     def call(self, method: str, request: object) -> object:
