@@ -13,9 +13,9 @@ where ``v_s(state)`` is seat s's expected change of score from ``state`` to the 
 the rest of the round's chance drawn fresh; it is estimated by :data:`ROLLOUTS` random playouts,
 and the mean on the right by :data:`SAMPLES` outcomes ``o'_kj`` drawn from the game's own chance
 distribution at ``h_k``, one playout each. The adjusted score is ``score − β · Σ_k c_k(s)``,
-with β fitted over the tournament's matches (:func:`fit_beta`: the share of the correction
-that the real scores follow; 1 is AIVAT's own choice, 0 when the reference policy tells
-nothing of how these bots score).
+with β fitted over the tournament's matches (:func:`fit_beta`, with the action terms'
+:func:`fit_betas`: the share of the correction that the real scores follow; 1 is AIVAT's own
+choice, 0 when the reference policy tells nothing of how these bots score).
 
 **Unbiased.** Given ``h_k``, the outcome that happened and each ``o'_kj`` are draws from the
 same distribution, and the playouts' randomness is independent of the match: each term has
@@ -189,24 +189,10 @@ def action_corrections(
         legal = list(game.legal_actions(before))
         if len(legal) < 2:
             continue
-        # the decision's own round, whichever action is valued (an action that ends the round
-        # is valued by what it settles, its playouts stop at once)
-        stop = _round_end(game, before)
-        start = game.totals(before)
         common = int(rng.integers(1 << 62))  # the same playout draws for every action
 
-        def worth(
-            action: int,
-            common: int = common,
-            before: Any = before,
-            stop: int = stop,
-            start: Any = start,
-        ) -> Any:
-            """The action's value from ``before``: what it changes at once (a trick taken,
-            chips put in) and the playouts from there."""
-            after = game.apply(before, action)
-            now = np.array([float(y - x) for x, y in zip(start, game.totals(after), strict=True)])
-            return now + value(game, after, stop, np.random.default_rng(common), rollouts, players)
+        def worth(action: int, before: Any = before, common: int = common) -> np.ndarray:
+            return _action_value(game, before, action, common, rollouts, players)
 
         if len(legal) <= ENUMERATE:
             values = [worth(a) for a in legal]
@@ -220,6 +206,26 @@ def action_corrections(
             base = base + worth(drawn) * (len(block) / len(legal))
         total += worth(taken) - base
     return total
+
+
+def _action_value(
+    game: Any,
+    before: Any,
+    action: int,
+    common: int,
+    rollouts: int,
+    players: Sequence[Policy | None],
+) -> np.ndarray:
+    """An action's value per seat from ``before``: what it changes at once (a trick taken,
+    chips put in) and ``rollouts`` playouts from there drawn from ``common``, to the end of
+    ``before``'s round whichever action it is (one that ends the round is valued by what it
+    settles, its playouts stopping at once)."""
+    after = game.apply(before, action)
+    start, now = game.totals(before), game.totals(after)
+    settled = np.array([float(y - x) for x, y in zip(start, now, strict=True)])
+    stop = _round_end(game, before)
+    playouts = value(game, after, stop, np.random.default_rng(common), rollouts, players)
+    return np.asarray(settled + playouts)
 
 
 def answered(record: Mapping[str, Any]) -> bool:
@@ -286,15 +292,11 @@ def fit_betas(
     tries = []
     if np.linalg.matrix_rank(x) == 2:
         tries.append(np.linalg.solve(x.T @ x, x.T @ y))
-    for k in (0, 1):  # one coefficient on an edge, the other fitted (and clipped)
+    for k in (0, 1):  # one coefficient on an edge, the other fitted to what it leaves
         for edge in (0.0, 1.0):
             b = np.zeros(2)
             b[k] = edge
-            other = 1 - k
-            var = float(x[:, other] @ x[:, other])
-            if var > 0:
-                b[other] = float(x[:, other] @ (y - x[:, k] * edge)) / var
-            b[other] = min(max(b[other], 0.0), 1.0)
+            b[1 - k] = fit_beta(list(y - x[:, k] * edge), list(x[:, 1 - k]))
             tries.append(b)
     inside = [b for b in tries if 0.0 <= b[0] <= 1.0 and 0.0 <= b[1] <= 1.0]
     best = min(inside, key=cost)

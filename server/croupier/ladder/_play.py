@@ -91,8 +91,6 @@ def _package_sources(module: str) -> list[Path]:
     transitively, the sources of the modules of its own top-level package that these import
     (read from the code, neither imported nor run): what ``python -m module`` runs of that
     package. A bundled search bot's fingerprint so covers ``croupier_bots._search``."""
-    if _spec_of(module) is None:  # (the command cannot run: its files are the fallback)
-        return []
     top = module.partition(".")[0]
     seen: dict[str, Path] = {}
     parts = module.split(".")
@@ -127,7 +125,8 @@ def _package_sources(module: str) -> list[Path]:
             for found in [n.rsplit(".", k)[0] for n in names for k in range(n.count(".") + 1)]:
                 if found.partition(".")[0] == top and found not in seen:
                     todo.append(found)
-    return sorted(seen.values())
+    # (a module that cannot be found: the command cannot run, its files are the fallback)
+    return sorted(seen.values()) if module in seen else []
 
 
 def _files_of(argv: Sequence[str]) -> list[Path]:

@@ -134,19 +134,19 @@ class Scoring:
             return float(seat.score) - self.stack
         return float(seat.score) / max(match.rounds_played, 1)
 
+    def _unit(self, match: MatchRecord, value: float) -> float:
+        """A match's total (a score's change) in the standings' unit."""
+        return value if self.chips else value / max(match.rounds_played, 1)
+
     def correction(self, match: MatchRecord, seat: SeatRecord) -> float | None:
         """The seat's control variate (chance terms) in the same unit (``None``: not
         computed)."""
-        if seat.cv is None:
-            return None
-        return seat.cv if self.chips else seat.cv / max(match.rounds_played, 1)
+        return None if seat.cv is None else self._unit(match, seat.cv)
 
     def action_correction(self, match: MatchRecord, seat: SeatRecord) -> float:
         """The seat's action terms in the same unit (0 where not computed: a store made
         before them, which leaves the estimate unbiased)."""
-        if seat.cv_action is None:
-            return 0.0
-        return seat.cv_action if self.chips else seat.cv_action / max(match.rounds_played, 1)
+        return 0.0 if seat.cv_action is None else self._unit(match, seat.cv_action)
 
     def adjusted(self, match: MatchRecord, seat: SeatRecord) -> float | None:
         """The control-variate estimate: raw less β times the chance terms and β_action
