@@ -18,9 +18,11 @@ from croupier.ladder._stats import (
     mean_interval,
     openskill_ratings,
     paired_difference,
+    paired_samples,
     sprt,
     sprt_bounds,
     standings,
+    stratified_interval,
     t95,
     unpaired_difference,
 )
@@ -79,6 +81,76 @@ def test_the_paired_interval_of_a_real_difference_excludes_zero_where_unpaired_d
     paired, unpaired = (f(matches, "A", "B") for f in (paired_difference, unpaired_difference))
     assert paired.low > 0
     assert unpaired.low < 0
+
+
+def test_a_stratified_interval_covers_the_mean_95_percent_of_the_time() -> None:
+    """Fixed strata with far apart means and unequal spreads (one nearly constant), few
+    samples each: the interval covers the overall mean at its nominal rate and is far
+    narrower than the plain one, which counts the strata's differences as noise."""
+    rng = np.random.default_rng(7)
+    means, spreads, sizes = (150.0, 290.0, 40.0), (1.0, 50.0, 20.0), (7, 7, 5)
+    truth = sum(m * n for m, n in zip(means, sizes, strict=True)) / sum(sizes)
+    hits, ratios = 0, []
+    for _ in range(4000):
+        groups = [
+            list(rng.normal(m, sd, n)) for m, sd, n in zip(means, spreads, sizes, strict=True)
+        ]
+        iv = stratified_interval(groups)
+        hits += iv.low <= truth <= iv.high
+        ratios.append(iv.half_width / mean_interval([x for g in groups for x in g]).half_width)
+    assert 0.935 <= hits / 4000 <= 0.97
+    assert float(np.median(ratios)) < 0.4
+
+
+def test_a_stratified_interval_without_strata_to_stand_on_is_the_plain_one() -> None:
+    one = [1.0, 2.0, 4.0]
+    assert stratified_interval([one]) == mean_interval(one)
+    lonely = [[1.0, 2.0, 4.0], [9.0]]  # a stratum of one sample: its spread is unknown
+    assert stratified_interval(lonely) == mean_interval([1.0, 2.0, 4.0, 9.0])
+
+
+def _shares(table: str) -> dict[str, float]:
+    """A zero-sum table's expected scores: each bot's share of the pot by its strength."""
+    strength = {"A": 10.0, "B": 10.0, "C": 1.0, "D": 1.0}
+    total = sum(strength[b] for b in table)
+    return {b: 3 * strength[b] / total - 1 for b in table}
+
+
+def _three_seat_round_robin(rounds: int, seed: int) -> list[MatchRecord]:
+    """Four bots at three seats, every table each round, six seatings of one deal set per
+    table (the deal's luck, by seat, cancels over them); what is left is each match's own
+    noise and the table's company, which sets how much a bot takes from the others."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for r in range(rounds):
+        for t, table in enumerate(("ABC", "ABD", "ACD", "BCD")):
+            luck = rng.normal(0, 0.5, 3)
+            for k in range(6):
+                noisy = {
+                    b: _shares(table)[b] + luck[(i + k) % 3] + rng.normal(0, 0.1)
+                    for i, b in enumerate(table)
+                }
+                mean = sum(noisy.values()) / 3
+                out.append(_match(len(out), {b: x - mean for b, x in noisy.items()}, f"r{r}t{t}"))
+    return out
+
+
+def test_pairs_that_meet_in_different_company_are_blocked_by_table() -> None:
+    """A and C meet at ABC and ACD, where A − C depends on the third bot (a strong B takes
+    its share of C's chips, a weak D does not): the blocked interval covers the schedule's
+    mean difference, as the plain one does, and is far narrower."""
+    truth = sum(_shares(t)["A"] - _shares(t)["C"] for t in ("ABC", "ACD")) / 2
+    hits, ratios = 0, []
+    for seed in range(200):
+        matches = _three_seat_round_robin(rounds=6, seed=seed)
+        plain = mean_interval(paired_samples(matches, "A", "C"))
+        blocked = paired_difference(matches, "A", "C")
+        assert blocked.mean == pytest.approx(plain.mean)  # the same estimate
+        assert blocked.n == plain.n == 12
+        hits += blocked.low <= truth <= blocked.high
+        ratios.append(blocked.half_width / plain.half_width)
+    assert hits >= 180  # 95 % of 200, less three standard errors
+    assert float(np.median(ratios)) < 0.3
 
 
 def test_openskill_ranks_the_bot_that_always_wins_first() -> None:

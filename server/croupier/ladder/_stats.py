@@ -5,8 +5,9 @@
 * each bot's mean score per round (deal) with a 95 % confidence interval;
 * paired differences between two bots: per duplicate set (or per match when deals are not
   shared), the mean per-round score of one minus the other's on the same deals, with a 95 %
-  interval; next to it the unpaired interval (the two bots' per-match scores taken as independent
-  samples), which the deal luck makes wider;
+  interval blocked by table (a pair that meets in different company: the company's effect is
+  the schedule's, not noise); next to it the unpaired interval (the two bots' per-match
+  scores taken as independent samples), which the deal luck makes wider;
 * a head-to-head matrix (who placed above whom in the matches they shared) and, for two-player
   games, Elo differences with 95 % error bars;
 * a sequential probability ratio test (Wald's SPRT in its generalised form, the variance
@@ -189,27 +190,63 @@ def _values(match: MatchRecord, value: Value) -> dict[str, float]:
     return out
 
 
+def paired_strata(
+    matches: Iterable[MatchRecord], a: str, b: str, value: Value = _per_deal
+) -> dict[frozenset[str], list[float]]:
+    """The paired samples (:func:`paired_samples`) grouped by the unit's **table**: the bots
+    seated in it (a round robin of four bots at three seats meets a pair at two tables)."""
+    by_unit: dict[str, tuple[list[float], list[float], set[str]]] = {}
+    for m in matches:
+        scores = _values(m, value)
+        pair = by_unit.setdefault(_unit(m), ([], [], set()))
+        pair[2].update(s.bot for s in m.seats)
+        if a in scores:
+            pair[0].append(scores[a])
+        if b in scores:
+            pair[1].append(scores[b])
+    strata: dict[frozenset[str], list[float]] = {}
+    for xa, xb, table in by_unit.values():
+        if xa and xb:
+            strata.setdefault(frozenset(table), []).append(float(np.mean(xa) - np.mean(xb)))
+    return strata
+
+
 def paired_samples(
     matches: Iterable[MatchRecord], a: str, b: str, value: Value = _per_deal
 ) -> list[float]:
     """Per unit (duplicate set, or match) in which both played: a's mean ``value`` (by
     default its score per deal) minus b's, over the matches of that unit."""
-    by_unit: dict[str, tuple[list[float], list[float]]] = {}
-    for m in matches:
-        scores = _values(m, value)
-        pair = by_unit.setdefault(_unit(m), ([], []))
-        if a in scores:
-            pair[0].append(scores[a])
-        if b in scores:
-            pair[1].append(scores[b])
-    return [float(np.mean(xa) - np.mean(xb)) for xa, xb in by_unit.values() if xa and xb]
+    return [x for xs in paired_strata(matches, a, b, value).values() for x in xs]
+
+
+def stratified_interval(strata: Sequence[Sequence[float]]) -> Interval:
+    """Mean and 95 % interval of samples drawn from fixed strata (groups the schedule made,
+    not chance): the mean of all samples, whose variance is Σ_h (n_h/n)² s_h²/n_h, with
+    Welch–Satterthwaite's degrees of freedom. Variation *between* the strata is the design's
+    and does not count as noise. With a single stratum, or one of fewer than two samples (its
+    spread unknown), the plain :func:`mean_interval` of all samples."""
+    groups = [list(g) for g in strata if len(g)]
+    flat = [x for g in groups for x in g]
+    if len(groups) < 2 or any(len(g) < 2 for g in groups):
+        return mean_interval(flat)
+    n = len(flat)
+    mean = float(np.mean(flat))
+    parts = [(len(g) / n) ** 2 * float(np.var(g, ddof=1)) / len(g) for g in groups]
+    var = sum(parts)
+    denom = sum(w * w / (len(g) - 1) for w, g in zip(parts, groups, strict=True))
+    df = int(var * var / denom) if denom > 0 else n - len(groups)
+    half = t95(max(df, 1)) * math.sqrt(var)
+    return Interval(mean, mean - half, mean + half, n)
 
 
 def paired_difference(
     matches: Sequence[MatchRecord], a: str, b: str, value: Value = _per_deal
 ) -> Interval:
-    """Mean paired difference a − b, with its 95 % interval."""
-    return mean_interval(paired_samples(matches, a, b, value))
+    """Mean paired difference a − b, with its 95 % interval, blocked by table
+    (:func:`stratified_interval` over :func:`paired_strata`): where a pair meets at tables
+    of different company, how its difference depends on the company is the schedule's, not
+    luck."""
+    return stratified_interval(list(paired_strata(matches, a, b, value).values()))
 
 
 def unpaired_difference(
