@@ -10,8 +10,8 @@
   bots, 4 deals a match), a 3-seat Scauver round robin (two heuristics, two random bots, round
   cap 30) and an As-Nas round robin (two heuristics, two random bots, 6 deals). Per pair of
   bots: **raw** (the unpaired interval: per-match scores as independent samples), **paired**
-  (per duplicate set), **cv** (per duplicate set, on the control-variate scores, chance and
-  action terms: what the standings lead with) and **cv-unpaired** (the control variate without
+  (per duplicate set, blocked by table), **cv** (the same on the control-variate scores,
+  chance and action terms: what the standings lead with) and **cv-unpaired** (the control variate without
   pairing); per bot: the raw and the control-variate score interval. Reported per scenario as
   the median over pairs (bots) of each width divided by the raw one, with the fitted betas
   (``beta``: chance terms, ``beta_action``: the random bots' action terms).
