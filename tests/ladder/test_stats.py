@@ -105,8 +105,38 @@ def test_a_stratified_interval_covers_the_mean_95_percent_of_the_time() -> None:
 def test_a_stratified_interval_without_strata_to_stand_on_is_the_plain_one() -> None:
     one = [1.0, 2.0, 4.0]
     assert stratified_interval([one]) == mean_interval(one)
-    lonely = [[1.0, 2.0, 4.0], [9.0]]  # a stratum of one sample: its spread is unknown
+    lonely = [[1.0, 2.0, 4.0], [9.0]]  # a stratum of one sample joins the largest: one left
     assert stratified_interval(lonely) == mean_interval([1.0, 2.0, 4.0, 9.0])
+
+
+def test_strata_of_one_sample_are_pooled_not_given_up_on() -> None:
+    singles = [[1.0, 2.0], [11.0, 12.0], [5.0], [7.0]]  # the two lone samples: one stratum
+    assert stratified_interval(singles) == stratified_interval([[1.0, 2.0], [11.0, 12.0], [5, 7]])
+    lone = [[1.0, 2.0, 3.0], [11.0, 12.0], [2.5]]  # a lone sample joins the largest stratum
+    assert stratified_interval(lone) == stratified_interval([[1.0, 2.0, 3.0, 2.5], [11.0, 12.0]])
+    assert stratified_interval(lone).half_width < mean_interval([1, 2, 3, 11, 12, 2.5]).half_width
+
+
+def test_fractional_degrees_of_freedom_take_the_t_quantile_between_its_neighbours() -> None:
+    assert t95(1.0) == pytest.approx(12.706)
+    assert t95(2.0) == pytest.approx(4.303)
+    assert t95(2.0) < t95(1.5) < t95(1.0)
+    assert t95(30.0) > t95(30.5) > t95(31.0)
+    assert t95(0.5) == math.inf
+
+
+def test_a_stratified_interval_of_two_samples_a_stratum_still_covers_and_narrows() -> None:
+    """Tables of two sets each (a short round robin): Welch–Satterthwaite's degrees of freedom
+    fall between 1 and 2; rounded down to 1 (t = 12.7) the interval was wider than the plain."""
+    rng = np.random.default_rng(11)
+    hits, ratios = 0, []
+    for _ in range(3000):
+        groups = [list(rng.normal(m, 1.0, 2)) for m in (0.0, 4.0, 8.0)]
+        iv = stratified_interval(groups)
+        hits += iv.low <= 4.0 <= iv.high
+        ratios.append(iv.half_width / mean_interval([x for g in groups for x in g]).half_width)
+    assert 0.94 <= hits / 3000 <= 0.99
+    assert float(np.median(ratios)) < 0.8
 
 
 def _shares(table: str) -> dict[str, float]:
@@ -151,6 +181,18 @@ def test_pairs_that_meet_in_different_company_are_blocked_by_table() -> None:
         ratios.append(blocked.half_width / plain.half_width)
     assert hits >= 180  # 95 % of 200, less three standard errors
     assert float(np.median(ratios)) < 0.3
+
+
+def test_paired_samples_keep_the_order_of_play_for_the_sprt() -> None:
+    """The SPRT reads the paired samples in the order the sets were played and stops at the
+    first bound crossed: grouped by table they would run +2, +2, ... then −2, −2, ... and the
+    test would decide on the first table alone."""
+    matches = []
+    for r in range(4):
+        for third, edge in (("B", 1.0), ("D", -1.0)):
+            scores = {"A": edge, "C": -edge, third: 0.0}
+            matches.append(_match(len(matches), scores, f"r{r}{third}"))
+    assert paired_samples(matches, "A", "C") == [2.0, -2.0] * 4
 
 
 def test_openskill_ranks_the_bot_that_always_wins_first() -> None:

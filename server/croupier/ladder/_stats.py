@@ -44,13 +44,19 @@ _T95 = (
 )  # fmt: skip
 
 
-def t95(df: int) -> float:
+def t95(df: float) -> float:
     """Two-sided 95 % quantile of Student's t with ``df`` degrees of freedom: the table up to
-    30, then the Cornish–Fisher expansion about the normal quantile (error below 1e-4)."""
-    if df <= 0:
+    30 (a fractional ``df``, such as Welch–Satterthwaite's, interpolated linearly in 1/df
+    between its neighbours), then the Cornish–Fisher expansion about the normal quantile
+    (error below 1e-4)."""
+    if df < 1:
         return math.inf
     if df <= len(_T95):
-        return _T95[df - 1]
+        low = int(df)
+        if low == df or low == len(_T95):
+            return _T95[low - 1]
+        w = (1 / low - 1 / df) / (1 / low - 1 / (low + 1))
+        return _T95[low - 1] + w * (_T95[low] - _T95[low - 1])
     z = Z95
     return (
         z
@@ -190,11 +196,11 @@ def _values(match: MatchRecord, value: Value) -> dict[str, float]:
     return out
 
 
-def paired_strata(
-    matches: Iterable[MatchRecord], a: str, b: str, value: Value = _per_deal
-) -> dict[frozenset[str], list[float]]:
-    """The paired samples (:func:`paired_samples`) grouped by the unit's **table**: the bots
-    seated in it (a round robin of four bots at three seats meets a pair at two tables)."""
+def _paired_units(
+    matches: Iterable[MatchRecord], a: str, b: str, value: Value
+) -> list[tuple[frozenset[str], float]]:
+    """Per unit (duplicate set, or match) in which both played, in the order the units began:
+    the bots seated at the unit's table, and a's mean ``value`` minus b's over its matches."""
     by_unit: dict[str, tuple[list[float], list[float], set[str]]] = {}
     for m in matches:
         scores = _values(m, value)
@@ -204,38 +210,57 @@ def paired_strata(
             pair[0].append(scores[a])
         if b in scores:
             pair[1].append(scores[b])
+    return [
+        (frozenset(table), float(np.mean(xa) - np.mean(xb)))
+        for xa, xb, table in by_unit.values()
+        if xa and xb
+    ]
+
+
+def paired_strata(
+    matches: Iterable[MatchRecord], a: str, b: str, value: Value = _per_deal
+) -> dict[frozenset[str], list[float]]:
+    """The paired samples (:func:`paired_samples`) grouped by the unit's **table**: the bots
+    seated in it (a round robin of four bots at three seats meets a pair at two tables)."""
     strata: dict[frozenset[str], list[float]] = {}
-    for xa, xb, table in by_unit.values():
-        if xa and xb:
-            strata.setdefault(frozenset(table), []).append(float(np.mean(xa) - np.mean(xb)))
+    for table, x in _paired_units(matches, a, b, value):
+        strata.setdefault(table, []).append(x)
     return strata
 
 
 def paired_samples(
     matches: Iterable[MatchRecord], a: str, b: str, value: Value = _per_deal
 ) -> list[float]:
-    """Per unit (duplicate set, or match) in which both played: a's mean ``value`` (by
-    default its score per deal) minus b's, over the matches of that unit."""
-    return [x for xs in paired_strata(matches, a, b, value).values() for x in xs]
+    """Per unit (duplicate set, or match) in which both played, in the order the units began
+    (the SPRT reads them in that order): a's mean ``value`` (by default its score per deal)
+    minus b's, over the matches of that unit."""
+    return [x for _, x in _paired_units(matches, a, b, value)]
 
 
 def stratified_interval(strata: Sequence[Sequence[float]]) -> Interval:
     """Mean and 95 % interval of samples drawn from fixed strata (groups the schedule made,
     not chance): the mean of all samples, whose variance is Σ_h (n_h/n)² s_h²/n_h, with
-    Welch–Satterthwaite's degrees of freedom. Variation *between* the strata is the design's
-    and does not count as noise. With a single stratum, or one of fewer than two samples (its
-    spread unknown), the plain :func:`mean_interval` of all samples."""
+    Welch–Satterthwaite's (fractional) degrees of freedom. Variation *between* the strata is
+    the design's and does not count as noise. Strata of one sample (their spread unknown) are
+    pooled into one, or a lone one joins the largest stratum; with a single stratum left, the
+    plain :func:`mean_interval` of all samples."""
     groups = [list(g) for g in strata if len(g)]
     flat = [x for g in groups for x in g]
-    if len(groups) < 2 or any(len(g) < 2 for g in groups):
+    kept = [g for g in groups if len(g) >= 2]
+    singles = [g[0] for g in groups if len(g) == 1]
+    if len(singles) >= 2:
+        kept.append(singles)
+    elif singles and kept:
+        max(kept, key=len).append(singles[0])
+    if len(kept) < 2:
         return mean_interval(flat)
     n = len(flat)
     mean = float(np.mean(flat))
-    parts = [(len(g) / n) ** 2 * float(np.var(g, ddof=1)) / len(g) for g in groups]
+    parts = [(len(g) / n) ** 2 * float(np.var(g, ddof=1)) / len(g) for g in kept]
     var = sum(parts)
-    denom = sum(w * w / (len(g) - 1) for w, g in zip(parts, groups, strict=True))
-    df = int(var * var / denom) if denom > 0 else n - len(groups)
-    half = t95(max(df, 1)) * math.sqrt(var)
+    denom = sum(w * w / (len(g) - 1) for w, g in zip(parts, kept, strict=True))
+    df = var * var / denom if denom > 0 else float(n - len(kept))
+    half = t95(df) * math.sqrt(var)
     return Interval(mean, mean - half, mean + half, n)
 
 
