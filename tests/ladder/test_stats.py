@@ -23,8 +23,10 @@ from croupier.ladder._stats import (
     sprt_bounds,
     standings,
     stratified_interval,
+    stratified_welch,
     t95,
     unpaired_difference,
+    welch_interval,
 )
 
 
@@ -193,6 +195,54 @@ def test_paired_samples_keep_the_order_of_play_for_the_sprt() -> None:
             scores = {"A": edge, "C": -edge, third: 0.0}
             matches.append(_match(len(matches), scores, f"r{r}{third}"))
     assert paired_samples(matches, "A", "C") == [2.0, -2.0] * 4
+
+
+def test_a_stratified_welch_interval_covers_the_difference_and_ignores_the_tables_spread() -> None:
+    """Two samples from the same fixed strata (a bot's matches at each table), far apart
+    means by table and unequal spreads: the interval covers the difference of the overall
+    means at its nominal rate and is narrower than plain Welch, which counts the tables'
+    differences as noise."""
+    rng = np.random.default_rng(13)
+    tables = ((0.0, 150.0, 1.0, 30.0, 12), (100.0, 290.0, 20.0, 40.0, 9))
+    truth = sum((ma - mb) * n for ma, mb, _, _, n in tables) / sum(t[-1] for t in tables)
+    hits, ratios = 0, []
+    for _ in range(4000):
+        xa = [list(rng.normal(ma, sa, n)) for ma, _, sa, _, n in tables]
+        xb = [list(rng.normal(mb, sb, n)) for _, mb, _, sb, n in tables]
+        iv = stratified_welch(xa, xb)
+        hits += iv.low <= truth <= iv.high
+        plain = welch_interval([x for g in xa for x in g], [x for g in xb for x in g])
+        assert iv.mean == pytest.approx(plain.mean)
+        ratios.append(iv.half_width / plain.half_width)
+    assert 0.935 <= hits / 4000 <= 0.97
+    assert float(np.median(ratios)) < 0.7
+
+
+def test_a_stratified_welch_interval_of_one_table_is_welch() -> None:
+    xa, xb = [1.0, 2.0, 4.0, 3.0], [0.0, 1.0, 0.5]
+    assert stratified_welch([xa], [xb]) == welch_interval(xa, xb)
+    assert stratified_welch([xa, []], [xb, []]) == welch_interval(xa, xb)
+
+
+def test_unpaired_differences_are_blocked_by_table_too() -> None:
+    """The unpaired interval is what the same schedule would give without duplicate deals:
+    the same tables, so blocked the same way as the paired one, or the comparison flatters
+    pairing (in a 3-seat field the tables' difference is most of the plain spread)."""
+    matches = _three_seat_round_robin(rounds=6, seed=3)
+
+    def scores(bot: str, other: str) -> list[float]:
+        return [
+            float(s.score)
+            for m in matches
+            if other in {t.bot for t in m.seats}
+            for s in m.seats
+            if s.bot == bot
+        ]
+
+    plain = welch_interval(scores("A", "C"), scores("C", "A"))
+    blocked = unpaired_difference(matches, "A", "C")
+    assert blocked.mean == pytest.approx(plain.mean)
+    assert blocked.half_width < 0.8 * plain.half_width
 
 
 def test_openskill_ranks_the_bot_that_always_wins_first() -> None:

@@ -237,6 +237,35 @@ def paired_samples(
     return [x for _, x in _paired_units(matches, a, b, value)]
 
 
+def _pooled(strata: Iterable[Sequence[float]]) -> list[list[float]]:
+    """The strata to estimate spreads in: those of two or more samples; the strata of one
+    sample (their spread unknown) pooled into one, or a lone one joined to the largest."""
+    kept = [list(g) for g in strata if len(g) >= 2]
+    singles = [g[0] for g in strata if len(g) == 1]
+    if len(singles) >= 2 or (singles and not kept):
+        kept.append(singles)
+    elif singles:
+        max(kept, key=len).append(singles[0])
+    return kept
+
+
+def _parts(groups: Sequence[Sequence[float]]) -> list[tuple[float, int]]:
+    """Each stratum's share of the variance of the mean of all the samples, (n_h/n)² s_h²/n_h,
+    with its degrees of freedom n_h − 1."""
+    n = sum(len(g) for g in groups)
+    return [((len(g) / n) ** 2 * float(np.var(g, ddof=1)) / len(g), len(g) - 1) for g in groups]
+
+
+def _t_interval(mean: float, parts: Sequence[tuple[float, int]], n: int) -> Interval:
+    """A 95 % t-interval from a sum of variance parts, with Welch–Satterthwaite's (fractional)
+    degrees of freedom (all parts zero: the sum of theirs)."""
+    var = sum(v for v, _ in parts)
+    denom = sum(v * v / d for v, d in parts)
+    df = var * var / denom if denom > 0 else float(sum(d for _, d in parts))
+    half = t95(df) * math.sqrt(var)
+    return Interval(mean, mean - half, mean + half, n)
+
+
 def stratified_interval(strata: Sequence[Sequence[float]]) -> Interval:
     """Mean and 95 % interval of samples drawn from fixed strata (groups the schedule made,
     not chance): the mean of all samples, whose variance is Σ_h (n_h/n)² s_h²/n_h, with
@@ -244,24 +273,27 @@ def stratified_interval(strata: Sequence[Sequence[float]]) -> Interval:
     the design's and does not count as noise. Strata of one sample (their spread unknown) are
     pooled into one, or a lone one joins the largest stratum; with a single stratum left, the
     plain :func:`mean_interval` of all samples."""
-    groups = [list(g) for g in strata if len(g)]
+    groups = _pooled(strata)
     flat = [x for g in groups for x in g]
-    kept = [g for g in groups if len(g) >= 2]
-    singles = [g[0] for g in groups if len(g) == 1]
-    if len(singles) >= 2:
-        kept.append(singles)
-    elif singles and kept:
-        max(kept, key=len).append(singles[0])
-    if len(kept) < 2:
+    if len(groups) < 2:
         return mean_interval(flat)
-    n = len(flat)
-    mean = float(np.mean(flat))
-    parts = [(len(g) / n) ** 2 * float(np.var(g, ddof=1)) / len(g) for g in kept]
-    var = sum(parts)
-    denom = sum(w * w / (len(g) - 1) for w, g in zip(parts, kept, strict=True))
-    df = var * var / denom if denom > 0 else float(n - len(kept))
-    half = t95(df) * math.sqrt(var)
-    return Interval(mean, mean - half, mean + half, n)
+    return _t_interval(float(np.mean(flat)), _parts(groups), len(flat))
+
+
+def stratified_welch(
+    strata_a: Sequence[Sequence[float]], strata_b: Sequence[Sequence[float]]
+) -> Interval:
+    """Difference of the means of two samples, each drawn from the same fixed strata, with its
+    95 % interval: Welch's, the variance of each mean taken within its strata
+    (:func:`stratified_interval`); the plain :func:`welch_interval` with fewer than two
+    strata."""
+    flat_a = [x for g in strata_a for x in g]
+    flat_b = [x for g in strata_b for x in g]
+    if sum(1 for g in strata_a if len(g)) < 2 or len(flat_a) < 2 or len(flat_b) < 2:
+        return welch_interval(flat_a, flat_b)
+    mean = float(np.mean(flat_a) - np.mean(flat_b))
+    parts = _parts(_pooled(strata_a)) + _parts(_pooled(strata_b))
+    return _t_interval(mean, parts, min(len(flat_a), len(flat_b)))
 
 
 def paired_difference(
@@ -278,23 +310,23 @@ def unpaired_difference(
     matches: Sequence[MatchRecord], a: str, b: str, value: Value = _per_deal
 ) -> Interval:
     """The same difference from the same units' matches, ignoring that they shared deals: the
-    two bots' per-match values as independent samples (Welch)."""
-    shared = {
-        _unit(m)
-        for m in matches
-        if any(s.bot == a for s in m.seats) and any(s.bot == b for s in m.seats)
-    }
-    xa: list[float] = []
-    xb: list[float] = []
+    two bots' per-match values as independent samples (Welch's interval), blocked by table as
+    the paired one is (:func:`stratified_welch`)."""
+    tables: dict[str, set[str]] = {}
     for m in matches:
-        if _unit(m) not in shared:
+        tables.setdefault(_unit(m), set()).update(s.bot for s in m.seats)
+    xa: dict[frozenset[str], list[float]] = {}
+    xb: dict[frozenset[str], list[float]] = {}
+    for m in matches:
+        table = tables[_unit(m)]
+        if a not in table or b not in table:
             continue
         scores = _values(m, value)
         if a in scores:
-            xa.append(scores[a])
+            xa.setdefault(frozenset(table), []).append(scores[a])
         if b in scores:
-            xb.append(scores[b])
-    return welch_interval(xa, xb)
+            xb.setdefault(frozenset(table), []).append(scores[b])
+    return stratified_welch(list(xa.values()), list(xb.values()))
 
 
 def ratio_interval(values: Sequence[float], rounds: Sequence[int], per: float = 100.0) -> Interval:
