@@ -61,8 +61,8 @@ def stored_seats(store: Path, *, faults: bool = False) -> list[tuple[object, ...
 
 
 def children(pid: int) -> list[int]:
-    """The live processes ``pid`` started (a tournament's bots, and the processes that compute
-    its control variates), from /proc: a zombie, exited but not yet reaped, does not count."""
+    """The live processes ``pid`` started (a tournament's bots), from /proc: a zombie, exited
+    but not yet reaped, does not count."""
     out = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -72,22 +72,3 @@ def children(pid: int) -> list[int]:
         if int(fields[1]) == pid and fields[0] != "Z":
             out.append(int(stat.parent.name))
     return out
-
-
-def _is_helper(pid: int) -> bool:
-    """Whether a child is one of Python's multiprocessing processes (the control variates'
-    pool and its resource tracker), not a bot."""
-    try:
-        return b"from multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
-
-
-def bot_children(pid: int) -> list[int]:
-    """The bot processes among :func:`children`."""
-    return [c for c in children(pid) if not _is_helper(c)]
-
-
-def helper_children(pid: int) -> list[int]:
-    """The control variates' pool processes among :func:`children`."""
-    return [c for c in children(pid) if _is_helper(c)]

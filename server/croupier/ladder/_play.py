@@ -9,25 +9,20 @@ from __future__ import annotations
 
 import ast
 import asyncio
-import ctypes
 import difflib
 import hashlib
 import importlib.machinery
 import importlib.util
 import json
-import multiprocessing
 import os
 import re
 import shlex
 import shutil
-import signal
 import socket
 import sys
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from importlib.machinery import ModuleSpec
 from pathlib import Path
@@ -305,15 +300,13 @@ async def play_job(
     watch: MatchWatch | None = None,
     sandbox: SandboxOptions | None = None,
     control: bool = False,
-    corrections: CorrectionsPool | None = None,
 ) -> Played:
     """Play one match on ``server`` into ``out_dir``, from scratch: whatever an earlier,
     unfinished attempt left there (a partial replay, logs) is removed first. The seats of bots
     in ``pooled`` are handed to their pool (see :func:`seat_entry`); bots launched for this
     match alone run in ``sandbox``. ``on_ready`` gets the match once its seats are handed out,
     just before play starts; ``watch.starting`` the slot before each attempt. ``control``:
-    compute each seat's control variate (:func:`match_corrections`) once it is over, in
-    ``corrections`` (else in a thread)."""
+    compute each seat's control variate (:func:`match_corrections`) once it is over."""
     slot = job.slot
     for stale in out_dir.glob(f"{slot.match_id}.*"):
         stale.unlink(missing_ok=True)
@@ -365,12 +358,9 @@ async def play_job(
         uniform = frozenset(
             i for i, b in enumerate(bots) if job.action_terms and plays_uniformly(b)
         )
-        if corrections is not None:
-            cv, cv_action = await corrections.compute(run.replay, slot.seed, len(cv), uniform)
-        else:
-            cv, cv_action = await asyncio.to_thread(
-                match_corrections, run.replay, slot.seed, len(cv), uniform
-            )
+        cv, cv_action = await asyncio.to_thread(
+            match_corrections, run.replay, slot.seed, len(cv), uniform
+        )
     seats = tuple(
         SeatRecord(
             r.seat,
@@ -406,57 +396,6 @@ def plays_uniformly(bot: ResolvedBot) -> bool:
         and bot.argv is not None
         and tuple(bot.argv[:3]) == (sys.executable, "-m", BUNDLED["random"])
     )
-
-
-class CorrectionsPool:
-    """Processes that compute the control variates of finished matches
-    (:func:`match_corrections`): their playouts hold a core for a few tenths of a second a
-    match with random bots, and in a thread of the tournament's process they would hold the
-    GIL its arbiter's event loop needs. One process per core, started at the first match
-    that needs one (fresh interpreters, not forks of a process with threads), each ignoring
-    Ctrl-C (the tournament handles it) and ending with the process that started it (Linux:
-    the parent-death signal), so a killed tournament leaves none behind. Where the pool
-    cannot work (it broke, or processes cannot be started here), in a thread as before."""
-
-    def __init__(self) -> None:
-        self._pool: ProcessPoolExecutor | None = None
-
-    async def compute(
-        self, replay: Path, seed: int, seats: int, uniform: Collection[int] = ()
-    ) -> tuple[tuple[float | None, ...], tuple[float | None, ...]]:
-        loop = asyncio.get_running_loop()
-        try:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=os.cpu_count() or 1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_corrections_worker,
-                )
-            return await loop.run_in_executor(
-                self._pool, match_corrections, replay, seed, seats, uniform
-            )
-        except (BrokenProcessPool, OSError, RuntimeError) as exc:
-            log = structlog.get_logger("croupier.ladder")
-            log.warning("corrections_pool_failed", error=str(exc) or type(exc).__name__)
-            broken, self._pool = self._pool, None
-            if broken is not None:
-                broken.shutdown(wait=False, cancel_futures=True)
-        return await asyncio.to_thread(match_corrections, replay, seed, seats, uniform)
-
-    async def close(self) -> None:
-        """End the pool's processes (after the computations under way)."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
-
-
-def _corrections_worker() -> None:
-    """Set up a process of a :class:`CorrectionsPool`."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() == 1:  # (the parent was gone before the signal was asked for)
-            os._exit(0)
 
 
 def match_corrections(
@@ -533,7 +472,6 @@ class LocalPlayer:
         self._assigners: dict[str, SeatAssigner] = {}
         self._server: ArbiterServer | None = None
         self._pool: BotPool | None = None
-        self._corrections = CorrectionsPool()
 
     async def __aenter__(self) -> LocalPlayer:
         return self
@@ -577,11 +515,8 @@ class LocalPlayer:
             if self._pool is not None:
                 await self._pool.close()
         finally:
-            try:
-                if self._server is not None:
-                    await self._server.stop()
-            finally:
-                await self._corrections.close()
+            if self._server is not None:
+                await self._server.stop()
 
     def _pooled(self, slot: Slot) -> Mapping[str, SeatAssigner]:
         """The pool's assigners for the seats of ``slot``: in the lane of its seating when it
@@ -677,7 +612,6 @@ class LocalPlayer:
                         watch=watch,
                         sandbox=self._sandbox,
                         control=True,
-                        corrections=self._corrections,
                     )
                 finally:
                     if watch is not None:
