@@ -9,13 +9,13 @@
   unsandboxed to spare the machine): a Fipsen round robin (two Fipsen heuristics, two random
   bots, 4 deals a match), a 3-seat Scauver round robin (two heuristics, two random bots, round
   cap 30) and an As-Nas round robin (two heuristics, two random bots, 6 deals). Per pair of
-  bots: **raw** (the unpaired interval: per-match scores as independent samples), **paired**
-  (per duplicate set, blocked by table), **cv** (the same on the control-variate scores,
-  chance and action terms: what the standings lead with) and **cv-unpaired** (the control
-  variate without pairing); per bot: the raw and the control-variate score interval.
-  Reported per scenario as the median over pairs (bots) of each width divided by the raw one,
-  with the fitted betas (``beta``: chance terms, ``beta_action``: the random bots' action
-  terms).
+  bots, each interval blocked by table (``paired_difference``): **raw** (the unpaired
+  interval: per-match scores as independent samples), **paired** (per duplicate set), **cv**
+  (the same on the control-variate scores, chance and action terms: what the standings lead
+  with) and **cv-unpaired** (the control variate without pairing); per bot: the raw and the
+  control-variate score interval. Reported per scenario as the median over pairs (bots) of
+  each width divided by the raw one, with the fitted betas (``beta``: chance terms,
+  ``beta_action``: the random bots' action terms).
 * swiss: simulated Swiss events (the real pairing, ``Schedule.round_slots``; results drawn from
   fixed strengths plus noise) of 9 and 10 bots over 8 rounds at 2, 3 and 4 seats, 20 events
   each: the most byes any bot had, rematches, and avoidable rematches (a round's rematches
