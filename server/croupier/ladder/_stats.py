@@ -237,7 +237,7 @@ def paired_samples(
     return [x for _, x in _paired_units(matches, a, b, value)]
 
 
-def _pooled(strata: Iterable[Sequence[float]]) -> list[list[float]]:
+def _pooled(strata: Sequence[Sequence[float]]) -> list[list[float]]:
     """The strata to estimate spreads in: those of two or more samples; the strata of one
     sample (their spread unknown) pooled into one, or a lone one joined to the largest."""
     kept = [list(g) for g in strata if len(g) >= 2]
