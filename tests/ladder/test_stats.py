@@ -185,6 +185,19 @@ def test_pairs_that_meet_in_different_company_are_blocked_by_table() -> None:
     assert float(np.median(ratios)) < 0.3
 
 
+def test_the_standings_pair_table_is_blocked_by_table() -> None:
+    """What the standings show for a pair that meets in different company: the blocked
+    intervals, far narrower than the plain paired one, the same mean."""
+    matches = _three_seat_round_robin(rounds=6, seed=4)
+    table = standings(matches, ["A", "B", "C", "D"], 3)
+    (pair,) = [p for p in table.pairs if {p.a, p.b} == {"A", "C"}]
+    sign = 1 if pair.a == "A" else -1
+    plain = mean_interval(paired_samples(matches, "A", "C"))
+    assert sign * pair.paired.mean == pytest.approx(plain.mean)
+    assert pair.paired.half_width < 0.5 * plain.half_width
+    assert pair.unpaired == unpaired_difference(matches, pair.a, pair.b)
+
+
 def test_paired_samples_keep_the_order_of_play_for_the_sprt() -> None:
     """The SPRT reads the paired samples in the order the sets were played and stops at the
     first bound crossed: grouped by table they would run +2, +2, ... then −2, −2, ... and the

@@ -7,7 +7,8 @@
   shared), the mean per-round score of one minus the other's on the same deals, with a 95 %
   interval blocked by table (a pair that meets in different company: the company's effect is
   the schedule's, not noise); next to it the unpaired interval (the two bots' per-match
-  scores taken as independent samples), which the deal luck makes wider;
+  scores taken as independent samples, blocked by table the same way), which the deal luck
+  makes wider;
 * a head-to-head matrix (who placed above whom in the matches they shared) and, for two-player
   games, Elo differences with 95 % error bars;
 * a sequential probability ratio test (Wald's SPRT in its generalised form, the variance
@@ -521,7 +522,7 @@ class BotStanding:
 class PairStat:
     a: str
     b: str
-    paired: Interval  # duplicate-paired, raw scores
+    paired: Interval  # duplicate-paired, raw scores (blocked by table, as all three are)
     unpaired: Interval  # raw scores as independent samples (Welch)
     record: HeadToHead
     elo: Interval | None  # two-player games only
