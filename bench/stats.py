@@ -3,6 +3,7 @@
     .venv/bin/python bench/stats.py                 # widths and swiss
     .venv/bin/python bench/stats.py widths --rounds 12
     .venv/bin/python bench/stats.py swiss
+    .venv/bin/python bench/stats.py odds --matches 2000
 
 * widths: the 95 % interval half-widths of the standings' estimators on the same matches, for
   three real tournaments (``croupier tournament``, real bot processes, duplicate sets, bots
@@ -16,6 +17,11 @@
   control-variate score interval. Reported per scenario as the median over pairs (bots) of
   each width divided by the raw one, with the fitted betas (``beta``: chance terms,
   ``beta_action``: the random bots' action terms).
+* odds: for each chip game, the share of the chips its reference player (the control variate's
+  playout player, ``_control.reference_player``) holds at the end of heads-up matches against
+  a uniform random player from equal stacks (default parameters, seats alternating, in
+  process), and the odds ``p / (1 − p)`` that ``_control.ODDS`` keeps for the action terms'
+  match values.
 * swiss: simulated Swiss events (the real pairing, ``Schedule.round_slots``; results drawn from
   fixed strengths plus noise) of 9 and 10 bots over 8 rounds at 2, 3 and 4 seats, 20 events
   each: the most byes any bot had, rematches, and avoidable rematches (a round's rematches
@@ -268,21 +274,67 @@ def bench_swiss(events: int) -> dict[str, Any]:
     return out
 
 
+# -- odds ------------------------------------------------------------------------------------------
+
+
+def _heads_up(name: str, matches: int) -> float:
+    """The reference player's share of the chips at the end of ``matches`` heads-up matches
+    against a uniform player (seeds 1000 on, the seats alternating)."""
+    from croupier.games import CHANCE, TERMINAL, get_game
+    from croupier.ladder._control import reference_player
+
+    game, reference = get_game(name), reference_player(name)
+    share = 0.0
+    for i in range(matches):
+        rng = np.random.default_rng(1000 + i)
+        players = [reference, None] if i % 2 == 0 else [None, reference]
+        state = game.initial_state({"players": 2})
+        while (player := game.current_player(state)) != TERMINAL:
+            if player == CHANCE:
+                state = game.apply_chance(state, game.sample_chance(state, rng))
+            elif (policy := players[player]) is not None:
+                state = game.apply(state, policy(state, player, rng))
+            else:
+                legal = game.legal_actions(state)
+                state = game.apply(state, legal[int(rng.integers(len(legal)))])
+        chips = [float(c) for c in game.totals(state)]
+        share += chips[i % 2] / sum(chips)
+    return share / matches
+
+
+def bench_odds(matches: int) -> dict[str, Any]:
+    from croupier.ladder._control import ODDS
+
+    out: dict[str, Any] = {}
+    for name in ("felduz", "scauver"):
+        p = _heads_up(name, matches)
+        out[name] = {
+            "matches": matches,
+            "share": round(p, 4),
+            "odds": round(p / (1 - p), 1) if p < 1 else None,
+            "ODDS": ODDS.get(name),
+        }
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("which", nargs="*", metavar="BENCH", help="widths | swiss")
+    parser.add_argument("which", nargs="*", metavar="BENCH", help="widths | swiss | odds")
     parser.add_argument("--rounds", type=int, default=12, help="widths: rounds per tournament")
     parser.add_argument("--concurrency", type=int, default=2, help="widths: matches at once")
     parser.add_argument("--events", type=int, default=20, help="swiss: events per field")
     parser.add_argument("--keep", type=Path, default=None, help="widths: keep the stores here")
+    parser.add_argument("--matches", type=int, default=2000, help="odds: matches per game")
     args = parser.parse_args()
     for name in args.which or ["swiss", "widths"]:
         if name == "widths":
             result = bench_widths(args.rounds, args.concurrency, args.keep)
         elif name == "swiss":
             result = bench_swiss(args.events)
+        elif name == "odds":
+            result = bench_odds(args.matches)
         else:
-            parser.error(f"unknown benchmark {name} (known: widths, swiss)")
+            parser.error(f"unknown benchmark {name} (known: widths, swiss, odds)")
         print(json.dumps({name: result}, indent=1), flush=True)
 
 

@@ -14,10 +14,12 @@ import pytest
 
 from croupier.games import CHANCE, TERMINAL, get_game
 from croupier.ladder._control import (
+    ODDS,
     action_corrections,
     chance_corrections,
     fit_beta,
     fit_betas,
+    match_worth,
     reference_player,
     replay_action_corrections,
 )
@@ -110,11 +112,16 @@ def test_beta_is_the_least_squares_share_clipped_to_zero_and_one() -> None:
 
 
 def _play_recorded(
-    game: Any, params: dict[str, int], rng: np.random.Generator, deal: int | None = None
+    game: Any,
+    params: dict[str, int],
+    rng: np.random.Generator,
+    deal: int | None = None,
+    first: Any = None,
 ) -> Any:
-    """A match with seat 0 on a fixed policy (the highest legal id) and the others drawing
-    uniformly: the final totals and each random seat's decisions (before, action, after).
-    ``deal``: the chance outcomes drawn from this seed (the same cards every time)."""
+    """A match with seat 0 on a fixed policy (``first``, or the highest legal id) and the
+    others drawing uniformly: the final totals and each random seat's decisions (before,
+    action, after). ``deal``: the chance outcomes drawn from this seed (the same cards every
+    time)."""
     state = game.initial_state(params)
     decisions = []
     luck = rng if deal is None else np.random.default_rng(deal)
@@ -123,7 +130,10 @@ def _play_recorded(
             state = game.apply_chance(state, game.sample_chance(state, luck))
             continue
         legal = game.legal_actions(state)
-        action = legal[-1] if player == 0 else legal[int(rng.integers(len(legal)))]
+        if player == 0:
+            action = legal[-1] if first is None else first(state, 0, rng)
+        else:
+            action = legal[int(rng.integers(len(legal)))]
         after = game.apply(state, action)
         if player != 0:
             decisions.append((state, action, after))
@@ -138,37 +148,52 @@ def simulate_actions(
     deal: int | None = None,
     reference: Any = None,
     rollouts: int = 2,
+    by_match: bool = False,
 ) -> dict[str, Any]:
+    """Seat 0 plays ``reference`` if given (else the highest legal id) and the playouts play
+    it (else the game's reference player). ``by_match``: the actions valued by the match's
+    worth (:func:`match_worth`, seat 0 the only seat not known to play at random), not by the
+    change of score to the round's end."""
     game = get_game(name)
     full = game.info.make_params(params)
     rng = np.random.default_rng(5)
     seats = game.num_players(game.initial_state(full))
     players = [reference or reference_player(name), None, None, None][:seats]
+    worth = match_worth(game, name, [s > 0 for s in range(seats)]) if by_match else None
+    assert worth is not None or not by_match
     raws, acts = [], []
     for i in range(n):
-        totals, decisions = _play_recorded(game, full, rng, deal)
+        totals, decisions = _play_recorded(game, full, rng, deal, reference)
         raws.append(totals)
         acts.append(
             action_corrections(
-                game, decisions, 20_000 + i, seats, players=players, rollouts=rollouts
+                game,
+                decisions,
+                20_000 + i,
+                seats,
+                players=players,
+                rollouts=rollouts,
+                worth=worth,
             )
         )
     return {"raw": np.array(raws), "action": np.array(acts)}
 
 
 @pytest.mark.parametrize(
-    ("name", "params"),
+    ("name", "params", "by_match"),
     [
-        ("as-nas", {"deals": 1}),
-        ("fipsen", {"deals": 1}),
-        ("felduz", {"round_cap": 2}),
-        ("scauver", {"players": 3, "round_cap": 2}),
+        ("as-nas", {"deals": 1}, False),
+        ("fipsen", {"deals": 1}, False),
+        ("felduz", {"round_cap": 2}, False),
+        ("scauver", {"players": 3, "round_cap": 2}, False),
+        ("felduz", {"round_cap": 3}, True),
+        ("scauver", {"players": 3, "round_cap": 3}, True),
     ],
 )
 def test_the_action_terms_have_mean_zero_and_leave_the_mean_alone(
-    name: str, params: dict[str, int]
+    name: str, params: dict[str, int], by_match: bool
 ) -> None:
-    got = simulate_actions(name, params, 160)
+    got = simulate_actions(name, params, 160, by_match=by_match)
     raw, act = got["raw"], got["action"]
     for seat in range(raw.shape[1]):
         term = _wide(list(act[:, seat]))
@@ -198,6 +223,64 @@ def test_the_action_terms_take_out_most_of_the_random_seats_luck() -> None:
         # measured 0.30-0.37; 0.61-0.83 when an action's value left out what it changes at
         # once (a trick it completes)
         assert spread < 0.5 * float(np.std(raw[:, seat])), seat
+
+
+def test_a_chip_game_s_match_worth_shares_its_chips_by_weight() -> None:
+    game = get_game("scauver")
+    worth = match_worth(game, "scauver", [False, True, True])
+    assert worth is not None
+    rng = np.random.default_rng(3)
+    state = game.initial_state(game.info.make_params({"players": 3}))
+    seen_open = seen_over = False
+    while not (seen_open and seen_over):  # play at random: a round's end, then the match's
+        player = game.current_player(state)
+        if player == TERMINAL:
+            # over: the match's own final stacks, whatever the weights
+            assert list(worth(state)) == [float(c) for c in game.totals(state)]
+            seen_over = True
+            state = game.initial_state(game.info.make_params({"players": 3}))
+            continue
+        chips = np.array([float(c) for c in game.totals(state)])
+        held = chips * np.array([ODDS["scauver"], 1.0, 1.0])
+        got = worth(state)
+        assert got == pytest.approx(300 * held / held.sum())
+        assert float(got.sum()) == pytest.approx(300)
+        seen_open |= len(set(chips)) > 1  # unequal stacks: the weight counts
+        if player == CHANCE:
+            state = game.apply_chance(state, game.sample_chance(state, rng))
+        else:
+            legal = game.legal_actions(state)
+            state = game.apply(state, legal[int(rng.integers(len(legal)))])
+    # equal weights: each seat's share of the chips (a fair freeze-out)
+    fair = match_worth(game, "scauver", [True, True, True])
+    assert fair is not None
+    assert list(fair(game.initial_state({"players": 3}))) == [100.0, 100.0, 100.0]
+    # trick games keep the change of score to the round's end; so do chip games not measured
+    assert match_worth(get_game("fipsen"), "fipsen", [False, True, True, True]) is None
+    assert match_worth(game, "no-such-game", [False, True, True]) is None
+
+
+def test_match_worth_follows_a_chip_game_s_outcome_better_than_the_round_s_chips() -> None:
+    """Scauver at three seats, the reference player against two random seats on the same
+    cards: what varies is the random seats' draws. Valued by the round's change of chips their
+    terms follow little of the outcome (winner takes all); by the match's worth, more of it.
+    (With equal weights the worth is each seat's chips, the round's value: measured 0.83 of
+    the raw spread against 0.66 with the weights.)"""
+    reference = reference_player("scauver")
+    assert reference is not None
+    params = {"players": 3, "round_cap": 30}
+    spreads = {}
+    for by_match in (False, True):
+        got = simulate_actions(
+            "scauver", params, 40, deal=4, reference=reference, rollouts=4, by_match=by_match
+        )
+        left = []
+        for seat in range(3):
+            raw, act = got["raw"][:, seat], got["action"][:, seat]
+            _, beta = fit_betas(list(raw), [0.0] * len(raw), list(act))
+            left.append(float(np.std(raw - beta * act)) / float(np.std(raw)))
+        spreads[by_match] = float(np.mean(left))
+    assert spreads[True] < 0.85 * spreads[False], spreads
 
 
 def test_the_action_terms_are_the_same_every_time_and_need_a_random_seat() -> None:
@@ -263,16 +346,18 @@ def test_a_replay_s_action_terms_come_from_the_random_seats_answers_only(tmp_pat
 
 
 @pytest.mark.parametrize(
-    ("name", "params"),
+    ("name", "params", "by_match"),
     [
-        ("as-nas", {"deals": 2}),
-        ("fipsen", {"deals": 2}),
-        ("felduz", {"round_cap": 4}),
-        ("scauver", {"players": 3, "round_cap": 4}),
+        ("as-nas", {"deals": 2}, False),
+        ("fipsen", {"deals": 2}, False),
+        ("felduz", {"round_cap": 4}, False),
+        ("scauver", {"players": 3, "round_cap": 4}, False),
+        ("felduz", {"round_cap": 4}, True),
+        ("scauver", {"players": 3, "round_cap": 4}, True),
     ],
 )
 def test_each_term_is_centred_over_the_draw_even_when_an_action_ends_the_round(
-    name: str, params: dict[str, int]
+    name: str, params: dict[str, int], by_match: bool
 ) -> None:
     """With one seed, a decision's term averaged over every action the seat could have drawn
     is exactly zero: nothing in it depends on the action taken but the action's own value
@@ -281,6 +366,7 @@ def test_each_term_is_centred_over_the_draw_even_when_an_action_ends_the_round(
     full = game.info.make_params(params)
     rng = np.random.default_rng(2)
     seats = game.num_players(game.initial_state(full))
+    worth = match_worth(game, name, [s > 0 for s in range(seats)]) if by_match else None
     checked = ended = 0
     for _ in range(6):
         _, decisions = _play_recorded(game, full, rng)
@@ -289,7 +375,9 @@ def test_each_term_is_centred_over_the_draw_even_when_an_action_ends_the_round(
             if not 2 <= len(legal) <= 32:
                 continue
             terms = [
-                action_corrections(game, [(before, a, game.apply(before, a))], 7, seats, rollouts=2)
+                action_corrections(
+                    game, [(before, a, game.apply(before, a))], 7, seats, rollouts=2, worth=worth
+                )
                 for a in legal
             ]
             assert np.allclose(np.mean(terms, axis=0), 0.0, atol=1e-9), (name, legal)

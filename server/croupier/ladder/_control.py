@@ -43,6 +43,17 @@ seat's bot answered itself count (:func:`answered`: a timeout's default action, 
 played for a seat that is gone and a forfeited seat's concessions are no uniform draw). The
 standings fit a β for each kind of term (:func:`fit_betas`).
 
+**Chip games value an action by the match, not the round.** A chip game's score is the final
+stack, and a match is mostly won by whoever ends up holding every chip: what a round's change
+of chips says of that depends on who holds the rest. So there an action is worth, per seat,
+the expected final stack of the state its playouts reach at the round's end under a model of
+the freeze-out (:func:`match_worth`): each seat gets its strength-weighted share of the
+chips, a seat not known to play at random weighing :data:`ODDS` times one that is (the odds
+the game's reference player holds against a uniform player heads-up, measured once by
+``bench/stats.py odds``); a playout that ends the match is worth its final stacks. Any fixed
+worth keeps the terms unbiased; this one follows who busts whom (the 3-seat Scauver field of
+``bench/stats.py widths``: 0.66 → 0.44 × the raw interval; a Felduz round robin 1.13 → 0.60).
+
 The playouts draw from a generator seeded by the match seed under a spawn key of its own (one
 for the chance terms, another for the action terms), so the corrections of a match are the
 same every time they are computed (and independent of the deals, which the seed draws under
@@ -62,6 +73,8 @@ from croupier.replay import Replay
 
 #: ``policy(state, player, rng) -> action``: a move for ``player`` on the full state.
 Policy = Callable[[Any, int, np.random.Generator], int]
+#: ``worth(state) -> per-seat value``: what a playout's last state is worth to each seat.
+Worth = Callable[[Any], np.ndarray]
 
 #: Random playouts from the state after the outcome that happened.
 ROLLOUTS = 8
@@ -78,6 +91,11 @@ ACTION_ROLLOUTS = 16
 ENUMERATE = 32
 #: Runs of the legal list a larger decision draws one action from each.
 STRATA = 8
+#: Chip games: the weight of a chip held by a seat not known to play at random against one
+#: held by a seat that is (:func:`match_worth`): the odds ``p / (1 − p)`` of the game's
+#: reference player's share ``p`` of the chips at the end of heads-up matches against a
+#: uniform player from equal stacks (``bench/stats.py odds``).
+ODDS: Mapping[str, float] = {"felduz": 22.5, "scauver": 53.0}
 
 
 def _round_end(game: Any, state: Any) -> int:
@@ -97,6 +115,19 @@ def _playout(
     match), every seat playing uniformly random legal actions, or the policy ``players``
     gives it (``None``: at random)."""
     start = game.totals(state)
+    end = game.totals(_play_out(game, state, stop, rng, players))
+    return np.array([float(b - a) for a, b in zip(start, end, strict=True)])
+
+
+def _play_out(
+    game: Any,
+    state: Any,
+    stop: int,
+    rng: np.random.Generator,
+    players: Sequence[Policy | None] = (),
+) -> Any:
+    """The state a playout from ``state`` reaches at the end of round ``stop`` (or of the
+    match), played as :func:`_playout` says."""
     while (player := game.current_player(state)) != TERMINAL:
         if player == CHANCE:
             if game.round_index(state) > stop:
@@ -111,8 +142,7 @@ def _playout(
             continue
         legal = game.legal_actions(state)
         state = game.apply(state, legal[int(rng.integers(len(legal)))])
-    end = game.totals(state)
-    return np.array([float(b - a) for a, b in zip(start, end, strict=True)])
+    return state
 
 
 def value(
@@ -178,11 +208,14 @@ def action_corrections(
     *,
     players: Sequence[Policy | None] = (),
     rollouts: int = ACTION_ROLLOUTS,
+    worth: Worth | None = None,
 ) -> np.ndarray:
     """Σ of the action terms per seat over ``steps``, each ``(state before, action taken,
     state after)`` of a decision whose seat drew its action uniformly among the legal ones;
     ``rollouts`` playouts for each action valued, playing ``players`` (as in :func:`_playout`)
-    and drawing from ``seed``'s own stream (:data:`ACTION_SPAWN_KEY`)."""
+    and drawing from ``seed``'s own stream (:data:`ACTION_SPAWN_KEY`). An action is worth the
+    change of score it leads to by the end of the round, or ``worth`` of the state a playout
+    reaches there (:func:`match_worth`)."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=ACTION_SPAWN_KEY))
     total = np.zeros(seats)
     for before, taken, _after in steps:
@@ -191,11 +224,11 @@ def action_corrections(
             continue
         common = int(rng.integers(1 << 62))  # the same playout draws for every action
 
-        def worth(action: int, before: Any = before, common: int = common) -> np.ndarray:
-            return _action_value(game, before, action, common, rollouts, players)
+        def value_of(action: int, before: Any = before, common: int = common) -> np.ndarray:
+            return _action_value(game, before, action, common, rollouts, players, worth)
 
         if len(legal) <= ENUMERATE:
-            values = [worth(a) for a in legal]
+            values = [value_of(a) for a in legal]
             total += values[legal.index(taken)] - sum(values) / len(values)
             continue
         # stratified: one action drawn uniformly from each of STRATA runs of the legal list,
@@ -203,8 +236,8 @@ def action_corrections(
         base = np.zeros(seats)
         for block in np.array_split(np.arange(len(legal)), STRATA):
             drawn = legal[int(block[int(rng.integers(len(block)))])]
-            base = base + worth(drawn) * (len(block) / len(legal))
-        total += worth(taken) - base
+            base = base + value_of(drawn) * (len(block) / len(legal))
+        total += value_of(taken) - base
     return total
 
 
@@ -215,17 +248,52 @@ def _action_value(
     common: int,
     rollouts: int,
     players: Sequence[Policy | None],
+    worth: Worth | None = None,
 ) -> np.ndarray:
     """An action's value per seat from ``before``: what it changes at once (a trick taken,
     chips put in) and ``rollouts`` playouts from there drawn from ``common``, to the end of
     ``before``'s round whichever action it is (one that ends the round is valued by what it
-    settles, its playouts stopping at once)."""
+    settles, its playouts stopping at once); with ``worth``, the mean of ``worth`` over the
+    states the playouts reach."""
     after = game.apply(before, action)
+    if worth is not None:
+        rng = np.random.default_rng(common)
+        stop = _round_end(game, before)
+        total = worth(_play_out(game, after, stop, rng, players))
+        for _ in range(rollouts - 1):
+            total = total + worth(_play_out(game, after, stop, rng, players))
+        return np.asarray(total / rollouts)
     start, now = game.totals(before), game.totals(after)
     settled = np.array([float(y - x) for x, y in zip(start, now, strict=True)])
     stop = _round_end(game, before)
     playouts = value(game, after, stop, np.random.default_rng(common), rollouts, players)
     return np.asarray(settled + playouts)
+
+
+def match_worth(game: Any, name: str, uniform: Sequence[bool]) -> Worth | None:
+    """How a chip game's action terms value the state a playout reaches at the end of its
+    round: each seat's expected final stack when the match is decided by **strength-weighted
+    shares** of the chips, ``T · w_s c_s / Σ_j w_j c_j`` (``c``: the chips each seat holds,
+    ``T`` all of them; the match's own final stacks once it is over), with weight 1 for a seat
+    in ``uniform`` and :data:`ODDS` ``[name]`` for any other. With equal weights this is a
+    fair freeze-out (a seat wins all the chips with the chance of its share of them), and the
+    worth is the seat's chips: the round's value again. A seat that plays better than at
+    random wins more than its share, which the weight says. ``None`` for trick
+    games (their score is the sum of the rounds' points) and chip games :data:`ODDS` does not
+    know; any fixed ``worth`` keeps the terms unbiased."""
+    odds = ODDS.get(name)
+    if odds is None or game.info.fixed_length:
+        return None
+    weights = np.array([1.0 if u else odds for u in uniform])
+
+    def worth(state: Any) -> np.ndarray:
+        chips = np.array([float(c) for c in game.totals(state)])
+        if game.current_player(state) == TERMINAL:
+            return chips
+        held = weights * chips
+        return np.asarray(chips.sum() * held / held.sum())
+
+    return worth
 
 
 def answered(record: Mapping[str, Any]) -> bool:
@@ -249,9 +317,13 @@ def replay_action_corrections(
     ]
     if not steps:
         return (0.0,) * seats
-    reference = reference_player(str(replay.header["game"]))
+    name = str(replay.header["game"])
+    reference = reference_player(name)
     players = [None if s in uniform else reference for s in range(seats)]
-    total = action_corrections(replay.game, steps, seed, seats, players=players, rollouts=rollouts)
+    worth = match_worth(replay.game, name, [s in uniform for s in range(seats)])
+    total = action_corrections(
+        replay.game, steps, seed, seats, players=players, rollouts=rollouts, worth=worth
+    )
     return tuple(round(float(x), 9) for x in total)
 
 
