@@ -237,6 +237,17 @@ def test_a_stratified_welch_interval_of_one_table_is_welch() -> None:
     assert stratified_welch([xa, []], [xb, []]) == welch_interval(xa, xb)
 
 
+def test_welch_keeps_its_degrees_of_freedom_fractional() -> None:
+    # Welch–Satterthwaite: here df = 3.64 (truncated to 3, the interval would be 10 % wider)
+    xa, xb = [1.0, 5.0, 2.0, 9.0], [3.0, 5.5, 1.2, 2.9, 4.1, 3.3]
+    va, vb = float(np.var(xa, ddof=1)) / 4, float(np.var(xb, ddof=1)) / 6
+    df = (va + vb) ** 2 / (va**2 / 3 + vb**2 / 5)
+    assert 3.5 < df < 3.8
+    got = welch_interval(xa, xb)
+    assert got.half_width == pytest.approx(t95(df) * math.sqrt(va + vb))
+    assert got.half_width < t95(3) * math.sqrt(va + vb) * 0.95
+
+
 def test_unpaired_differences_are_blocked_by_table_too() -> None:
     """The unpaired interval is what the same schedule would give without duplicate deals:
     the same tables, so blocked the same way as the paired one, or the comparison flatters

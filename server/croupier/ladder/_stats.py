@@ -97,18 +97,15 @@ def mean_interval(xs: Sequence[float]) -> Interval:
 
 
 def welch_interval(xs: Sequence[float], ys: Sequence[float]) -> Interval:
-    """Difference of means of two independent samples with its 95 % interval (Welch)."""
+    """Difference of means of two independent samples with its 95 % interval (Welch, with
+    Welch–Satterthwaite's fractional degrees of freedom, as the blocked intervals)."""
     nx, ny = len(xs), len(ys)
     if nx < 2 or ny < 2:
         mean = float(np.mean(xs) - np.mean(ys)) if nx and ny else math.nan
         return Interval(mean, -math.inf, math.inf, min(nx, ny))
     vx, vy = float(np.var(xs, ddof=1)) / nx, float(np.var(ys, ddof=1)) / ny
     mean = float(np.mean(xs) - np.mean(ys))
-    se = math.sqrt(vx + vy)
-    denom = (vx**2 / (nx - 1) if vx else 0.0) + (vy**2 / (ny - 1) if vy else 0.0)
-    df = int((vx + vy) ** 2 / denom) if denom else nx + ny - 2
-    half = t95(max(df, 1)) * se
-    return Interval(mean, mean - half, mean + half, min(nx, ny))
+    return _t_interval(mean, [(vx, nx - 1), (vy, ny - 1)], min(nx, ny))
 
 
 @dataclass(frozen=True, slots=True)
