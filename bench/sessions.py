@@ -7,8 +7,10 @@ arbiter's decisions per second against bare gRPC. Not tests; nothing here assert
 * matches: complete 12-deal As-Nas matches per second with four random Python SDK bots:
   (a) ``croupier match`` one after another (a fresh arbiter and four bot processes each time),
   (b) matches on one server with the bots kept up in sessions (``BotPool``), at concurrency 1 and
-  at ``os.cpu_count()``, (c) in-process play with no gRPC (``play_local``, the floor of the rules
-  and the codec). Ratios (b)/(a) and (b)/(c).
+  at ``os.cpu_count()``, each bot on its session pipe; and (b grpc) the same at
+  ``os.cpu_count()`` with the bots' sessions on gRPC (no pipe, as before it), (c) in-process play
+  with no gRPC (``play_local``, the floor of the rules and the codec). Ratios (b)/(a), (b)/(c),
+  (b)/(b grpc).
 * decisions: the arbiter's decisions per second with C matches at once (C = 8 and 64), its seats
   played by four light session bots (raw ``grpc.aio`` clients that parse each message and answer
   a random legal id: no SDK), against bare ``grpc.aio`` bidirectional ping-pong with C streams at
@@ -54,12 +56,14 @@ def _cli_matches_per_s(matches: int) -> float:
         return matches / (time.perf_counter() - start)
 
 
-async def _session_matches(matches: int, concurrency: int, out: Path) -> float:
+async def _session_matches(matches: int, concurrency: int, out: Path, pipe: bool = True) -> float:
     """(b) ``matches`` on one server, ``concurrency`` at a time, four pooled random bots; the
-    bots are started (one warm-up match) before the clock starts."""
+    bots are started (one warm-up match) before the clock starts. ``pipe`` False: the bots play
+    their sessions on gRPC, not on their session pipes (as before the pipe existed)."""
     server = ArbiterServer()
     await server.start()
-    pool = BotPool(server, out, capacity=concurrency)
+    kwargs = {} if pipe else {"pipe": False}  # (a checkout from before the pipe has no option)
+    pool = BotPool(server, out, capacity=concurrency, **kwargs)
     names = ["r0", "r1", "r2", "r3"]
     for name in names:
         pool.add(name, RANDOM)
@@ -99,15 +103,22 @@ def _local_matches_per_s(matches: int) -> float:
 
 def bench_matches(repeats: int) -> dict[str, float]:
     cores = os.cpu_count() or 1
-    cli, one, many, local = [], [], [], []
+    cli, one, many, grpc_many, local = [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(repeats):
             cli.append(_cli_matches_per_s(3))
             one.append(asyncio.run(_session_matches(20, 1, Path(tmp) / f"one{r}")))
-            many.append(asyncio.run(_session_matches(30, cores, Path(tmp) / f"many{r}")))
+            many.append(asyncio.run(_session_matches(60, cores, Path(tmp) / f"many{r}")))
+            grpc_many.append(
+                asyncio.run(_session_matches(30, cores, Path(tmp) / f"grpc{r}", pipe=False))
+            )
             local.append(_local_matches_per_s(100))
     a, b1, bn, c = (statistics.median(x) for x in (cli, one, many, local))
+    bg = statistics.median(grpc_many)
     return {
+        f"b_grpc_session_matches_per_s_concurrency_{cores}": bg,
+        f"ratio_b{cores}_to_b_grpc": bn / bg,
+        f"ratio_b_grpc{cores}_to_c": bg / c,
         "a_cli_matches_per_s": a,
         "b_session_matches_per_s_concurrency_1": b1,
         f"b_session_matches_per_s_concurrency_{cores}": bn,

@@ -10,6 +10,7 @@ import os
 import shlex
 import shutil
 import signal
+import socket
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from croupier.arbiter import SeatLink
 from croupier.errors import BotLaunchError, ConfigError
 from croupier.games import bundled_bots
 from croupier.transport import _cgroups
+from croupier.transport._pipe import ENV_SESSION_FD
 from croupier.transport._sandbox import (
     Isolation,
     SandboxOptions,
@@ -176,6 +178,7 @@ async def spawn(
     *,
     log_cap_bytes: int = LOG_CAP_BYTES,
     seats: int = 1,
+    keep_fds: tuple[int, ...] = (),
 ) -> SpawnedProcess:
     """Start ``argv`` as a launched bot: in its sandbox (see :mod:`._sandbox`) and control group
     (:mod:`._cgroups`, where the machine has them: its CPU quota is ``sandbox.limits.cpus`` for
@@ -186,7 +189,8 @@ async def spawn(
 
     The one place Croupier starts a bot process. :class:`BotLaunchError` if it cannot start (or
     ``sandbox.mode`` demands a sandbox that cannot run here, or the bot's directory holds one of
-    ``sandbox.forbidden``).
+    ``sandbox.forbidden``). ``keep_fds``: inheritable descriptors the bot keeps (its session
+    pipe's end).
     """
     program = argv[0] if os.sep in argv[0] else shutil.which(argv[0])
     if program is None or not (os.path.isfile(program) and os.access(program, os.X_OK)):
@@ -219,7 +223,7 @@ async def spawn(
             stderr=asyncio.subprocess.STDOUT,
             env=run.env,
             start_new_session=True,  # Ctrl-C reaches the arbiter, which stops the bots itself
-            pass_fds=(read, *groups),
+            pass_fds=(read, *groups, *keep_fds),
         )
     except BaseException as exc:
         log.close()
@@ -293,6 +297,7 @@ async def launch_bot(
     log_cap_bytes: int = LOG_CAP_BYTES,
     session: tuple[str, int] | None = None,
     sandbox: SandboxOptions | None = None,
+    pipe: socket.socket | None = None,
 ) -> BotProcess:
     """Start a bot for ``link``'s seat, in ``sandbox`` (default: the best sandbox this machine
     offers, reaching the arbiter by TCP since no socket is given). When the process ends, the
@@ -300,6 +305,8 @@ async def launch_bot(
 
     With ``session`` (a session token and the capacity asked for) and no ``link``, the bot is
     started to serve a session of many matches instead; its watcher then only waits for it to end.
+    ``pipe``: the bot's end of its session pipe (:mod:`._pipe`), inherited as
+    ``CROUPIER_SESSION_FD``.
     """
     env = {ENV_ADDRESS: address, ENV_SEED: str(seed), "PYTHONUNBUFFERED": "1"}
     # where the .proto files are (a bot that loads them at run time, as Node's do), unless the
@@ -315,6 +322,8 @@ async def launch_bot(
         env.update({ENV_SESSION_TOKEN: session[0], ENV_SESSION_CAPACITY: str(session[1])})
         env[ENV_SESSION_RECONNECT] = "0"
         env[ENV_TOKEN] = session[0]
+    if pipe is not None:
+        env[ENV_SESSION_FD] = str(pipe.fileno())
     spawned = await spawn(
         argv,
         env,
@@ -322,6 +331,7 @@ async def launch_bot(
         sandbox or SandboxOptions(),
         log_cap_bytes=log_cap_bytes,
         seats=1 if session is None else max(1, session[1]),
+        keep_fds=() if pipe is None else (pipe.fileno(),),
     )
     pid = spawned.pid
     if link is not None:

@@ -46,6 +46,7 @@ import structlog
 from croupier.arbiter import SeatLink
 from croupier.errors import BotLaunchError
 from croupier.transport._launcher import BotExit, BotProcess, launch_bot
+from croupier.transport._pipe import pipe_pair
 from croupier.transport._sandbox import SandboxOptions
 from croupier.transport._server import ArbiterServer
 from croupier.transport._sessions import BotSession
@@ -164,6 +165,9 @@ class BotPool:
     from it; each match gives its seat that long to come back on its own Play stream (the
     matches' ``reconnect_grace_s``), and records the disconnect fault only after it. A seat it
     had been handed but not yet joined is handed again to its next session.
+    ``pipe`` (the default): each launched session bot also gets a session pipe of its own
+    (:mod:`._pipe`), which a bot that knows it (the Python SDK) plays its session on instead of
+    gRPC; False: none (every bot on gRPC, as before it existed).
     Use as ``async with BotPool(...) as pool``, or call :meth:`close` at the end.
     """
 
@@ -177,8 +181,10 @@ class BotPool:
         session_timeout_s: float = SESSION_TIMEOUT_S,
         sandbox: SandboxOptions | None = None,
         remote_grace_s: float = 0.0,
+        pipe: bool = True,
     ) -> None:
         self._server = server
+        self._pipe = pipe
         self._remote_grace_s = remote_grace_s
         self._base_sandbox = sandbox or SandboxOptions()
         self._log_dir = log_dir
@@ -457,6 +463,7 @@ class BotPool:
         instance), shows it speaks only the per-match protocol or exits (None;
         ``bot.stats.mode`` tells which)."""
         session = self._server.bots.open_session()
+        ours, theirs = pipe_pair() if self._pipe else (None, None)
         n = bot.launches
         bot.launches += 1
         log_name = f"{bot.name}.{n}.log" if lane is None else f"{bot.name}.lane{lane}.{n}.log"
@@ -472,10 +479,19 @@ class BotPool:
                 log_path=self._log_dir / log_name,
                 session=(session.token, self._capacity),
                 sandbox=self._sandbox(shared=lane is None),
+                pipe=theirs,
             )
-        except BotLaunchError:
-            self._server.bots.close_session(session)
+        except BaseException as exc:
+            if isinstance(exc, BotLaunchError):
+                self._server.bots.close_session(session)
+            if ours is not None:
+                ours.close()
             raise
+        finally:
+            if theirs is not None:
+                theirs.close()  # the bot's own now: the pipe ends when the bot does
+        if ours is not None:
+            self._spawn(self._server.bots.serve_pipe(ours))
         bot.stats.processes += 1
         bot.stats.pids.append(process.process.pid)
         waits: set[asyncio.Future[Any]] = {

@@ -8,6 +8,7 @@ import collections
 import contextlib
 import math
 import shutil
+import socket
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +39,7 @@ from croupier.transport._mux import (
     SessionMux,
 )
 from croupier.transport._peers import PeerBook, PeerLimits, peer_key
+from croupier.transport._pipe import PipeAborted, open_pipe
 from croupier.transport._reflection import enable_reflection
 from croupier.transport._service import BoundedHealth, add_bot_service, split_address
 from croupier.transport._sessions import BotSession, Closing
@@ -115,6 +117,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         #: Streams refused for their peer's limits before their Hello was read (TOO_MANY_ATTEMPTS,
         #: "try again later") so far: how often the limits turned a dialler away.
         self.refused_busy = 0
+        #: Sessions served on a launched bot's session pipe (:mod:`._pipe`) so far.
+        self.pipes = 0
         #: Finds the session a token opens when no session is registered under the token itself:
         #: a competition server's registered bots present their key, which it keeps only hashed.
         self.session_lookup: Callable[[str], BotSession | None] | None = None
@@ -392,6 +396,23 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         finally:
             if not admitted and key is not None and first is not None:
                 self.peers.failed(key, asyncio.get_running_loop().time())
+
+    async def serve_pipe(self, sock: socket.socket) -> None:
+        """Serve a launched bot's session pipe (:mod:`._pipe`) until it ends: its Session
+        stream, exactly as on gRPC, once the bot speaks there; nothing if it never does (a bot
+        that dials gRPC instead: its pipe stays quiet until it exits)."""
+        context = await open_pipe(sock, MAX_BOT_MESSAGE_BYTES)
+        try:
+            first = await self.unless_closing(context.frame())
+            if first is None:  # the bot is gone, or never used its pipe
+                return
+            context.unread(first)
+            self.pipes += 1
+            await self.Session(None, cast(grpc.aio.ServicerContext, context))
+        except (_Closing, PipeAborted, ConnectionError):
+            pass
+        finally:
+            context.close()
 
     async def _session_handshake(
         self, context: grpc.aio.ServicerContext, first: Any, key: str | None

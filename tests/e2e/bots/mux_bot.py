@@ -21,6 +21,12 @@ I-th message).
 * ``--protocol 2``: says protocol 2 in its SessionHello (an old bot: it plays each
   SeatAssignment on a Play stream of its own, the same way).
 * ``--name NAME``: the bot name it says (default ``mux``).
+* ``--pipe``: the session on its session pipe (``CROUPIER_SESSION_FD``: 4-byte big-endian
+  length frames, no gRPC), the same messages and behaviour.
+* ``--attack KIND`` (with ``--pipe``): once the first decision has come, a hostile frame:
+  ``oversize`` (a header saying 1 GiB, then silence), ``garbage`` (a frame of bytes that are
+  no SessionRequest, then it plays on) or ``cut`` (a header saying 100 bytes, 10 of them, then
+  it exits). Logs ``attack KIND``.
 """
 
 from __future__ import annotations
@@ -29,8 +35,10 @@ import argparse
 import asyncio
 import os
 import random
+import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import grpc
 from _common import say
@@ -68,10 +76,53 @@ async def play_stream(
             return
 
 
+class _PipeCall:
+    """The Session stream on the session pipe, read and written as a gRPC call is."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    async def write(self, message: pb.SessionRequest) -> None:
+        await self.write_raw(message.SerializeToString())
+
+    async def write_raw(self, data: bytes, length: int | None = None) -> None:
+        size = len(data) if length is None else length
+        self.writer.write(size.to_bytes(4, "big") + data)
+        await self.writer.drain()
+
+    async def read(self) -> object:
+        try:
+            header = await self.reader.readexactly(4)
+            data = await self.reader.readexactly(int.from_bytes(header, "big"))
+        except (asyncio.IncompleteReadError, ConnectionError):
+            return grpc.aio.EOF
+        return pb.SessionResponse.FromString(data)
+
+
+async def _session_call(stub: bot_pb2_grpc.BotServiceStub, pipe: bool) -> Any:
+    if not pipe:
+        return stub.Session()
+    sock = socket.socket(fileno=int(os.environ["CROUPIER_SESSION_FD"]))
+    reader, writer = await asyncio.open_unix_connection(sock=sock)
+    return _PipeCall(reader, writer)
+
+
+async def _attack(call: Any, kind: str) -> None:
+    say(f"attack {kind}")
+    if kind == "oversize":
+        await call.write_raw(b"", 1 << 30)
+        await asyncio.sleep(3600)
+    elif kind == "garbage":
+        await call.write_raw(b"\xff\xff\xff\xff not a SessionRequest")
+    elif kind == "cut":
+        await call.write_raw(b"0123456789", 100)
+        os._exit(4)
+
+
 async def main(args: argparse.Namespace) -> None:
     holds = {int(s): int(ms) for s, ms in (h.split(":") for h in args.hold_ms)}
     async with grpc.aio.insecure_channel(os.environ["CROUPIER_ADDRESS"]) as channel:
-        call = bot_pb2_grpc.BotServiceStub(channel).Session()
+        call = await _session_call(bot_pb2_grpc.BotServiceStub(channel), args.pipe)
         hello = pb.SessionHello(
             token=os.environ["CROUPIER_SESSION_TOKEN"],
             bot_name=args.name,
@@ -138,6 +189,9 @@ async def main(args: argparse.Namespace) -> None:
                             out.write(len(raw).to_bytes(4, "big") + raw)
                     if not message.HasField("decision"):
                         continue
+                    if args.attack:
+                        await _attack(call, args.attack)
+                        args.attack = ""
                     d = message.decision
                     reply = pb.SeatReply(seat_ref=item.seat_ref)
                     reply.action.request_id = d.request_id
@@ -170,4 +224,6 @@ if __name__ == "__main__":
     parser.add_argument("--break", dest="break_marker", type=Path)
     parser.add_argument("--protocol", type=int, default=3)
     parser.add_argument("--name", default="mux")
+    parser.add_argument("--pipe", action="store_true")
+    parser.add_argument("--attack", choices=("oversize", "garbage", "cut"), default="")
     asyncio.run(main(parser.parse_args()))

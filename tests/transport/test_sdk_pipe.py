@@ -1,0 +1,57 @@
+"""The Python SDK's end of the session pipe (``CROUPIER_SESSION_FD``): what it takes as a pipe,
+and a pipe the arbiter closes unwelcomed (a refusal), which sends the bot to gRPC."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from croupier_bot._session import _pipe_session, _pipe_socket, _Seats
+from croupier_bots.random_bot import RandomBot
+from croupier_proto.v1 import PROTOCOL_VERSION
+from croupier_proto.v1 import bot_pb2 as pb
+
+
+def test_what_is_not_a_stream_socket_is_no_pipe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _pipe_socket("three") is None
+    with (tmp_path / "f").open("w") as f:
+        assert _pipe_socket(str(f.fileno())) is None
+    datagram, other = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    with datagram, other:
+        assert _pipe_socket(str(datagram.fileno())) is None
+    err = capsys.readouterr().err
+    assert err.count("using gRPC") == 3
+    ours, theirs = socket.socketpair()
+    with ours:
+        theirs.set_inheritable(True)
+        sock = _pipe_socket(str(theirs.fileno()))
+        assert sock is not None
+        assert not sock.get_inheritable()
+        sock.close()
+
+
+def test_a_pipe_closed_before_the_welcome_sends_the_bot_to_grpc() -> None:
+    """The arbiter reads the hello and closes (a refusal): no session id, nothing played; the
+    hello it read is the bot's, framed with a 4-byte big-endian length."""
+    ours, theirs = socket.socketpair()
+    heard: list[pb.SessionRequest] = []
+
+    def arbiter() -> None:
+        with ours:
+            size = int.from_bytes(ours.recv(4, socket.MSG_WAITALL), "big")
+            heard.append(pb.SessionRequest.FromString(ours.recv(size, socket.MSG_WAITALL)))
+
+    thread = threading.Thread(target=arbiter)
+    thread.start()
+    hello = pb.SessionHello(token="t", protocol_version=PROTOCOL_VERSION, capacity=2)
+    seats = _Seats(RandomBot(1), "random")
+    assert _pipe_session(theirs, hello, seats) is None
+    thread.join()
+    assert heard[0].hello == hello
+    assert (seats.played, seats.failed) == (0, 0)
+    assert theirs.fileno() == -1  # closed: the gRPC session does not hold it open
