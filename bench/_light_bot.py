@@ -13,13 +13,16 @@ match was cancelled before it joined ends quietly.
 
 It speaks protocol 3 (every seat on the session's stream, one message of replies per message
 received), and 2 (each seat on a Play stream of its own) to an arbiter that refuses 3 or when
-``LIGHT_PROTOCOL=2``."""
+``LIGHT_PROTOCOL=2``. Given a session pipe (``CROUPIER_SESSION_FD``; not with
+``LIGHT_SESSION_TOKENS``) it plays its session there, with a blocking loop (``LIGHT_DELAY_MS``
+then holds the whole process: a pipe bot is not used with delays)."""
 
 import asyncio
 import contextlib
 import os
 import random
 import sys
+import time
 
 import grpc
 
@@ -143,4 +146,61 @@ async def main():
         await asyncio.gather(*(session(stub, token, capacity) for token in tokens.split(",")))
 
 
-asyncio.run(main())
+def piped(fd, token, capacity):
+    """The session on the bot's session pipe (``CROUPIER_SESSION_FD``: 4-byte big-endian length
+    frames of the same messages), with a blocking loop: no gRPC, no asyncio."""
+    import socket
+
+    sock = socket.socket(fileno=fd)
+    pipe = sock.makefile("rb")
+
+    def send(message):
+        data = message.SerializeToString()
+        sock.sendall(len(data).to_bytes(4, "big") + data)
+
+    def read():
+        header = pipe.read(4)
+        return pipe.read(int.from_bytes(header, "big")) if len(header) == 4 else None
+
+    hello = pb.SessionHello(
+        token=token, bot_name=NAME, bot_version="1", protocol_version=3, capacity=capacity
+    )
+    send(pb.SessionRequest(hello=hello))
+    if read() is None:
+        return False  # refused: gRPC says why
+    rngs = {}
+    while (data := read()) is not None:
+        out = pb.SessionRequest()
+        for item in pb.SessionResponse.FromString(data).seat_messages:
+            ref = item.seat_ref
+            if item.HasField("assignment"):
+                rngs[ref] = random.Random(item.assignment.seed)
+            message = item.message
+            kind = message.WhichOneof("kind")
+            if kind == "decision":
+                d = message.decision
+                reply = out.replies.add()
+                reply.seat_ref = ref
+                reply.action.request_id = d.request_id
+                reply.action.action_id = rngs[ref].choice(d.legal_actions).id
+            elif kind == "match_end":
+                rngs.pop(ref, None)
+        if out.replies:
+            if DELAY:
+                time.sleep(DELAY)
+            with contextlib.suppress(OSError):
+                send(out)
+    return True
+
+
+if not (
+    os.environ.get("CROUPIER_SESSION_FD")
+    and not os.environ.get("LIGHT_SESSION_TOKENS")
+    and PROTOCOL >= 3
+    and piped(
+        int(os.environ["CROUPIER_SESSION_FD"]),
+        os.environ["CROUPIER_SESSION_TOKEN"],
+        int(os.environ["CROUPIER_SESSION_CAPACITY"]),
+    )
+):
+    asyncio.run(main())

@@ -19,7 +19,8 @@ process, as the arbiter's does), the bound of the design the arbiter has now.
 
 * decisions: decisions per second with C matches at once (C = 8 and 64), four light session
   bots (``bench/_light_bot.py``, as in ``bench/sessions.py decisions``): the null arbiter (both
-  designs), the real arbiter (and again with ``event_flush_ms = 0``), and bare ``grpc.aio``
+  designs), the real arbiter (and again with ``event_flush_ms = 0``, and again with the light
+  bots on their session pipes, ``arbiter_pipe_*``: no gRPC between them), and bare ``grpc.aio``
   ping-pong with C streams, in the same run; and the CPU each side spends per decision (the
   server's process, and the four bots together).
 * matches: complete matches per second with four random Python SDK bots at concurrency 1 and
@@ -33,6 +34,7 @@ these bots on this machine; the real arbiter against the null one is what its ow
 from __future__ import annotations
 
 import asyncio
+import inspect
 import os
 import secrets
 import statistics
@@ -47,7 +49,7 @@ import grpc
 import sessions  # bench/sessions.py: the real arbiter's runs and the bare baseline
 from _kit import cpu_s, run_benches
 
-from croupier.transport import play_local
+from croupier.transport import BotPool, play_local
 from croupier.transport._local import LocalSeat
 from croupier.v1 import bot_pb2 as pb
 from croupier_bot import Seat
@@ -57,6 +59,9 @@ LIGHT = [sys.executable, str(Path(__file__).with_name("_light_bot.py"))]
 #: Whether the packages measured speak protocol 3 (``--compare`` with a revision from before it
 #: measures the null arbiter per seat stream only).
 MULTIPLEXED = hasattr(pb, "SeatMessage")
+#: Whether the arbiter measured gives launched bots session pipes (``--compare`` with a revision
+#: from before them measures it on gRPC only).
+PIPE = "pipe" in inspect.signature(BotPool).parameters
 SDK = [sys.executable, "-m", "croupier_bots.random_bot"]
 
 
@@ -371,6 +376,8 @@ def bench_decisions(repeats: int) -> dict[str, float]:
             bare, null, mux, arbiter, null_cpu, null_bots, arbiter_cpu = [], [], [], [], [], [], []
             mux_cpu, mux_bots, off, off_cpu, bare_cpu = [], [], [], [], []
             writes, off_writes = [], []
+            piped: list[float] = []
+            piped_cpu: list[float] = []
             for r in range(repeats):
                 trips, server_s, client_s = sessions._ping_pong(concurrency, 6000)
                 bare.append(trips)
@@ -400,6 +407,13 @@ def bench_decisions(repeats: int) -> dict[str, float]:
                 off.append(rate)
                 off_cpu.append(cpu * 1e6)
                 off_writes.append(wrote)
+                if PIPE:
+                    path = Path(tmp) / f"c{concurrency}-{r}-pipe"
+                    rate, cpu, _ = asyncio.run(
+                        sessions._arbiter_decisions(concurrency, matches, path, pipe=True)
+                    )
+                    piped.append(rate)
+                    piped_cpu.append(cpu * 1e6)
             b, n, a = (statistics.median(x) for x in (bare, null, arbiter))
             c = concurrency
             out[f"bare_grpc_round_trips_per_s_c{c}"] = b
@@ -429,6 +443,10 @@ def bench_decisions(repeats: int) -> dict[str, float]:
             out[f"arbiter_flush0_cpu_us_per_decision_c{c}"] = statistics.median(off_cpu)
             out[f"arbiter_writes_per_decision_c{c}"] = statistics.median(writes)
             out[f"arbiter_flush0_writes_per_decision_c{c}"] = statistics.median(off_writes)
+            if piped:
+                out[f"arbiter_pipe_decisions_per_s_c{c}"] = statistics.median(piped)
+                out[f"ratio_arbiter_pipe_to_bare_c{c}"] = statistics.median(piped) / b
+                out[f"arbiter_pipe_cpu_us_per_decision_c{c}"] = statistics.median(piped_cpu)
     return out
 
 

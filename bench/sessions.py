@@ -62,8 +62,10 @@ async def _session_matches(matches: int, concurrency: int, out: Path, pipe: bool
     their sessions on gRPC, not on their session pipes (as before the pipe existed)."""
     server = ArbiterServer()
     await server.start()
-    kwargs = {} if pipe else {"pipe": False}  # (a checkout from before the pipe has no option)
-    pool = BotPool(server, out, capacity=concurrency, **kwargs)
+    try:
+        pool = BotPool(server, out, capacity=concurrency, pipe=pipe)
+    except TypeError:  # a checkout from before the session pipe: gRPC only
+        pool = BotPool(server, out, capacity=concurrency)
     names = ["r0", "r1", "r2", "r3"]
     for name in names:
         pool.add(name, RANDOM)
@@ -177,14 +179,20 @@ def _ping_pong(streams: int, total: int) -> tuple[float, float, float]:
 
 
 async def _arbiter_decisions(
-    concurrency: int, matches: int, out: Path, event_flush_ms: int = 50
+    concurrency: int, matches: int, out: Path, event_flush_ms: int = 50, pipe: bool = False
 ) -> tuple[float, float, float]:
     """Decisions per second of wall time with ``concurrency`` matches at once, light bots; the
     arbiter's CPU seconds per decision (this process: the arbiter and its gRPC threads); and the
-    messages it wrote to bots per decision (0 for a checkout that does not count them)."""
+    messages it wrote to bots per decision (0 for a checkout that does not count them). The
+    light bots speak gRPC, or (``pipe``) play on their session pipes."""
     server = ArbiterServer()
     await server.start()
-    pool = BotPool(server, out, capacity=concurrency)
+    try:
+        pool = BotPool(server, out, capacity=concurrency, pipe=pipe)
+    except TypeError:  # a checkout from before the session pipe: gRPC only
+        if pipe:
+            raise
+        pool = BotPool(server, out, capacity=concurrency)
     names = ["l0", "l1", "l2", "l3"]
     for name in names:
         pool.add(name, [sys.executable, _LIGHT_BOT])
