@@ -112,13 +112,14 @@ def test_a_seat_on_the_pipe_is_sent_what_its_grpc_stream_carries(tmp_path: Path)
     assert _records(runs[0]) == _records(runs[1])
 
 
-@pytest.mark.parametrize("attack", ["oversize", "cut", "garbage"])
+@pytest.mark.parametrize("attack", ["oversize", "cut", "flood", "garbage"])
 def test_a_hostile_frame_on_a_pipe_ends_only_its_own_bots_seats(
     tmp_path: Path, attack: str
 ) -> None:
-    """A frame claiming a gigabyte, or cut short by the bot's exit, ends that bot's pipe: its
-    seat faults as a disconnection, the match plays on to its end with the others, and the
-    arbiter serves the next match. Bytes that are no message are skipped, as on gRPC."""
+    """A frame claiming a gigabyte, one cut short by the bot's exit, or a flood of messages
+    that answer nothing ends that bot's pipe: its seat faults as a disconnection, the match
+    plays on to its end with the others, and the arbiter serves the next match. Bytes that are
+    no message are skipped, as on gRPC."""
     bots = {"mux": [*MUX, "--pipe", "--attack", attack], "r": RANDOM}
     runs, pipes, _ = asyncio.run(
         _play(tmp_path, bots, [["mux", "r", "r", "r"], ["r", "r", "r", "r"]], concurrency=1)

@@ -3,13 +3,14 @@ and a pipe the arbiter closes unwelcomed (a refusal), which sends the bot to gRP
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 from pathlib import Path
 
 import pytest
 
-from croupier_bot._session import _pipe_session, _pipe_socket, _Seats
+from croupier_bot._session import _pipe_session, _pipe_socket, _Seats, serve
 from croupier_bots.random_bot import RandomBot
 from croupier_proto.v1 import PROTOCOL_VERSION
 from croupier_proto.v1 import bot_pb2 as pb
@@ -55,3 +56,38 @@ def test_a_pipe_closed_before_the_welcome_sends_the_bot_to_grpc() -> None:
     assert heard[0].hello == hello
     assert (seats.played, seats.failed) == (0, 0)
     assert theirs.fileno() == -1  # closed: the gRPC session does not hold it open
+
+
+def _arbiter(ours: socket.socket, then: bytes) -> threading.Thread:
+    """A stand-in arbiter on the pipe's other end: reads the hello, welcomes, sends ``then``,
+    hangs up."""
+
+    def run() -> None:
+        with ours:
+            size = int.from_bytes(ours.recv(4, socket.MSG_WAITALL), "big")
+            ours.recv(size, socket.MSG_WAITALL)
+            welcome = pb.SessionResponse(welcome=pb.SessionWelcome(session_id="s1"))
+            data = welcome.SerializeToString()
+            ours.sendall(len(data).to_bytes(4, "big") + data + then)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def test_the_sdk_takes_its_pipe_once_and_a_cut_frame_ends_the_session(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """serve() on the pipe: a frame cut short (the arbiter died) is the session's end, not a
+    traceback; the variable is gone afterwards, so a later serve() cannot write its hello (and
+    token) into whatever socket reuses the descriptor's number."""
+    ours, theirs = socket.socketpair()
+    theirs.set_inheritable(True)
+    monkeypatch.setenv("CROUPIER_SESSION_FD", str(theirs.fileno()))
+    monkeypatch.setenv("CROUPIER_SESSION_TOKEN", "t")
+    thread = _arbiter(ours, (100).to_bytes(4, "big") + b"0123456789")
+    summary = serve(RandomBot(1))
+    thread.join()
+    assert summary.session_id == "s1"
+    assert summary.matches == 0
+    assert "CROUPIER_SESSION_FD" not in os.environ

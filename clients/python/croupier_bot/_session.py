@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from croupier_bot._client import (
     _BUSY,
@@ -331,8 +332,15 @@ def _pipe_session(sock: socket.socket, hello: Any, seats: _Seats) -> str | None:
             header = pipe.read(_HEADER)
             if len(header) < _HEADER:
                 return None  # the end (or a frame cut short: the arbiter is gone)
-            data: bytes = pipe.read(int.from_bytes(header, "big"))
-            return data
+            size = int.from_bytes(header, "big")
+            data: bytes = pipe.read(size)
+            return data if len(data) == size else None
+
+        def parse(data: bytes) -> Any:
+            try:
+                return pb.SessionResponse.FromString(data)
+            except DecodeError:
+                raise BotError("the arbiter sent a frame that is no SessionResponse") from None
 
         def send(out: Any) -> None:
             # too late (the arbiter ended the session meanwhile)? the next read says so
@@ -346,14 +354,14 @@ def _pipe_session(sock: socket.socket, hello: Any, seats: _Seats) -> str | None:
             raise BotError(f"the session pipe failed: {exc}") from None
         if first is None:  # refused (a version, a token): gRPC hears why, and may fall back
             return None
-        welcome = pb.SessionResponse.FromString(first)
+        welcome = parse(first)
         if welcome.WhichOneof("kind") != "welcome":
             raise BotError("the arbiter did not welcome the session")
         try:
             while (data := read()) is not None:
                 out = pb.SessionRequest()
                 started = 0.0
-                for item in pb.SessionResponse.FromString(data).seat_messages:
+                for item in parse(data).seat_messages:
                     action, leave = seats.handle(item)
                     if leave:
                         out.replies.add(seat_ref=item.seat_ref, leave=True)
@@ -407,7 +415,8 @@ def serve(
     given here) plays its session there instead: the same messages without gRPC, far cheaper
     per message; the session ends with the pipe (a launched bot does not dial again).
     """
-    raw = os.environ.get(ENV_SESSION_FD, "") if address is None else ""
+    # taken once: the descriptor is closed after the session, and its number may be reused
+    raw = os.environ.pop(ENV_SESSION_FD, "") if address is None else ""
     sock = _pipe_socket(raw) if raw else None
     if sock is not None:
         template = copy.deepcopy(bot)

@@ -379,8 +379,15 @@ class SessionMux:
         """The bot's replies, each to its seat's inbox (read off the connection now: the clock
         stops); until the bot closes its side or the stream breaks."""
         context, loop, refs = self._context, self._loop, self._refs
+        # (a session pipe's: messages in a row that answer nothing end it, see ._pipe)
+        idle_cap: int | None = getattr(context, "idle_cap", None)
+        idle = 0
         try:
             while True:
+                if idle_cap is not None and idle > idle_cap:
+                    self._log.warning("session_pipe_flooded", messages=idle)
+                    return
+                idle += 1
                 try:
                     request = await context.read()
                 except DecodeError:  # not a SessionRequest: it answers no seat
@@ -395,6 +402,7 @@ class SessionMux:
                     link = seat.link
                     if link.over or link.connection != seat.connection:
                         continue
+                    idle = 0
                     if link.inbox.qsize() >= MAX_UNREAD:
                         self._flooded += 1
                         link.leave(f"flooding: more than {MAX_UNREAD} messages not yet read")

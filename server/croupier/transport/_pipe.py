@@ -17,7 +17,9 @@ a frame on a socket costs a few tens. A bot that ignores the variable dials gRPC
 end of the pipe stays unused until it exits).
 
 A frame longer than ``MAX_BOT_MESSAGE_BYTES`` (what the gRPC listener accepts) ends the pipe
-before any of it is read: the seats it carried fault as their bot's disconnection.
+before any of it is read, and so do :data:`MAX_IDLE_MESSAGES` messages in a row that answer no
+decision (a flood, cheap for a bot here): the seats it carried fault as their bot's
+disconnection.
 """
 
 from __future__ import annotations
@@ -33,6 +35,13 @@ from croupier.v1 import bot_pb2 as pb
 ENV_SESSION_FD = "CROUPIER_SESSION_FD"
 #: A frame's header: its length, 4 bytes, big-endian.
 HEADER_BYTES = 4
+#: A reader takes at most this many frames before it lets the event loop run (a frame already
+#: buffered is read without a wait): a flood cannot hold the loop that times every seat's clock.
+YIELD_EVERY = 16
+#: Messages in a row that answer no decision (no reply for a seat's pending decision, no seat
+#: given up; bytes that are no message) after which a pipe is ended as a flood: its seats are
+#: disconnected. A bot of the SDKs sends none.
+MAX_IDLE_MESSAGES = 64
 #: The peer a pipe's stream reports (a unix socket: the arbiter's own bot, not rate-limited).
 PIPE_PEER = "unix:session-pipe"
 
@@ -51,6 +60,10 @@ def pipe_pair() -> tuple[socket.socket, socket.socket]:
 class PipeContext:
     """What the ``Session`` handler uses of a ``grpc.aio.ServicerContext``, over a pipe."""
 
+    #: Messages in a row that answer no decision before the pipe is taken for a flood and ended
+    #: (:class:`._mux.SessionMux`): a frame costs a bot next to nothing, unlike a gRPC message.
+    idle_cap = MAX_IDLE_MESSAGES
+
     def __init__(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limit: int
     ) -> None:
@@ -58,6 +71,7 @@ class PipeContext:
         self._writer = writer
         self._limit = limit
         self._first: bytes | None = None
+        self._unyielded = 0
         #: The status the arbiter ended the stream with (``abort``), if it did.
         self.status: tuple[Any, str] | None = None
 
@@ -70,6 +84,10 @@ class PipeContext:
         if self._first is not None:
             data, self._first = self._first, None
             return data
+        self._unyielded += 1
+        if self._unyielded >= YIELD_EVERY:  # frames read without a wait: let the loop run
+            self._unyielded = 0
+            await asyncio.sleep(0)
         try:
             header = await self._reader.readexactly(HEADER_BYTES)
         except asyncio.IncompleteReadError as exc:

@@ -491,7 +491,7 @@ class BotPool:
             if theirs is not None:
                 theirs.close()  # the bot's own now: the pipe ends when the bot does
         if ours is not None:
-            self._spawn(self._server.bots.serve_pipe(ours))
+            self._spawn(self._server.bots.serve_pipe(ours, asyncio.shield(process.watcher)))
         bot.stats.processes += 1
         bot.stats.pids.append(process.process.pid)
         waits: set[asyncio.Future[Any]] = {

@@ -10,7 +10,7 @@ import math
 import shutil
 import socket
 import tempfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -397,13 +397,19 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             if not admitted and key is not None and first is not None:
                 self.peers.failed(key, asyncio.get_running_loop().time())
 
-    async def serve_pipe(self, sock: socket.socket) -> None:
+    async def serve_pipe(self, sock: socket.socket, exited: Awaitable[Any]) -> None:
         """Serve a launched bot's session pipe (:mod:`._pipe`) until it ends: its Session
         stream, exactly as on gRPC, once the bot speaks there; nothing if it never does (a bot
-        that dials gRPC instead: its pipe stays quiet until it exits)."""
+        that dials gRPC instead: its pipe stays quiet until ``exited``, its process's end,
+        since what the bot started may hold the pipe open after it)."""
         context = await open_pipe(sock, MAX_BOT_MESSAGE_BYTES)
+        first_frame = asyncio.ensure_future(self.unless_closing(context.frame()))
+        gone = asyncio.ensure_future(exited)
         try:
-            first = await self.unless_closing(context.frame())
+            await asyncio.wait((first_frame, gone), return_when=asyncio.FIRST_COMPLETED)
+            if not first_frame.done():  # the bot's process ended without a word on its pipe
+                return
+            first = first_frame.result()
             if first is None:  # the bot is gone, or never used its pipe
                 return
             context.unread(first)
@@ -411,7 +417,11 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             await self.Session(None, cast(grpc.aio.ServicerContext, context))
         except (_Closing, PipeAborted, ConnectionError):
             pass
+        except Exception:  # a bug: logged, and the bot's seats end with its pipe
+            self._log.exception("session_pipe_failed")
         finally:
+            for waiter in (first_frame, gone):
+                waiter.cancel()
             context.close()
 
     async def _session_handshake(
@@ -488,8 +498,12 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         async def read_until_closed() -> None:
             # the bot sends nothing after its hello; its end of the stream closing ends the session
             with contextlib.suppress(grpc.RpcError, asyncio.InvalidStateError, ConnectionError):
-                while await context.read() is not grpc.aio.EOF:
-                    pass
+                while True:
+                    try:
+                        if await context.read() is grpc.aio.EOF:
+                            return
+                    except DecodeError:  # not a message (on a session pipe): skipped
+                        continue
 
         reader = asyncio.create_task(read_until_closed())
         handed = 0

@@ -117,6 +117,9 @@ async def _attack(call: Any, kind: str) -> None:
     elif kind == "cut":
         await call.write_raw(b"0123456789", 100)
         os._exit(4)
+    elif kind == "flood":
+        for _ in range(10_000):  # messages that answer nothing, as fast as it can write them
+            await call.write(pb.SessionRequest())
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -225,5 +228,5 @@ if __name__ == "__main__":
     parser.add_argument("--protocol", type=int, default=3)
     parser.add_argument("--name", default="mux")
     parser.add_argument("--pipe", action="store_true")
-    parser.add_argument("--attack", choices=("oversize", "garbage", "cut"), default="")
+    parser.add_argument("--attack", choices=("oversize", "garbage", "cut", "flood"), default="")
     asyncio.run(main(parser.parse_args()))

@@ -1,0 +1,67 @@
+"""The arbiter's end of a session pipe (:meth:`BotServicer.serve_pipe`), on a real server and a
+real socket pair: a pipe its bot never speaks on is let go when the bot's process ends (what the
+bot started may still hold it), and bytes that are no message do not end a protocol 2 session."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+from croupier.transport import ArbiterServer
+from croupier.v1 import bot_pb2 as pb
+
+
+def _frame(message: pb.SessionRequest | bytes) -> bytes:
+    data = message if isinstance(message, bytes) else message.SerializeToString()
+    return len(data).to_bytes(4, "big") + data
+
+
+def test_an_unused_pipe_is_let_go_when_its_bot_exits_though_held_open() -> None:
+    async def main() -> None:
+        server = ArbiterServer()
+        await server.start()
+        ours, theirs = socket.socketpair()
+        exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        try:
+            serving = asyncio.ensure_future(server.bots.serve_pipe(ours, exited))
+            await asyncio.sleep(0.2)
+            assert not serving.done()  # the pipe is open and quiet: nothing to serve yet
+            exited.set_result(0)  # the process ended; `theirs` (a child of it, say) holds on
+            await asyncio.wait_for(serving, 5)
+            assert server.bots.pipes == 0
+        finally:
+            theirs.close()
+            await server.stop()
+
+    asyncio.run(main())
+
+
+def test_bytes_that_are_no_message_do_not_end_a_protocol_2_pipe_session() -> None:
+    async def main() -> None:
+        server = ArbiterServer()
+        await server.start()
+        session = server.bots.open_session()
+        ours, theirs = socket.socketpair()
+        exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        serving = asyncio.ensure_future(server.bots.serve_pipe(ours, exited))
+        reader, writer = await asyncio.open_unix_connection(sock=theirs)
+        try:
+            hello = pb.SessionHello(token=session.token, protocol_version=2, capacity=1)
+            writer.write(_frame(pb.SessionRequest(hello=hello)))
+            size = int.from_bytes(await reader.readexactly(4), "big")
+            welcome = pb.SessionResponse.FromString(await reader.readexactly(size))
+            assert welcome.welcome.protocol_version == 2
+            writer.write(_frame(b"\xff\xff\xff\xff not a SessionRequest"))
+            await writer.drain()
+            await asyncio.sleep(0.3)
+            assert not serving.done()
+            assert not session.ended.is_set()
+            writer.close()  # the bot hangs up: the session ends, quietly
+            await asyncio.wait_for(serving, 5)
+            assert serving.exception() is None
+            assert server.bots.pipes == 1
+        finally:
+            exited.cancel()
+            await server.stop()
+
+    asyncio.run(main())
