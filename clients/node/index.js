@@ -13,6 +13,7 @@
 "use strict";
 
 const fs = require("fs");
+const net = require("net");
 const path = require("path");
 const grpc = require("@grpc/grpc-js");
 const loader = require("@grpc/proto-loader");
@@ -648,6 +649,63 @@ function serve(act, options = {}) {
       });
     }
 
+    // The session pipe (CROUPIER_SESSION_FD, launched by a tournament): the same messages as
+    // the Session stream without gRPC, each framed by a 4-byte big-endian length, on a socket
+    // the arbiter made for this process alone. Its end is the session's end; a pipe closed
+    // before the welcome (a refusal) sends the bot to gRPC, which says why.
+    function openPipe(fd) {
+      const { requestSerialize, responseDeserialize } = client.constructor.service.Session;
+      const pipe = new net.Socket({ fd, readable: true, writable: true });
+      let welcomed = false;
+      let buffered = Buffer.alloc(0);
+      const send = (message) => {
+        const data = requestSerialize(message);
+        const header = Buffer.alloc(4);
+        header.writeUInt32BE(data.length, 0);
+        if (!pipe.destroyed) pipe.write(Buffer.concat([header, data]));
+      };
+      pipe.on("data", (chunk) => {
+        buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
+        while (buffered.length >= 4) {
+          const size = buffered.readUInt32BE(0);
+          if (buffered.length < 4 + size) break;
+          const message = responseDeserialize(buffered.subarray(4, 4 + size));
+          buffered = buffered.subarray(4 + size);
+          if (message.kind === "welcome") {
+            welcomed = true;
+            sessionId = message.welcome.session_id;
+            sessions += 1;
+            continue;
+          }
+          const replies = [];
+          for (const item of message.seat_messages || []) {
+            const reply = seatMessage(item);
+            if (reply) replies.push(reply);
+          }
+          if (replies.length) send({ replies });
+        }
+      });
+      pipe.on("error", () => {}); // (its end follows)
+      pipe.on("close", () => {
+        if (welcomed) finish(null);
+        else {
+          console.error(`${name}: the arbiter closed the session pipe unwelcomed: to gRPC`);
+          open();
+        }
+      });
+      send({ hello });
+    }
+
+    const fd = options.address ? "" : process.env.CROUPIER_SESSION_FD || "";
+    delete process.env.CROUPIER_SESSION_FD; // taken once: its number may be reused
+    if (/^[0-9]+$/.test(fd)) {
+      try {
+        openPipe(Number(fd));
+        return;
+      } catch (err) {
+        console.error(`${name}: CROUPIER_SESSION_FD=${fd} is not usable (${err.message})`);
+      }
+    }
     open();
   });
 }

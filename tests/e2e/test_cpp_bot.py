@@ -92,12 +92,14 @@ def test_the_kit_dials_the_unix_socket_a_launched_bot_is_given(mode: str, tmp_pa
     verify(replay)
 
 
+@pytest.mark.parametrize("pipe", [True, False], ids=["pipe", "grpc"])
 def test_the_kit_serves_a_multiplexed_session_with_a_copy_of_the_bot_per_seat(
-    tmp_path: Path,
+    tmp_path: Path, pipe: bool
 ) -> None:
     """Launched in session mode, the C++ random bot stays up: one process plays its seat of
     every match, two at a time, all on its session's one stream (protocol 3), each seat with its
-    own copy of the bot (its log line per match names that match's seat)."""
+    own copy of the bot (its log line per match names that match's seat); on its session pipe
+    when the pool gives it one (with the Python bot: two sessions there), else on gRPC."""
     from croupier.arbiter import MatchConfig, Outcome
     from croupier.replay import read_replay, verify
     from croupier.runner import run_match
@@ -111,7 +113,7 @@ def test_the_kit_serves_a_multiplexed_session_with_a_copy_of_the_bot_per_seat(
         await server.start()
         logs = tmp_path / "logs"
         logs.mkdir()
-        pool = BotPool(server, logs, capacity=2)
+        pool = BotPool(server, logs, capacity=2, pipe=pipe)
         pool.add("cpp", [str(bot)])
         pool.add("py", random_bot)
         runs: list[Any] = []
@@ -132,6 +134,7 @@ def test_the_kit_serves_a_multiplexed_session_with_a_copy_of_the_bot_per_seat(
         finally:
             await pool.close()
             await server.stop()
+        assert server.bots.pipes == (2 if pipe else 0)
         return runs, pool
 
     runs, pool = asyncio.run(tournament())

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 from e2e_kit import RANDOM, Kit, config, flattened, read_stream
-from test_multiplexed import MUX, _normal, _records
+from serve_kit import node_program
+from test_multiplexed import MUX, NODE_RANDOM, _normal, _records
 
 from croupier.arbiter import Outcome
 from croupier.runner import MatchRun, run_match
@@ -84,7 +85,7 @@ def test_sdk_session_bots_play_on_their_pipes_exactly_as_on_grpc(tmp_path: Path)
     assert (pipes, none) == (4, 0)
     assert all(_normal(run) for run in piped + plain)
     assert [_records(run) for run in piped] == [_records(run) for run in plain]
-    assert "dialling gRPC" not in _log(tmp_path / "a", "r0")
+    assert "unwelcomed" not in _log(tmp_path / "a", "r0")
 
 
 def test_a_seat_on_the_pipe_is_sent_what_its_grpc_stream_carries(tmp_path: Path) -> None:
@@ -146,3 +147,17 @@ def test_each_launched_bot_holds_its_own_pipe_and_no_other(tmp_path: Path) -> No
         assert "sockets=1 pipe=" in log, log
         peer = int(log.split("pipe_peer_pid=")[1].split()[0])
         assert peer in (0, os.getpid())
+
+
+@pytest.mark.parametrize("pipe", [True, False], ids=["pipe", "grpc"])
+def test_the_node_sdk_plays_on_its_pipe_as_on_grpc(tmp_path: Path, pipe: bool) -> None:
+    """The Node SDK's random bot in a session among Python ones: on its pipe when it has one
+    (four sessions there), on gRPC otherwise; every seat plays to the end both ways."""
+    node = [node_program(), str(NODE_RANDOM)]
+    bots = {"node": node, "r": RANDOM}
+    tables = [["node", "r", "r", "r"], ["r", "node", "r", "r"]]
+    runs, pipes, _ = asyncio.run(_play(tmp_path, bots, tables, pipe=pipe))
+    assert all(_normal(run) for run in runs)
+    assert [run.result.seats[i].bot_name for i, run in enumerate(runs)] == ["node-random"] * 2
+    assert pipes == (4 if pipe else 0)
+    assert "unwelcomed" not in _log(tmp_path, "node")

@@ -1,11 +1,17 @@
 // The C++ kit's loops: one match (dial, Hello, answer decisions, return after MatchEnd, dialling
 // in again within the seat's reconnect window if the stream drops), and a multiplexed session
-// (every seat on the Session stream, protocol 3).
+// (every seat on the Session stream, protocol 3; or, launched with one, on the session pipe:
+// the same messages without gRPC).
 #include "croupier/bot.h"
 
+#include <fcntl.h>
 #include <grpcpp/grpcpp.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <exception>
@@ -386,6 +392,49 @@ bool handle(SessionSeat& seat, const v1::PlayResponse& response, uint32_t* actio
   return false;
 }
 
+// The replies to one SessionResponse's seat messages, each seat's to its own bot (a seat first
+// seen with its assignment gets a fresh bot from `make`; one whose bot throws is given up).
+// `refs` maps this stream's seat_refs to the seats' tokens.
+v1::SessionRequest answer(const v1::SessionResponse& response, const BotFactory& make,
+                          const Options& options, std::map<uint32_t, std::string>* refs,
+                          std::map<std::string, SessionSeat>* seats, int* played) {
+  v1::SessionRequest replies;
+  for (const auto& item : response.seat_messages()) {
+    if (item.has_assignment()) {
+      const std::string& token = item.assignment().token();
+      (*refs)[item.seat_ref()] = token;
+      if (seats->find(token) == seats->end()) (*seats)[token].bot = make();
+    }
+    auto found = seats->find((*refs)[item.seat_ref()]);
+    if (found == seats->end()) continue;  // a seat that failed here
+    uint32_t action = 0;
+    bool decided = false;
+    try {
+      decided = handle(found->second, item.message(), &action);
+    } catch (const std::exception& err) {  // the bot's own code failed: it leaves this seat
+      std::cerr << options.name << ": a match failed: " << err.what() << std::endl;
+      seats->erase(found);
+      ++*played;
+      auto* reply = replies.add_replies();
+      reply->set_seat_ref(item.seat_ref());
+      reply->set_leave(true);
+      continue;
+    }
+    if (item.message().kind_case() == v1::PlayResponse::kMatchEnd) {
+      seats->erase(found);
+      refs->erase(item.seat_ref());
+      ++*played;
+    }
+    if (decided) {
+      auto* reply = replies.add_replies();
+      reply->set_seat_ref(item.seat_ref());
+      reply->mutable_action()->set_request_id(item.message().decision().request_id());
+      reply->mutable_action()->set_action_id(action);
+    }
+  }
+  return replies;
+}
+
 // One Session stream: SessionHello, then every seat's messages until the arbiter ends it. The
 // seats live in `seats` by token, so a seat handed again on the next stream is the same one.
 SessionEnd session_stream(v1::BotService::Stub& stub, const v1::SessionRequest& hello,
@@ -402,42 +451,9 @@ SessionEnd session_stream(v1::BotService::Stub& stub, const v1::SessionRequest& 
       out.welcomed = true;
       continue;
     }
-    v1::SessionRequest replies;
-    for (const auto& item : response.seat_messages()) {
-      if (item.has_assignment()) {
-        const std::string& token = item.assignment().token();
-        refs[item.seat_ref()] = token;
-        if (seats->find(token) == seats->end()) (*seats)[token].bot = make();
-      }
-      auto found = seats->find(refs[item.seat_ref()]);
-      if (found == seats->end()) continue;  // a seat that failed here
-      uint32_t action = 0;
-      bool decided = false;
-      try {
-        decided = handle(found->second, item.message(), &action);
-      } catch (const std::exception& err) {  // the bot's own code failed: it leaves this seat
-        std::cerr << options.name << ": a match failed: " << err.what() << std::endl;
-        seats->erase(found);
-        ++*played;
-        auto* reply = replies.add_replies();
-        reply->set_seat_ref(item.seat_ref());
-        reply->set_leave(true);
-        continue;
-      }
-      if (item.message().kind_case() == v1::PlayResponse::kMatchEnd) {
-        seats->erase(found);
-        refs.erase(item.seat_ref());
-        ++*played;
-      }
-      if (decided) {
-        auto* reply = replies.add_replies();
-        reply->set_seat_ref(item.seat_ref());
-        reply->mutable_action()->set_request_id(item.message().decision().request_id());
-        reply->mutable_action()->set_action_id(action);
-      }
-    }
     // the answers to every decision of the message, in one message (false only when the
     // stream is gone: Read() then tells us)
+    v1::SessionRequest replies = answer(response, make, options, &refs, seats, played);
     if (replies.replies_size() > 0) stream->Write(replies);
   }
   stream->WritesDone();
@@ -446,6 +462,86 @@ SessionEnd session_stream(v1::BotService::Stub& stub, const v1::SessionRequest& 
   auto found = trailers.find("croupier-reason");
   if (found != trailers.end()) out.reason.assign(found->second.data(), found->second.size());
   return out;
+}
+
+// The session pipe (CROUPIER_SESSION_FD): the same messages as the Session stream, each framed
+// by a 4-byte big-endian length, on a socket the arbiter made for this process alone.
+bool read_exactly(int fd, char* out, size_t size) {
+  size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::read(fd, out + got, size - got);
+    if (n == 0) return false;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    got += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+bool read_frame(int fd, std::string* data) {
+  unsigned char header[4];
+  if (!read_exactly(fd, reinterpret_cast<char*>(header), 4)) return false;
+  const size_t size = (size_t{header[0]} << 24) | (size_t{header[1]} << 16) |
+                      (size_t{header[2]} << 8) | size_t{header[3]};
+  data->resize(size);
+  return size == 0 || read_exactly(fd, data->data(), size);
+}
+
+bool write_frame(int fd, const google::protobuf::Message& message) {
+  std::string data;
+  message.SerializeToString(&data);
+  const uint32_t size = static_cast<uint32_t>(data.size());
+  const char header[4] = {static_cast<char>(size >> 24), static_cast<char>(size >> 16),
+                          static_cast<char>(size >> 8), static_cast<char>(size)};
+  data.insert(0, header, 4);
+  size_t sent = 0;
+  while (sent < data.size()) {
+    const ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    sent += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// The session on its pipe until the arbiter ends it (the pipe's end); false if the arbiter
+// closed the pipe without welcoming the session (a refusal: gRPC then says why).
+bool pipe_session(int fd, const v1::SessionRequest& hello, const BotFactory& make,
+                  const Options& options, std::map<std::string, SessionSeat>* seats,
+                  int* played) {
+  std::string data;
+  v1::SessionResponse response;
+  if (!write_frame(fd, hello) || !read_frame(fd, &data) || !response.ParseFromString(data) ||
+      response.kind_case() != v1::SessionResponse::kWelcome) {
+    ::close(fd);
+    return false;
+  }
+  std::map<uint32_t, std::string> refs;
+  while (read_frame(fd, &data)) {
+    if (!response.ParseFromString(data)) break;
+    v1::SessionRequest replies = answer(response, make, options, &refs, seats, played);
+    if (replies.replies_size() > 0) write_frame(fd, replies);  // (a closed pipe: read says so)
+  }
+  ::close(fd);
+  return true;
+}
+
+// The descriptor of this process's session pipe, taken once (-1: none, or not a socket).
+int take_session_pipe() {
+  const char* raw = std::getenv("CROUPIER_SESSION_FD");
+  if (raw == nullptr || *raw == '\0') return -1;
+  char* end = nullptr;
+  const long fd = std::strtol(raw, &end, 10);
+  ::unsetenv("CROUPIER_SESSION_FD");  // (its number may be reused once it is closed)
+  struct stat info {};
+  if (end == nullptr || *end != '\0' || fd < 0 || ::fstat(static_cast<int>(fd), &info) != 0 ||
+      !S_ISSOCK(info.st_mode)) {
+    return -1;
+  }
+  ::fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);  // not handed on to what the bot starts
+  return static_cast<int>(fd);
 }
 
 double reconnect_window_s(const Options& options) {
@@ -462,9 +558,27 @@ double reconnect_window_s(const Options& options) {
 int serve(const BotFactory& make, const Options& options) {
   const std::string address = env_or(options.address, "CROUPIER_ADDRESS");
   const std::string token = env_or("", "CROUPIER_SESSION_TOKEN");
-  if (address.empty()) return fail(options, "no arbiter address: set CROUPIER_ADDRESS");
   int capacity = options.capacity;
   if (capacity <= 0) capacity = std::atoi(env_or("", "CROUPIER_SESSION_CAPACITY").c_str());
+  v1::SessionRequest hello;
+  hello.mutable_hello()->set_token(token);
+  hello.mutable_hello()->set_bot_name(options.name);
+  hello.mutable_hello()->set_bot_version(options.version);
+  hello.mutable_hello()->set_protocol_version(kProtocolVersion);
+  hello.mutable_hello()->set_capacity(static_cast<uint32_t>(std::max(1, capacity)));
+  std::map<std::string, SessionSeat> seats;
+  int played = 0;
+  // launched with a session pipe (and no address of the bot's own): the session there
+  if (const int fd = options.address.empty() ? take_session_pipe() : -1; fd >= 0) {
+    if (pipe_session(fd, hello, make, options, &seats, &played)) {
+      if (!seats.empty()) std::cerr << options.name << ": the session ended with seats unfinished\n";
+      std::cerr << "session over; matches=" << played << std::endl;
+      return 0;
+    }
+    std::cerr << options.name << ": the arbiter closed the session pipe unwelcomed: dialling gRPC"
+              << std::endl;
+  }
+  if (address.empty()) return fail(options, "no arbiter address: set CROUPIER_ADDRESS");
   std::string error;
   auto channel = dial(address, &error);
   if (!channel) return fail(options, error);
@@ -473,20 +587,13 @@ int serve(const BotFactory& make, const Options& options) {
     return fail(options, "cannot reach the arbiter at " + address);
   }
   auto stub = v1::BotService::NewStub(channel);
-  v1::SessionRequest hello;
-  hello.mutable_hello()->set_token(token);
-  hello.mutable_hello()->set_bot_name(options.name);
-  hello.mutable_hello()->set_bot_version(options.version);
-  hello.mutable_hello()->set_protocol_version(kProtocolVersion);
-  hello.mutable_hello()->set_capacity(static_cast<uint32_t>(std::max(1, capacity)));
 
   // A broken session (any error without a croupier-reason, or SESSION_TAKEN and
   // TOO_MANY_ATTEMPTS while dialling again) is dialled again with backoff (0.1 s doubled up to
   // 5 s, each pause drawn between half and all of it) while the drop's window lasts.
   const double window_s = reconnect_window_s(options);
-  std::map<std::string, SessionSeat> seats;
   std::mt19937 jitter(std::random_device{}());
-  int played = 0, sessions = 0;
+  int sessions = 0;
   bool dropped = false;
   std::chrono::steady_clock::time_point give_up;
   double pause_s = 0.1;

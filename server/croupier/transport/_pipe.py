@@ -26,9 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, Protocol
+
+import structlog
 
 from croupier.transport._mux import serialize
+from croupier.transport._sessions import Closing
 from croupier.v1 import bot_pb2 as pb
 
 #: The environment variable that names the bot's end of its session pipe.
@@ -130,10 +134,59 @@ class PipeContext:
         self._writer.close()
 
 
+class PipeHost(Protocol):
+    """What :func:`serve_pipe` uses of the servicer (``BotServicer``)."""
+
+    pipes: int
+
+    async def unless_closing(self, awaitable: Any, timeout: float | None = None) -> Any: ...
+
+    async def Session(self, request_iterator: object, context: Any) -> None: ...
+
+
+async def serve_pipe(
+    host: PipeHost, sock: socket.socket, exited: Awaitable[Any], limit: int
+) -> None:
+    """Serve a launched bot's session pipe until it ends: its Session stream, exactly as on
+    gRPC (``host.Session``), once the bot speaks there; nothing if it never does (a bot that
+    dials gRPC instead: its pipe stays quiet until ``exited``, its process's end, since what
+    the bot started may hold the pipe open after it). Frames of more than ``limit`` bytes end
+    it."""
+    context = await open_pipe(sock, limit)
+    first_frame = asyncio.ensure_future(host.unless_closing(context.frame()))
+    gone = asyncio.ensure_future(exited)
+    try:
+        await asyncio.wait((first_frame, gone), return_when=asyncio.FIRST_COMPLETED)
+        if not first_frame.done():  # the bot's process ended without a word on its pipe
+            return
+        first = first_frame.result()
+        if first is None:  # the bot is gone, or never used its pipe
+            return
+        context.unread(first)
+        host.pipes += 1
+        await host.Session(None, context)
+    except (Closing, PipeAborted, ConnectionError):
+        pass
+    except Exception:  # a bug: logged, and the bot's seats end with its pipe
+        structlog.get_logger("croupier.transport").exception("session_pipe_failed")
+    finally:
+        for waiter in (first_frame, gone):
+            waiter.cancel()
+        context.close()
+
+
 async def open_pipe(sock: socket.socket, limit: int) -> PipeContext:
     """The arbiter's end of a session pipe as a stream context."""
     reader, writer = await asyncio.open_unix_connection(sock=sock, limit=max(limit, 1 << 16))
     return PipeContext(reader, writer, limit)
 
 
-__all__ = ["ENV_SESSION_FD", "PipeAborted", "PipeContext", "open_pipe", "pipe_pair"]
+__all__ = [
+    "ENV_SESSION_FD",
+    "PipeAborted",
+    "PipeContext",
+    "PipeHost",
+    "open_pipe",
+    "pipe_pair",
+    "serve_pipe",
+]

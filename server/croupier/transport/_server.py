@@ -39,7 +39,7 @@ from croupier.transport._mux import (
     SessionMux,
 )
 from croupier.transport._peers import PeerBook, PeerLimits, peer_key
-from croupier.transport._pipe import PipeAborted, open_pipe
+from croupier.transport._pipe import serve_pipe
 from croupier.transport._reflection import enable_reflection
 from croupier.transport._service import BoundedHealth, add_bot_service, split_address
 from croupier.transport._sessions import BotSession, Closing
@@ -398,31 +398,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 self.peers.failed(key, asyncio.get_running_loop().time())
 
     async def serve_pipe(self, sock: socket.socket, exited: Awaitable[Any]) -> None:
-        """Serve a launched bot's session pipe (:mod:`._pipe`) until it ends: its Session
-        stream, exactly as on gRPC, once the bot speaks there; nothing if it never does (a bot
-        that dials gRPC instead: its pipe stays quiet until ``exited``, its process's end,
-        since what the bot started may hold the pipe open after it)."""
-        context = await open_pipe(sock, MAX_BOT_MESSAGE_BYTES)
-        first_frame = asyncio.ensure_future(self.unless_closing(context.frame()))
-        gone = asyncio.ensure_future(exited)
-        try:
-            await asyncio.wait((first_frame, gone), return_when=asyncio.FIRST_COMPLETED)
-            if not first_frame.done():  # the bot's process ended without a word on its pipe
-                return
-            first = first_frame.result()
-            if first is None:  # the bot is gone, or never used its pipe
-                return
-            context.unread(first)
-            self.pipes += 1
-            await self.Session(None, cast(grpc.aio.ServicerContext, context))
-        except (_Closing, PipeAborted, ConnectionError):
-            pass
-        except Exception:  # a bug: logged, and the bot's seats end with its pipe
-            self._log.exception("session_pipe_failed")
-        finally:
-            for waiter in (first_frame, gone):
-                waiter.cancel()
-            context.close()
+        """Serve a launched bot's session pipe until it ends (:func:`._pipe.serve_pipe`)."""
+        await serve_pipe(self, sock, exited, MAX_BOT_MESSAGE_BYTES)
 
     async def _session_handshake(
         self, context: grpc.aio.ServicerContext, first: Any, key: str | None
