@@ -462,6 +462,9 @@ function sessionReconnectS(options) {
   return value;
 }
 
+// The largest frame taken from the arbiter on the session pipe (a decision is a few KiB).
+const MAX_PIPE_FRAME = 64 << 20;
+
 // Serve a bot session (the process stays up across matches): open BotService.Session with the
 // session token (CROUPIER_SESSION_TOKEN), then play every seat the arbiter hands over, each with
 // its own state, concurrently up to the capacity, until the arbiter ends the session. The seats
@@ -478,11 +481,15 @@ function serve(act, options = {}) {
   const token =
     options.token !== undefined ? options.token : process.env.CROUPIER_SESSION_TOKEN || "";
   const name = options.name || "node-bot";
-  let client;
+  let client = null; // (made at the first gRPC dial: a bot on its session pipe needs none)
   let windowS;
+  const pipeFd = options.address ? "" : process.env.CROUPIER_SESSION_FD || "";
+  delete process.env.CROUPIER_SESSION_FD; // taken once: its number may be reused
   try {
     windowS = sessionReconnectS(options);
-    client = botClient(options.address || process.env.CROUPIER_ADDRESS);
+    if (!/^[0-9]+$/.test(pipeFd)) {
+      client = botClient(options.address || process.env.CROUPIER_ADDRESS);
+    }
   } catch (err) {
     return Promise.reject(err);
   }
@@ -515,7 +522,7 @@ function serve(act, options = {}) {
         byToken.clear();
       }
       Promise.allSettled(seats).then(() => {
-        client.close();
+        if (client) client.close();
         if (err) reject(err);
         else resolve({ sessionId, matches, failed, sessions });
       });
@@ -560,6 +567,14 @@ function serve(act, options = {}) {
     }
 
     function open() {
+      if (!client) {
+        try {
+          client = botClient(options.address || process.env.CROUPIER_ADDRESS);
+        } catch (err) {
+          finish(err);
+          return;
+        }
+      }
       const again = droppedAt !== null;
       const multiplexed = hello.protocol_version > OLDEST_PROTOCOL_VERSION;
       let welcomed = false;
@@ -654,7 +669,7 @@ function serve(act, options = {}) {
     // the arbiter made for this process alone. Its end is the session's end; a pipe closed
     // before the welcome (a refusal) sends the bot to gRPC, which says why.
     function openPipe(fd) {
-      const { requestSerialize, responseDeserialize } = client.constructor.service.Session;
+      const { requestSerialize, responseDeserialize } = loadService().service.Session;
       const pipe = new net.Socket({ fd, readable: true, writable: true });
       let welcomed = false;
       let buffered = Buffer.alloc(0);
@@ -668,8 +683,20 @@ function serve(act, options = {}) {
         buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
         while (buffered.length >= 4) {
           const size = buffered.readUInt32BE(0);
+          if (size > MAX_PIPE_FRAME) {
+            pipe.destroy();
+            finish(new BotError(`the arbiter sent a frame of ${size} bytes: more than 64 MiB`));
+            return;
+          }
           if (buffered.length < 4 + size) break;
-          const message = responseDeserialize(buffered.subarray(4, 4 + size));
+          let message;
+          try {
+            message = responseDeserialize(buffered.subarray(4, 4 + size));
+          } catch (err) {
+            pipe.destroy();
+            finish(new BotError("the arbiter sent a frame that is no SessionResponse"));
+            return;
+          }
           buffered = buffered.subarray(4 + size);
           if (message.kind === "welcome") {
             welcomed = true;
@@ -687,6 +714,7 @@ function serve(act, options = {}) {
       });
       pipe.on("error", () => {}); // (its end follows)
       pipe.on("close", () => {
+        if (over) return;
         if (welcomed) finish(null);
         else {
           console.error(`${name}: the arbiter closed the session pipe unwelcomed: to gRPC`);
@@ -696,14 +724,12 @@ function serve(act, options = {}) {
       send({ hello });
     }
 
-    const fd = options.address ? "" : process.env.CROUPIER_SESSION_FD || "";
-    delete process.env.CROUPIER_SESSION_FD; // taken once: its number may be reused
-    if (/^[0-9]+$/.test(fd)) {
+    if (/^[0-9]+$/.test(pipeFd)) {
       try {
-        openPipe(Number(fd));
+        openPipe(Number(pipeFd));
         return;
       } catch (err) {
-        console.error(`${name}: CROUPIER_SESSION_FD=${fd} is not usable (${err.message})`);
+        console.error(`${name}: CROUPIER_SESSION_FD=${pipeFd} is not usable (${err.message})`);
       }
     }
     open();

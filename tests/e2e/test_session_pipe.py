@@ -22,7 +22,7 @@ from test_multiplexed import MUX, NODE_RANDOM, _normal, _records
 
 from croupier.arbiter import Outcome
 from croupier.runner import MatchRun, run_match
-from croupier.transport import ArbiterServer, BotPool, SandboxOptions
+from croupier.transport import ArbiterServer, BotPool, SandboxOptions, _cgroups
 
 pytestmark = pytest.mark.e2e
 
@@ -132,6 +132,11 @@ def test_a_hostile_frame_on_a_pipe_ends_only_its_own_bots_seats(
     assert outcomes == [expected, Outcome.NORMAL, Outcome.NORMAL, Outcome.NORMAL]
     assert _normal(after)
     assert pipes >= 2  # (the random bots' too)
+    # the hostile bot, still alive when its pipe ended, was stopped before the pool closed:
+    # nothing of it is left, not even its control group
+    setup = _cgroups.machine_setup()
+    left = [p for h in setup.hierarchies for p in h.parent.glob(f"croupier-{os.getpid()}-*")]
+    assert left == []
 
 
 def test_each_launched_bot_holds_its_own_pipe_and_no_other(tmp_path: Path) -> None:

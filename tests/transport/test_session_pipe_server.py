@@ -65,3 +65,32 @@ def test_bytes_that_are_no_message_do_not_end_a_protocol_2_pipe_session() -> Non
             await server.stop()
 
     asyncio.run(main())
+
+
+def test_a_protocol_2_pipe_session_flooded_with_messages_ends() -> None:
+    """In protocol 2 a bot sends nothing after its hello: more than the pipe's cap of messages
+    (64) is a flood, and ends the session (a frame costs a bot next to nothing)."""
+
+    async def main() -> None:
+        server = ArbiterServer()
+        await server.start()
+        session = server.bots.open_session()
+        ours, theirs = socket.socketpair()
+        exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        serving = asyncio.ensure_future(server.bots.serve_pipe(ours, exited))
+        reader, writer = await asyncio.open_unix_connection(sock=theirs)
+        try:
+            hello = pb.SessionHello(token=session.token, protocol_version=2, capacity=1)
+            writer.write(_frame(pb.SessionRequest(hello=hello)))
+            size = int.from_bytes(await reader.readexactly(4), "big")
+            await reader.readexactly(size)
+            writer.write(_frame(pb.SessionRequest()) * 200)
+            await writer.drain()
+            await asyncio.wait_for(serving, 5)
+            assert session.ended.is_set()
+        finally:
+            writer.close()
+            exited.cancel()
+            await server.stop()
+
+    asyncio.run(main())

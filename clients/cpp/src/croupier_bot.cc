@@ -480,13 +480,19 @@ bool read_exactly(int fd, char* out, size_t size) {
   return true;
 }
 
-bool read_frame(int fd, std::string* data) {
+// The largest frame taken from the arbiter: what the kit accepts on gRPC (dial()).
+constexpr size_t kMaxFrame = 64 << 20;
+
+// The next frame's bytes into `data`: 1, or 0 at the pipe's end (or a frame cut short: the
+// arbiter is gone), or -1 for a frame longer than kMaxFrame.
+int read_frame(int fd, std::string* data) {
   unsigned char header[4];
-  if (!read_exactly(fd, reinterpret_cast<char*>(header), 4)) return false;
+  if (!read_exactly(fd, reinterpret_cast<char*>(header), 4)) return 0;
   const size_t size = (size_t{header[0]} << 24) | (size_t{header[1]} << 16) |
                       (size_t{header[2]} << 8) | size_t{header[3]};
+  if (size > kMaxFrame) return -1;
   data->resize(size);
-  return size == 0 || read_exactly(fd, data->data(), size);
+  return size == 0 || read_exactly(fd, data->data(), size) ? 1 : 0;
 }
 
 bool write_frame(int fd, const google::protobuf::Message& message) {
@@ -506,35 +512,46 @@ bool write_frame(int fd, const google::protobuf::Message& message) {
   return true;
 }
 
-// The session on its pipe until the arbiter ends it (the pipe's end); false if the arbiter
-// closed the pipe without welcoming the session (a refusal: gRPC then says why).
-bool pipe_session(int fd, const v1::SessionRequest& hello, const BotFactory& make,
-                  const Options& options, std::map<std::string, SessionSeat>* seats,
-                  int* played) {
+// How a session on the pipe ended.
+enum class PipeEnd { kRefused, kOver, kBadFrame };
+
+// The session on its pipe until the arbiter ends it (the pipe's end): kOver; kRefused if the
+// arbiter closed the pipe without welcoming the session (gRPC then says why); kBadFrame for a
+// frame too long or that is no SessionResponse.
+PipeEnd pipe_session(int fd, const v1::SessionRequest& hello, const BotFactory& make,
+                     const Options& options, std::map<std::string, SessionSeat>* seats,
+                     int* played) {
   std::string data;
   v1::SessionResponse response;
-  if (!write_frame(fd, hello) || !read_frame(fd, &data) || !response.ParseFromString(data) ||
+  if (!write_frame(fd, hello) || read_frame(fd, &data) != 1 ||
+      !response.ParseFromString(data) ||
       response.kind_case() != v1::SessionResponse::kWelcome) {
     ::close(fd);
-    return false;
+    return PipeEnd::kRefused;
   }
   std::map<uint32_t, std::string> refs;
-  while (read_frame(fd, &data)) {
-    if (!response.ParseFromString(data)) break;
+  PipeEnd end = PipeEnd::kOver;
+  while (true) {
+    const int got = read_frame(fd, &data);
+    if (got == 0) break;
+    if (got < 0 || !response.ParseFromString(data)) {
+      end = PipeEnd::kBadFrame;
+      break;
+    }
     v1::SessionRequest replies = answer(response, make, options, &refs, seats, played);
     if (replies.replies_size() > 0) write_frame(fd, replies);  // (a closed pipe: read says so)
   }
   ::close(fd);
-  return true;
+  return end;
 }
 
 // The descriptor of this process's session pipe, taken once (-1: none, or not a socket).
 int take_session_pipe() {
-  const char* raw = std::getenv("CROUPIER_SESSION_FD");
-  if (raw == nullptr || *raw == '\0') return -1;
-  char* end = nullptr;
-  const long fd = std::strtol(raw, &end, 10);
+  const std::string raw = env_or("", "CROUPIER_SESSION_FD");
   ::unsetenv("CROUPIER_SESSION_FD");  // (its number may be reused once it is closed)
+  if (raw.empty()) return -1;
+  char* end = nullptr;
+  const long fd = std::strtol(raw.c_str(), &end, 10);
   struct stat info {};
   if (end == nullptr || *end != '\0' || fd < 0 || ::fstat(static_cast<int>(fd), &info) != 0 ||
       !S_ISSOCK(info.st_mode)) {
@@ -570,7 +587,11 @@ int serve(const BotFactory& make, const Options& options) {
   int played = 0;
   // launched with a session pipe (and no address of the bot's own): the session there
   if (const int fd = options.address.empty() ? take_session_pipe() : -1; fd >= 0) {
-    if (pipe_session(fd, hello, make, options, &seats, &played)) {
+    const PipeEnd end = pipe_session(fd, hello, make, options, &seats, &played);
+    if (end == PipeEnd::kBadFrame) {
+      return fail(options, "the arbiter sent a frame that is no SessionResponse");
+    }
+    if (end == PipeEnd::kOver) {
       if (!seats.empty()) std::cerr << options.name << ": the session ended with seats unfinished\n";
       std::cerr << "session over; matches=" << played << std::endl;
       return 0;

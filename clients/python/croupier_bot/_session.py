@@ -294,6 +294,9 @@ async def _mux_stream(
 #: "The session pipe").
 ENV_SESSION_FD = "CROUPIER_SESSION_FD"
 _HEADER = 4
+#: The largest frame taken from the arbiter (what the C++ kit and the stdio bridge accept on
+#: gRPC; a decision message is a few KiB).
+_MAX_FRAME = 64 << 20
 
 
 def _frame(message: Any) -> bytes:
@@ -333,6 +336,8 @@ def _pipe_session(sock: socket.socket, hello: Any, seats: _Seats) -> str | None:
             if len(header) < _HEADER:
                 return None  # the end (or a frame cut short: the arbiter is gone)
             size = int.from_bytes(header, "big")
+            if size > _MAX_FRAME:
+                raise BotError(f"the arbiter sent a frame of {size} bytes: more than {_MAX_FRAME}")
             data: bytes = pipe.read(size)
             return data if len(data) == size else None
 

@@ -170,6 +170,11 @@ class SessionMux:
         self._reader: asyncio.Task[None] | None = None
         self._flooded = 0
         self.seats_handed = 0
+        #: Decisions written on this stream not yet matched by a reply: a reply that comes for
+        #: a seat already over (its match ended meanwhile) still answers one of them, and is
+        #: not counted against a session pipe's flood cap.
+        self._unanswered = 0
+        self._flood = ""  # why the reader ended the stream, when it was a flood
 
     # -- what wakes the writer ----------------------------------------------------------------
 
@@ -312,6 +317,7 @@ class SessionMux:
         data, decisions, ended = self._batch()
         if data:
             await self._write(data)
+            self._unanswered += len(decisions)
             at = self._loop.time()
             for seat, request_id in decisions:
                 if not seat.link.over and seat.link.connection == seat.connection:
@@ -338,7 +344,7 @@ class SessionMux:
                     await self._flush()
                     continue
                 if self._reader.done():
-                    reason = "the bot closed the session's stream"
+                    reason = self._flood or "the bot closed the session's stream"
                     return
                 if self._ending and all(s.link.done.is_set() for s in self._refs.values()):
                     return
@@ -386,6 +392,7 @@ class SessionMux:
             while True:
                 if idle_cap is not None and idle > idle_cap:
                     self._log.warning("session_pipe_flooded", messages=idle)
+                    self._flood = f"flooding: {idle} messages in a row that answer no decision"
                     return
                 idle += 1
                 try:
@@ -395,6 +402,9 @@ class SessionMux:
                 if request is grpc.aio.EOF:
                     return
                 received_at = loop.time()
+                if request.replies and self._unanswered > 0:  # (answers, if late ones)
+                    self._unanswered = max(0, self._unanswered - len(request.replies))
+                    idle = 0
                 for reply in request.replies:
                     seat = refs.get(reply.seat_ref)
                     if seat is None:  # a seat already over on this stream, or none of its own

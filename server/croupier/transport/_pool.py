@@ -194,6 +194,7 @@ class BotPool:
         self._bots: dict[str, _Bot] = {}
         self._remotes: dict[str, _Remote] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._monitors: set[asyncio.Task[None]] = set()  # the session processes' monitors
         self._per_match: dict[int, BotProcess] = {}  # by pid, until stopped
         self._exits: list[BotExit] = []
         self._closed = asyncio.Event()
@@ -513,6 +514,8 @@ class BotPool:
             bot.stats.protocol = session.protocol_version
             instance = _Instance(process, session, lane)
             instance.monitor = asyncio.create_task(self._monitor(bot, instance))
+            self._monitors.add(instance.monitor)
+            instance.monitor.add_done_callback(self._monitors.discard)
             bot.instances.append(instance)
             log.info("session_bot_started", capacity=session.capacity)
             return instance
@@ -622,7 +625,9 @@ class BotPool:
         instances = [i for bot in self._bots.values() for i in bot.instances]
         for instance in instances:
             self._server.bots.close_session(instance.session)
-        monitors = [i.monitor for i in instances if i.monitor is not None]
+        # every monitor still running: also those of instances already gone from their bot,
+        # which may still be stopping their process (and removing its control group)
+        monitors = {i.monitor for i in instances if i.monitor is not None} | self._monitors
         # gathered, not a TaskGroup: each bot is stopped and its exit recorded whatever became
         # of the others (a failed monitor must not cancel its siblings' shutdown)
         await asyncio.gather(*monitors, return_exceptions=True)

@@ -473,14 +473,15 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             return
 
         async def read_until_closed() -> None:
-            # the bot sends nothing after its hello; its end of the stream closing ends the session
+            # the bot sends nothing after its hello; its end of the stream closing ends the
+            # session (on a pipe, so do more than its cap of messages: all answer nothing here)
+            cap, read = getattr(context, "idle_cap", None) or math.inf, 0
             with contextlib.suppress(grpc.RpcError, asyncio.InvalidStateError, ConnectionError):
-                while True:
-                    try:
+                while (read := read + 1) <= cap + 1:
+                    with contextlib.suppress(DecodeError):  # (not a message, on a pipe: skipped)
                         if await context.read() is grpc.aio.EOF:
                             return
-                    except DecodeError:  # not a message (on a session pipe): skipped
-                        continue
+                log.warning("session_pipe_flooded", messages=read - 1)
 
         reader = asyncio.create_task(read_until_closed())
         handed = 0
