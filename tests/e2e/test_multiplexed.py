@@ -89,15 +89,17 @@ def _log(tmp: Path, name: str) -> str:
     return "\n".join(p.read_text() for p in sorted((tmp / "logs").glob(f"{name}.*.log")))
 
 
+@pytest.mark.parametrize("stream", ["grpc", "pipe"])
 def test_many_seats_share_one_stream_answered_out_of_order_each_charged_from_its_write(
-    tmp_path: Path,
+    tmp_path: Path, stream: str
 ) -> None:
-    """One process plays seat 0 of three matches at once on its one stream; it holds the
-    replies of its second and third seats 150 and 300 ms, so they leave out of the order they
-    were asked in, mixed in messages with the others'; every match plays normally, and each
-    decision is charged at least the time the bot held it (its clock started when the message
-    carrying it was written, not at a later write to the process)."""
-    holds = ["--hold-ms", "2:150", "--hold-ms", "3:300"]
+    """One process plays seat 0 of three matches at once on its one stream (its gRPC Session
+    stream, or its session pipe); it holds the replies of its second and third seats 150 and
+    300 ms, so they leave out of the order they were asked in, mixed in messages with the
+    others'; every match plays normally, and each decision is charged at least the time the
+    bot held it (its clock started when the message carrying it was written, not at a later
+    write to the process)."""
+    holds = ["--hold-ms", "2:150", "--hold-ms", "3:300", *(["--pipe"] if stream == "pipe" else [])]
     bots = {"x": [*MUX, *holds], "r1": RANDOM, "r2": RANDOM, "r3": RANDOM}
     tables = [list(bots)] * 6
     runs, pool = asyncio.run(_play(tmp_path, bots, tables, concurrency=3))
