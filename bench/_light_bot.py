@@ -94,6 +94,27 @@ async def session(stub, token, capacity):
     await asyncio.gather(*seats)
 
 
+def answer(response, rngs):
+    """The replies to one multiplexed SessionResponse: a random legal id for each decision,
+    from its seat's own generator (``rngs``, by seat_ref, kept from assignment to match end)."""
+    out = pb.SessionRequest()
+    for item in response.seat_messages:
+        ref = item.seat_ref
+        if item.HasField("assignment"):
+            rngs[ref] = random.Random(item.assignment.seed)
+        message = item.message
+        kind = message.WhichOneof("kind")
+        if kind == "decision":
+            d = message.decision
+            reply = out.replies.add()
+            reply.seat_ref = ref
+            reply.action.request_id = d.request_id
+            reply.action.action_id = rngs[ref].choice(d.legal_actions).id
+        elif kind == "match_end":
+            rngs.pop(ref, None)
+    return out
+
+
 async def multiplexed(stub, token, capacity):
     call = stub.Session()
     await call.write(
@@ -113,21 +134,7 @@ async def multiplexed(stub, token, capacity):
 
     writer = asyncio.create_task(write_due())
     while (r := await call.read()) is not grpc.aio.EOF:
-        out = pb.SessionRequest()
-        for item in r.seat_messages:
-            ref = item.seat_ref
-            if item.HasField("assignment"):
-                rngs[ref] = random.Random(item.assignment.seed)
-            message = item.message
-            kind = message.WhichOneof("kind")
-            if kind == "decision":
-                d = message.decision
-                reply = out.replies.add()
-                reply.seat_ref = ref
-                reply.action.request_id = d.request_id
-                reply.action.action_id = rngs[ref].choice(d.legal_actions).id
-            elif kind == "match_end":
-                rngs.pop(ref, None)
+        out = answer(r, rngs)
         if out.replies:
             if DELAY:  # each reply waits, not the stream: later messages are read meanwhile
                 loop.call_later(DELAY, due.put_nowait, out)
@@ -170,21 +177,7 @@ def piped(fd, token, capacity):
         return False  # refused: gRPC says why
     rngs = {}
     while (data := read()) is not None:
-        out = pb.SessionRequest()
-        for item in pb.SessionResponse.FromString(data).seat_messages:
-            ref = item.seat_ref
-            if item.HasField("assignment"):
-                rngs[ref] = random.Random(item.assignment.seed)
-            message = item.message
-            kind = message.WhichOneof("kind")
-            if kind == "decision":
-                d = message.decision
-                reply = out.replies.add()
-                reply.seat_ref = ref
-                reply.action.request_id = d.request_id
-                reply.action.action_id = rngs[ref].choice(d.legal_actions).id
-            elif kind == "match_end":
-                rngs.pop(ref, None)
+        out = answer(pb.SessionResponse.FromString(data), rngs)
         if out.replies:
             if DELAY:
                 time.sleep(DELAY)

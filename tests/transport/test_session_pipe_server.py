@@ -5,9 +5,13 @@ bot started may still hold it), and bytes that are no message do not end a proto
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 from croupier.transport import ArbiterServer
+from croupier.transport._sessions import BotSession
 from croupier.v1 import bot_pb2 as pb
 
 
@@ -36,33 +40,52 @@ def test_an_unused_pipe_is_let_go_when_its_bot_exits_though_held_open() -> None:
     asyncio.run(main())
 
 
+@dataclass
+class _Piped:
+    """A protocol 2 session welcomed on a pipe: the server, the session, the task serving the
+    pipe, the bot's end (and the future standing for its process's exit)."""
+
+    server: ArbiterServer
+    session: BotSession
+    serving: asyncio.Future[None]
+    writer: asyncio.StreamWriter
+    exited: asyncio.Future[int]
+
+
+@contextlib.asynccontextmanager
+async def _protocol_2_session() -> AsyncIterator[_Piped]:
+    server = ArbiterServer()
+    await server.start()
+    session = server.bots.open_session()
+    ours, theirs = socket.socketpair()
+    exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    serving = asyncio.ensure_future(server.bots.serve_pipe(ours, exited))
+    reader, writer = await asyncio.open_unix_connection(sock=theirs)
+    try:
+        hello = pb.SessionHello(token=session.token, protocol_version=2, capacity=1)
+        writer.write(_frame(pb.SessionRequest(hello=hello)))
+        size = int.from_bytes(await reader.readexactly(4), "big")
+        welcome = pb.SessionResponse.FromString(await reader.readexactly(size))
+        assert welcome.welcome.protocol_version == 2
+        yield _Piped(server, session, serving, writer, exited)
+    finally:
+        writer.close()
+        exited.cancel()
+        await server.stop()
+
+
 def test_bytes_that_are_no_message_do_not_end_a_protocol_2_pipe_session() -> None:
     async def main() -> None:
-        server = ArbiterServer()
-        await server.start()
-        session = server.bots.open_session()
-        ours, theirs = socket.socketpair()
-        exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        serving = asyncio.ensure_future(server.bots.serve_pipe(ours, exited))
-        reader, writer = await asyncio.open_unix_connection(sock=theirs)
-        try:
-            hello = pb.SessionHello(token=session.token, protocol_version=2, capacity=1)
-            writer.write(_frame(pb.SessionRequest(hello=hello)))
-            size = int.from_bytes(await reader.readexactly(4), "big")
-            welcome = pb.SessionResponse.FromString(await reader.readexactly(size))
-            assert welcome.welcome.protocol_version == 2
-            writer.write(_frame(b"\xff\xff\xff\xff not a SessionRequest"))
-            await writer.drain()
+        async with _protocol_2_session() as piped:
+            piped.writer.write(_frame(b"\xff\xff\xff\xff not a SessionRequest"))
+            await piped.writer.drain()
             await asyncio.sleep(0.3)
-            assert not serving.done()
-            assert not session.ended.is_set()
-            writer.close()  # the bot hangs up: the session ends, quietly
-            await asyncio.wait_for(serving, 5)
-            assert serving.exception() is None
-            assert server.bots.pipes == 1
-        finally:
-            exited.cancel()
-            await server.stop()
+            assert not piped.serving.done()
+            assert not piped.session.ended.is_set()
+            piped.writer.close()  # the bot hangs up: the session ends, quietly
+            await asyncio.wait_for(piped.serving, 5)
+            assert piped.serving.exception() is None
+            assert piped.server.bots.pipes == 1
 
     asyncio.run(main())
 
@@ -72,25 +95,10 @@ def test_a_protocol_2_pipe_session_flooded_with_messages_ends() -> None:
     (64) is a flood, and ends the session (a frame costs a bot next to nothing)."""
 
     async def main() -> None:
-        server = ArbiterServer()
-        await server.start()
-        session = server.bots.open_session()
-        ours, theirs = socket.socketpair()
-        exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        serving = asyncio.ensure_future(server.bots.serve_pipe(ours, exited))
-        reader, writer = await asyncio.open_unix_connection(sock=theirs)
-        try:
-            hello = pb.SessionHello(token=session.token, protocol_version=2, capacity=1)
-            writer.write(_frame(pb.SessionRequest(hello=hello)))
-            size = int.from_bytes(await reader.readexactly(4), "big")
-            await reader.readexactly(size)
-            writer.write(_frame(pb.SessionRequest()) * 200)
-            await writer.drain()
-            await asyncio.wait_for(serving, 5)
-            assert session.ended.is_set()
-        finally:
-            writer.close()
-            exited.cancel()
-            await server.stop()
+        async with _protocol_2_session() as piped:
+            piped.writer.write(_frame(pb.SessionRequest()) * 200)
+            await piped.writer.drain()
+            await asyncio.wait_for(piped.serving, 5)
+            assert piped.session.ended.is_set()
 
     asyncio.run(main())
