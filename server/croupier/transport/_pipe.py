@@ -4,12 +4,13 @@ stream without gRPC.
 A bot process that the arbiter launches to serve a session (``BotPool``) inherits one end of a
 fresh ``socketpair`` (a unix stream socket: nobody else holds either end, and nothing on the
 file system names it); ``CROUPIER_SESSION_FD`` gives its descriptor number. A bot that knows it
-(the Python SDK) speaks its Session stream there: exactly the ``SessionRequest`` and
-``SessionResponse`` messages it would send and read on ``BotService.Session``, each as one
-*frame*, a 4-byte big-endian length then the serialized message. The arbiter serves that
-stream as it serves the gRPC one (the same handshake, the same multiplexed writer,
-:mod:`._mux`); the session's end is the socket's end, and an arbiter that refuses the session
-(a wrong token, an unsupported version) closes it without a frame, the reason in its log.
+(the Python and Node SDKs, the C++ kit) speaks its Session stream there: exactly the
+``SessionRequest`` and ``SessionResponse`` messages it would send and read on
+``BotService.Session``, each as one *frame*, a 4-byte big-endian length then the serialized
+message. The arbiter serves that stream as it serves the gRPC one (the same handshake, the
+same multiplexed writer, :mod:`._mux`); the session's end is the socket's end, and an arbiter
+that refuses the session (a wrong token, an unsupported version) closes it without a frame, the
+reason in its log.
 
 Why: the cost of a message on this machine is per message, not per byte, and gRPC's is large
 (a ``grpc.aio`` stream: about 190 µs of the server's CPU and 200 of the client's per message);
@@ -17,8 +18,8 @@ a frame on a socket costs a few tens. A bot that ignores the variable dials gRPC
 end of the pipe stays unused until it exits).
 
 A frame longer than ``MAX_BOT_MESSAGE_BYTES`` (what the gRPC listener accepts) ends the pipe
-before any of it is read, and so do :data:`MAX_IDLE_MESSAGES` messages in a row that answer no
-decision (a flood, cheap for a bot here): the seats it carried fault as their bot's
+before any of it is read, and so do more than :data:`MAX_IDLE_MESSAGES` messages in a row that
+answer no decision (a flood, cheap for a bot here): the seats it carried fault as their bot's
 disconnection.
 """
 

@@ -166,8 +166,8 @@ class BotPool:
     matches' ``reconnect_grace_s``), and records the disconnect fault only after it. A seat it
     had been handed but not yet joined is handed again to its next session.
     ``pipe`` (the default): each launched session bot also gets a session pipe of its own
-    (:mod:`._pipe`), which a bot that knows it (the Python SDK) plays its session on instead of
-    gRPC; False: none (every bot on gRPC, as before it existed).
+    (:mod:`._pipe`), which a bot that knows it (the Python and Node SDKs, the C++ kit) plays
+    its session on instead of gRPC; False: none (every bot on gRPC, as before it existed).
     Use as ``async with BotPool(...) as pool``, or call :meth:`close` at the end.
     """
 
