@@ -62,8 +62,12 @@ class _Match:
 
 @contextmanager
 def _match(out: Path, *args: str, humans: int = 1) -> Iterator[_Match]:
-    """``croupier match ... --out OUT``, once it has printed every human seat's URL."""
-    argv = [sys.executable, "-m", "croupier", "match", "--out", str(out), *args]
+    """``croupier match ... --out OUT``, once it has printed every human seat's URL. The seats
+    have 120 s to join, not 15: a browser starting on a loaded machine (the suite's other
+    worker) took longer, the match went on without the second page's seat and ended, and that
+    page found no server."""
+    argv = [sys.executable, "-m", "croupier", "match", "--out", str(out), "--connect-timeout",
+            "120", *args]  # fmt: skip
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     played = _Match(proc, {})
