@@ -56,16 +56,22 @@ def _cli_matches_per_s(matches: int) -> float:
         return matches / (time.perf_counter() - start)
 
 
+def _pool(server: ArbiterServer, out: Path, concurrency: int, pipe: bool) -> BotPool:
+    """The bots' pool, its launched bots on session pipes or (``pipe`` False) on gRPC; on a
+    checkout from before the session pipe, gRPC (the only way it has)."""
+    try:
+        return BotPool(server, out, capacity=concurrency, pipe=pipe)
+    except TypeError:  # (no such option)
+        return BotPool(server, out, capacity=concurrency)
+
+
 async def _session_matches(matches: int, concurrency: int, out: Path, pipe: bool = True) -> float:
     """(b) ``matches`` on one server, ``concurrency`` at a time, four pooled random bots; the
     bots are started (one warm-up match) before the clock starts. ``pipe`` False: the bots play
     their sessions on gRPC, not on their session pipes (as before the pipe existed)."""
     server = ArbiterServer()
     await server.start()
-    try:
-        pool = BotPool(server, out, capacity=concurrency, pipe=pipe)
-    except TypeError:  # a checkout from before the session pipe: gRPC only
-        pool = BotPool(server, out, capacity=concurrency)
+    pool = _pool(server, out, concurrency, pipe)
     names = ["r0", "r1", "r2", "r3"]
     for name in names:
         pool.add(name, RANDOM)
@@ -187,12 +193,7 @@ async def _arbiter_decisions(
     light bots speak gRPC, or (``pipe``) play on their session pipes."""
     server = ArbiterServer()
     await server.start()
-    try:
-        pool = BotPool(server, out, capacity=concurrency, pipe=pipe)
-    except TypeError:  # a checkout from before the session pipe: gRPC only
-        if pipe:
-            raise
-        pool = BotPool(server, out, capacity=concurrency)
+    pool = _pool(server, out, concurrency, pipe)
     names = ["l0", "l1", "l2", "l3"]
     for name in names:
         pool.add(name, [sys.executable, _LIGHT_BOT])

@@ -12,7 +12,7 @@ import socket
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,6 +139,34 @@ def _session_error(
 REPLY_BATCH_S = 0.002
 
 
+def _answers(items: Any, seats: _Seats) -> Iterator[tuple[list[Any], bool]]:
+    """The SeatReplies to one message's seat items, each seat's from its own bot, in batches:
+    ``(replies, more to come)``. A batch goes once its first reply has waited
+    :data:`REPLY_BATCH_S` for the others'; the last one, with whatever is left, only if
+    non-empty."""
+    clock = time.perf_counter
+    out: list[Any] = []
+    started = 0.0
+    for item in items:
+        action, leave = seats.handle(item)
+        if leave:
+            out.append(pb.SeatReply(seat_ref=item.seat_ref, leave=True))
+            continue
+        if action is None:
+            continue
+        reply = pb.SeatReply(seat_ref=item.seat_ref)
+        reply.action.request_id = item.message.decision.request_id
+        reply.action.action_id = action
+        out.append(reply)
+        if not started:
+            started = clock()
+        elif clock() - started > REPLY_BATCH_S:  # the first has waited long enough
+            yield out, True
+            out, started = [], 0.0
+    if out:
+        yield out, False
+
+
 class _Replies:
     """The writer of a multiplexed stream's replies: a task of its own, so that reading and
     playing the next message never waits for a write in flight. Each write takes every reply
@@ -246,7 +274,6 @@ async def _mux_stream(
     call = bot_pb2_grpc.BotServiceStub(channel).Session()
     welcome = None
     seats.new_stream()
-    clock = time.perf_counter
     replies: _Replies | None = None
     hello_sent = False
     try:
@@ -259,27 +286,10 @@ async def _mux_stream(
         welcomed(welcome)
         replies = _Replies(call)
         while (response := await call.read()) is not grpc.aio.EOF:
-            out: list[Any] = []
-            started = 0.0
-            for item in response.seat_messages:
-                action, leave = seats.handle(item)
-                if leave:
-                    out.append(pb.SeatReply(seat_ref=item.seat_ref, leave=True))
-                    continue
-                if action is None:
-                    continue
-                reply = pb.SeatReply(seat_ref=item.seat_ref)
-                reply.action.request_id = item.message.decision.request_id
-                reply.action.action_id = action
-                out.append(reply)
-                if not started:
-                    started = clock()
-                elif clock() - started > REPLY_BATCH_S:  # the first has waited long enough
-                    replies.put(out)
-                    out, started = [], 0.0
-                    await asyncio.sleep(0)  # (the writer's turn)
-            if out:
+            for out, more in _answers(response.seat_messages, seats):
                 replies.put(out)
+                if more:
+                    await asyncio.sleep(0)  # (the writer's turn)
     except grpc.aio.AioRpcError as exc:
         welcomed_ = welcome is not None
         raise _session_error(exc, hello_sent=hello_sent, welcomed=welcomed_, again=again) from None
@@ -327,7 +337,6 @@ def _pipe_session(sock: socket.socket, hello: Any, seats: _Seats) -> str | None:
     the arbiter ends it (the pipe's end); return the session id, or None if the arbiter closed
     the pipe without welcoming the session (it refused it: the caller dials gRPC, which says
     why)."""
-    clock = time.perf_counter
     seats.new_stream()
     with sock, sock.makefile("rb") as pipe:
 
@@ -364,25 +373,8 @@ def _pipe_session(sock: socket.socket, hello: Any, seats: _Seats) -> str | None:
             raise BotError("the arbiter did not welcome the session")
         try:
             while (data := read()) is not None:
-                out = pb.SessionRequest()
-                started = 0.0
-                for item in parse(data).seat_messages:
-                    action, leave = seats.handle(item)
-                    if leave:
-                        out.replies.add(seat_ref=item.seat_ref, leave=True)
-                        continue
-                    if action is None:
-                        continue
-                    reply = out.replies.add(seat_ref=item.seat_ref)
-                    reply.action.request_id = item.message.decision.request_id
-                    reply.action.action_id = action
-                    if not started:
-                        started = clock()
-                    elif clock() - started > REPLY_BATCH_S:  # the first has waited long enough
-                        send(out)
-                        out, started = pb.SessionRequest(), 0.0
-                if out.replies:
-                    send(out)
+                for out, _ in _answers(parse(data).seat_messages, seats):
+                    send(pb.SessionRequest(replies=out))
         except OSError:
             pass  # the pipe broke: the arbiter is gone, and the session with it
     return str(welcome.welcome.session_id)

@@ -77,8 +77,6 @@ class PipeContext:
         self._limit = limit
         self._first: bytes | None = None
         self._unyielded = 0
-        #: The status the arbiter ended the stream with (``abort``), if it did.
-        self.status: tuple[Any, str] | None = None
 
     def peer(self) -> str:
         return PIPE_PEER
@@ -127,7 +125,7 @@ class PipeContext:
         await self._writer.drain()
 
     async def abort(self, code: Any, details: str = "", trailing_metadata: Any = ()) -> None:
-        self.status = (code, details)
+        """End the stream: the pipe closes with no frame (the reason is in the arbiter's log)."""
         self._writer.close()
         raise PipeAborted(details)
 
