@@ -68,6 +68,14 @@ def add_arguments(t: argparse.ArgumentParser) -> None:
         metavar="N",
         help="matches at once (default: the number of cores)",
     )
+    t.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="local executor: N worker processes, each its own arbiter and bots, sharing "
+        "--concurrency (default 1: one arbiter; no remote bots with more)",
+    )
     t.add_argument("--executor", choices=EXECUTORS, default=None, help="local (default) or ray")
     t.add_argument("--address", default=None, help="the Ray cluster's address (with ray)")
     t.add_argument(
@@ -137,6 +145,10 @@ def run(args: argparse.Namespace) -> int:
         if args.concurrency < 1:
             raise ConfigError(f"--concurrency {args.concurrency}: must be at least 1")
         runtime["concurrency"] = args.concurrency
+    if args.workers is not None:
+        if args.workers < 1:
+            raise ConfigError(f"--workers {args.workers}: must be at least 1")
+        runtime["workers"] = args.workers
     if args.executor is not None:
         runtime["executor"] = args.executor
     if args.address is not None:

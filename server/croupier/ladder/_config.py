@@ -40,6 +40,7 @@ _TOP_KEYS = {
     "store",
     "out",
     "concurrency",
+    "workers",
     "event_flush_ms",
     "action_terms",
     "executor",
@@ -146,6 +147,8 @@ class TournamentConfig:
     store: Path = Path("tournament.sqlite")
     out: Path = Path("matches")
     concurrency: int = 0  # 0: os.cpu_count()
+    #: Worker processes of the local executor, each its own arbiter (``_workers.py``).
+    workers: int = 1
     #: How long an event may wait for its seat's next message (0: always; MatchConfig's).
     event_flush_ms: int = defaults.EVENT_FLUSH_MS
     #: Compute the control variate's action terms for seats of the bundled random bot
@@ -445,6 +448,7 @@ def parse_config(
         store=place("store", f"{stem}.sqlite"),
         out=place("out", f"{stem}-matches"),
         concurrency=r.integer(data, "concurrency", 0),
+        workers=r.integer(data, "workers", 1, low=1),
         event_flush_ms=flush_ms,
         action_terms=r.boolean(data, "action_terms", True),
         executor=r.choice(data, "executor", "local", EXECUTORS),
@@ -523,6 +527,6 @@ def _seed(r: _Reader, data: Mapping[str, Any]) -> int | None:
 
 
 def with_runtime(config: TournamentConfig, **changes: Any) -> TournamentConfig:
-    """A copy with runtime settings changed (store, out, concurrency, executor, address,
-    restart, tls, sandbox)."""
+    """A copy with runtime settings changed (store, out, concurrency, workers, executor,
+    address, restart, tls, sandbox)."""
     return replace(config, **changes)

@@ -281,6 +281,17 @@ async def run_tournament(
 
             await asyncio.to_thread(check_reachable, config.address)
     remote = [b.name for b in config.bots if b.remote]
+    if config.workers > 1 and config.executor == "local":
+        if remote:
+            raise ConfigError(
+                f"{config.source}: workers = {config.workers}: remote bots ({', '.join(remote)}) "
+                "need one arbiter (their seat tokens come from its listener): workers = 1"
+            )
+        if watch is not None:
+            raise ConfigError(
+                f"{config.source}: workers = {config.workers}: the server's live view needs "
+                "one arbiter: workers = 1"
+            )
     if remote and config.fmt.duplicate and not config.fmt.allow_remote_duplicate:
         raise ConfigError(
             f"{config.source}: format.duplicate: remote bots ({', '.join(remote)}) can remember "
@@ -472,6 +483,34 @@ async def _executor(
             )
 
         yield on_ray
+        return
+    if config.workers > 1:
+        from croupier.ladder._workers import play_workers
+
+        async def on_workers(
+            jobs: list[MatchJob],
+            commit: Callable[[Played], None],
+            stop: Callable[[], bool],
+            cancel: asyncio.Event | None,
+            announce: RemoteAnnounce | None,
+        ) -> None:
+            await play_workers(
+                jobs,
+                commit,
+                workers=config.workers,
+                concurrency=concurrency,
+                out_dir=config.out,
+                log_dir=log_dir,
+                restart=restart,
+                sandbox=config.sandbox,
+                stop=stop,
+                cancel=cancel,
+                on_stats=record_stats,
+                lanes=lanes,
+            )
+
+        log_dir = bot_log_dir(config.out)
+        yield on_workers
         return
     player = LocalPlayer(
         bots.values(),
