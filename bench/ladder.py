@@ -12,7 +12,9 @@
   ``--matches`` matches each, timed over the whole command (start-up included) and in the
   steady state (from the first stored match to the last, by ``finished_at``); (c) in-process
   play, no gRPC and no processes (``transport.play_local``: the rules and the codec only).
-  Reported as ratios to (a) and (c). Then where the CPU goes: the same tournament run in this
+  Reported as ratios to (a) and (c). (bw) the default tournament again with ``--workers`` the
+  number of cores (each worker process its own arbiter and bots, sharing the concurrency), as a
+  ratio to (b) at the default. Then where the CPU goes: the same tournament run in this
   process at the default concurrency, the arbiter's CPU (this process) and the bots' (its
   children, reaped by the pool) per match, against the cores there are.
 * lanes: what it costs to play duplicate sets without leaks. The default tournament (duplicate
@@ -177,8 +179,12 @@ def bench_throughput(matches: int, cli_matches: int) -> dict[str, float]:
         c1, cd = _config(root / "c1", rounds), _config(root / "cd", rounds)
         one = n / _run("tournament", c1, "--concurrency", 1)
         default = n / _run("tournament", cd)
+        cores = os.cpu_count() or 1
+        cw = _config(root / "cw", rounds)
+        workers = n / _run("tournament", cw, "--workers", cores)
         one_steady = _steady_per_s(c1.parent / "bench.sqlite")
         default_steady = _steady_per_s(cd.parent / "bench.sqlite")
+        workers_steady = _steady_per_s(cw.parent / "bench.sqlite")
         split = _cpu_split(_config(root / "cpu", rounds))
     start = time.perf_counter()
     for seed in range(n):
@@ -194,6 +200,8 @@ def bench_throughput(matches: int, cli_matches: int) -> dict[str, float]:
         "bd_tournament_default_per_s": default,
         "b1_steady_per_s": one_steady,
         "bd_steady_per_s": default_steady,
+        "bw_tournament_workers_per_s": workers,
+        "bw_steady_per_s": workers_steady,
         "c_in_process_per_s": local,
         "b1_over_a": one / cli,
         "bd_over_a": default / cli,
@@ -201,6 +209,9 @@ def bench_throughput(matches: int, cli_matches: int) -> dict[str, float]:
         "b1_over_c": one / local,
         "bd_over_c": default / local,
         "bd_steady_over_c": default_steady / local,
+        "bw_over_bd": workers / default,
+        "bw_steady_over_bd_steady": workers_steady / default_steady,
+        "bw_steady_over_c": workers_steady / local,
         **split,
     }
 
