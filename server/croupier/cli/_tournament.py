@@ -246,6 +246,34 @@ def _line(p: Progress) -> str:
 #: Not on a terminal, a standings line is printed at least this often (and at each tenth of
 #: the schedule).
 STANDINGS_EVERY_S = 60.0
+#: The most of a run's time the live standings may take: each recompute (from the whole store,
+#: which grows with the run, on the arbiter's event loop: its matches wait meanwhile) waits
+#: 1 / this times its own duration before the next (2,000 stored matches: 0.7 s each).
+STANDINGS_SHARE = 0.05
+
+
+class _Standings:
+    """The store's standings for the progress display, recomputed no sooner than ``every``
+    seconds after the last, nor than the last one's duration / :data:`STANDINGS_SHARE`."""
+
+    def __init__(self, store: Path, every: float) -> None:
+        self._store = store
+        self._every = every
+        self._next = 0.0
+
+    def due(self, now: float) -> bool:
+        return now >= self._next
+
+    def compute(self) -> Standings | None:
+        """The standings now (``None`` while the store has none), and when the next is due."""
+        start = time.monotonic()
+        try:
+            _, table = store_standings(self._store)
+        except ConfigError:
+            table = None
+        end = time.monotonic()
+        self._next = end + max(self._every, (end - start) / STANDINGS_SHARE)
+        return table
 
 
 def standings_line(table: Standings, done: int, total: int) -> str:
@@ -260,10 +288,11 @@ def standings_line(table: Standings, done: int, total: int) -> str:
 
 class _Plain:
     """Not a terminal: one line per finished match on stderr, and a standings line every
-    :data:`STANDINGS_EVERY_S` seconds and at each tenth of the schedule."""
+    :data:`STANDINGS_EVERY_S` seconds and at each tenth of the schedule (fewer when they are
+    slow to compute: :class:`_Standings`)."""
 
     def __init__(self, store: Path) -> None:
-        self._store = store
+        self._standings = _Standings(store, 0.0)
         self._last = time.monotonic()
         self._tenth = -1
 
@@ -274,13 +303,12 @@ class _Plain:
             return
         now = time.monotonic()
         tenth = p.done * 10 // p.total
-        if tenth > self._tenth or now - self._last >= STANDINGS_EVERY_S:
+        wanted = tenth > self._tenth or now - self._last >= STANDINGS_EVERY_S
+        if wanted and self._standings.due(now):
             self._tenth, self._last = tenth, now
-            try:
-                _, table = store_standings(self._store)
-            except ConfigError:
-                return
-            print(standings_line(table, p.done, p.total), file=sys.stderr, flush=True)
+            table = self._standings.compute()
+            if table is not None:
+                print(standings_line(table, p.done, p.total), file=sys.stderr, flush=True)
 
     def close(self) -> None:
         pass
@@ -288,7 +316,7 @@ class _Plain:
 
 class _Live:
     """A terminal: a progress bar with ETA above the live standings (refreshed at most once a
-    second: they are recomputed from the store)."""
+    second, and less often when they are slow to recompute from the store: :class:`_Standings`)."""
 
     def __init__(self, store: Path) -> None:
         from rich.console import Console, Group
@@ -296,7 +324,7 @@ class _Live:
         from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
         from rich.progress import Progress as Bar
 
-        self._store = store
+        self._standings = _Standings(store, 1.0)
         self._group = Group
         self._bar = Bar(
             "[progress.description]{task.description}",
@@ -306,7 +334,6 @@ class _Live:
         )
         self._task = self._bar.add_task("matches", total=None)
         self._table: Any = ""
-        self._last = 0.0
         self._live = Live(self._render(), console=Console(stderr=True), refresh_per_second=4)
         self._live.start()
 
@@ -319,15 +346,11 @@ class _Live:
             self._bar.update(self._task, description=f"matches ({p.skipped} done before)")
         else:
             self._bar.advance(self._task)
-        now = time.monotonic()
-        if now - self._last >= 1.0 or p.done == p.total:
-            self._last = now
-            try:
-                _, table = store_standings(self._store)
-            except ConfigError:
-                return
-            self._table = _rich_table(table)
-            self._live.update(self._render())
+        if self._standings.due(time.monotonic()) or p.done == p.total:
+            table = self._standings.compute()
+            if table is not None:
+                self._table = _rich_table(table)
+                self._live.update(self._render())
 
     def close(self) -> None:
         self._live.stop()
