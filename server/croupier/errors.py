@@ -8,7 +8,7 @@
     │   └── IllegalActionError    an action or chance outcome that is not legal in this state
     ├── BotLaunchError            a bot process could not be started
     ├── ClaimError                a connection may not take a seat (taken, closed, match over)
-    ├── ExecutorError             a tournament's executor could not play a match (Ray gave up)
+    ├── ExecutorError             a tournament's executor could not play a match (Ray, workers)
     ├── PermissionDeniedError     the caller's role does not allow this (another seat's view)
     ├── StoreError                a store's write was not committed (disk full, I/O error)
     └── ReplayError               anything about a replay file
