@@ -22,6 +22,7 @@ LAYERS = (
     "croupier.errors",
     "croupier._defaults",
     "croupier._lazy",
+    "croupier._logging",
     "croupier.v1",
     "croupier.games",
     "croupier.arbiter",

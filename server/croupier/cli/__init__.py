@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     key = args.replay_command if args.command == "replay" else args.command
     if key not in _OFFLINE:
-        from croupier.cli._logging import configure_logging
+        from croupier._logging import configure_logging
 
         configure_logging(args.verbose)
     run: Callable[[argparse.Namespace], int] = importlib.import_module(

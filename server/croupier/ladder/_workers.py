@@ -1,16 +1,15 @@
 """The local executor on more than one core (``workers`` > 1).
 
 One arbiter is one asyncio event loop: on one core it plays at most what that core can run
-(about 4,000 decisions a second here), however many cores the machine has. With ``workers =
-N`` the tournament's process (the **driver**) starts N worker processes (``python -m
-croupier.ladder._workers``); each holds a whole local executor of its own, a
-:class:`~croupier.ladder._play.LocalPlayer` (its own arbiter server and bot pool, in lanes), kept
-for the run, so each bot's processes start once per worker and stay up across everything that
-worker plays. ``concurrency`` is shared among the workers (as evenly as it divides; each plays
-at least one match at a time). The driver hands each worker single matches, keeping as many in
-flight as its share, and stores each result as it comes back: each worker writes its replays in
-the run's replay folder, and only the driver writes the store. A worker's bots' logs go to
-``worker-K`` in the run's log folder.
+(about 4,000 decisions a second here), however many cores the machine has. With ``workers = N``
+the tournament's process (the **driver**) starts N worker processes (:func:`main`); each holds a
+whole local executor of its own, a :class:`~croupier.ladder._play.LocalPlayer` (its own arbiter
+server and bot pool, in lanes), kept for the run, so each bot's processes start once per worker
+and stay up across everything that worker plays. ``concurrency`` is shared among the workers (as
+evenly as it divides; each plays at least one match at a time). The driver hands each worker
+single matches, keeping as many in flight as its share, and stores each result as it comes back:
+each worker writes its replays in the run's replay folder, and only the driver writes the store.
+A worker's bots' logs go to ``worker-K`` in the run's log folder.
 
 When a worker dies, its bots die with it (their lifeline is the worker's), and the matches it
 was playing go back to the head of the queue and are played again from scratch by a worker
@@ -20,9 +19,8 @@ id once, so none is lost and none counts twice. A match lost with its worker
 A worker reads its orders on its standard input: when the driver is gone, however it died, the
 worker reads end of file, cancels what it plays, ends its bots and exits.
 
-The driver and a worker speak in frames on the worker's standard input and output: a 4-byte
-big-endian length, then a pickle (both ends are this installation's code, started by the
-driver; nothing else can write to those pipes). The driver sends the worker's settings, then
+The driver and a worker speak in frames (:mod:`croupier.ladder._frames`) on the worker's
+standard input and output. The driver sends the worker's settings, then
 one ``("job", MatchJob)`` per match; the worker answers ``("played", Played, stats)`` per
 finished match (``stats``: what its pool did with each bot since its last answer), or
 ``("error", kind, line)`` when a match failed for another reason than its bots (the run stops).
@@ -35,12 +33,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import pickle
-import signal
 import socket
-import struct
-import sys
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -49,15 +43,15 @@ from typing import Any
 
 import structlog
 
+from croupier._logging import configure_logging
 from croupier.errors import ConfigError, ExecutorError
+from croupier.ladder._frames import HelperChannel, helper_main, read_frame, send, start_helper
 from croupier.ladder._play import LocalPlayer, MatchJob, Played, ResolvedBot
 from croupier.ladder._ray import MAX_RETRIES
 from croupier.transport import BotStats, Restart, SandboxOptions
 
 #: How long the driver waits for a worker to end its bots and exit when the run is over.
 CLOSE_TIMEOUT_S = 30.0
-#: A frame's length prefix.
-_LENGTH = struct.Struct(">I")
 
 
 def worker_shares(workers: int, concurrency: int) -> list[int]:
@@ -128,14 +122,7 @@ async def play_workers(
         return stop() or (cancel is not None and cancel.is_set())
 
     async def start(index: int, share: int) -> _Worker:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "croupier.ladder._workers",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            start_new_session=True,  # (a Ctrl-C reaches the driver, which ends the workers)
-        )
+        process = await start_helper("croupier.ladder._workers")
         worker = _Worker(index, share, process)
         settings = WorkerSettings(
             bots,
@@ -148,7 +135,7 @@ async def play_workers(
             f"{host}#w{index}",
             level,
         )
-        _send(worker, settings)
+        send(worker.process, settings)
         task = asyncio.create_task(_read(worker, events))
         readers.add(task)
         task.add_done_callback(readers.discard)
@@ -172,7 +159,7 @@ async def play_workers(
                 return
             job = take(worker)
             worker.in_flight[job.slot.match_id] = job
-            _send(worker, ("job", job))
+            send(worker.process, ("job", job))
 
     async def watch_cancel() -> None:
         if cancel is not None:
@@ -222,15 +209,6 @@ async def play_workers(
             task.cancel()
 
 
-def _send(worker: _Worker, message: Any) -> None:
-    """Queue a frame to the worker (its pipe's buffer; a dead worker's is dropped)."""
-    stdin = worker.process.stdin
-    if stdin is None or stdin.is_closing():
-        return
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stdin.write(_LENGTH.pack(len(data)) + data)
-
-
 async def _read(worker: _Worker, events: asyncio.Queue[tuple[_Worker | None, Any]]) -> None:
     """Put each of the worker's frames on ``events``, then ``("gone", why)`` at its end."""
     stdout = worker.process.stdout
@@ -238,9 +216,7 @@ async def _read(worker: _Worker, events: asyncio.Queue[tuple[_Worker | None, Any
     why = "its output ended"
     try:
         while True:
-            head = await stdout.readexactly(_LENGTH.size)
-            body = await stdout.readexactly(_LENGTH.unpack(head)[0])
-            await events.put((worker, pickle.loads(body)))
+            await events.put((worker, await read_frame(stdout)))
     except asyncio.IncompleteReadError:
         status = await worker.process.wait()
         why = f"it exited with status {status}" if status >= 0 else f"killed by signal {-status}"
@@ -258,7 +234,7 @@ async def _close(workers: list[_Worker], cancelled: bool) -> None:
         stdin = worker.process.stdin
         if stdin is not None and not stdin.is_closing():
             if cancelled:
-                _send(worker, ("cancel",))
+                send(worker.process, ("cancel",))
             stdin.close()
 
     async def end(worker: _Worker) -> None:
@@ -276,37 +252,12 @@ async def _close(workers: list[_Worker], cancelled: bool) -> None:
 
 
 def main() -> None:
-    """A worker: its frames go out on what was its standard output, which becomes a copy of
-    its standard error (a stray print cannot break a frame)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (the driver ends it)
-    out = os.dup(1)
-    os.dup2(2, 1)
-    os.set_inheritable(out, False)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(out))
+    """A worker: plays what its driver sends (see :func:`croupier.ladder._frames.helper_main`)."""
+    helper_main(_serve)
 
 
-async def _serve(out: int) -> None:
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(
-        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(0, "rb", buffering=0)
-    )
-
-    def send(message: Any) -> None:
-        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-        view = memoryview(_LENGTH.pack(len(data)) + data)
-        while view:
-            view = view[os.write(out, view) :]
-
-    async def receive() -> Any:
-        try:
-            head = await reader.readexactly(_LENGTH.size)
-            return pickle.loads(await reader.readexactly(_LENGTH.unpack(head)[0]))
-        except asyncio.IncompleteReadError:
-            return None
-
-    settings = await receive()
+async def _serve(channel: HelperChannel) -> None:
+    settings = await channel.receive()
     if not isinstance(settings, WorkerSettings):
         return
     _configure_logging(settings.log_level)
@@ -338,7 +289,7 @@ async def _serve(out: int) -> None:
         def done(played: Played) -> None:
             nonlocal reported
             reported = True
-            send(("played", played, stats()))
+            channel.send(("played", played, stats()))
 
         try:
             await player.play([job], settings.out_dir, done, concurrency=1, cancel=cancel,
@@ -348,12 +299,12 @@ async def _serve(out: int) -> None:
         except Exception as exc:  # (one line to the driver, which stops the run)
             kind = "ConfigError" if isinstance(exc, ConfigError) else "ExecutorError"
             line = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            send(("error", kind, f"worker {settings.name}: {line}"))
+            channel.send(("error", kind, f"worker {settings.name}: {line}"))
 
     tasks: set[asyncio.Task[None]] = set()
     try:
         async with player:
-            while (message := await receive()) is not None and message[0] == "job":
+            while (message := await channel.receive()) is not None and message[0] == "job":
                 task = asyncio.create_task(play(message[1]))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
@@ -366,12 +317,4 @@ async def _serve(out: int) -> None:
 
 def _configure_logging(level: int) -> None:
     """The driver's log level (its lines on the shared standard error)."""
-    from croupier.cli._logging import configure_logging
-
     configure_logging({20: 1, 10: 2}.get(level, 0))
-
-
-if __name__ == "__main__":  # (run as the module itself: what the driver pickles names it)
-    from croupier.ladder import _workers
-
-    _workers.main()

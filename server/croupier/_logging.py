@@ -1,4 +1,5 @@
-"""The log lines of the commands that run matches or a server: structlog on stderr."""
+"""The log lines of the commands that run matches or a server, and of the helper processes a
+tournament starts: structlog on stderr."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import sys
 
 
 def configure_logging(verbosity: int) -> None:
+    """Log lines at ``verbosity`` (0: warnings, 1: info, 2: debug) on stderr: for a person on a
+    terminal, JSON otherwise."""
     import contextlib
     import logging
 
