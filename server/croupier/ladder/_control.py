@@ -64,12 +64,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Collection, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import structlog
 
+from croupier.errors import CroupierError
 from croupier.games import CHANCE, TERMINAL
-from croupier.replay import Replay
+from croupier.replay import Replay, read_replay
 
 #: ``policy(state, player, rng) -> action``: a move for ``player`` on the full state.
 Policy = Callable[[Any, int, np.random.Generator], int]
@@ -342,6 +345,25 @@ def replay_corrections(
     if not len(total):
         return (0.0,) * seats
     return tuple(round(float(x), 9) for x in total)
+
+
+def match_corrections(
+    replay: Path, seed: int, seats: int, uniform: Collection[int] = ()
+) -> tuple[tuple[float | None, ...], tuple[float | None, ...]]:
+    """The control variates of a finished match's seats (``_control``), from its replay: the
+    chance terms, and the action terms of the seats in ``uniform``; ``None`` each when the
+    replay cannot be read back (the match still counts, raw)."""
+    try:
+        played = read_replay(replay)
+        chance: tuple[float | None, ...] = replay_corrections(played, seed)
+    except (CroupierError, OSError, ValueError):
+        return (None,) * seats, (None,) * seats
+    try:  # (a failure here leaves the chance terms: the action terms then count as 0)
+        action: tuple[float | None, ...] = replay_action_corrections(played, seed, uniform)
+    except Exception:  # derived data: the match counts without them
+        structlog.get_logger("croupier.ladder").warning("action_terms_failed", exc_info=True)
+        action = (None,) * seats
+    return chance, action
 
 
 def fit_betas(

@@ -22,7 +22,7 @@ import socket
 import sys
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib.machinery import ModuleSpec
 from pathlib import Path
@@ -31,12 +31,12 @@ from typing import Protocol
 import structlog
 
 from croupier.arbiter import ClockRules, Match, MatchConfig
-from croupier.errors import BotLaunchError, ConfigError, CroupierError
+from croupier.errors import BotLaunchError, ConfigError
 from croupier.ladder._config import BotSpec, TournamentConfig
-from croupier.ladder._control import replay_action_corrections, replay_corrections
+from croupier.ladder._offload import ControlVariates
 from croupier.ladder._schedule import Slot, deal_script
 from croupier.ladder._store import SeatRecord
-from croupier.replay import RecordListener, read_replay
+from croupier.replay import RecordListener
 from croupier.runner import run_match
 from croupier.transport import (
     BUNDLED,
@@ -299,14 +299,15 @@ async def play_job(
     on_ready: Callable[[Match], None] | None = None,
     watch: MatchWatch | None = None,
     sandbox: SandboxOptions | None = None,
-    control: bool = False,
+    control: ControlVariates | None = None,
 ) -> Played:
     """Play one match on ``server`` into ``out_dir``, from scratch: whatever an earlier,
     unfinished attempt left there (a partial replay, logs) is removed first. The seats of bots
     in ``pooled`` are handed to their pool (see :func:`seat_entry`); bots launched for this
     match alone run in ``sandbox``. ``on_ready`` gets the match once its seats are handed out,
     just before play starts; ``watch.starting`` the slot before each attempt. ``control``:
-    compute each seat's control variate (:func:`match_corrections`) once it is over."""
+    what computes each seat's control variates once it is over
+    (:func:`~croupier.ladder._control.match_corrections`; none without)."""
     slot = job.slot
     for stale in out_dir.glob(f"{slot.match_id}.*"):
         stale.unlink(missing_ok=True)
@@ -354,13 +355,11 @@ async def play_job(
         break
     cv: tuple[float | None, ...] = (None,) * len(run.result.seats)
     cv_action = cv
-    if control and not run.result.cancelled:
+    if control is not None and not run.result.cancelled:
         uniform = frozenset(
             i for i, b in enumerate(bots) if job.action_terms and plays_uniformly(b)
         )
-        cv, cv_action = await asyncio.to_thread(
-            match_corrections, run.replay, slot.seed, len(cv), uniform
-        )
+        cv, cv_action = await control(run.replay, slot.seed, len(cv), uniform)
     seats = tuple(
         SeatRecord(
             r.seat,
@@ -398,25 +397,6 @@ def plays_uniformly(bot: ResolvedBot) -> bool:
     )
 
 
-def match_corrections(
-    replay: Path, seed: int, seats: int, uniform: Collection[int] = ()
-) -> tuple[tuple[float | None, ...], tuple[float | None, ...]]:
-    """The control variates of a finished match's seats (``_control``), from its replay: the
-    chance terms, and the action terms of the seats in ``uniform``; ``None`` each when the
-    replay cannot be read back (the match still counts, raw)."""
-    try:
-        played = read_replay(replay)
-        chance: tuple[float | None, ...] = replay_corrections(played, seed)
-    except (CroupierError, OSError, ValueError):
-        return (None,) * seats, (None,) * seats
-    try:  # (a failure here leaves the chance terms: the action terms then count as 0)
-        action: tuple[float | None, ...] = replay_action_corrections(played, seed, uniform)
-    except Exception:  # derived data: the match counts without them
-        structlog.get_logger("croupier.ladder").warning("action_terms_failed", exc_info=True)
-        action = (None,) * seats
-    return chance, action
-
-
 def default_concurrency() -> int:
     return os.cpu_count() or 1
 
@@ -443,8 +423,12 @@ class LocalPlayer:
     caveat of ``format.allow_remote_duplicate``). ``lanes=False`` plays every seating in the
     same processes, as before lanes (it leaks a set's deals: for measuring what lanes cost).
 
+    The control variates of its matches are computed in a helper process after the first few
+    (:class:`~croupier.ladder._offload.ControlVariates`).
+
     Use as ``async with LocalPlayer(...) as player: await player.play(...)``; leaving it (also
-    on cancellation or an error) ends every bot process it started, then the server.
+    on cancellation or an error) ends every bot process it started and the helper, then the
+    server.
     """
 
     def __init__(
@@ -472,6 +456,7 @@ class LocalPlayer:
         self._assigners: dict[str, SeatAssigner] = {}
         self._server: ArbiterServer | None = None
         self._pool: BotPool | None = None
+        self._control = ControlVariates()
 
     async def __aenter__(self) -> LocalPlayer:
         return self
@@ -515,8 +500,11 @@ class LocalPlayer:
             if self._pool is not None:
                 await self._pool.close()
         finally:
-            if self._server is not None:
-                await self._server.stop()
+            try:
+                await self._control.close()
+            finally:
+                if self._server is not None:
+                    await self._server.stop()
 
     def _pooled(self, slot: Slot) -> Mapping[str, SeatAssigner]:
         """The pool's assigners for the seats of ``slot``: in the lane of its seating when it
@@ -611,7 +599,7 @@ class LocalPlayer:
                         pooled=self._pooled(job.slot),
                         watch=watch,
                         sandbox=self._sandbox,
-                        control=True,
+                        control=self._control,
                     )
                 finally:
                     if watch is not None:
