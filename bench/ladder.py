@@ -1,9 +1,10 @@
 """Ladder benchmarks: figures a user can reproduce. Not tests; nothing here asserts a time.
 
-    .venv/bin/python bench/ladder.py                       # throughput, lanes, resume, ray
-    .venv/bin/python bench/ladder.py throughput            # one: throughput | lanes | resume | ray
+    .venv/bin/python bench/ladder.py              # throughput, lanes, control, resume, ray
+    .venv/bin/python bench/ladder.py throughput   # one of them
     .venv/bin/python bench/ladder.py resume --runs 20 --matches 200
     .venv/bin/python bench/ladder.py lanes --matches 96 --repeats 3
+    .venv/bin/python bench/ladder.py control --matches 96 --repeats 3
 
 * throughput: complete 12-deal As-Nas matches per second with four random Python SDK bots, all
   in one run: (a) ``croupier match`` one after another (each starts an arbiter and four bot
@@ -30,6 +31,12 @@
   (this process) and of the bots (every process under it, their start-up included), and of both
   in the steady state: CPU time moves less than matches per second with what else the machine
   runs.
+* control: where the control variates are computed. The default tournament (``--matches``)
+  run in this process with the control variates of every match in a thread of the arbiter's
+  process (as before the helper) and in the helper process after the first eight (as
+  ``croupier tournament`` does), alternated ``--repeats`` times, with the chance terms only
+  (``action_terms = false``, as in throughput) and with the action terms too (the default):
+  matches per second, medians, and their ratio.
 * resume: a tournament SIGKILLed at random moments (1-3 kills per run) and resumed, against one
   run without interruption: how many runs ended with the same standings (every stored seat
   result and the rating table identical).
@@ -345,6 +352,45 @@ def bench_lanes(matches: int, concurrency: int, repeats: int) -> dict[str, float
     return out
 
 
+def bench_control(matches: int, repeats: int) -> dict[str, float]:
+    import statistics
+
+    import structlog
+
+    from croupier.ladder import _offload, load_config
+    from croupier.ladder._tournament import run_tournament
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
+    rounds = max(1, matches // 4)
+    default = _offload.OFFLOAD_AFTER
+    runs: dict[tuple[bool, bool], list[float]] = {}
+    with tempfile.TemporaryDirectory(prefix="cr-bench-", dir="/tmp") as tmp:
+        for r in range(repeats):
+            for terms in (False, True):
+                for helper in (False, True) if r % 2 == 0 else (True, False):
+                    path = _config(Path(tmp) / f"{terms:d}{helper:d}{r}", rounds)
+                    text = path.read_text().replace(
+                        "action_terms = false", f"action_terms = {str(terms).lower()}"
+                    )
+                    path.write_text(text)
+                    _offload.OFFLOAD_AFTER = default if helper else 10**9
+                    try:
+                        start = time.perf_counter()
+                        summary = asyncio.run(run_tournament(load_config(path, {})))
+                        per_s = summary.played / (time.perf_counter() - start)
+                    finally:
+                        _offload.OFFLOAD_AFTER = default
+                    runs.setdefault((terms, helper), []).append(per_s)
+    out: dict[str, float] = {"matches": rounds * 4}
+    for terms, label in ((False, "chance"), (True, "action")):
+        thread = statistics.median(runs[terms, False])
+        helper = statistics.median(runs[terms, True])
+        out[f"{label}_thread_per_s"] = thread
+        out[f"{label}_helper_per_s"] = helper
+        out[f"{label}_helper_over_thread"] = helper / thread
+    return out
+
+
 def bench_resume(runs: int, matches: int) -> dict[str, float]:
     rounds = max(1, matches // 4)
     rng = np.random.default_rng()
@@ -454,7 +500,7 @@ def _kill_session(sid: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "which", nargs="*", metavar="BENCH", help="throughput | lanes | resume | ray"
+        "which", nargs="*", metavar="BENCH", help="throughput | lanes | control | resume | ray"
     )
     parser.add_argument("--matches", type=int, default=48, help="matches per measurement")
     parser.add_argument(
@@ -463,24 +509,30 @@ def main() -> None:
     parser.add_argument(
         "--concurrency", type=int, default=os.cpu_count() or 1, help="lanes: matches at once"
     )
-    parser.add_argument("--repeats", type=int, default=3, help="lanes: runs of each, alternated")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="lanes, control: runs of each, alternated"
+    )
     parser.add_argument("--runs", type=int, default=20, help="resume: interrupted runs")
     parser.add_argument(
         "--resume-matches", type=int, default=200, help="resume: matches in the tournament"
     )
     args = parser.parse_args()
-    chosen = args.which or ["throughput", "lanes", "resume", "ray"]
+    chosen = args.which or ["throughput", "lanes", "control", "resume", "ray"]
     for name in chosen:
         if name == "throughput":
             result = bench_throughput(args.matches, args.cli_matches)
         elif name == "lanes":
             result = bench_lanes(args.matches, args.concurrency, args.repeats)
+        elif name == "control":
+            result = bench_control(args.matches, args.repeats)
         elif name == "resume":
             result = bench_resume(args.runs, args.resume_matches)
         elif name == "ray":
             result = bench_ray(args.matches)
         else:
-            parser.error(f"unknown benchmark {name} (known: throughput, lanes, resume, ray)")
+            parser.error(
+                f"unknown benchmark {name} (known: throughput, lanes, control, resume, ray)"
+            )
         rounded = {k: round(v, 3) if isinstance(v, float) else v for k, v in result.items()}
         print(json.dumps({name: rounded}), flush=True)
 
