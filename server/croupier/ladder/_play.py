@@ -457,6 +457,7 @@ class LocalPlayer:
         self._server: ArbiterServer | None = None
         self._pool: BotPool | None = None
         self._control = ControlVariates()
+        self._told: dict[str, tuple[int, int]] = {}  # (processes, crashes) by stats_since
 
     async def __aenter__(self) -> LocalPlayer:
         return self
@@ -524,6 +525,19 @@ class LocalPlayer:
         if self._pool is None:
             return {}
         return {name: self._pool.stats(key) for name, key in self._keys.items()}
+
+    def stats_since(self) -> dict[str, BotStats]:
+        """The processes started and the crashes of each pooled bot since the last call (counts
+        to add to what its store or driver holds), of the bots whose counts changed."""
+        changed = {}
+        for name, s in self.stats().items():
+            processes, crashes = self._told.get(name, (0, 0))
+            if (s.processes, s.crashes) != (processes, crashes):
+                changed[name] = BotStats(
+                    s.mode, s.processes - processes, crashes=s.crashes - crashes
+                )
+                self._told[name] = (s.processes, s.crashes)
+        return changed
 
     async def play(
         self,

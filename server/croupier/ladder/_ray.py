@@ -76,7 +76,6 @@ class NodePlayer:
             restart=restart,
             sandbox=sandbox,
         )
-        self._told: dict[str, tuple[int, int]] = {}  # (processes, crashes) already returned
 
     async def play(self, jobs: Sequence[MatchJob]) -> tuple[list[Played], BatchStats]:
         """Play ``jobs``; return them with their replays' bytes, and what the pool did with the
@@ -104,11 +103,9 @@ class NodePlayer:
             await self._player.play(jobs, folder, keep, worker=self._node)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-        stats: BatchStats = {}
-        for name, s in self._player.stats().items():
-            processes, crashes = self._told.get(name, (0, 0))
-            stats[name] = (s.mode, s.processes - processes, s.crashes - crashes)
-            self._told[name] = (s.processes, s.crashes)
+        stats: BatchStats = {
+            name: (s.mode, s.processes, s.crashes) for name, s in self._player.stats_since().items()
+        }
         return out, stats
 
     async def close(self) -> None:

@@ -522,20 +522,11 @@ async def _executor(
         sandbox=config.sandbox,
         lanes=lanes,
     )
-    recorded: dict[str, tuple[int, int]] = {}  # (processes, crashes) already in the store
 
     def flush() -> None:
         """Store what the pool did since the last call (a SIGKILLed run keeps its counts up
         to its last stored match); nothing is written while nothing changed."""
-        changed = {}
-        for name, s in player.stats().items():
-            processes, crashes = recorded.get(name, (0, 0))
-            if (s.processes, s.crashes) != (processes, crashes):
-                changed[name] = BotStats(
-                    s.mode, s.processes - processes, crashes=s.crashes - crashes
-                )
-                recorded[name] = (s.processes, s.crashes)
-        if changed:
+        if changed := player.stats_since():
             record_stats(changed)
 
     try:

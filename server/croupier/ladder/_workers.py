@@ -262,7 +262,6 @@ async def _serve(channel: HelperChannel) -> None:
         return
     _configure_logging(settings.log_level)
     cancel = asyncio.Event()
-    told: dict[str, tuple[int, int]] = {}  # (processes, crashes) already told, by bot
     player = LocalPlayer(
         settings.bots,
         settings.log_dir,
@@ -272,24 +271,13 @@ async def _serve(channel: HelperChannel) -> None:
         lanes=settings.lanes,
     )
 
-    def stats() -> dict[str, BotStats]:
-        changed = {}
-        for name, s in player.stats().items():
-            processes, crashes = told.get(name, (0, 0))
-            if (s.processes, s.crashes) != (processes, crashes):
-                changed[name] = BotStats(
-                    s.mode, s.processes - processes, crashes=s.crashes - crashes
-                )
-                told[name] = (s.processes, s.crashes)
-        return changed
-
     async def play(job: MatchJob) -> None:
         reported = False
 
         def done(played: Played) -> None:
             nonlocal reported
             reported = True
-            channel.send(("played", played, stats()))
+            channel.send(("played", played, player.stats_since()))
 
         try:
             await player.play([job], settings.out_dir, done, concurrency=1, cancel=cancel,
