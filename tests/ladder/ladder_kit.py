@@ -60,13 +60,20 @@ def stored_seats(store: Path, *, faults: bool = False) -> list[tuple[object, ...
         conn.close()
 
 
-def children(pid: int) -> list[int]:
-    """The live processes ``pid`` started (a tournament's bots), from /proc: a zombie, exited
-    but not yet reaped, does not count."""
+#: What the command line of a tournament's own helper process holds (its workers, the helpers
+#: that compute the control variates: ``croupier.ladder._frames.start_helper``).
+HELPER = b"from croupier.ladder._"
+
+
+def children(pid: int, *, helpers: bool = True) -> list[int]:
+    """The live processes ``pid`` started (a tournament's bots, and its helper processes unless
+    ``helpers`` is false), from /proc: a zombie, exited but not yet reaped, does not count."""
     out = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
+            if not helpers and HELPER in (stat.parent / "cmdline").read_bytes():
+                continue
         except OSError:
             continue
         if int(fields[1]) == pid and fields[0] != "Z":
