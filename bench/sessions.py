@@ -8,9 +8,12 @@ arbiter's decisions per second against bare gRPC. Not tests; nothing here assert
   (a) ``croupier match`` one after another (a fresh arbiter and four bot processes each time),
   (b) matches on one server with the bots kept up in sessions (``BotPool``), at concurrency 1 and
   at ``os.cpu_count()``, each bot on its session pipe; and (b grpc) the same at
-  ``os.cpu_count()`` with the bots' sessions on gRPC (no pipe, as before it), (c) in-process play
+  ``os.cpu_count()`` with the bots' sessions on gRPC (no pipe, as before it); (b loops) the same
+  total concurrency as one match loop per core: ``os.cpu_count()`` processes, each its own server
+  and pool of the four bots playing its share of the matches one at a time (what ``croupier
+  tournament --workers`` does), all started together after each warmed up; (c) in-process play
   with no gRPC (``play_local``, the floor of the rules and the codec). Ratios (b)/(a), (b)/(c),
-  (b)/(b grpc).
+  (b)/(b grpc), (b loops)/(b), (b loops)/(c).
 * decisions: the arbiter's decisions per second with C matches at once (C = 8 and 64), its seats
   played by four light session bots (raw ``grpc.aio`` clients that parse each message and answer
   a random legal id: no SDK), against bare ``grpc.aio`` bidirectional ping-pong with C streams at
@@ -28,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from _kit import cpu_s, run_benches
@@ -65,10 +69,17 @@ def _pool(server: ArbiterServer, out: Path, concurrency: int, pipe: bool) -> Bot
         return BotPool(server, out, capacity=concurrency)
 
 
-async def _session_matches(matches: int, concurrency: int, out: Path, pipe: bool = True) -> float:
+async def _session_matches(
+    matches: int,
+    concurrency: int,
+    out: Path,
+    pipe: bool = True,
+    ready: Callable[[], Awaitable[None]] | None = None,
+) -> float:
     """(b) ``matches`` on one server, ``concurrency`` at a time, four pooled random bots; the
     bots are started (one warm-up match) before the clock starts. ``pipe`` False: the bots play
-    their sessions on gRPC, not on their session pipes (as before the pipe existed)."""
+    their sessions on gRPC, not on their session pipes (as before the pipe existed). ``ready``:
+    awaited after the warm-up, before the clock starts."""
     server = ArbiterServer()
     await server.start()
     pool = _pool(server, out, concurrency, pipe)
@@ -83,6 +94,8 @@ async def _session_matches(matches: int, concurrency: int, out: Path, pipe: bool
             await run_match(config, seats, out, server=server, match_id=f"s{concurrency}-{i}")
 
         await asyncio.gather(*(one(10_000 + c) for c in range(concurrency)))  # warm-up
+        if ready is not None:
+            await ready()
         queue = list(range(matches))
 
         async def worker() -> None:
@@ -95,6 +108,47 @@ async def _session_matches(matches: int, concurrency: int, out: Path, pipe: bool
     finally:
         await pool.close()
         await server.stop()
+
+
+def _loops_matches_per_s(matches: int, loops: int, out: Path) -> float:
+    """(b loops) ``matches`` over ``loops`` processes, each its own server and pool of the four
+    bots playing its share one at a time (a match loop per core, as ``croupier tournament
+    --workers`` plays): every process warms up, then all start at once; the matches over the
+    longest's time."""
+    parts = [
+        subprocess.Popen(
+            [sys.executable, __file__, "_part", str(matches // loops), str(out / f"loop{k}")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for k in range(loops)
+    ]
+    try:
+        for part in parts:
+            assert part.stdout is not None
+            if "ready\n" not in iter(part.stdout.readline, ""):  # (log lines may come first)
+                raise SystemExit("bench/sessions.py: a part failed to start")
+        for part in parts:
+            assert part.stdin is not None
+            part.stdin.write("go\n")
+            part.stdin.flush()
+        rates = [float(part.communicate()[0].split("rate ")[-1]) for part in parts]
+    finally:
+        for part in parts:
+            part.kill()
+    return loops * (matches // loops) / max((matches // loops) / r for r in rates)
+
+
+def _part(matches: int, out: Path) -> None:
+    """One process of (b loops): say ``ready`` after the warm-up, start on a line on stdin,
+    print the matches per second."""
+
+    async def ready() -> None:
+        print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
+
+    print("rate", asyncio.run(_session_matches(matches, 1, out, ready=ready)), flush=True)
 
 
 def _local_matches_per_s(matches: int) -> float:
@@ -111,7 +165,7 @@ def _local_matches_per_s(matches: int) -> float:
 
 def bench_matches(repeats: int) -> dict[str, float]:
     cores = os.cpu_count() or 1
-    cli, one, many, grpc_many, local = [], [], [], [], []
+    cli, one, many, grpc_many, loops, local = [], [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(repeats):
             cli.append(_cli_matches_per_s(3))
@@ -120,10 +174,14 @@ def bench_matches(repeats: int) -> dict[str, float]:
             grpc_many.append(
                 asyncio.run(_session_matches(30, cores, Path(tmp) / f"grpc{r}", pipe=False))
             )
+            loops.append(_loops_matches_per_s(60, cores, Path(tmp) / f"loops{r}"))
             local.append(_local_matches_per_s(100))
     a, b1, bn, c = (statistics.median(x) for x in (cli, one, many, local))
-    bg = statistics.median(grpc_many)
+    bg, bl = statistics.median(grpc_many), statistics.median(loops)
     return {
+        f"b_loops_matches_per_s_{cores}_loops": bl,
+        f"ratio_b_loops{cores}_to_b{cores}": bl / bn,
+        f"ratio_b_loops{cores}_to_c": bl / c,
         f"b_grpc_session_matches_per_s_concurrency_{cores}": bg,
         f"ratio_b{cores}_to_b_grpc": bn / bg,
         f"ratio_b_grpc{cores}_to_c": bg / c,
@@ -262,4 +320,7 @@ BENCHES = {"matches": bench_matches, "decisions": bench_decisions}
 
 
 if __name__ == "__main__":
-    run_benches(__doc__, BENCHES)
+    if sys.argv[1:2] == ["_part"]:  # (one process of (b loops))
+        _part(int(sys.argv[2]), Path(sys.argv[3]))
+    else:
+        run_benches(__doc__, BENCHES)
