@@ -51,6 +51,8 @@ from croupier.transport import (
     sandbox_refusal,
 )
 
+#: How many times an executor plays a match again after the node or worker playing it died.
+MAX_RETRIES = 5
 #: What ``run_match`` takes for one seat: an argv to launch for this match, a pool's seat
 #: assigner (the bot's process stays up across matches), or ``None`` (nobody is launched: a
 #: remote bot dials in, or the seat is left at once when the bot cannot start).

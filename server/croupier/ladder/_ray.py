@@ -35,11 +35,9 @@ import structlog
 
 from croupier.errors import ConfigError, ExecutorError
 from croupier.ladder._config import TournamentConfig
-from croupier.ladder._play import LocalPlayer, MatchJob, Played, ResolvedBot
+from croupier.ladder._play import MAX_RETRIES, LocalPlayer, MatchJob, Played, ResolvedBot
 from croupier.transport import BotStats, Restart, SandboxOptions
 
-#: How many times a match is played again after the node playing it died.
-MAX_RETRIES = 5
 #: The most matches in one batch: what a lost node can cost to replay, and how long the driver
 #: waits before a batch's results are stored.
 MAX_BATCH = 32

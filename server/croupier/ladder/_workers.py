@@ -15,7 +15,7 @@ When a worker dies, its bots die with it (their lifeline is the worker's), and t
 was playing go back to the head of the queue and are played again from scratch by a worker
 started in its place (a match's partial replay is removed first); the store takes each match
 id once, so none is lost and none counts twice. A match lost with its worker
-:data:`~croupier.ladder._ray.MAX_RETRIES` + 1 times stops the run (:class:`ExecutorError`).
+:data:`~croupier.ladder._play.MAX_RETRIES` + 1 times stops the run (:class:`ExecutorError`).
 A worker reads its orders on its standard input: when the driver is gone, however it died, the
 worker reads end of file, cancels what it plays, ends its bots and exits.
 
@@ -46,8 +46,7 @@ import structlog
 from croupier._logging import configure_logging
 from croupier.errors import ConfigError, ExecutorError
 from croupier.ladder._frames import HelperChannel, helper_main, read_frame, send, start_helper
-from croupier.ladder._play import LocalPlayer, MatchJob, Played, ResolvedBot
-from croupier.ladder._ray import MAX_RETRIES
+from croupier.ladder._play import MAX_RETRIES, LocalPlayer, MatchJob, Played, ResolvedBot
 from croupier.transport import BotStats, Restart, SandboxOptions
 
 #: How long the driver waits for a worker to end its bots and exit when the run is over.
