@@ -33,7 +33,14 @@ import structlog
 
 from croupier._logging import configure_logging
 from croupier.ladder._control import match_corrections
-from croupier.ladder._frames import HelperChannel, helper_main, read_frame, send, start_helper
+from croupier.ladder._frames import (
+    HelperChannel,
+    end_helper,
+    helper_main,
+    read_frame,
+    send,
+    start_helper,
+)
 
 #: Matches whose control variates a local executor computes in a thread before it starts the
 #: helper process (which costs about a second of CPU to start).
@@ -159,15 +166,8 @@ class ControlVariates:
 
     @staticmethod
     async def _end(helper: _Helper) -> None:
-        stdin = helper.process.stdin
-        if stdin is not None and not stdin.is_closing():
-            stdin.close()
         try:
-            await asyncio.wait_for(helper.process.wait(), CLOSE_TIMEOUT_S)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                helper.process.kill()
-            await helper.process.wait()
+            await end_helper(helper.process, CLOSE_TIMEOUT_S)
         finally:
             if helper.reader is not None:
                 await asyncio.gather(helper.reader, return_exceptions=True)

@@ -45,7 +45,14 @@ import structlog
 
 from croupier._logging import configure_logging
 from croupier.errors import ConfigError, ExecutorError
-from croupier.ladder._frames import HelperChannel, helper_main, read_frame, send, start_helper
+from croupier.ladder._frames import (
+    HelperChannel,
+    end_helper,
+    helper_main,
+    read_frame,
+    send,
+    start_helper,
+)
 from croupier.ladder._play import MAX_RETRIES, LocalPlayer, MatchJob, Played, ResolvedBot
 from croupier.transport import BotStats, Restart, SandboxOptions
 
@@ -229,22 +236,8 @@ async def _read(worker: _Worker, events: asyncio.Queue[tuple[_Worker | None, Any
 async def _close(workers: list[_Worker], cancelled: bool) -> None:
     """End each worker: its input closes (it lets its matches end, or cancels them when
     ``cancelled``, ends its bots and exits), killed after :data:`CLOSE_TIMEOUT_S`."""
-    for worker in workers:
-        stdin = worker.process.stdin
-        if stdin is not None and not stdin.is_closing():
-            if cancelled:
-                send(worker.process, ("cancel",))
-            stdin.close()
-
-    async def end(worker: _Worker) -> None:
-        try:
-            await asyncio.wait_for(worker.process.wait(), CLOSE_TIMEOUT_S)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                worker.process.kill()
-            await worker.process.wait()
-
-    await asyncio.gather(*(end(w) for w in workers))
+    last = ("cancel",) if cancelled else None
+    await asyncio.gather(*(end_helper(w.process, CLOSE_TIMEOUT_S, last) for w in workers))
 
 
 # ---- the worker's side ----------------------------------------------------------------------
