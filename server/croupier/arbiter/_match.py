@@ -538,8 +538,7 @@ class Match:
         while True:
             self._started(link, request_id, turn)
             try:
-                async with asyncio.timeout_at(turn.deadline()):
-                    message = await link.inbox.get()
+                message = await link.inbox.get_until(turn.deadline())
             except TimeoutError:
                 self._started(link, request_id, turn)
                 detail = turn.expired()

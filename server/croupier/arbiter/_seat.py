@@ -175,6 +175,56 @@ def _wake(waiter: asyncio.Future[None]) -> None:
         waiter.set_result(None)
 
 
+class Inbox:
+    """A seat's messages from its bot, first in first out, read by one task (the match): what
+    an ``asyncio.Queue`` does, plus :meth:`get_until`, a wait with a deadline that costs one
+    timer instead of an ``asyncio.timeout`` scope (the match waits so once per decision)."""
+
+    def __init__(self) -> None:
+        self._items: collections.deque[Inbound] = collections.deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Inbound) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def get_nowait(self) -> Inbound:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    async def get(self) -> Inbound:
+        """The next message, waiting as long as it takes."""
+        return await self.get_until(math.inf)
+
+    async def get_until(self, deadline: float) -> Inbound:
+        """The next message; ``TimeoutError`` if none has come when the event loop's clock
+        reaches ``deadline`` (a message already queued is returned whatever the time)."""
+        items = self._items
+        while not items:
+            loop = asyncio.get_running_loop()
+            waiter: asyncio.Future[None] = loop.create_future()
+            self._waiter = waiter
+            timer = loop.call_at(deadline, _wake, waiter) if deadline < math.inf else None
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+                if timer is not None:
+                    timer.cancel()
+            if not items:  # the timer woke it
+                raise TimeoutError
+        return items.popleft()
+
+
 class SeatLink:
     """The arbiter's end of one seat: an outbox the transport drains, an inbox it fills.
 
@@ -190,7 +240,7 @@ class SeatLink:
         self.token = token
         #: Messages for the bot; ``None`` tells the transport the connection is gone.
         self.outbox = Outbox()
-        self.inbox: asyncio.Queue[Inbound] = asyncio.Queue()
+        self.inbox = Inbox()
         self.bot_name = ""
         self.bot_version = ""
         #: The seed for the bot's own randomness in this seat (``CROUPIER_SEED``,
