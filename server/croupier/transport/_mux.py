@@ -123,6 +123,11 @@ class SeatHost(Protocol):
         """Await ``awaitable`` (TimeoutError after ``timeout``), or raise :class:`Closing`."""
         ...
 
+    async def until_woken(self, waker: asyncio.Future[None]) -> None:
+        """Await ``waker``, resolved at once when the server starts closing; or raise
+        :class:`Closing` if it is closing already."""
+        ...
+
 
 @dataclass(eq=False)
 class _Seat:
@@ -311,6 +316,9 @@ class SessionMux:
             async with asyncio.timeout(SHUTDOWN_WRITE_S):
                 await self._context.write(data)
         else:
+            write_now = getattr(self._context, "write_now", None)  # (a session pipe's)
+            if write_now is not None and write_now(data):
+                return  # taken whole by the pipe's buffer: nothing to wait for
             await servicer.unless_closing(self._context.write(data), WRITE_TIMEOUT_S)
 
     async def _flush(self) -> None:
@@ -352,7 +360,7 @@ class SessionMux:
                     return
                 self._wake = self._loop.create_future()
                 try:
-                    await servicer.unless_closing(self._wake)
+                    await servicer.until_woken(self._wake)
                 except Closing:  # the loop's next turn writes what is queued, and ends
                     pass
                 finally:

@@ -124,6 +124,17 @@ class PipeContext:
         self._writer.write(len(data).to_bytes(HEADER_BYTES, "big") + data)
         await self._writer.drain()
 
+    def write_now(self, message: Any) -> bool:
+        """Write ``message`` if the pipe takes it with no wait (its buffer stays below the
+        high-water mark, as it does unless the bot stops reading): ``True``. ``False``:
+        nothing was written; :meth:`write` it (which waits for the buffer to drain)."""
+        transport = self._writer.transport
+        if transport.is_closing() or transport.get_write_buffer_size():
+            return False
+        data = serialize(message)
+        self._writer.write(len(data).to_bytes(HEADER_BYTES, "big") + data)
+        return True
+
     async def abort(self, code: Any, details: str = "", trailing_metadata: Any = ()) -> None:
         """End the stream: the pipe closes with no frame (the reason is in the arbiter's log)."""
         self._writer.close()

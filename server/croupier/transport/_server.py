@@ -111,6 +111,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         self._session_peers: collections.Counter[str] = collections.Counter()
         self._closing: asyncio.Event | None = None
         self._waits: set[asyncio.Timeout] = set()  # the pending waits close() interrupts
+        self._wakers: set[asyncio.Future[None]] = set()  # ... and the futures it resolves
         #: Messages written to bots so far (Play and Session streams): what a benchmark divides by
         #: the decisions to count writes per decision.
         self.writes = 0
@@ -150,6 +151,9 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         now = asyncio.get_running_loop().time()
         for scope in list(self._waits):  # each pending wait ends at once, as if timed out
             scope.reschedule(now)
+        for waker in list(self._wakers):
+            if not waker.done():
+                waker.set_result(None)
         await asyncio.sleep(0)
 
     async def unless_closing(
@@ -181,6 +185,18 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             if closing.is_set():
                 raise _Closing from None
             raise
+
+    async def until_woken(self, waker: asyncio.Future[None]) -> None:
+        """Await ``waker``, which :meth:`close` resolves at once (then ``closing`` is true), or
+        raise :class:`_Closing` if the server is closing already. No timeout scope: a session's
+        writer waits so between every two writes."""
+        if self.closing:
+            raise _Closing
+        self._wakers.add(waker)
+        try:
+            await waker
+        finally:
+            self._wakers.discard(waker)
 
     def open_session(self, token: str | None = None) -> BotSession:
         """Expect a bot session under ``token`` (a fresh one by default)."""
