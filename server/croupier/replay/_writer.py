@@ -31,6 +31,11 @@ FORMAT_VERSION = 4
 READABLE_VERSIONS = (1, 2, 3, 4)
 
 
+#: A record's line (``json.dumps(record, separators=(",", ":"), ensure_ascii=False)``, with one
+#: encoder for every record rather than a new one for each).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def score_text(value: Fraction) -> str:
     """An exact score as text: ``"3"``, ``"-7/2"``."""
     return str(value)
@@ -79,7 +84,7 @@ class ReplayWriter:
     def _write(self, record: dict[str, Any]) -> None:
         if self._file is None:
             return
-        line = json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
+        line = _ENCODER.encode(record) + "\n"
         try:
             self._file.write(line)
             self._file.flush()

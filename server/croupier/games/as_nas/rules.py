@@ -239,6 +239,8 @@ _LOOK, _FOLD, _CALL, _RAISE = (
     int(Action.CALL),
     int(Action.RAISE),
 )
+#: The labels of the moves that name no amount, by id (every label is made per decision).
+_NAMES = {int(a): a.name.capitalize() for a in Action}
 #: Stakes at the start of a deal, by dealer: the dealer's forced 1.
 _DEALER_STAKES = tuple(tuple(int(s == d) for s in range(NUM_SEATS)) for d in range(NUM_SEATS))
 #: Exact settlements in twelfths as Fractions, made once (a deal moves at most 16 * 12 units).
@@ -436,12 +438,12 @@ class AsNas(Rules[AsNasState]):
         return tuple(_fraction(t) for t in state.totals)
 
     def action_label(self, state: AsNasState, action: int) -> str:
-        act = Action(action)
-        if act is Action.CALL:
+        if action == _CALL:
             return f"Call:{state.high}"
-        if act is Action.RAISE:
+        if action == _RAISE:
             return f"Raise:{state.high + 1}"
-        return act.name.capitalize()
+        name = _NAMES.get(action)
+        return name if name is not None else Action(action).name  # (ValueError: no such id)
 
     def default_choice(self, state: AsNasState, legal: Sequence[int]) -> int:
         stake = state.stakes[state.to_act]
