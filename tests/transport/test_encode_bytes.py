@@ -6,6 +6,7 @@ in every game."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from pathlib import Path
 
@@ -23,7 +24,15 @@ from croupier.arbiter import (
 )
 from croupier.games import get_spec
 from croupier.replay import ReplayWriter
-from croupier.transport._codec import EVENT_TYPES, encode, encode_bytes, varint
+from croupier.transport._codec import (
+    EVENT_TYPES,
+    _event_bytes,
+    encode,
+    encode_bytes,
+    encode_event,
+    varint,
+)
+from croupier.v1 import bot_pb2 as pb
 
 GAMES = {"as-nas": {"deals": 3}, "fipsen": {"deals": 2}, "felduz": {"players": 3},
          "scauver": {"players": 4, "round_cap": 4}}  # fmt: skip
@@ -33,13 +42,18 @@ GAMES = {"as-nas": {"deals": 3}, "fipsen": {"deals": 2}, "felduz": {"players": 3
 def test_the_bytes_are_those_of_the_serialized_message(game: str, tmp_path: Path) -> None:
     codec = get_spec(game).codec
     match = Match(MatchConfig(game, GAMES[game], seed=7), "bytes", ReplayWriter(tmp_path / "r"))
-    compared = {"decision": 0, "events-only": 0, "other": 0}
+    compared = {"decision": 0, "events-only": 0, "other": 0, "event": 0}
 
     async def seat(link: SeatLink) -> None:
         rng = random.Random(link.seat)
         link.claim("bytes", "1")
         events: list[object] = []
         while (message := await link.outbox.get()) is not None:
+            if isinstance(message, EVENT_TYPES):  # its bytes, put together, are the message's
+                built = pb.Event()
+                encode_event(message, codec, built)
+                assert _event_bytes(message, codec) == built.SerializeToString()
+                compared["event"] += 1
             if isinstance(message, EVENT_TYPES) and rng.random() < 0.7:
                 events.append(message)  # (batched with what comes next)
                 continue
@@ -73,3 +87,73 @@ def test_varints() -> None:
 
     for n in (0, 1, 127, 128, 300, 16383, 16384, 2**21, 2**35 + 3):
         assert varint(n) == _VarintBytes(n)
+
+
+def _decisions(game: str, params: dict[str, int], seeds: range) -> list[DecisionRequest]:
+    """Every decision request of random matches (``play_local``: the arbiter's own builder)."""
+    from croupier.transport import _local
+    from croupier_bot import Seat
+    from croupier_bots.random_bot import RandomBot
+
+    seen: list[DecisionRequest] = []
+    encode_one = _local.encode
+
+    def keep(message: object, codec: object, events: object = ()) -> object:
+        if isinstance(message, DecisionRequest):
+            seen.append(message)
+        return encode_one(message, codec, events)  # type: ignore[arg-type]
+
+    spec = get_spec(game)
+    players = params.get("players", 4)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_local, "encode", keep)
+        for seed in seeds:
+            bots = [Seat(RandomBot(seed * 10 + s)) for s in range(players)]
+            _local.play_local(spec.game.info.name, params, seed, bots)
+    return seen
+
+
+def test_as_nas_makes_the_bytes_of_its_messages() -> None:
+    """As-Nas's own observation and detail bytes (the arbiter's fast path) are those of the
+    messages its codec fills, for every decision of 40 whole matches (12 deals)."""
+    codec = get_spec("as-nas").codec
+    assert codec.observation_bytes is not None
+    assert codec.detail_bytes is not None
+    decisions = _decisions("as-nas", {}, range(40))
+    assert len(decisions) > 2000
+    for message in decisions:
+        observation = pb.Observation()
+        codec.observation(message.observation, observation)
+        assert codec.observation_bytes(message.observation) == observation.SerializeToString()
+        for action in message.legal_actions:
+            legal = pb.LegalAction()
+            codec.action_detail(message.observation, action, legal)
+            assert codec.detail_bytes(message.observation, action) == legal.SerializeToString()
+
+
+def test_the_decision_bytes_keep_amount_ranges() -> None:
+    """A codec with its own bytes and betting runs (Felduz's messages, serialized, given as
+    the codec's bytes): each decision's bytes are the message's, its runs as amount ranges."""
+    felduz = get_spec("felduz").codec
+
+    def observation_bytes(seen: object) -> bytes:
+        out = pb.Observation()
+        felduz.observation(seen, out)
+        return out.SerializeToString()
+
+    def detail_bytes(seen: object, action: int) -> bytes:
+        out = pb.LegalAction()
+        felduz.action_detail(seen, action, out)
+        return out.SerializeToString()
+
+    codec = dataclasses.replace(
+        felduz, observation_bytes=observation_bytes, detail_bytes=detail_bytes
+    )
+    ranges = 0
+    for message in _decisions("felduz", {"players": 3, "stack": 1000, "round_cap": 4}, range(6)):
+        wire = encode(message, felduz).SerializeToString()
+        assert encode_bytes(message, codec) == wire
+        ranges += sum(
+            a.HasField("amounts") for a in pb.PlayResponse.FromString(wire).decision.legal_actions
+        )
+    assert ranges > 0

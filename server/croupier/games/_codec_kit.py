@@ -41,6 +41,13 @@ class GameCodec:
     #: (:data:`AmountRun`), found by arithmetic on the set's runs; a game without amounts has
     #: none.
     amount_runs: Callable[[ActionRuns], tuple[AmountRun, ...]] = no_runs
+    #: Optional, for speed: the serialized ``Observation`` that :attr:`observation` fills, put
+    #: together from bytes made once (``None``: the transport serializes the message). Byte for
+    #: byte the message's serialization (``tests/transport/test_encode_bytes.py``).
+    observation_bytes: Callable[[Any], bytes] | None = None
+    #: Optional, likewise: the serialized ``LegalAction`` holding only what
+    #: :attr:`action_detail` sets (its game's detail field).
+    detail_bytes: Callable[[Any, int], bytes] | None = None
 
 
 def history_encoder(
@@ -100,6 +107,33 @@ def finished_round(
     result(finished.result, out_result)
     out_past.history.extend(history(finished.history))
     out_past.result.CopyFrom(out_result)
+
+
+def varint(n: int) -> bytes:
+    """``n`` (at least 0) as a protobuf varint."""
+    out = bytearray()
+    while n > 0x7F:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+#: Varints below 2**14 (lengths, ids, counts), made once.
+VARINTS = tuple(varint(n) for n in range(1 << 14))
+
+
+def uint_field(tag: bytes, value: int) -> bytes:
+    """A proto3 integer field (``tag``: its key byte) as protobuf writes it: nothing for 0."""
+    if not value:
+        return b""
+    return tag + (VARINTS[value] if value < 16384 else varint(value))
+
+
+def message_field(tag: bytes, data: bytes) -> bytes:
+    """A length-delimited field (``tag``: its key byte) holding ``data``."""
+    n = len(data)
+    return tag + (VARINTS[n] if n < 16384 else varint(n)) + data
 
 
 def deal_header(msg: Any, obs: Any) -> None:

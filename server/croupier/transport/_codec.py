@@ -12,8 +12,9 @@ run of betting amounts as one legal action with an amount range.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 from croupier import PROTOCOL_VERSION
 from croupier.arbiter import (
@@ -33,6 +34,8 @@ from croupier.arbiter import (
     Welcome,
 )
 from croupier.games import ActionRuns, GameCodec, SerializedOnce, score
+from croupier.games._codec_kit import VARINTS, message_field, uint_field
+from croupier.games._codec_kit import varint as _varint
 from croupier.v1 import bot_pb2 as pb
 
 #: ``MatchEnd.seed`` is a uint64: it carries the seed only below this; ``seed_decimal`` always.
@@ -49,19 +52,6 @@ def reveal_seed(end: pb.MatchEnd, seed: int) -> None:
 _EVENTS = SerializedOnce(256)
 #: ... and, for :func:`encode_bytes`, once as the ``PlayResponse.events`` field it makes.
 _EVENT_FIELDS = SerializedOnce(256)
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-#: Varints below 2**14 (message lengths, seat refs), made once.
-VARINTS = tuple(_varint(n) for n in range(1 << 14))
 
 
 def varint(n: int) -> bytes:
@@ -131,6 +121,20 @@ def encode(
 
 
 def _event_bytes(event: EventMessage, codec: GameCodec) -> bytes:
+    """The serialized ``Event``: an action taken or a deal started put together field by field
+    (one goes to every seat after nearly every decision), a deal's end serialized from its
+    message (:func:`encode_event`)."""
+    if isinstance(event, ActionEvent):
+        taken = (
+            uint_field(b"\x08", event.seat)
+            + uint_field(b"\x10", event.action)
+            + (message_field(b"\x1a", event.label.encode()) if event.label else b"")
+            + (b"\x20\x01" if event.by_arbiter else b"")
+        )
+        return uint_field(b"\x08", event.step) + message_field(b"\x12", taken)
+    if isinstance(event, RoundStarted):
+        started = uint_field(b"\x08", event.round_index) + uint_field(b"\x10", event.dealer)
+        return uint_field(b"\x08", event.step) + message_field(b"\x1a", started)
     msg = pb.Event()
     encode_event(event, codec, msg)
     data: bytes = msg.SerializeToString()
@@ -158,6 +162,9 @@ def encode_bytes(
     tail = b"".join([_EVENT_FIELDS.get(e, partial(_event_field, e, codec)) for e in events])
     if message is None:
         return tail
+    if isinstance(message, DecisionRequest) and codec.observation_bytes and codec.detail_bytes:
+        decision = _decision_bytes(message, codec, codec.observation_bytes, codec.detail_bytes)
+        return message_field(b"\x12", decision) + tail
     head: bytes = _encode(message, codec).SerializeToString()
     if isinstance(message, DecisionRequest | Welcome):
         return head + tail
@@ -270,6 +277,55 @@ def _legal_actions(message: DecisionRequest, codec: GameCodec, out: pb.DecisionR
         amounts.highest = lowest + actions[stop - 1] - action
         amounts.step = step
         i = stop
+
+
+def _decision_bytes(
+    message: DecisionRequest,
+    codec: GameCodec,
+    observation_bytes: Callable[[Any], bytes],
+    detail_bytes: Callable[[Any, int], bytes],
+) -> bytes:
+    """The serialized ``DecisionRequest`` that :func:`_encode` builds, for a codec that makes
+    its own bytes (``GameCodec.observation_bytes`` and ``detail_bytes``), put together field by
+    field in ascending order as protobuf writes them (a 0 left out): the request id, the
+    observation, each legal action as :func:`_legal_actions` lists them, the clocks. Building
+    and serializing the message costs several times as much, and a decision is the arbiter's
+    most frequent message."""
+    observation, clocks = message.observation, message.clocks
+    seen = observation_bytes(observation)
+    parts = [
+        uint_field(b"\x08", message.request_id),
+        message_field(b"\x12", seen) if seen else b"",
+    ]
+    actions = ActionRuns.of_ids(message.legal_actions)
+    labels = message.labels
+    runs = {start: (stop, lowest, step) for start, stop, lowest, step in codec.amount_runs(actions)}
+    i, n = 0, len(actions)
+    while i < n:
+        action, label = actions[i], labels[i]
+        entry = uint_field(b"\x08", action) + (
+            message_field(b"\x12", label.encode()) if label else b""
+        )
+        run = runs.get(i)
+        if run is None:
+            i += 1
+        else:
+            stop, lowest, step = run
+            entry += message_field(
+                b"\x1a",
+                uint_field(b"\x08", lowest)
+                + uint_field(b"\x10", lowest + actions[stop - 1] - action)
+                + uint_field(b"\x18", step),
+            )
+            i = stop
+        parts.append(message_field(b"\x1a", entry + detail_bytes(observation, action)))
+    times = (
+        uint_field(b"\x08", clocks.move_time_ms)
+        + uint_field(b"\x10", clocks.time_bank_ms)
+        + uint_field(b"\x18", clocks.last_latency_us)
+    )
+    parts.append(message_field(b"\x22", times))
+    return b"".join(parts)
 
 
 # ---- bot -> arbiter ----------------------------------------------------------------------------
