@@ -22,7 +22,7 @@ from croupier.arbiter import (
     Reply,
     SeatLink,
 )
-from croupier.games import get_spec
+from croupier.games import get_spec, varint
 from croupier.replay import ReplayWriter
 from croupier.transport._codec import (
     EVENT_TYPES,
@@ -30,7 +30,6 @@ from croupier.transport._codec import (
     encode,
     encode_bytes,
     encode_event,
-    varint,
 )
 from croupier.v1 import bot_pb2 as pb
 

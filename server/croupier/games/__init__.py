@@ -23,7 +23,14 @@ from croupier.games._legal import ActionRuns, Labels
 from croupier.games._spec import Bots, Encoder, GameSpec, Playthrough, missing_parts
 
 if TYPE_CHECKING:
-    from croupier.games._codec_kit import GameCodec, SerializedOnce, score
+    from croupier.games._codec_kit import (
+        GameCodec,
+        SerializedOnce,
+        message_field,
+        score,
+        uint_field,
+        varint,
+    )
     from croupier.games._drive import play, with_chance
 
 # These are imported from their module when first read (croupier._lazy): protobuf is imported
@@ -34,6 +41,9 @@ __getattr__, __dir__ = facade(
         "GameCodec": "_codec_kit",
         "SerializedOnce": "_codec_kit",
         "score": "_codec_kit",
+        "message_field": "_codec_kit",
+        "uint_field": "_codec_kit",
+        "varint": "_codec_kit",
         "play": "_drive",
         "with_chance": "_drive",
     },
@@ -135,10 +145,13 @@ __all__ = [
     "bundled_bots",
     "get_game",
     "get_spec",
+    "message_field",
     "missing_parts",
     "places",
     "play",
     "register",
     "score",
+    "uint_field",
+    "varint",
     "with_chance",
 ]

@@ -109,8 +109,7 @@ def finished_round(
     out_past.result.CopyFrom(out_result)
 
 
-def varint(n: int) -> bytes:
-    """``n`` (at least 0) as a protobuf varint."""
+def _varint(n: int) -> bytes:
     out = bytearray()
     while n > 0x7F:
         out.append((n & 0x7F) | 0x80)
@@ -120,20 +119,25 @@ def varint(n: int) -> bytes:
 
 
 #: Varints below 2**14 (lengths, ids, counts), made once.
-VARINTS = tuple(varint(n) for n in range(1 << 14))
+VARINTS = tuple(_varint(n) for n in range(1 << 14))
+
+
+def varint(n: int) -> bytes:
+    """``n`` (at least 0) as a protobuf varint."""
+    return VARINTS[n] if n < 16384 else _varint(n)
 
 
 def uint_field(tag: bytes, value: int) -> bytes:
     """A proto3 integer field (``tag``: its key byte) as protobuf writes it: nothing for 0."""
     if not value:
         return b""
-    return tag + (VARINTS[value] if value < 16384 else varint(value))
+    return tag + (VARINTS[value] if value < 16384 else _varint(value))
 
 
 def message_field(tag: bytes, data: bytes) -> bytes:
     """A length-delimited field (``tag``: its key byte) holding ``data``."""
     n = len(data)
-    return tag + (VARINTS[n] if n < 16384 else varint(n)) + data
+    return tag + (VARINTS[n] if n < 16384 else _varint(n)) + data
 
 
 def deal_header(msg: Any, obs: Any) -> None:

@@ -33,9 +33,15 @@ from croupier.arbiter import (
     Unexpected,
     Welcome,
 )
-from croupier.games import ActionRuns, GameCodec, SerializedOnce, score
-from croupier.games._codec_kit import VARINTS, message_field, uint_field
-from croupier.games._codec_kit import varint as _varint
+from croupier.games import (
+    ActionRuns,
+    GameCodec,
+    SerializedOnce,
+    message_field,
+    score,
+    uint_field,
+    varint,
+)
 from croupier.v1 import bot_pb2 as pb
 
 #: ``MatchEnd.seed`` is a uint64: it carries the seed only below this; ``seed_decimal`` always.
@@ -52,11 +58,6 @@ def reveal_seed(end: pb.MatchEnd, seed: int) -> None:
 _EVENTS = SerializedOnce(256)
 #: ... and, for :func:`encode_bytes`, once as the ``PlayResponse.events`` field it makes.
 _EVENT_FIELDS = SerializedOnce(256)
-
-
-def varint(n: int) -> bytes:
-    """``n`` (at least 0) as a protobuf varint."""
-    return VARINTS[n] if n < 16384 else _varint(n)
 
 
 # ---- arbiter -> bot ----------------------------------------------------------------------------

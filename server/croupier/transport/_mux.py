@@ -48,8 +48,8 @@ from croupier.arbiter import (
     SeatLink,
     Unexpected,
 )
-from croupier.games import GameCodec
-from croupier.transport._codec import EVENT_TYPES, EventMessage, encode, encode_bytes, varint
+from croupier.games import GameCodec, varint
+from croupier.transport._codec import EVENT_TYPES, EventMessage, encode, encode_bytes
 from croupier.transport._sessions import Assignment, BotSession, Closing
 from croupier.v1 import bot_pb2 as pb
 

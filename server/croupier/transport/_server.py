@@ -30,6 +30,7 @@ from croupier.arbiter import (
 )
 from croupier.errors import ConfigError
 from croupier.games import get_spec
+from croupier.transport._closing import ClosingGate
 from croupier.transport._codec import EVENT_TYPES, EventMessage, decode, encode, encode_bytes
 from croupier.transport._mux import (
     MAX_UNREAD,
@@ -93,7 +94,7 @@ _CLAIM_ERRORS = {
 _Closing = Closing  # the server is shutting down (raised out of the waits of a stream handler)
 
 
-class BotServicer(bot_pb2_grpc.BotServiceServicer):
+class BotServicer(ClosingGate, bot_pb2_grpc.BotServiceServicer):
     """Serves ``Play``: handshake, then pumps the seat's outbox to the bot and its replies in.
 
     Unauthenticated peers are bounded by ``limits`` (see :mod:`._peers`), on loopback too; a
@@ -102,6 +103,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
     """
 
     def __init__(self, limits: PeerLimits | None = None) -> None:
+        ClosingGate.__init__(self)
         self._seats: dict[str, SeatEntry] = {}
         self._sessions: dict[str, BotSession] = {}
         self._log = structlog.get_logger("croupier.transport")
@@ -109,9 +111,6 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         #: Connections (gRPC peer strings, which name the client's port) with an attached
         #: session: their Play streams are the session's seats, never counted against the peer.
         self._session_peers: collections.Counter[str] = collections.Counter()
-        self._closing: asyncio.Event | None = None
-        self._waits: set[asyncio.Timeout] = set()  # the pending waits close() interrupts
-        self._wakers: set[asyncio.Future[None]] = set()  # ... and the futures it resolves
         #: Messages written to bots so far (Play and Session streams): what a benchmark divides by
         #: the decisions to count writes per decision.
         self.writes = 0
@@ -123,16 +122,6 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         #: Finds the session a token opens when no session is registered under the token itself:
         #: a competition server's registered bots present their key, which it keeps only hashed.
         self.session_lookup: Callable[[str], BotSession | None] | None = None
-
-    def _closing_event(self) -> asyncio.Event:
-        if self._closing is None:
-            self._closing = asyncio.Event()
-        return self._closing
-
-    @property
-    def closing(self) -> bool:
-        """Whether the server is shutting down (:meth:`close` was called)."""
-        return self._closing_event().is_set()
 
     def seat_entry(self, token: str) -> SeatEntry | None:
         """The match, seat and codec ``token`` admits to (``None``: none now)."""
@@ -147,56 +136,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
 
     async def close(self) -> None:
         """Make every stream handler end now (the server is about to stop)."""
-        self._closing_event().set()
-        now = asyncio.get_running_loop().time()
-        for scope in list(self._waits):  # each pending wait ends at once, as if timed out
-            scope.reschedule(now)
-        for waker in list(self._wakers):
-            if not waker.done():
-                waker.set_result(None)
+        self.end_waits()
         await asyncio.sleep(0)
-
-    async def unless_closing(
-        self,
-        awaitable: Any,
-        timeout: float | None = None,
-        on_scope: Callable[[asyncio.Timeout], None] | None = None,
-    ) -> Any:
-        """Await ``awaitable`` (TimeoutError after ``timeout``), or raise :class:`_Closing`.
-
-        The wait is a timeout scope that :meth:`close` makes expire at once (and that
-        ``on_scope`` is handed): no task is started per wait (a stream waits for every message
-        it sends)."""
-        closing = self._closing_event()
-        if closing.is_set():
-            if asyncio.iscoroutine(awaitable):
-                awaitable.close()  # never started
-            raise _Closing
-        try:
-            async with asyncio.timeout(timeout) as scope:
-                self._waits.add(scope)
-                if on_scope is not None:
-                    on_scope(scope)
-                try:
-                    return await awaitable
-                finally:
-                    self._waits.discard(scope)
-        except TimeoutError:
-            if closing.is_set():
-                raise _Closing from None
-            raise
-
-    async def until_woken(self, waker: asyncio.Future[None]) -> None:
-        """Await ``waker``, which :meth:`close` resolves at once (then ``closing`` is true), or
-        raise :class:`_Closing` if the server is closing already. No timeout scope: a session's
-        writer waits so between every two writes."""
-        if self.closing:
-            raise _Closing
-        self._wakers.add(waker)
-        try:
-            await waker
-        finally:
-            self._wakers.discard(waker)
 
     def open_session(self, token: str | None = None) -> BotSession:
         """Expect a bot session under ``token`` (a fresh one by default)."""
