@@ -156,3 +156,14 @@ def test_the_decision_bytes_keep_amount_ranges() -> None:
             a.HasField("amounts") for a in pb.PlayResponse.FromString(wire).decision.legal_actions
         )
     assert ranges > 0
+
+
+def test_an_integer_no_field_holds_is_refused() -> None:
+    """A negative or 64-bit value raises, as protobuf does, instead of wrong bytes."""
+    from croupier.games import uint_field
+
+    assert uint_field(b"\x08", 0) == b""
+    assert uint_field(b"\x08", 2**63) == pb.DecisionRequest(request_id=2**63).SerializeToString()
+    for bad in (-1, -16384, 2**64):
+        with pytest.raises(ValueError, match="no unsigned"):
+            uint_field(b"\x08", bad)

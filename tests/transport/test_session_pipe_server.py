@@ -102,3 +102,24 @@ def test_a_protocol_2_pipe_session_flooded_with_messages_ends() -> None:
             assert piped.session.ended.is_set()
 
     asyncio.run(main())
+
+
+def test_a_write_to_a_pipe_whose_bot_is_gone_raises_at_once() -> None:
+    """The writer's fast path (``write_now``, no wait when the pipe's buffer is empty) fails
+    the write that finds the bot's end closed, as ``write`` does: the session ends then, and
+    no decision is taken as written that never left."""
+    import pytest
+
+    from croupier.transport._pipe import PipeContext
+
+    async def main() -> None:
+        ours, theirs = socket.socketpair()
+        reader, writer = await asyncio.open_connection(sock=ours)
+        context = PipeContext(reader, writer, 1 << 20)
+        assert context.write_now(b"first") is True  # an open pipe takes it at once
+        theirs.close()
+        with pytest.raises(ConnectionResetError):
+            context.write_now(b"x" * 100)
+        writer.close()
+
+    asyncio.run(main())

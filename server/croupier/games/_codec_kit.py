@@ -128,10 +128,15 @@ def varint(n: int) -> bytes:
 
 
 def uint_field(tag: bytes, value: int) -> bytes:
-    """A proto3 integer field (``tag``: its key byte) as protobuf writes it: nothing for 0."""
+    """A proto3 unsigned integer field (``tag``: its key byte) as protobuf writes it: nothing
+    for 0; ``ValueError`` for a negative value or one of 64 bits or more."""
     if not value:
         return b""
-    return tag + (VARINTS[value] if value < 16384 else _varint(value))
+    if 0 < value < 16384:
+        return tag + VARINTS[value]
+    if not 0 < value < 1 << 64:
+        raise ValueError(f"{value} is no unsigned protobuf integer")
+    return tag + _varint(value)
 
 
 def message_field(tag: bytes, data: bytes) -> bytes:

@@ -127,12 +127,15 @@ class PipeContext:
     def write_now(self, message: Any) -> bool:
         """Write ``message`` if the pipe takes it with no wait (its buffer stays below the
         high-water mark, as it does unless the bot stops reading): ``True``. ``False``:
-        nothing was written; :meth:`write` it (which waits for the buffer to drain)."""
+        nothing was written; :meth:`write` it (which waits for the buffer to drain).
+        ``ConnectionResetError`` if the pipe broke on this write, as :meth:`write` raises."""
         transport = self._writer.transport
         if transport.is_closing() or transport.get_write_buffer_size():
             return False
         data = serialize(message)
         self._writer.write(len(data).to_bytes(HEADER_BYTES, "big") + data)
+        if transport.is_closing():  # the send failed: the bot's end is gone
+            raise ConnectionResetError("the session pipe broke")
         return True
 
     async def abort(self, code: Any, details: str = "", trailing_metadata: Any = ()) -> None:
