@@ -5,6 +5,7 @@ test here, and its commands that generate C++ and Go stubs run as written."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
@@ -232,6 +233,9 @@ def test_the_hosting_program_in_the_protocol_guide_plays_a_match_with_remote_bot
             seat_env = {**env, "CROUPIER_ADDRESS": match[1], "CROUPIER_TOKEN": match[2]}
             bots.append(subprocess.Popen([sys.executable, "-c", bot], env=seat_env, text=True))
         out, err = host.communicate(timeout=120)
+        for proc in bots:  # each ends on its own once told the match is over
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=30)
     finally:
         for proc in (*bots, host):
             if proc.poll() is None:
