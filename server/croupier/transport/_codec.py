@@ -12,7 +12,7 @@ run of betting amounts as one legal action with an amount range.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -250,34 +250,41 @@ def _encode(message: Outbound | None, codec: GameCodec) -> pb.PlayResponse:
 _CLOCK_KINDS = {ClockKind.WALL: pb.CLOCK_KIND_WALL, ClockKind.CPU: pb.CLOCK_KIND_CPU}
 
 
-def _legal_actions(message: DecisionRequest, codec: GameCodec, out: pb.DecisionRequest) -> None:
-    """The legal actions on the wire, ascending by id: one entry per action, except that each
-    run of betting actions (every allowed bet or raise) is one entry for its lowest amount with
-    the run's amount range, which the SDKs expand back into one action per amount. The ids and
-    labels are read by position for the entries sent only: a run's are never listed."""
+def _legal_entries(
+    message: DecisionRequest, codec: GameCodec
+) -> Iterator[tuple[int, str, tuple[int, int, int] | None]]:
+    """The legal actions as they go on the wire, ascending by id, as ``(id, label, amounts)``:
+    one entry per action (``amounts`` ``None``), except that each run of betting actions (every
+    allowed bet or raise) is one entry for its lowest amount with the run's amount range
+    ``(lowest, highest, step)``, which the SDKs expand back into one action per amount. The ids
+    and labels are read by position for the entries sent only: a run's are never listed."""
     actions = ActionRuns.of_ids(message.legal_actions)  # (the arbiter's are runs already)
-    labels, observation = message.labels, message.observation
+    labels = message.labels
     runs = {start: (stop, lowest, step) for start, stop, lowest, step in codec.amount_runs(actions)}
     if not runs:  # one entry per id: read them in one pass (a few ids; no run to skip)
-        add, detail = out.legal_actions.add, codec.action_detail
         for action, label in zip(actions, labels, strict=True):
-            detail(observation, action, add(id=action, label=label))
+            yield action, label, None
         return
     i, n = 0, len(actions)
     while i < n:
-        action = actions[i]
-        legal = out.legal_actions.add(id=action, label=labels[i])
-        codec.action_detail(observation, action, legal)
-        run = runs.get(i)
+        action, run = actions[i], runs.get(i)
         if run is None:
+            yield action, labels[i], None
             i += 1
             continue
         stop, lowest, step = run
-        amounts = legal.amounts
-        amounts.lowest = lowest
-        amounts.highest = lowest + actions[stop - 1] - action
-        amounts.step = step
+        yield action, labels[i], (lowest, lowest + actions[stop - 1] - action, step)
         i = stop
+
+
+def _legal_actions(message: DecisionRequest, codec: GameCodec, out: pb.DecisionRequest) -> None:
+    """The legal actions on the wire (:func:`_legal_entries`), with the game's details."""
+    add, detail, observation = out.legal_actions.add, codec.action_detail, message.observation
+    for action, label, amounts in _legal_entries(message, codec):
+        legal = add(id=action, label=label)
+        detail(observation, action, legal)
+        if amounts is not None:
+            legal.amounts.lowest, legal.amounts.highest, legal.amounts.step = amounts
 
 
 def _decision_bytes(
@@ -298,27 +305,18 @@ def _decision_bytes(
         uint_field(b"\x08", message.request_id),
         message_field(b"\x12", seen) if seen else b"",
     ]
-    actions = ActionRuns.of_ids(message.legal_actions)
-    labels = message.labels
-    runs = {start: (stop, lowest, step) for start, stop, lowest, step in codec.amount_runs(actions)}
-    i, n = 0, len(actions)
-    while i < n:
-        action, label = actions[i], labels[i]
+    for action, label, amounts in _legal_entries(message, codec):
         entry = uint_field(b"\x08", action) + (
             message_field(b"\x12", label.encode()) if label else b""
         )
-        run = runs.get(i)
-        if run is None:
-            i += 1
-        else:
-            stop, lowest, step = run
+        if amounts is not None:
+            lowest, highest, step = amounts
             entry += message_field(
                 b"\x1a",
                 uint_field(b"\x08", lowest)
-                + uint_field(b"\x10", lowest + actions[stop - 1] - action)
+                + uint_field(b"\x10", highest)
                 + uint_field(b"\x18", step),
             )
-            i = stop
         parts.append(message_field(b"\x1a", entry + detail_bytes(observation, action)))
     times = (
         uint_field(b"\x08", clocks.move_time_ms)
