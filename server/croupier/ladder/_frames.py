@@ -58,15 +58,10 @@ def send(process: asyncio.subprocess.Process, message: Any) -> None:
         stdin.write(frame(message))
 
 
-async def end_helper(
-    process: asyncio.subprocess.Process, timeout_s: float, last: Any = None
-) -> None:
-    """End a helper: send ``last`` (a final order, if any), close its input, and wait for it to
-    exit, killing it after ``timeout_s``."""
+async def end_helper(process: asyncio.subprocess.Process, timeout_s: float) -> None:
+    """End a helper: close its input, and wait for it to exit, killing it after ``timeout_s``."""
     stdin = process.stdin
     if stdin is not None and not stdin.is_closing():
-        if last is not None:
-            send(process, last)
         stdin.close()
     try:
         await asyncio.wait_for(process.wait(), timeout_s)

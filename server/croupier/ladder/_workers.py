@@ -210,7 +210,7 @@ async def play_workers(
                     submit(await start(worker.index, worker.share))
     finally:
         canceller.cancel()
-        await _close(list(running.values()), cancelled=cancel is not None and cancel.is_set())
+        await _close(list(running.values()))
         for task in list(readers):
             task.cancel()
 
@@ -233,11 +233,10 @@ async def _read(worker: _Worker, events: asyncio.Queue[tuple[_Worker | None, Any
     await events.put((worker, ("gone", why)))
 
 
-async def _close(workers: list[_Worker], cancelled: bool) -> None:
-    """End each worker: its input closes (it lets its matches end, or cancels them when
-    ``cancelled``, ends its bots and exits), killed after :data:`CLOSE_TIMEOUT_S`."""
-    last = ("cancel",) if cancelled else None
-    await asyncio.gather(*(end_helper(w.process, CLOSE_TIMEOUT_S, last) for w in workers))
+async def _close(workers: list[_Worker]) -> None:
+    """End each worker: its input closes; it cancels the matches it still holds (none, unless
+    the run stops early), ends its bots and exits, killed after :data:`CLOSE_TIMEOUT_S`."""
+    await asyncio.gather(*(end_helper(w.process, CLOSE_TIMEOUT_S) for w in workers))
 
 
 # ---- the worker's side ----------------------------------------------------------------------
@@ -288,8 +287,10 @@ async def _serve(channel: HelperChannel) -> None:
                 task = asyncio.create_task(play(message[1]))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
-            if message is not None:  # ("cancel",): the run was cancelled
-                cancel.set()
+            # the end of the input: the driver closes it once every match it gave has come back,
+            # so a match still held here is one nobody will store (the run was cancelled or
+            # stopped on an error, or the driver was killed): it ends now, unrecorded
+            cancel.set()
             await asyncio.gather(*tasks)
     except OSError:  # (the driver is gone: nothing to tell)
         cancel.set()
