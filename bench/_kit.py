@@ -53,6 +53,30 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def descendants_cpu_s() -> float:
+    """CPU seconds the live descendants of this process (its bots, say) have used so far."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    tree, found = {os.getpid()}, True
+    while found:
+        found = False
+        for pid, parent in parents.items():
+            if parent in tree and pid not in tree:
+                tree.add(pid)
+                found = True
+    total = 0.0
+    for pid in tree - {os.getpid()}:
+        try:
+            total += cpu_s(pid)
+        except (OSError, ValueError, IndexError):  # (it ended meanwhile)
+            continue
+    return total
+
+
 def run_benches(doc: str, benches: Mapping[str, Callable[[int], dict[str, float]]]) -> None:
     """Parse ``[BENCH ...] [--repeats N] [--compare REV]`` (default: every one of ``benches``,
     3 repeats), then run each and print ``{"NAME": {figure: value}}``, values to 3 decimals.

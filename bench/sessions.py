@@ -34,7 +34,7 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from _kit import cpu_s, run_benches
+from _kit import cpu_s, descendants_cpu_s, run_benches
 
 from croupier.arbiter import ClockRules, MatchConfig
 from croupier.replay import read_replay
@@ -75,11 +75,13 @@ async def _session_matches(
     out: Path,
     pipe: bool = True,
     ready: Callable[[], Awaitable[None]] | None = None,
+    cpu: dict[str, float] | None = None,
 ) -> float:
     """(b) ``matches`` on one server, ``concurrency`` at a time, four pooled random bots; the
     bots are started (one warm-up match) before the clock starts. ``pipe`` False: the bots play
     their sessions on gRPC, not on their session pipes (as before the pipe existed). ``ready``:
-    awaited after the warm-up, before the clock starts."""
+    awaited after the warm-up, before the clock starts. ``cpu``: given the CPU seconds per
+    match of the arbiter (``"arbiter"``, this process) and of the four bots (``"bots"``)."""
     server = ArbiterServer()
     await server.start()
     pool = _pool(server, out, concurrency, pipe)
@@ -102,9 +104,13 @@ async def _session_matches(
             while queue:
                 await one(queue.pop())
 
-        start = time.perf_counter()
+        start, arbiter, bots = time.perf_counter(), time.process_time(), descendants_cpu_s()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
-        return matches / (time.perf_counter() - start)
+        rate = matches / (time.perf_counter() - start)
+        if cpu is not None:
+            cpu["arbiter"] = (time.process_time() - arbiter) / matches
+            cpu["bots"] = (descendants_cpu_s() - bots) / matches
+        return rate
     finally:
         await pool.close()
         await server.stop()
@@ -151,34 +157,51 @@ def _part(matches: int, out: Path) -> None:
     print("rate", asyncio.run(_session_matches(matches, 1, out, ready=ready)), flush=True)
 
 
-def _local_matches_per_s(matches: int) -> float:
-    """(c) in-process play through the codec, no gRPC: the floor."""
+def _local_matches_per_s(matches: int, cpu: dict[str, float] | None = None) -> float:
+    """(c) in-process play through the codec, no gRPC: the floor. ``cpu``: given its CPU
+    seconds per match (``"local"``)."""
     from croupier.transport import play_local
     from croupier_bot import Seat
     from croupier_bots.random_bot import RandomBot
 
-    start = time.perf_counter()
+    start, used = time.perf_counter(), time.process_time()
     for i in range(matches):
         play_local("as-nas", {}, i, [Seat(RandomBot(4 * i + s)) for s in range(4)])
+    if cpu is not None:
+        cpu["local"] = (time.process_time() - used) / matches
     return matches / (time.perf_counter() - start)
 
 
 def bench_matches(repeats: int) -> dict[str, float]:
     cores = os.cpu_count() or 1
     cli, one, many, grpc_many, loops, local = [], [], [], [], [], []
+    arbiter_cpu, bots_cpu, local_cpu = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(repeats):
             cli.append(_cli_matches_per_s(3))
             one.append(asyncio.run(_session_matches(20, 1, Path(tmp) / f"one{r}")))
-            many.append(asyncio.run(_session_matches(60, cores, Path(tmp) / f"many{r}")))
+            cpu: dict[str, float] = {}
+            many.append(asyncio.run(_session_matches(60, cores, Path(tmp) / f"many{r}", cpu=cpu)))
             grpc_many.append(
                 asyncio.run(_session_matches(30, cores, Path(tmp) / f"grpc{r}", pipe=False))
             )
             loops.append(_loops_matches_per_s(60, cores, Path(tmp) / f"loops{r}"))
-            local.append(_local_matches_per_s(100))
+            local.append(_local_matches_per_s(100, cpu=cpu))
+            arbiter_cpu.append(cpu["arbiter"])
+            bots_cpu.append(cpu["bots"])
+            local_cpu.append(cpu["local"])
     a, b1, bn, c = (statistics.median(x) for x in (cli, one, many, local))
     bg, bl = statistics.median(grpc_many), statistics.median(loops)
+    arbiter, bots, floor = (statistics.median(x) for x in (arbiter_cpu, bots_cpu, local_cpu))
     return {
+        # what bounds (b)/(c): one match loop cannot play faster than its own CPU per match
+        # allows (the arbiter's), nor all the cores faster than the arbiter's and the bots'
+        # together; (c) is one process, its rate its CPU per match
+        f"b{cores}_arbiter_cpu_ms_per_match": 1000 * arbiter,
+        f"b{cores}_bots_cpu_ms_per_match": 1000 * bots,
+        "c_cpu_ms_per_match": 1000 * floor,
+        f"bound_b{cores}_to_c_one_loop": floor / arbiter,
+        f"bound_b_to_c_{cores}_cores": cores * floor / (arbiter + bots),
         f"b_loops_matches_per_s_{cores}_loops": bl,
         f"ratio_b_loops{cores}_to_b{cores}": bl / bn,
         f"ratio_b_loops{cores}_to_c": bl / c,
