@@ -14,7 +14,13 @@ from croupier.games._chips_codec import (
     chip_settlement,
     chip_table,
 )
-from croupier.games._codec_kit import GameCodec, finished_round, history_encoder
+from croupier.games._codec_kit import (
+    GameCodec,
+    finished_round,
+    history_encoder,
+    message_field,
+    uint_field,
+)
 from croupier.games.scauver import rules as sc
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import scauver_pb2
@@ -112,9 +118,52 @@ def _action(obs: sc.ScauverObservation, action: int, out: pb.LegalAction) -> Non
         out.scauver.CopyFrom(_detail(action))
 
 
+def _observation_bytes(obs: sc.ScauverObservation) -> bytes:
+    """The serialized ``Observation`` (from its message: a decision's cost is in its legal
+    actions, not here)."""
+    out = pb.Observation()
+    _observation(obs, out)
+    data: bytes = out.SerializeToString()
+    return data
+
+
+_SCAUVER_TAG = b"\x6a"  # LegalAction.scauver = 13, length-delimited
+_OPEN_MOVE = uint_field(b"\x08", scauver_pb2.SCAUVER_MOVE_OPEN)  # ScauverAction.move = 1
+
+
+@cache
+def _placement_field(card: int, flank: int) -> bytes:
+    """One placement as its ``ScauverAction.placements`` field (3), serialized once."""
+    placement = scauver_pb2.ScauverPlacement(card=card_msg(card), flank=_FLANK[flank])
+    return message_field(b"\x1a", placement.SerializeToString())
+
+
+@cache
+def _detail_field(action: int) -> bytes:
+    """A legal action's ``LegalAction.scauver`` field for any id but an opening's (its typed
+    fields name everything), serialized once per id."""
+    return message_field(_SCAUVER_TAG, _detail(action).SerializeToString())
+
+
+def _detail_bytes(obs: sc.ScauverObservation, action: int) -> bytes:
+    """What :func:`_action` sets, serialized: an opening (80 of them legal at once, each
+    depending on the hand) from its placements' fields, made once for each card and flank."""
+    if sc.is_opening(action):
+        placements = [_placement_field(c, f) for c, f in sc.open_choice(obs.hand, action)]
+        return message_field(_SCAUVER_TAG, _OPEN_MOVE + b"".join(placements))
+    return _detail_field(action)
+
+
 def _round(obs: sc.ScauverObservation, out: pb.DealEnded) -> None:
     finished_round(obs.past_rounds, _history, _result, out.scauver, out.scauver_past)
 
 
 #: The Scauver codec registered in the game's spec.
-CODEC = GameCodec(_observation, _action, _round, amount_runs)
+CODEC = GameCodec(
+    _observation,
+    _action,
+    _round,
+    amount_runs,
+    observation_bytes=_observation_bytes,
+    detail_bytes=_detail_bytes,
+)

@@ -370,10 +370,19 @@ def evaluate(showings: tuple[Showing, ...]) -> tuple[tuple[int, ...], Criterion]
 # ---- moves ------------------------------------------------------------------------------------
 
 
+#: Each opening as ``(position in the sorted hand, flank)`` pairs, by ``action - OPEN``: the
+#: id is ``OPEN + combo * 2**OPENING_CARDS + mask``, bit j of ``mask`` the flank of the combo's
+#: j-th card.
+_OPEN_SHAPES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((pos, (mask >> j) & 1) for j, pos in enumerate(combo))
+    for combo in OPEN_COMBOS
+    for mask in range(2**OPENING_CARDS)
+)
+
+
 def open_choice(hand: tuple[int, ...], action: int) -> tuple[tuple[int, int], ...]:
     """The opening ``action`` on ``hand`` (sorted by card id) as ``(card, flank)`` pairs."""
-    combo, mask = divmod(action - OPEN, 2**OPENING_CARDS)
-    return tuple((hand[pos], (mask >> j) & 1) for j, pos in enumerate(OPEN_COMBOS[combo]))
+    return tuple([(hand[pos], flank) for pos, flank in _OPEN_SHAPES[action - OPEN]])
 
 
 def pair_action(left: int, right: int) -> int:
@@ -381,8 +390,20 @@ def pair_action(left: int, right: int) -> int:
     return PLACE_PAIR + cards40.DECK_SIZE * left + right
 
 
+#: A placement's label (``7♥→L``) by card and flank, made once: an opening seat has 80 legal
+#: openings of three placements each, every one labelled on the wire.
+_PLACEMENT_LABELS = tuple(
+    tuple(f"{cards40.CARD_LABELS[card]}→{name}" for name in FLANK_NAMES)
+    for card in range(cards40.DECK_SIZE)
+)
+
+
 def _placement(card: int, flank: int) -> str:
-    return f"{cards40.CARD_LABELS[card]}→{FLANK_NAMES[flank]}"
+    return _PLACEMENT_LABELS[card][flank]
+
+
+def _open_label(placements: tuple[tuple[int, int], ...]) -> str:
+    return "Open:[" + " ".join([_PLACEMENT_LABELS[c][f] for c, f in placements]) + "]"
 
 
 class MoveKind(enum.IntEnum):
@@ -416,7 +437,7 @@ class Move:
         if kind is MoveKind.PLACE or kind is MoveKind.PLACE_PAIR:
             return "Place:" + ",".join(_placement(c, f) for c, f in self.placements)
         if kind is MoveKind.OPEN:
-            return "Open:[" + " ".join(_placement(c, f) for c, f in self.placements) + "]"
+            return _open_label(self.placements)
         return _PLAIN_LABELS[kind]
 
 
@@ -817,7 +838,7 @@ class Scauver(Rules[ScauverState]):
         if is_opening(action):
             if state.phase is not Phase.OPENING:
                 raise IllegalActionError(f"{action} is an opening, and no seat is opening")
-            return move(action, state.hands[state.turn_seat]).label
+            return _open_label(open_choice(state.hands[state.turn_seat], action))
         return _move(action).label
 
     def default_choice(self, state: ScauverState, legal: Sequence[int]) -> int:
