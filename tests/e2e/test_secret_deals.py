@@ -29,12 +29,12 @@ def _tournament(
     folder: Path, *extra: str, seed: int | None = None
 ) -> subprocess.CompletedProcess[str]:
     """A four-bot one-table Fipsen tournament (the spy and three random bots, duplicate sets:
-    four seatings of one deal) named ``cup`` in ``folder``."""
+    four seatings of one deal, played at once) named ``cup`` in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     lines = [
         'name = "cup"',
         'game = "fipsen"',
-        "concurrency = 1",
+        "concurrency = 4",
         "[params]",
         "deals = 1",
         "[bots]",
@@ -73,24 +73,31 @@ def _deals(replays: Path) -> dict[str, list[object]]:
     return out
 
 
-def test_a_bot_cannot_compute_the_deals_of_a_tournament_from_its_match_ids(
-    tmp_path: Path,
-) -> None:
-    done = _tournament(tmp_path)
-    assert done.returncode == 0, done.stderr
-    lines = _spy_lines(tmp_path)
-    assert len(lines) == 4, lines  # the spy played every seating of the set
-    assert [line for line in lines if line.endswith("predicted yes")] == [], lines
-
-
-def test_tournaments_without_a_seed_deal_differently_and_keep_their_secrets_private(
-    tmp_path: Path,
-) -> None:
-    one, two = tmp_path / "one", tmp_path / "two"
+@pytest.fixture(scope="module")
+def unseeded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Two runs of the tournament without a seed, each in a folder of its own (only read by the
+    tests that use them)."""
+    one, two = tmp_path_factory.mktemp("one"), tmp_path_factory.mktemp("two")
     for folder in (one, two):
         done = _tournament(folder)
         assert done.returncode == 0, done.stderr
         assert "warning" not in done.stderr, done.stderr
+    return one, two
+
+
+def test_a_bot_cannot_compute_the_deals_of_a_tournament_from_its_match_ids(
+    unseeded: tuple[Path, Path],
+) -> None:
+    for folder in unseeded:
+        lines = _spy_lines(folder)
+        assert len(lines) == 4, lines  # the spy played every seating of the set
+        assert [line for line in lines if line.endswith("predicted yes")] == [], lines
+
+
+def test_tournaments_without_a_seed_deal_differently_and_keep_their_secrets_private(
+    unseeded: tuple[Path, Path],
+) -> None:
+    one, two = unseeded
     first, second = _deals(one / "cup-matches"), _deals(two / "cup-matches")
     assert sorted(first) == sorted(second)  # the same tournament, the same match ids
     assert all(first[m] != second[m] for m in first)  # ... and other cards
