@@ -89,18 +89,27 @@ def test_shares_split_the_concurrency() -> None:
     assert worker_shares(3, 7) == [3, 2, 2]
 
 
-def test_workers_store_every_match_once_with_one_arbiters_results(tmp_path: Path) -> None:
-    one = _config(tmp_path / "one", tmp_path / "one-starts")
+@pytest.fixture(scope="module")
+def one_process(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The store of the same tournament played in one process (no workers), run once: what the
+    runs on workers must store."""
+    folder = tmp_path_factory.mktemp("one")
+    one = _config(folder / "one", folder / "one-starts")
     done = tournament(one, "--concurrency", 2, env=ENV)
     assert done.returncode == 0, done.stderr
+    return one.parent / "t.sqlite"
 
+
+def test_workers_store_every_match_once_with_one_arbiters_results(
+    tmp_path: Path, one_process: Path
+) -> None:
     starts = tmp_path / "w-starts"
     config = _config(tmp_path / "w", starts)
     done = tournament(config, "--concurrency", 2, "--workers", 2, env=ENV)
     assert done.returncode == 0, done.stderr
     assert "t: 16/16 matches" in done.stdout
     store = config.parent / "t.sqlite"
-    assert stored_seats(store) == stored_seats(one.parent / "t.sqlite")
+    assert stored_seats(store) == stored_seats(one_process)
     started = Counter(starts.read_text().split())
     assert set(started.values()) == {4}  # each match started once, by its four seats
     conn = sqlite3.connect(store)
@@ -115,10 +124,9 @@ def test_workers_store_every_match_once_with_one_arbiters_results(tmp_path: Path
     assert logs == ["worker-0", "worker-1"]
 
 
-def test_a_worker_killed_mid_run_loses_no_match_and_counts_none_twice(tmp_path: Path) -> None:
-    one = _config(tmp_path / "one", tmp_path / "one-starts")
-    assert tournament(one, "--concurrency", 2, env=ENV).returncode == 0
-
+def test_a_worker_killed_mid_run_loses_no_match_and_counts_none_twice(
+    tmp_path: Path, one_process: Path
+) -> None:
     starts = tmp_path / "w-starts"
     config = _config(tmp_path / "w", starts, delay_s=0.03)
     store = config.parent / "t.sqlite"
@@ -148,7 +156,7 @@ def test_a_worker_killed_mid_run_loses_no_match_and_counts_none_twice(tmp_path: 
     assert proc.returncode == 0, err
     assert "t: 16/16 matches" in out
     assert "worker_lost" in err
-    assert stored_seats(store) == stored_seats(one.parent / "t.sqlite")
+    assert stored_seats(store) == stored_seats(one_process)
     started = Counter(starts.read_text().split())
     assert set(started) == {m for (m, *_rest) in stored_seats(store)}
     assert any(n > 4 for n in started.values()), "no match was in flight on the killed worker"
