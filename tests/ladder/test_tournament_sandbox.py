@@ -21,6 +21,8 @@ pytestmark = pytest.mark.e2e
 BODY = """
 game = "as-nas"
 seed = 4
+[format]
+duplicate = false
 [params]
 deals = 1
 [clock]
