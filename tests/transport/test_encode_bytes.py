@@ -112,14 +112,21 @@ def _decisions(game: str, params: dict[str, int], seeds: range) -> list[Decision
     return seen
 
 
-def test_as_nas_makes_the_bytes_of_its_messages() -> None:
-    """As-Nas's own observation and detail bytes (the arbiter's fast path) are those of the
-    messages its codec fills, for every decision of 40 whole matches (12 deals)."""
-    codec = get_spec("as-nas").codec
+@pytest.mark.parametrize(
+    ("game", "params", "matches", "least"),
+    [("as-nas", {}, 40, 2000), ("scauver", {"players": 4, "round_cap": 6}, 12, 500)],
+)
+def test_a_game_makes_the_bytes_of_its_messages(
+    game: str, params: dict[str, int], matches: int, least: int
+) -> None:
+    """A codec's own observation and detail bytes (the arbiter's fast path: As-Nas's and
+    Scauver's) are those of the messages it fills, for every decision of whole matches (As-Nas
+    12 deals; Scauver with its openings of 80 legal choices each)."""
+    codec = get_spec(game).codec
     assert codec.observation_bytes is not None
     assert codec.detail_bytes is not None
-    decisions = _decisions("as-nas", {}, range(40))
-    assert len(decisions) > 2000
+    decisions = _decisions(game, params, range(matches))
+    assert len(decisions) > least
     for message in decisions:
         observation = pb.Observation()
         codec.observation(message.observation, observation)
