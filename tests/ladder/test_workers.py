@@ -6,6 +6,7 @@ leave no worker and no bot behind; what cannot work with workers is refused in o
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -175,6 +176,7 @@ def test_a_cancelled_or_killed_driver_leaves_no_worker_and_no_bot(tmp_path: Path
         text=True,
         env=ENV,
     )
+    workers: list[int] = []
     try:
         deadline = time.monotonic() + 120
         while not (starts.exists() and len(set(starts.read_text().split())) >= 2):
@@ -191,15 +193,20 @@ def test_a_cancelled_or_killed_driver_leaves_no_worker_and_no_bot(tmp_path: Path
     finally:
         if proc.poll() is None:
             proc.kill()
-    if how == "sigint":
-        assert proc.returncode == 130, err  # interrupted: finished matches kept
-        assert "Traceback" not in err
-    # the workers cancel the matches they hold (nobody would store them) rather than play on
-    deadline = time.monotonic() + 20
-    while set(workers) & set(_processes(WORKER)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not set(workers) & set(_processes(WORKER)), "a worker outlived its driver"
-    assert _gone(str(tmp_path).encode(), within_s=10), "a bot outlived the run"
+    try:
+        if how == "sigint":
+            assert proc.returncode == 130, err  # interrupted: finished matches kept
+            assert "Traceback" not in err
+        # the workers cancel the matches they hold (nobody would store them) rather than play on
+        deadline = time.monotonic() + 20
+        while set(workers) & set(_processes(WORKER)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not set(workers) & set(_processes(WORKER)), "a worker outlived its driver"
+        assert _gone(str(tmp_path).encode(), within_s=10), "a bot outlived the run"
+    finally:  # (a failure leaves no worker playing its 1000-deal matches on; its bots follow)
+        for pid in set(workers) & set(_processes(WORKER)):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_workers_refuse_remote_bots_in_one_line(tmp_path: Path) -> None:

@@ -235,7 +235,8 @@ async def _read(worker: _Worker, events: asyncio.Queue[tuple[_Worker | None, Any
 
 async def _close(workers: list[_Worker]) -> None:
     """End each worker: its input closes; it cancels the matches it still holds (none, unless
-    the run stops early), ends its bots and exits, killed after :data:`CLOSE_TIMEOUT_S`."""
+    the run was cancelled or failed), ends its bots and exits, killed after
+    :data:`CLOSE_TIMEOUT_S`."""
     await asyncio.gather(*(end_helper(w.process, CLOSE_TIMEOUT_S) for w in workers))
 
 
