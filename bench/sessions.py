@@ -104,7 +104,8 @@ async def _session_matches(
             while queue:
                 await one(queue.pop())
 
-        start, arbiter, bots = time.perf_counter(), time.process_time(), descendants_cpu_s()
+        bots = descendants_cpu_s()  # (the scan of /proc first: it is not the arbiter's work)
+        arbiter, start = time.process_time(), time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         rate = matches / (time.perf_counter() - start)
         if cpu is not None:
