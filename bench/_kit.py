@@ -53,28 +53,33 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def descendants_cpu_s() -> float:
-    """CPU seconds the live descendants of this process (its bots, say) have used so far."""
-    parents: dict[int, int] = {}
+def process_tree(root: int) -> dict[int, float]:
+    """The live processes under ``root`` (not ``root`` itself), each with the CPU seconds it has
+    used so far (Linux; a process that ends while being read is skipped)."""
+    parent: dict[int, int] = {}
+    used: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            pid = int(stat.parent.name)
+            parent[pid] = int(fields[1])
+            used[pid] = (int(fields[11]) + int(fields[12])) / tick
         except (OSError, ValueError, IndexError):
             continue
-    tree, found = {os.getpid()}, True
-    while found:
-        found = False
-        for pid, parent in parents.items():
-            if parent in tree and pid not in tree:
-                tree.add(pid)
-                found = True
-    total = 0.0
-    for pid in tree - {os.getpid()}:
-        try:
-            total += cpu_s(pid)
-        except (OSError, ValueError, IndexError):  # (it ended meanwhile)
-            continue
-    return total
+    under, grew = {root}, True
+    while grew:
+        grew = False
+        for pid, ppid in parent.items():
+            if ppid in under and pid not in under:
+                under.add(pid)
+                grew = True
+    return {pid: used[pid] for pid in under - {root}}
+
+
+def descendants_cpu_s() -> float:
+    """CPU seconds the live descendants of this process (its bots, say) have used so far."""
+    return sum(process_tree(os.getpid()).values())
 
 
 def run_benches(doc: str, benches: Mapping[str, Callable[[int], dict[str, float]]]) -> None:

@@ -66,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _kit import process_tree
 
 CROUPIER = [sys.executable, "-m", "croupier"]
 
@@ -226,29 +227,11 @@ def bench_throughput(matches: int, cli_matches: int) -> dict[str, float]:
 def _tree_pss_mb(root: int, cpu: dict[int, float] | None = None) -> float:
     """The PSS (MiB) of every process under ``root``, summed (Linux; processes that end while
     being read are skipped); ``cpu`` gets each one's CPU seconds so far, by pid."""
-    parent: dict[int, int] = {}
-    used: dict[int, float] = {}
-    tick = os.sysconf("SC_CLK_TCK")
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            pid = int(stat.parent.name)
-            parent[pid] = int(fields[1])
-            used[pid] = (int(fields[11]) + int(fields[12])) / tick
-        except (OSError, ValueError, IndexError):
-            continue
-    under: set[int] = {root}
-    grew = True
-    while grew:
-        grew = False
-        for pid, ppid in parent.items():
-            if ppid in under and pid not in under:
-                under.add(pid)
-                grew = True
+    tree = process_tree(root)
     kib = 0
-    for pid in under - {root}:
+    for pid, used in tree.items():
         if cpu is not None:
-            cpu[pid] = max(cpu.get(pid, 0.0), used.get(pid, 0.0))
+            cpu[pid] = max(cpu.get(pid, 0.0), used)
         try:
             for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
                 if line.startswith("Pss:"):
