@@ -10,6 +10,8 @@ import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+import pytest
+
 from croupier.transport import ArbiterServer
 from croupier.transport._sessions import BotSession
 from croupier.v1 import bot_pb2 as pb
@@ -108,8 +110,6 @@ def test_a_write_to_a_pipe_whose_bot_is_gone_raises_at_once() -> None:
     """The writer's fast path (``write_now``, no wait when the pipe's buffer is empty) fails
     the write that finds the bot's end closed, as ``write`` does: the session ends then, and
     no decision is taken as written that never left."""
-    import pytest
-
     from croupier.transport._pipe import PipeContext
 
     async def main() -> None:

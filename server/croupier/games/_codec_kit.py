@@ -46,7 +46,10 @@ class GameCodec:
     #: byte the message's serialization (``tests/transport/test_encode_bytes.py``).
     observation_bytes: Callable[[Any], bytes] | None = None
     #: Optional, likewise: the serialized ``LegalAction`` holding only what
-    #: :attr:`action_detail` sets (its game's detail field).
+    #: :attr:`action_detail` sets (its game's detail field). With it the transport writes a
+    #: decision field by field (its observation from :attr:`observation_bytes` if given, else
+    #: from the message): a game whose cost is in its legal actions (Scauver's 80 openings)
+    #: needs only this one.
     detail_bytes: Callable[[Any, int], bytes] | None = None
 
 

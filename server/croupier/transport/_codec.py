@@ -163,8 +163,8 @@ def encode_bytes(
     tail = b"".join([_EVENT_FIELDS.get(e, partial(_event_field, e, codec)) for e in events])
     if message is None:
         return tail
-    if isinstance(message, DecisionRequest) and codec.observation_bytes and codec.detail_bytes:
-        decision = _decision_bytes(message, codec, codec.observation_bytes, codec.detail_bytes)
+    if isinstance(message, DecisionRequest) and codec.detail_bytes:
+        decision = _decision_bytes(message, codec, codec.detail_bytes)
         return message_field(b"\x12", decision) + tail
     head: bytes = _encode(message, codec).SerializeToString()
     if isinstance(message, DecisionRequest | Welcome):
@@ -290,17 +290,22 @@ def _legal_actions(message: DecisionRequest, codec: GameCodec, out: pb.DecisionR
 def _decision_bytes(
     message: DecisionRequest,
     codec: GameCodec,
-    observation_bytes: Callable[[Any], bytes],
     detail_bytes: Callable[[Any, int], bytes],
 ) -> bytes:
     """The serialized ``DecisionRequest`` that :func:`_encode` builds, for a codec that makes
-    its own bytes (``GameCodec.observation_bytes`` and ``detail_bytes``), put together field by
+    its own bytes (``GameCodec.detail_bytes``, and ``observation_bytes`` if it has them, else
+    the observation's message is serialized), put together field by
     field in ascending order as protobuf writes them (a 0 left out): the request id, the
     observation, each legal action as :func:`_legal_actions` lists them, the clocks. Building
     and serializing the message costs several times as much, and a decision is the arbiter's
     most frequent message."""
     observation, clocks = message.observation, message.clocks
-    seen = observation_bytes(observation)
+    if codec.observation_bytes is not None:
+        seen = codec.observation_bytes(observation)
+    else:  # (the message, serialized: where a game's cost is in its legal actions)
+        built = pb.Observation()
+        codec.observation(observation, built)
+        seen = built.SerializeToString()
     parts = [
         uint_field(b"\x08", message.request_id),
         message_field(b"\x12", seen) if seen else b"",

@@ -118,15 +118,6 @@ def _action(obs: sc.ScauverObservation, action: int, out: pb.LegalAction) -> Non
         out.scauver.CopyFrom(_detail(action))
 
 
-def _observation_bytes(obs: sc.ScauverObservation) -> bytes:
-    """The serialized ``Observation`` (from its message: a decision's cost is in its legal
-    actions, not here)."""
-    out = pb.Observation()
-    _observation(obs, out)
-    data: bytes = out.SerializeToString()
-    return data
-
-
 _SCAUVER_TAG = b"\x6a"  # LegalAction.scauver = 13, length-delimited
 _OPEN_MOVE = uint_field(b"\x08", scauver_pb2.SCAUVER_MOVE_OPEN)  # ScauverAction.move = 1
 
@@ -158,12 +149,6 @@ def _round(obs: sc.ScauverObservation, out: pb.DealEnded) -> None:
     finished_round(obs.past_rounds, _history, _result, out.scauver, out.scauver_past)
 
 
-#: The Scauver codec registered in the game's spec.
-CODEC = GameCodec(
-    _observation,
-    _action,
-    _round,
-    amount_runs,
-    observation_bytes=_observation_bytes,
-    detail_bytes=_detail_bytes,
-)
+#: The Scauver codec registered in the game's spec (its details as bytes; its observation is
+#: serialized from the message: a decision's cost is in its legal actions).
+CODEC = GameCodec(_observation, _action, _round, amount_runs, detail_bytes=_detail_bytes)
