@@ -43,6 +43,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from croupier.transport._socket_dir import pid_alive
+
 #: The controllers a bot's group uses.
 CONTROLLERS = ("memory", "pids", "cpu")
 #: The period of the CPU quota, microseconds (the kernel's default).
@@ -320,16 +322,6 @@ def create(setup: CgroupSetup, limits: GroupLimits, *, name: str = "") -> BotGro
     return BotGroup(tuple(made), tuple(h.version for h in setup.hierarchies))
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def sweep(setup: CgroupSetup) -> int:
     """Remove the groups an arbiter that is gone left behind (killing what is still in them);
     how many."""
@@ -340,7 +332,7 @@ def sweep(setup: CgroupSetup) -> int:
         with contextlib.suppress(OSError):
             for entry in h.parent.iterdir():
                 found = _STALE.match(entry.name)
-                if found and entry.is_dir() and not _alive(int(found[1])):
+                if found and entry.is_dir() and not pid_alive(int(found[1])):
                     stale.setdefault(entry.name, []).append(entry)
                     versions.setdefault(entry.name, []).append(h.version)
     for name, dirs in stale.items():

@@ -9,7 +9,6 @@ import contextlib
 import math
 import shutil
 import socket
-import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, cast
@@ -44,6 +43,7 @@ from croupier.transport._pipe import serve_pipe
 from croupier.transport._reflection import enable_reflection
 from croupier.transport._service import BoundedHealth, add_bot_service, split_address
 from croupier.transport._sessions import BotSession, Closing
+from croupier.transport._socket_dir import SOCKET_NAME, make_socket_dir
 from croupier.transport._tls import TlsConfig, server_credentials
 from croupier.v1 import bot_pb2 as pb
 from croupier.v1 import bot_pb2_grpc
@@ -728,9 +728,8 @@ class ArbiterServer:
                 f"cannot listen on {self._requested}: the address is taken or not this machine's"
             )
         if self._want_socket:
-            self._socket_dir = Path(tempfile.mkdtemp(prefix="croupier-"))
-            self._socket_dir.chmod(0o711)  # a sandboxed bot's uid may pass, never list
-            path = self._socket_dir / "arbiter.sock"
+            self._socket_dir = make_socket_dir()
+            path = self._socket_dir / SOCKET_NAME
             if not self.server.add_insecure_port(f"unix:{path}"):
                 raise ConfigError(f"cannot listen on the unix socket {path}")
             self.unix_socket = path
