@@ -23,6 +23,7 @@ LAYERS = (
     "croupier._defaults",
     "croupier._lazy",
     "croupier._logging",
+    "croupier._owned_dirs",
     "croupier.v1",
     "croupier.games",
     "croupier.arbiter",

@@ -33,6 +33,7 @@ from typing import Any
 
 import structlog
 
+from croupier._owned_dirs import make_owned_dir
 from croupier.errors import ConfigError, ExecutorError
 from croupier.ladder._config import TournamentConfig
 from croupier.ladder._play import MAX_RETRIES, LocalPlayer, MatchJob, Played, ResolvedBot
@@ -45,6 +46,8 @@ MAX_BATCH = 32
 MIN_BATCH = 4
 #: How long the driver waits for a node's actor to end its bots when the run is over (seconds).
 CLOSE_TIMEOUT_S = 30.0
+#: A node actor's match folder (bots' logs, a batch's replays) is named with this, ``PID-``.
+TMP_PREFIX = "croupier-ray-"
 
 #: What a batch tells of each bot: (mode, processes started, crashes), by display name.
 BatchStats = dict[str, tuple[str, int, int]]
@@ -66,7 +69,7 @@ class NodePlayer:
         import ray
 
         self._node = ray.get_runtime_context().get_node_id()[:12]
-        self._tmp = Path(tempfile.mkdtemp(prefix="croupier-ray-"))
+        self._tmp = make_owned_dir(TMP_PREFIX)  # a killed actor's is swept by the next
         self._player = LocalPlayer(
             bots,
             self._tmp / "logs",

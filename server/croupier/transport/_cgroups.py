@@ -43,7 +43,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from croupier.transport._socket_dir import pid_alive
+from croupier._owned_dirs import pid_alive
 
 #: The controllers a bot's group uses.
 CONTROLLERS = ("memory", "pids", "cpu")

@@ -1,6 +1,7 @@
 """The arbiter's unix-socket folder: a server removes its own when it stops, and the folder an
 arbiter killed with SIGKILL left behind is removed by the next server that starts, never the
-folder of a live arbiter, of another user, or one whose socket still answers."""
+folder of a live arbiter, of another user, or one whose socket still answers; the sweep of one
+prefix leaves another's (a Ray actor's match folders)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from croupier._owned_dirs import sweep_owned_dirs
+from croupier.ladder._ray import TMP_PREFIX
 from croupier.transport import ArbiterServer
-from croupier.transport._socket_dir import PREFIX, SOCKET_NAME, sweep_socket_dirs
+from croupier.transport._socket_dir import PREFIX, SOCKET_NAME, answers
 
 #: A server that says where its socket is, then waits to be killed.
 _SERVE = """
@@ -113,11 +116,16 @@ def test_the_sweep_keeps_what_is_not_a_gone_arbiters_of_this_user(tmp: Path) -> 
     stale = tmp / f"{PREFIX}{gone}-stale"
     stale.mkdir()
     (stale / SOCKET_NAME).touch()
+    actors = tmp / f"{TMP_PREFIX}{gone}-actor"  # a killed Ray actor's: another prefix
+    (actors / "logs").mkdir(parents=True)
     try:
-        assert sweep_socket_dirs(tmp) == 1
+        assert sweep_owned_dirs(PREFIX, answers, tmp) == 1
     finally:
         listener.close()
     assert not stale.exists()
+    assert actors.is_dir()
+    assert sweep_owned_dirs(TMP_PREFIX, root=tmp) == 1
+    assert not actors.exists()
     assert answering.is_dir()
     assert starting.is_dir()
     assert others.is_dir()
