@@ -1,11 +1,12 @@
 """Temporary folders owned by a process, and the sweep of those a killed process left behind.
 
 A folder is ``PREFIX PID-XXXXXXXX`` in the temporary directory (``TMPDIR``): its maker's process
-id, then ``mkdtemp``'s random part. It is stale when it is this user's, that process is gone,
-and the caller's ``in_use`` check (say, a socket that still answers: a process of another PID
-namespace sharing the directory) does not hold; a maker sweeps the stale folders of its prefix
-before it makes its own. Used for the arbiter's unix-socket folder and a Ray actor's match
-folder. A leaf module (standard library only), like the control groups' sweep by process id.
+id, then ``mkdtemp``'s eight random characters. It is stale when it is this user's, that
+process is gone, and the caller's ``in_use`` check (say, a socket that still answers: a process
+of another PID namespace sharing the directory) does not hold; a maker sweeps the stale folders
+of its prefix before it makes its own. Used for the arbiter's unix-socket folder and a Ray
+actor's match folder. A leaf module (standard library only), like the control groups' sweep by
+process id.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from pathlib import Path
 
 
 def pid_alive(pid: int) -> bool:
-    """Whether a process with this id exists (one of another user's counts)."""
+    """Whether a process with this id exists (one of another user's counts; an id no process
+    can have, say past the kernel's range, does not)."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError, ValueError):
         return False
     except PermissionError:
         return True
@@ -45,8 +47,8 @@ def sweep_owned_dirs(
     prefix: str, in_use: Callable[[Path], bool] = _unused, root: Path | None = None
 ) -> int:
     """Remove the folders of ``prefix`` in ``root`` (the temporary directory) that are this
-    user's, whose process is gone and that are not ``in_use``; how many."""
-    owned = re.compile(rf"{re.escape(prefix)}(\d+)-[a-z0-9_]+$")
+    user's, whose process is gone and that are not ``in_use``; how many. Never raises."""
+    owned = re.compile(rf"{re.escape(prefix)}(\d{{1,10}})-[a-z0-9_]{{8}}")
     root = Path(tempfile.gettempdir()) if root is None else root
     uid = os.getuid()
     removed = 0
@@ -55,14 +57,16 @@ def sweep_owned_dirs(
     except OSError:
         return 0
     for entry in entries:
-        found = owned.match(entry.name)
-        if found is None or pid_alive(int(found[1])):
+        found = owned.fullmatch(entry.name)
+        if found is None:
             continue
         try:
             info = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid or in_use(Path(entry.path)):
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid:
+            continue  # another user's, or not a folder: never ours to remove
+        if pid_alive(int(found[1])) or in_use(Path(entry.path)):
             continue
         shutil.rmtree(entry.path, ignore_errors=True)
         removed += not os.path.lexists(entry.path)
