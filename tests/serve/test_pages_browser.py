@@ -73,6 +73,10 @@ def served(tmp_path: Path) -> Iterator[_Served]:
                 tmp_path / "dave.log",
                 SLOW_BOT_NAME=SLOW,
                 SLOW_BOT_DELAY_S="1.5",
+                # the live match's first decision takes 28 s of dave's 2 + 30 s (move + bank):
+                # it is still being played when the pages are read (it once ended within
+                # 5 s on a loaded machine and alice's chart had a thirteenth point)
+                SLOW_BOT_FIRST_S="28",
             )
         )
         wait_connected(control, (*FAST, SLOW))
