@@ -164,7 +164,7 @@ def test_a_worker_killed_mid_run_loses_no_match_and_counts_none_twice(
     assert _gone(str(tmp_path).encode()), "a bot of the killed worker outlived it"
 
 
-@pytest.mark.parametrize("how", ["sigint", "sigkill"])
+@pytest.mark.parametrize("how", ["sigint", "sigint-stopped-worker", "sigkill"])
 def test_a_cancelled_or_killed_driver_leaves_no_worker_and_no_bot(tmp_path: Path, how: str) -> None:
     starts = tmp_path / "starts"
     # matches of many minutes: a worker that let its matches end would outlive the bound
@@ -185,8 +185,10 @@ def test_a_cancelled_or_killed_driver_leaves_no_worker_and_no_bot(tmp_path: Path
             time.sleep(0.05)
         workers = _workers_of(proc.pid)
         assert len(workers) == 2
+        if how == "sigint-stopped-worker":  # continued by the driver, not waited for 30 s
+            os.kill(workers[0], signal.SIGSTOP)
         signalled = time.monotonic()
-        proc.send_signal(signal.SIGINT if how == "sigint" else signal.SIGKILL)
+        proc.send_signal(signal.SIGKILL if how == "sigkill" else signal.SIGINT)
         # (the workers share the driver's output: it ends when the last of them is gone)
         _, err = proc.communicate(timeout=60)
         assert time.monotonic() - signalled < 20, "the matches were played on, or waited for"
@@ -194,7 +196,7 @@ def test_a_cancelled_or_killed_driver_leaves_no_worker_and_no_bot(tmp_path: Path
         if proc.poll() is None:
             proc.kill()
     try:
-        if how == "sigint":
+        if how != "sigkill":
             assert proc.returncode == 130, err  # interrupted: finished matches kept
             assert "Traceback" not in err
         # the workers cancel the matches they hold (nobody would store them) rather than play on

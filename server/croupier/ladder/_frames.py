@@ -59,10 +59,14 @@ def send(process: asyncio.subprocess.Process, message: Any) -> None:
 
 
 async def end_helper(process: asyncio.subprocess.Process, timeout_s: float) -> None:
-    """End a helper: close its input, and wait for it to exit, killing it after ``timeout_s``."""
+    """End a helper: close its input, and wait for it to exit, killing it after ``timeout_s``.
+    A stopped helper (SIGSTOP) is continued first: it then reads the end of its input at once
+    rather than being killed after the whole wait."""
     stdin = process.stdin
     if stdin is not None and not stdin.is_closing():
         stdin.close()
+    with contextlib.suppress(ProcessLookupError):
+        process.send_signal(signal.SIGCONT)
     try:
         await asyncio.wait_for(process.wait(), timeout_s)
     except TimeoutError:
