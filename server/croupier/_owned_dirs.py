@@ -1,12 +1,12 @@
 """Temporary folders owned by a process, and the sweep of those a killed process left behind.
 
-A folder is ``PREFIX PID-XXXXXXXX`` in the temporary directory (``TMPDIR``): its maker's process
-id, then ``mkdtemp``'s eight random characters. It is stale when it is this user's, that
-process is gone, and the caller's ``in_use`` check (say, a socket that still answers: a process
-of another PID namespace sharing the directory) does not hold; a maker sweeps the stale folders
-of its prefix before it makes its own. Used for the arbiter's unix-socket folder and a Ray
-actor's match folder. A leaf module (standard library only), like the control groups' sweep by
-process id.
+A folder is named ``<prefix><pid>-XXXXXXXX`` in the temporary directory (``TMPDIR``): its
+maker's process id, then ``mkdtemp``'s eight random characters. It is stale when it is this
+user's, that process is gone, and the caller's ``in_use`` check (say, a socket that still
+answers: a process of another PID namespace sharing the directory) does not hold; a maker
+sweeps the stale folders of its prefix before it makes its own. Used for the arbiter's
+unix-socket folder and a Ray actor's match folder. A leaf module (standard library only), like
+the control groups' sweep by process id.
 """
 
 from __future__ import annotations
