@@ -32,6 +32,10 @@ a JSON object (see ``_sandbox._confine_argv``):
     that then becomes the root (``pivot_root``); ``hostname``; ``loopback`` (bring ``lo`` up).
 ``chdir``
     where the bot starts (``""``: where this process is).
+``filter``
+    true in a sandbox: the bot runs under the system-call filter (see "the system-call filter"
+    below), which closes the channels two sandboxes would otherwise share through the host's
+    files; a machine the filter has no numbers for (neither x86-64 nor arm64) cannot start it.
 
 This process is the **supervisor**; it:
 
@@ -43,8 +47,8 @@ This process is the **supervisor**; it:
    group and user ids to ``uid`` (which clears the permitted and effective capabilities),
    clears the inheritable ones and sets ``PR_SET_NO_NEW_PRIVS``; then (last, since a change of
    uid clears it) arms ``PR_SET_PDEATHSIG`` against the supervisor and checks that the
-   supervisor is still its parent; then ``execvp`` of the bot's argv, which keeps the limits
-   and the signal;
+   supervisor is still its parent; then (``filter``) installs the system-call filter; then
+   ``execvp`` of the bot's argv, which keeps the limits, the signal and the filter;
 4. waits for the bot to exit (then exits the same way: same status, or same signal), or for the
    lifeline to close: then it kills every process of the bot (``scope``) and exits. It reaps
    every child that ends meanwhile (the init of a PID namespace inherits the bot's orphans).
@@ -124,6 +128,128 @@ def _prctl(option: int, value: int, extra: int = 0) -> None:
 def _limit(kind: int, value: int) -> None:
     if value > 0:
         resource.setrlimit(kind, (value, value))
+
+
+# -- the system-call filter ---------------------------------------------------------------------
+#
+# Every sandbox binds the same host files, and the kernel keeps some state per file, not per
+# mount: two sandboxes could talk through it. The filter (seccomp, classic BPF) closes those
+# channels: a file lock is taken and seen by nobody (setting one succeeds and does nothing,
+# asking who holds one is refused), and nothing watches files (inotify, fanotify, ``F_NOTIFY``),
+# probes the page cache (``RWF_NOWAIT``, ``cachestat``, io_uring, which no filter sees into) or
+# evicts from it (``POSIX_FADV_DONTNEED``, ``MADV_COLD``/``PAGEOUT``: accepted, not done), nor
+# uses the kernel's keyrings. A system call of another ABI (32-bit, x32) fails: the filter
+# knows the machine's own numbers only.
+
+_SECCOMP_MODE_FILTER = 2
+_PR_SET_SECCOMP = 22
+_RET_ALLOW = 0x7FFF0000
+_RET_ERRNO = 0x00050000
+_ENOSYS, _EPERM, _EOPNOTSUPP = 38, 1, 95
+#: The machine's audit architecture and its numbers of the system calls the filter looks at.
+_ARCHES: dict[str, tuple[int, dict[str, int]]] = {
+    "x86_64": (0xC000003E, {
+        "fcntl": 72, "flock": 73, "madvise": 28, "fadvise64": 221, "inotify_init": 253,
+        "inotify_add_watch": 254, "inotify_init1": 294, "fanotify_init": 300,
+        "fanotify_mark": 301, "preadv2": 327, "pwritev2": 328, "io_uring_setup": 425,
+        "io_uring_enter": 426, "io_uring_register": 427, "process_madvise": 440,
+        "cachestat": 451, "add_key": 248, "request_key": 249, "keyctl": 250,
+    }),
+    "aarch64": (0xC00000B7, {
+        "fcntl": 25, "flock": 32, "madvise": 233, "fadvise64": 223, "inotify_add_watch": 27,
+        "inotify_init1": 26, "fanotify_init": 262, "fanotify_mark": 263, "preadv2": 286,
+        "pwritev2": 287, "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+        "process_madvise": 440, "cachestat": 451, "add_key": 217, "request_key": 218,
+        "keyctl": 219,
+    }),
+}  # fmt: skip
+_X32_BIT = 0x40000000
+#: fcntl commands: those that set a lock (done as nothing) and those that ask after one, take
+#: a lease or watch a directory (refused).
+_SET_LOCK = (6, 7, 37, 38)  # F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW
+_SEE_LOCK = (5, 36, 1024, 1025, 1026)  # F_GETLK, F_OFD_GETLK, F_SETLEASE, F_GETLEASE, F_NOTIFY
+_RWF_NOWAIT = 8
+_FADV_DONTNEED = 4
+_MADV_COLD, _MADV_PAGEOUT = 20, 21
+#: What happens to each filtered call: a verdict, or the label of a check of its arguments.
+_VERDICTS = {
+    "flock": "none", "fcntl": "fcntl", "preadv2": "nowait", "pwritev2": "nowait",
+    "fadvise64": "fadvise", "madvise": "madvise",
+}  # fmt: skip
+
+
+def _arg(index: int) -> int:
+    """The offset of the low 32 bits of argument ``index`` in ``struct seccomp_data``."""
+    return 16 + 8 * index
+
+
+def filter_program(machine: str) -> list[tuple[int, int, int, int]]:
+    """The filter for ``machine`` (``os.uname().machine``) as BPF instructions (code, jt, jf,
+    k); :class:`KeyError` if there is none for it."""
+    arch, numbers = _ARCHES[machine]
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    code: list[tuple[int, object, object, int]] = [
+        (ld, 0, 0, 4),  # arch
+        (jeq, 0, "enosys", arch),
+        (ld, 0, 0, 0),  # nr
+    ]
+    if machine == "x86_64":
+        code.append((jge, "enosys", 0, _X32_BIT))
+    for name, nr in numbers.items():
+        code.append((jeq, _VERDICTS.get(name, "enosys"), 0, nr))
+    code.append((ret, 0, 0, _RET_ALLOW))
+    checks = {
+        "fcntl": (1, [(k, "none") for k in _SET_LOCK] + [(k, "eperm") for k in _SEE_LOCK]),
+        "fadvise": (3, [(_FADV_DONTNEED, "none")]),
+        "madvise": (2, [(_MADV_COLD, "none"), (_MADV_PAGEOUT, "none")]),
+    }
+    labels: dict[str, int] = {}
+    for label, (index, cases) in checks.items():
+        labels[label] = len(code)
+        code.append((ld, 0, 0, _arg(index)))
+        code.extend((jeq, verdict, 0, value) for value, verdict in cases)
+        code.append((ret, 0, 0, _RET_ALLOW))
+    labels["nowait"] = len(code)
+    code.append((ld, 0, 0, _arg(5)))
+    code.append((jset, "eopnotsupp", 0, _RWF_NOWAIT))
+    code.append((ret, 0, 0, _RET_ALLOW))
+    for label, errno in (("none", 0), ("eperm", _EPERM), ("enosys", _ENOSYS),
+                         ("eopnotsupp", _EOPNOTSUPP)):  # fmt: skip
+        labels[label] = len(code)
+        code.append((ret, 0, 0, _RET_ERRNO | errno))
+
+    def jump(at: int, target: object) -> int:
+        if isinstance(target, int):
+            return target
+        offset = labels[str(target)] - at - 1
+        assert 0 <= offset < 256, "a jump past the reach of BPF"
+        return offset
+
+    return [(c, jump(i, jt), jump(i, jf), k) for i, (c, jt, jf, k) in enumerate(code)]
+
+
+class _SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8),
+                ("k", ctypes.c_uint32)]  # fmt: skip
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
+
+
+def _install_filter() -> None:
+    """Install the filter on this process (and all it starts: it is inherited over fork and
+    exec and cannot be lifted); :class:`OSError` if it cannot be."""
+    machine = os.uname().machine
+    try:
+        program = filter_program(machine)
+    except KeyError:
+        raise OSError(f"no system-call filter for {machine} machines") from None
+    instructions = (_SockFilter * len(program))(*(_SockFilter(*i) for i in program))
+    fprog = _SockFprog(len(program), instructions)
+    _prctl(_PR_SET_NO_NEW_PRIVS, 1)
+    if _libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
+        raise _fail("install the system-call filter")
 
 
 def _gone(lifeline: int) -> bool:
@@ -293,6 +419,7 @@ def _exec_bot(
     uid: int,
     chdir: str,
     argv: list[str],
+    syscall_filter: bool,
 ) -> None:
     """In the forked child: tie it to the supervisor, contain it, become the bot."""
     try:
@@ -314,6 +441,8 @@ def _exec_bot(
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() != supervisor:  # the supervisor died before the signal was armed
             os._exit(ORPHANED)
+        if syscall_filter:
+            _install_filter()
         os.execvp(argv[0], argv)
     except OSError as exc:
         print(f"croupier sandbox: cannot start the bot: {exc}", file=sys.stderr, flush=True)
@@ -378,6 +507,7 @@ def main(args: list[str]) -> None:
         limits = [int(n) for n in spec["limits"]]
         uid = int(spec["uid"])
         chdir = str(spec.get("chdir") or "")
+        syscall_filter = bool(spec.get("filter"))
         if len(limits) != 5:
             raise ValueError("limits: AS NPROC CPU FSIZE NOFILE")
         os.set_inheritable(lifeline, False)
@@ -400,7 +530,7 @@ def main(args: list[str]) -> None:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        _exec_bot(supervisor, lifeline, cgroups, limits, uid, chdir, argv)
+        _exec_bot(supervisor, lifeline, cgroups, limits, uid, chdir, argv, syscall_filter)
     _supervise(child, lifeline, scope, woken)
 
 

@@ -16,7 +16,8 @@ only its own loopback, so the bot reaches the arbiter through that socket and no
 everything else in the namespace. The bot itself runs under the supervisor of :mod:`._confine`,
 which kills everything in the namespace when the arbiter's lifeline closes: that covers the
 arbiter dying while bubblewrap is still setting up, before its init has armed
-``PR_SET_PDEATHSIG``.
+``PR_SET_PDEATHSIG``; and which installs the system-call filter (seccomp) that keeps sandboxes
+from talking through the host files they all bind (locks, watches, the page cache).
 
 **Without bubblewrap, as root** (:attr:`Isolation.UNSHARE`): util-linux ``unshare`` makes the
 same namespaces (``--pid --fork --kill-child --mount --ipc --uts --net``), and the supervisor,
@@ -263,7 +264,8 @@ def _confine_argv(
     chdir: str = "",
 ) -> list[str]:
     """The supervisor's command line (:mod:`._confine`): ``lifeline`` is the fd number of the
-    read end of the arbiter's lifeline pipe; ``namespace``: the bot has a PID namespace;
+    read end of the arbiter's lifeline pipe; ``namespace``: the bot is in a sandbox (a PID
+    namespace of its own, and the system-call filter);
     ``cgroups``: fds of its groups' ``cgroup.procs``; ``root``: the file system the supervisor
     builds (the util-linux sandbox); ``chdir``: where the bot starts."""
     mib = 1 << 20
@@ -281,6 +283,7 @@ def _confine_argv(
         "cgroups": list(cgroups),
         "root": root,
         "chdir": chdir,
+        "filter": namespace,
     }
     return [sys.executable, "-I", "-S", str(_CONFINE), json.dumps(spec), "--", *argv]
 

@@ -1,4 +1,4 @@
-"""A hostile bot: tries what a cheater would, reports what it got on stdout (its log), then plays
+r"""A hostile bot: tries what a cheater would, reports what it got on stdout (its log), then plays
 random legal actions so the match goes on. Each attack is opt-in:
 
 * ``--steal-tokens``: for two seconds, reads every ``/proc/<pid>/environ`` it can for a
@@ -27,8 +27,11 @@ random legal actions so the match goes on. Each attack is opt-in:
 * ``--lane-plant NAME`` / ``--lane-probe NAME``: two bots of one match try to talk outside the
   arbiter: the planter writes ``/tmp/croupier-lane-NAME`` and ``/dev/shm/croupier-lane-NAME``,
   listens on the abstract unix socket ``@croupier-lane-NAME`` and on TCP ``127.0.0.1:PORT``
-  (``--lane-port``); the prober tries each for three seconds. Reports ``lane tmp: yes|no``,
-  ``lane shm: ...``, ``lane abstract: ...``, ``lane tcp: ...``.
+  (``--lane-port``), locks a byte of this file (a file every sandbox binds: file locks live in
+  the host's file, not in the mount; the byte's place would carry data) and ``flock``\ s it,
+  and opens this file over and over (an inotify watch on it would see that); the prober tries
+  each for three seconds. Reports ``lane tmp: yes|no``, ``lane shm: ...``, ``lane abstract:
+  ...``, ``lane tcp: ...``, ``lane lock: ...``, ``lane inotify: ...``.
 * ``--fork-hogs N:MIB``: forks N children that each fill MIB MiB (written pages) and hold them;
   once each has filled its block or died, counts the children still holding theirs. Reports
   ``fork hogs filled: F of N``, ``fork hogs held: K of N``, then ends them.
@@ -42,12 +45,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
+import fcntl
 import os
 import signal
 import socket
+import struct
 import sys
 import threading
 import time
+import zlib
 from pathlib import Path
 
 from _common import say
@@ -204,7 +211,36 @@ def signal_siblings() -> None:
     say(f"siblings signallable: {signallable}")
 
 
+#: Where the lock channel's bytes are: a byte past ``LOCK_BASE`` that names the lane.
+LOCK_BASE = 1 << 20
+LOCK_SPAN = 1 << 16
+_libc = ctypes.CDLL(None, use_errno=True)
+_held: list[int] = []  # descriptors whose locks stay taken
+
+
+def _lock_byte(name: str) -> int:
+    return LOCK_BASE + zlib.crc32(name.encode()) % LOCK_SPAN
+
+
+def _flock_struct(kind: int, start: int, length: int) -> bytes:
+    return struct.pack("hhqqi", kind, os.SEEK_SET, start, length, 0)
+
+
+def _keep_opening(path: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), open(path, "rb") as file:
+            file.read(1)
+        time.sleep(0.05)
+
+
 def lane_plant(name: str, port: int) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(__file__, os.O_RDONLY)
+        _held.append(fd)
+        fcntl.fcntl(fd, fcntl.F_SETLK, _flock_struct(fcntl.F_RDLCK, _lock_byte(name), 1))
+        fcntl.flock(fd, fcntl.LOCK_SH)
+    threading.Thread(target=_keep_opening, args=(__file__, 30.0), daemon=True).start()
     for folder in ("/tmp", "/dev/shm"):
         with contextlib.suppress(OSError):
             Path(folder, f"croupier-lane-{name}").write_text("hello")
@@ -226,10 +262,43 @@ def _hold(listeners: list[socket.socket]) -> None:
     time.sleep(600)
 
 
+def _locked(fd: int) -> bool:
+    """Whether another process holds a lock on the lock channel's bytes of ``fd``'s file, or
+    a ``flock`` on it."""
+    with contextlib.suppress(OSError):
+        asked = _flock_struct(fcntl.F_WRLCK, LOCK_BASE, LOCK_SPAN)
+        if struct.unpack("hhqqi", fcntl.fcntl(fd, fcntl.F_GETLK, asked))[0] != fcntl.F_UNLCK:
+            return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    return False
+
+
+def _inotify_watch(path: str) -> int:
+    """A non-blocking inotify descriptor watching ``path`` being opened, or -1."""
+    fd = _libc.inotify_init1(os.O_NONBLOCK)
+    if fd >= 0 and _libc.inotify_add_watch(fd, path.encode(), 0x20) < 0:  # IN_OPEN
+        os.close(fd)
+        return -1
+    return int(fd)
+
+
 def lane_probe(name: str, port: int) -> None:
-    found = {"tmp": False, "shm": False, "abstract": False, "tcp": False}
+    found = {"tmp": False, "shm": False, "abstract": False, "tcp": False, "lock": False,
+             "inotify": False}  # fmt: skip
+    own = os.open(__file__, os.O_RDONLY)
+    watch = _inotify_watch(__file__)
     deadline = time.monotonic() + 3.0
     while time.monotonic() < deadline and not all(found.values()):
+        found["lock"] = found["lock"] or _locked(own)
+        if watch >= 0:
+            with contextlib.suppress(BlockingIOError):
+                found["inotify"] = found["inotify"] or bool(os.read(watch, 4096))
         found["tmp"] = found["tmp"] or Path("/tmp", f"croupier-lane-{name}").exists()
         found["shm"] = found["shm"] or Path("/dev/shm", f"croupier-lane-{name}").exists()
         with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as s:
