@@ -146,6 +146,43 @@ def test_two_bots_cannot_talk_through_tmp_shm_sockets_loopback_locks_or_inotify(
         assert f"lane {channel}: no" in log, log
 
 
+@pytest.mark.parametrize("where", ["default", "no-bwrap"])
+def test_a_private_folder_inside_a_directory_every_sandbox_binds_is_covered(
+    tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """A server's state folder (or a tournament's replay folder) inside a directory that every
+    sandbox binds (``/opt`` here): the bot finds it empty, though its files are world-readable
+    (without root a bot runs as the organiser's user: modes would not stop it). Before, only a
+    bot's own directory was checked, and the folder was in plain view."""
+    if where == "no-bwrap":
+        if os.geteuid() != 0 or shutil.which("unshare") is None:
+            pytest.skip("the sandbox without bubblewrap needs root and util-linux unshare")
+        request.getfixturevalue("no_bwrap")
+    opt = tmp_path / "opt"
+    state = opt / "state"
+    state.mkdir(parents=True)
+    opt.chmod(0o755)
+    state.chmod(0o755)
+    secret = state / "tournament.secret"
+    secret.write_text("the key of every seed")
+    secret.chmod(0o644)
+    from croupier.transport import _bot_dirs, _sandbox
+
+    bound = [*_bot_dirs.system_dirs(), opt]
+    monkeypatch.setattr(_bot_dirs, "system_dirs", lambda: bound)
+    monkeypatch.setattr(_sandbox, "system_dirs", lambda: bound)
+    attack = [*ATTACKER, "--read", str(secret), "--read", str(opt / "visible")]
+    (opt / "visible").write_text("the rest of /opt is still there")
+    (opt / "visible").chmod(0o644)
+    options = SandboxOptions(forbidden=(state,))
+    run = asyncio.run(
+        run_match(_config(), [attack, RANDOM, RANDOM, RANDOM], tmp_path / "out", sandbox=options)
+    )
+    log = _log(run)
+    assert f"read {opt / 'visible'}: yes" in log, log  # the probe is sound
+    assert f"read {secret}: no" in log, log
+
+
 def test_a_forking_bot_is_held_to_the_trees_memory_cap(tmp_path: Path) -> None:
     """Six children of 400 MiB each under ``--bot-memory-mb 512`` (which also caps the whole
     tree, where the machine has cgroups): at most one of them holds its memory."""

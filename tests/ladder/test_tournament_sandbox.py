@@ -109,3 +109,33 @@ def test_a_bot_whose_directory_holds_the_store_config_or_replays_is_refused(
         f"croupier: error: {path}: bots.bad: its directory {home} holds {held}, which no bot "
         "may see (move the bot, or the store, config and folders, elsewhere)"
     )
+
+
+@pytest.mark.parametrize("what", ["store", "config"])
+def test_a_store_or_config_in_a_directory_every_sandbox_binds_is_refused(
+    tmp_path: Path, what: str
+) -> None:
+    """The store (or the config) inside the venv, which every sandbox binds read-only (as it
+    does ``/usr`` and ``/opt``): a bot could read it there (without root it runs as the
+    organiser's user, whatever the file's mode), and a file cannot be covered. One line, exit
+    status 2, nothing played. Before, only the bots' own directories were checked."""
+    bound = Path(sys.prefix) / f"croupier-test-{os.getpid()}-{tmp_path.name}"
+    bound.mkdir()
+    try:
+        store = bound / "t.sqlite" if what == "store" else tmp_path / "s" / "t.sqlite"
+        folder = bound if what == "config" else tmp_path / "cfg"
+        places = f'store = "{store}"\nout = "{tmp_path / "m"}"\n'
+        path = write_config(folder, places + BODY.format(bots=FIELD))
+        done = tournament(path, timeout=120)
+        assert done.returncode == 2, done.stdout + done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1, done.stderr
+        held = store if what == "store" else path
+        assert lines[0].startswith(f"croupier: error: {path}: {held} lies in "), lines[0]
+        assert lines[0].endswith(
+            ", which every sandbox shows its bots (read-only): keep stores, configs and state "
+            "folders out of it"
+        )
+        assert not store.exists()  # nothing started
+    finally:
+        shutil.rmtree(bound)

@@ -8,6 +8,7 @@ Seen to fail before: the server started and launched its bots with limits only.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +87,32 @@ def test_a_tournament_whose_bot_lives_in_the_state_folder_is_refused(tmp_path: P
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1, done.stderr
         assert f"bots.bad: its directory {home} lies in {state}, which no bot may see" in lines[0]
+
+
+def test_a_server_config_in_a_directory_every_sandbox_binds_is_refused(tmp_path: Path) -> None:
+    """The server's config file inside the venv (bound read-only into every sandbox, as ``/usr``
+    and ``/opt`` are): its bots could read it. One line, exit status 2. Before, only a bot's own
+    directory was checked."""
+    from croupier.transport import bwrap_problem, unshare_problem
+
+    if bwrap_problem() and unshare_problem():
+        pytest.skip("no sandbox can run here")
+    bound = Path(sys.prefix) / f"croupier-test-{os.getpid()}-{tmp_path.name}"
+    bound.mkdir()
+    try:
+        config = bound / "croupier.toml"
+        config.write_text("[serve]\n")
+        done = subprocess.run(
+            [*CROUPIER, "serve", "--config", str(config), "--state-dir", str(tmp_path / "s"),
+             "--bot-listen", "127.0.0.1:0", "--control-listen", "127.0.0.1:0"],
+            capture_output=True, text=True, timeout=60,
+            env={**os.environ, "CROUPIER_SANDBOX": "auto"},
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(bound)
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"croupier: error: {config} lies in "), lines[0]
+    assert lines[0].endswith("which every sandbox shows its bots (read-only): keep stores, "
+                             "configs and state folders out of it")  # fmt: skip

@@ -18,7 +18,7 @@ import pytest
 
 from croupier.cli._sandbox import bots_note, isolation_note
 from croupier.errors import BotLaunchError
-from croupier.transport import Isolation, SandboxMode, SandboxOptions, _cgroups, _sandbox
+from croupier.transport import Isolation, SandboxMode, SandboxOptions, _bot_dirs, _cgroups, _sandbox
 from croupier.transport._cgroups import CgroupSetup, Hierarchy
 
 ALL_GROUPS = CgroupSetup((Hierarchy(2, frozenset(_cgroups.CONTROLLERS), Path("/x")),))
@@ -150,9 +150,9 @@ def test_a_bot_may_not_live_with_the_store(tmp_path: Path, where: str) -> None:
     store = home / "t.sqlite" if where == "holds" else tmp_path
     argv = [sys.executable, str(home / "bot.py")]
     with pytest.raises(BotLaunchError) as caught:
-        _sandbox.check_bot_dirs(argv, [store], "bots.x")
+        _bot_dirs.check_bot_dirs(argv, [store], "bots.x")
     assert str(caught.value).startswith(f"bots.x: its directory {home} {where} {store}")
-    _sandbox.check_bot_dirs(argv, [tmp_path / "elsewhere" / "t.sqlite"])  # (no error)
+    _bot_dirs.check_bot_dirs(argv, [tmp_path / "elsewhere" / "t.sqlite"])  # (no error)
 
 
 def test_the_standings_notes_name_the_weakest_isolation() -> None:
@@ -166,3 +166,35 @@ def test_the_standings_notes_name_the_weakest_isolation() -> None:
     )
     ranks = [i.rank for i in Isolation]
     assert ranks == sorted(ranks, reverse=True)
+
+
+def test_a_private_folder_in_a_bound_directory_is_covered_and_a_private_file_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's state folder (or a tournament's replays) in a directory every sandbox binds
+    (``/opt``, the venv...) is covered by an empty tmpfs; a store or config file there cannot
+    be covered, so the launch is refused (a bot without root runs as the organiser's user and
+    could read it whatever its mode)."""
+    opt = tmp_path / "opt"
+    state, config = opt / "state", opt / "croupier.toml"
+    state.mkdir(parents=True)
+    config.write_text("")
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "b.py").write_text("")
+    monkeypatch.setattr(_bot_dirs, "system_dirs", lambda: [opt])
+    monkeypatch.setattr(_sandbox, "system_dirs", lambda: [opt])
+    argv = [sys.executable, str(bot / "b.py")]
+    ops, _ = _sandbox.fs_plan(argv, SandboxOptions(forbidden=(state,)), check_uid=False)
+    assert ops.index(["ro-bind", str(opt), str(opt)]) < ops.index(["tmpfs", str(state), "755", "0"])
+    with pytest.raises(BotLaunchError) as caught:
+        _sandbox.fs_plan(argv, SandboxOptions(forbidden=(state, config)), check_uid=False)
+    assert str(caught.value) == (
+        f"{config} lies in {opt}, which every sandbox shows its bots (read-only): keep stores, "
+        "configs and state folders out of it"
+    )
+    with pytest.raises(BotLaunchError):  # a store not made yet: a file to come
+        _bot_dirs.check_private_paths([opt / "t.sqlite"])
+    _bot_dirs.check_private_paths(
+        [opt / "replays", tmp_path / "t.sqlite"], folders=[opt / "replays"]
+    )

@@ -1,6 +1,7 @@
 """Where proto types meet rules types: the codec, the gRPC servicers, bot sessions, the bot
 launcher and its sandbox, and the pool of bots that stay up across matches."""
 
+from croupier.transport._bot_dirs import check_bot_dirs, check_private_paths
 from croupier.transport._codec import reveal_seed
 from croupier.transport._launcher import (
     BUNDLED,
@@ -30,7 +31,6 @@ from croupier.transport._sandbox import (
     SandboxOptions,
     bwrap_problem,
     cgroup_problem,
-    check_bot_dirs,
     unshare_problem,
 )
 from croupier.transport._sandbox import default_mode as default_sandbox_mode
@@ -76,6 +76,7 @@ __all__ = [
     "bwrap_problem",
     "cgroup_problem",
     "check_bot_dirs",
+    "check_private_paths",
     "default_sandbox_mode",
     "enable_reflection",
     "is_loopback",

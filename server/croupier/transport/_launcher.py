@@ -22,13 +22,13 @@ from croupier.arbiter import SeatLink
 from croupier.errors import BotLaunchError, ConfigError
 from croupier.games import bundled_bots
 from croupier.transport import _cgroups
+from croupier.transport._bot_dirs import wire_contract
 from croupier.transport._pipe import ENV_SESSION_FD
 from croupier.transport._sandbox import (
     Isolation,
     SandboxOptions,
     choose_async,
     plan,
-    wire_contract,
 )
 from croupier.transport._stdio import PREFIX as STDIO_PREFIX
 from croupier.transport._stdio import bridge_argv

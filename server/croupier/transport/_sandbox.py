@@ -46,7 +46,6 @@ from __future__ import annotations
 import asyncio
 import enum
 import functools
-import importlib.util
 import json
 import os
 import secrets
@@ -59,6 +58,18 @@ from pathlib import Path
 
 from croupier.errors import BotLaunchError, ConfigError
 from croupier.transport import _cgroups
+from croupier.transport._bot_dirs import (
+    SYSTEM_DIRS,
+    absolute_args,
+    bot_dirs,
+    check_bot_dirs,
+    check_private_paths,
+    check_reachable,
+    check_readable,
+    own_dirs,
+    system_dirs,
+    under,
+)
 
 #: Where the arbiter's unix socket appears inside a sandbox.
 SANDBOX_SOCKET = "/run/croupier/arbiter.sock"
@@ -86,10 +97,7 @@ ETC_FILES = (
     "/etc/group",
     "/etc/alternatives",
 )
-#: Top-level system directories (bound read-only, or recreated as the links they are).
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
 _CONFINE = Path(__file__).with_name("_confine.py")
-_PACKAGES = ("croupier", "croupier_bot", "croupier_bots", "croupier_proto")
 
 
 class SandboxMode(enum.Enum):
@@ -213,7 +221,9 @@ class SandboxOptions:
     #: bots share; never the match directory). The bot's uid must be allowed to write there.
     writable: tuple[Path, ...] = ()
     #: Files and directories no bot's own directory may hold or lie in (a tournament's store and
-    #: config, a server's state folder): such a bot is refused (:func:`check_bot_dirs`).
+    #: config, a server's state folder): such a bot is refused (:func:`check_bot_dirs`); in a
+    #: sandbox, such a directory inside a bound one is covered, such a file there refused
+    #: (:func:`check_private_paths`).
     forbidden: tuple[Path, ...] = ()
 
 
@@ -288,134 +298,6 @@ def _confine_argv(
     return [sys.executable, "-I", "-S", str(_CONFINE), json.dumps(spec), "--", *argv]
 
 
-def wire_contract() -> Path | None:
-    """The folder of the ``.proto`` files (``proto/``, holding ``croupier/v1/bot.proto``) beside
-    the installed ``croupier``, which every sandbox binds and a launched bot is told of in
-    ``CROUPIER_PROTO_DIR``; ``None`` when there is none (an install without the contract)."""
-    import croupier
-
-    wire = Path(croupier.__file__).resolve().parents[2] / "proto"
-    return wire if (wire / "croupier").is_dir() else None
-
-
-def _runtime_roots() -> list[Path]:
-    """Directories the Python runtime and the Croupier packages need, read-only."""
-    roots = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent}
-    roots.add(Path(os.path.realpath(sys.executable)).parent.parent)
-    if (wire := wire_contract()) is not None:  # the .proto files (the Node SDK loads them)
-        roots.add(wire)
-    for name in _PACKAGES:
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.submodule_search_locations:
-            for location in spec.submodule_search_locations:
-                roots.add(Path(location).resolve())
-    return sorted(roots)
-
-
-def _project_root(path: Path) -> Path:
-    """``path``, or the nearest of its three parents holding a ``package.json`` (a Node bot
-    resolves its modules upwards from its script)."""
-    for candidate in [path, *path.parents][:4]:
-        if (candidate / "package.json").is_file():
-            return candidate
-    return path
-
-
-def bot_dirs(argv: list[str]) -> list[Path]:
-    """The bot's own directories: that of its program (found on PATH if need be) and of every
-    argument that names an existing file or directory (for a script in a Node package: the
-    package's directory)."""
-    dirs: list[Path] = []
-    program = shutil.which(argv[0]) or argv[0]
-    for i, arg in enumerate([program, *argv[1:]]):
-        path = Path(arg)
-        if not (os.sep in arg or i == 0) or not path.exists():
-            continue
-        real = path.resolve()
-        dirs.append(_project_root(real if real.is_dir() else real.parent))
-        if path.absolute().parent != real.parent and not path.is_dir():
-            dirs.append(path.absolute().parent)  # a link's own directory (a venv's bin/)
-    return dirs
-
-
-def _under(path: Path, roots: Iterable[Path]) -> bool:
-    return any(path == r or r in path.parents for r in roots)
-
-
-def _system_dirs() -> list[Path]:
-    """What every sandbox binds read-only anyway: the system's directories and the runtime."""
-    wanted = [Path(n) for n in SYSTEM_DIRS if Path(n).is_dir() and not Path(n).is_symlink()]
-    return [*wanted, *(r for r in _runtime_roots() if r.is_dir())]
-
-
-def own_dirs(argv: list[str]) -> list[Path]:
-    """The bot's own directories (:func:`bot_dirs`) that a sandbox binds for it: those not
-    already in the system's or the runtime's."""
-    system = _system_dirs()
-    return [d for d in bot_dirs(argv) if not _under(d, system)]
-
-
-def check_bot_dirs(argv: list[str], forbidden: Iterable[Path], what: str = "the bot") -> None:
-    """:class:`BotLaunchError` if a directory of the bot's own (:func:`own_dirs`: what its
-    sandbox shows it) holds one of ``forbidden`` (a store, a config, a state or output folder)
-    or lies inside one; ``what`` names the bot in the message."""
-    targets = {Path(os.path.abspath(f)) for f in forbidden}
-    targets |= {Path(os.path.realpath(t)) for t in targets}
-    for own in own_dirs(argv):
-        for target in sorted(targets):
-            if _under(target, [own]):
-                raise BotLaunchError(
-                    f"{what}: its directory {own} holds {target}, which no bot may see "
-                    "(move the bot, or the store, config and folders, elsewhere)"
-                )
-            if _under(own, [target]):
-                raise BotLaunchError(
-                    f"{what}: its directory {own} lies in {target}, which no bot may see"
-                )
-
-
-def _absolute_args(argv: list[str]) -> list[str]:
-    """Relative paths in argv made absolute (the bot starts in its own directory, not ours)."""
-    out = []
-    for i, arg in enumerate(argv):
-        path = Path(arg)
-        if not path.is_absolute() and (os.sep in arg or i > 0) and path.exists():
-            out.append(str(path.absolute()))
-        else:
-            out.append(arg)
-    return out
-
-
-def check_readable(dirs: list[Path]) -> None:
-    """:class:`BotLaunchError` unless a uid of its own may enter each of the bot's ``dirs``."""
-    for path in dirs:
-        if path.stat().st_mode & 0o001 == 0:
-            raise BotLaunchError(
-                f"the bot's directory {path} is not open to other users, and a sandboxed bot "
-                f"runs as a uid of its own when the arbiter runs as root: chmod o+rx {path} "
-                "(or run it with --sandbox none)"
-            )
-
-
-def check_reachable(argv: list[str]) -> None:
-    """:class:`BotLaunchError` unless a uid of its own may reach the bot's program and its
-    directories on this machine's file system (no sandbox builds one for it: every directory
-    on the way must be open to other users)."""
-    program = shutil.which(argv[0]) or argv[0]
-    for path in [Path(os.path.realpath(program)), *own_dirs(argv)]:
-        for step in [*reversed(path.parents), path]:
-            try:
-                mode = step.stat().st_mode
-            except OSError:
-                continue
-            if step.is_dir() and mode & 0o001 == 0:
-                raise BotLaunchError(
-                    f"{path} is out of reach of other users ({step} is mode {mode & 0o777:o}), "
-                    "and without a sandbox a bot runs as a uid of its own: install bubblewrap "
-                    "or util-linux unshare, open the way (chmod o+x), or use --sandbox none"
-                )
-
-
 #: One step of a sandbox's file system (JSON-able): ``["tmpfs", path, mode, size]``,
 #: ``["dir", path, mode]``, ``["symlink", target, path]``, ``["ro-bind", src, dst]``,
 #: ``["bind", src, dst]``, ``["proc", path]``, ``["dev", path]`` (modes in octal text).
@@ -432,10 +314,10 @@ def fs_plan(argv: list[str], options: SandboxOptions, *, check_uid: bool) -> tup
         path = Path(name)
         if path.is_symlink():
             ops.append(["symlink", os.readlink(path), name])
-    system = _system_dirs()
-    own = [d for d in bot_dirs(argv) if not _under(d, system)]
+    system = system_dirs()
+    own = [d for d in bot_dirs(argv) if not under(d, system)]
     for hidden in options.hidden:
-        if any(_under(d, [hidden.resolve()]) for d in own):
+        if any(under(d, [hidden.resolve()]) for d in own):
             raise BotLaunchError(
                 f"the bot lives in the match directory {hidden}, which bots may not see: "
                 "write the replays somewhere else (--out)"
@@ -446,7 +328,7 @@ def fs_plan(argv: list[str], options: SandboxOptions, *, check_uid: bool) -> tup
     # outermost first; a directory inside another bound one comes with it
     bound: list[Path] = []
     for path in sorted(set(wanted), key=lambda p: len(p.parts)):
-        if not _under(path, bound):
+        if not under(path, bound):
             bound.append(path)
     # /tmp first: a bot directory under /tmp is bound on top of the private tmpfs
     ops.extend([["proc", "/proc"], ["dev", "/dev"], ["tmpfs", "/tmp", "1777", str(TMP_BYTES)]])
@@ -454,7 +336,7 @@ def fs_plan(argv: list[str], options: SandboxOptions, *, check_uid: bool) -> tup
     ops.extend([["dir", "/etc", "755"], ["dir", "/run", "755"]])
     for path in bound:  # parents readable by the seat's uid (bwrap would make them 0700)
         for parent in reversed(path.parents[:-1]):
-            if parent not in made and not _under(parent, bound):
+            if parent not in made and not under(parent, bound):
                 made.add(parent)
                 ops.append(["dir", str(parent), "755"])
     for path in bound:
@@ -465,7 +347,7 @@ def fs_plan(argv: list[str], options: SandboxOptions, *, check_uid: bool) -> tup
     for path in options.writable:
         real = path.resolve()
         for parent in reversed(real.parents[:-1]):
-            if parent not in made and not _under(parent, bound):
+            if parent not in made and not under(parent, bound):
                 made.add(parent)
                 ops.append(["dir", str(parent), "755"])
         ops.append(["bind", str(real), str(real)])
@@ -473,9 +355,17 @@ def fs_plan(argv: list[str], options: SandboxOptions, *, check_uid: bool) -> tup
     if options.socket is not None:
         ops.append(["dir", "/run/croupier", "755"])
         ops.append(["ro-bind", str(options.socket), SANDBOX_SOCKET])
+    check_private_paths(p for p in options.forbidden if os.path.lexists(p))
+    covered: list[Path] = []
     for hidden in options.hidden:
         real = hidden.resolve()
-        if _under(real, bound):
+        if under(real, bound):
+            covered.append(real)
+            ops.append(["tmpfs", str(real), "755", "0"])
+    for private in options.forbidden:  # (a file there: refused above)
+        real = private.resolve()
+        if real.is_dir() and under(real, bound) and real not in covered:
+            covered.append(real)
             ops.append(["tmpfs", str(real), "755", "0"])
     return ops, str(own[0]) if own else "/tmp"
 
@@ -768,7 +658,7 @@ def plan(
     if isolation is Isolation.NONE:
         inner = _confine_argv(argv, limits, -1, lifeline, namespace=False, cgroups=cgroups)
         return Plan(inner, isolation, {**os.environ, **env})
-    argv = _absolute_args(argv)
+    argv = absolute_args(argv)
     if options.forbidden:
         check_bot_dirs(argv, options.forbidden)
     if isolation in (Isolation.LIMITS, Isolation.UID):

@@ -1,0 +1,169 @@
+"""The directories a sandbox shows a bot, and the checks on them: the system's and the runtime's
+(bound read-only into every sandbox), the bot's own (its program's and its arguments'), and the
+places no bot may see (a match's directory, a tournament's store and config, a server's state
+folder), which no bot's directory may hold or lie in and no file of which may lie in a directory
+every sandbox binds. Used by :mod:`._sandbox`, which builds the sandboxes."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from croupier.errors import BotLaunchError
+
+#: Top-level system directories (bound read-only, or recreated as the links they are).
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
+_PACKAGES = ("croupier", "croupier_bot", "croupier_bots", "croupier_proto")
+
+
+def wire_contract() -> Path | None:
+    """The folder of the ``.proto`` files (``proto/``, holding ``croupier/v1/bot.proto``) beside
+    the installed ``croupier``, which every sandbox binds and a launched bot is told of in
+    ``CROUPIER_PROTO_DIR``; ``None`` when there is none (an install without the contract)."""
+    import croupier
+
+    wire = Path(croupier.__file__).resolve().parents[2] / "proto"
+    return wire if (wire / "croupier").is_dir() else None
+
+
+def _runtime_roots() -> list[Path]:
+    """Directories the Python runtime and the Croupier packages need, read-only."""
+    roots = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent}
+    roots.add(Path(os.path.realpath(sys.executable)).parent.parent)
+    if (wire := wire_contract()) is not None:  # the .proto files (the Node SDK loads them)
+        roots.add(wire)
+    for name in _PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            for location in spec.submodule_search_locations:
+                roots.add(Path(location).resolve())
+    return sorted(roots)
+
+
+def _project_root(path: Path) -> Path:
+    """``path``, or the nearest of its three parents holding a ``package.json`` (a Node bot
+    resolves its modules upwards from its script)."""
+    for candidate in [path, *path.parents][:4]:
+        if (candidate / "package.json").is_file():
+            return candidate
+    return path
+
+
+def bot_dirs(argv: list[str]) -> list[Path]:
+    """The bot's own directories: that of its program (found on PATH if need be) and of every
+    argument that names an existing file or directory (for a script in a Node package: the
+    package's directory)."""
+    dirs: list[Path] = []
+    program = shutil.which(argv[0]) or argv[0]
+    for i, arg in enumerate([program, *argv[1:]]):
+        path = Path(arg)
+        if not (os.sep in arg or i == 0) or not path.exists():
+            continue
+        real = path.resolve()
+        dirs.append(_project_root(real if real.is_dir() else real.parent))
+        if path.absolute().parent != real.parent and not path.is_dir():
+            dirs.append(path.absolute().parent)  # a link's own directory (a venv's bin/)
+    return dirs
+
+
+def under(path: Path, roots: Iterable[Path]) -> bool:
+    return any(path == r or r in path.parents for r in roots)
+
+
+def system_dirs() -> list[Path]:
+    """What every sandbox binds read-only anyway: the system's directories and the runtime."""
+    wanted = [Path(n) for n in SYSTEM_DIRS if Path(n).is_dir() and not Path(n).is_symlink()]
+    return [*wanted, *(r for r in _runtime_roots() if r.is_dir())]
+
+
+def own_dirs(argv: list[str]) -> list[Path]:
+    """The bot's own directories (:func:`bot_dirs`) that a sandbox binds for it: those not
+    already in the system's or the runtime's."""
+    system = system_dirs()
+    return [d for d in bot_dirs(argv) if not under(d, system)]
+
+
+def check_bot_dirs(argv: list[str], forbidden: Iterable[Path], what: str = "the bot") -> None:
+    """:class:`BotLaunchError` if a directory of the bot's own (:func:`own_dirs`: what its
+    sandbox shows it) holds one of ``forbidden`` (a store, a config, a state or output folder)
+    or lies inside one; ``what`` names the bot in the message."""
+    targets = {Path(os.path.abspath(f)) for f in forbidden}
+    targets |= {Path(os.path.realpath(t)) for t in targets}
+    for own in own_dirs(argv):
+        for target in sorted(targets):
+            if under(target, [own]):
+                raise BotLaunchError(
+                    f"{what}: its directory {own} holds {target}, which no bot may see "
+                    "(move the bot, or the store, config and folders, elsewhere)"
+                )
+            if under(own, [target]):
+                raise BotLaunchError(
+                    f"{what}: its directory {own} lies in {target}, which no bot may see"
+                )
+
+
+def check_private_paths(forbidden: Iterable[Path], folders: Iterable[Path] = ()) -> None:
+    """:class:`BotLaunchError` if one of ``forbidden`` (a store, a config file) is a file that
+    lies in a directory every sandbox binds (the system's, the runtime's: :func:`system_dirs`),
+    where a sandboxed bot could read it (as the arbiter's own user without root, whatever its
+    mode). A forbidden directory there is fine (``fs_plan`` covers it with an empty tmpfs), as
+    is one of ``folders`` (to be made a directory before any bot starts); any other path not
+    made yet counts as a file."""
+    system = system_dirs()
+    skipped = {Path(os.path.abspath(f)) for f in folders}
+    for path in sorted({Path(os.path.abspath(f)) for f in forbidden} - skipped):
+        real = Path(os.path.realpath(path))
+        if real.is_dir():
+            continue
+        for root in system:
+            if under(real, [root.resolve()]):
+                raise BotLaunchError(
+                    f"{path} lies in {root}, which every sandbox shows its bots (read-only): "
+                    "keep stores, configs and state folders out of it"
+                )
+
+
+def absolute_args(argv: list[str]) -> list[str]:
+    """Relative paths in argv made absolute (the bot starts in its own directory, not ours)."""
+    out = []
+    for i, arg in enumerate(argv):
+        path = Path(arg)
+        if not path.is_absolute() and (os.sep in arg or i > 0) and path.exists():
+            out.append(str(path.absolute()))
+        else:
+            out.append(arg)
+    return out
+
+
+def check_readable(dirs: list[Path]) -> None:
+    """:class:`BotLaunchError` unless a uid of its own may enter each of the bot's ``dirs``."""
+    for path in dirs:
+        if path.stat().st_mode & 0o001 == 0:
+            raise BotLaunchError(
+                f"the bot's directory {path} is not open to other users, and a sandboxed bot "
+                f"runs as a uid of its own when the arbiter runs as root: chmod o+rx {path} "
+                "(or run it with --sandbox none)"
+            )
+
+
+def check_reachable(argv: list[str]) -> None:
+    """:class:`BotLaunchError` unless a uid of its own may reach the bot's program and its
+    directories on this machine's file system (no sandbox builds one for it: every directory
+    on the way must be open to other users)."""
+    program = shutil.which(argv[0]) or argv[0]
+    for path in [Path(os.path.realpath(program)), *own_dirs(argv)]:
+        for step in [*reversed(path.parents), path]:
+            try:
+                mode = step.stat().st_mode
+            except OSError:
+                continue
+            if step.is_dir() and mode & 0o001 == 0:
+                raise BotLaunchError(
+                    f"{path} is out of reach of other users ({step} is mode {mode & 0o777:o}), "
+                    "and without a sandbox a bot runs as a uid of its own: install bubblewrap "
+                    "or util-linux unshare, open the way (chmod o+x), or use --sandbox none"
+                )
