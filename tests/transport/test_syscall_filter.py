@@ -22,12 +22,21 @@ from croupier.transport import _confine
 CONFINE = Path(_confine.__file__)
 
 PROBE = r"""
-import ctypes, errno, fcntl, os, sqlite3, struct, sys
+import ctypes, errno, fcntl, mmap, os, sqlite3, struct, sys
 
 libc = ctypes.CDLL(None, use_errno=True)
 fd = os.open(os.path.realpath(sys.executable), os.O_RDONLY)  # a file every sandbox binds
 lock = lambda kind: struct.pack("hhqqi", kind, 0, 4096, 1, 0)
-NR = {"x86_64": (425, 451, 250), "aarch64": (425, 451, 219)}[os.uname().machine]
+NR = {"x86_64": (425, 451, 250, 72), "aarch64": (425, 451, 219, 25)}[os.uname().machine]
+FUTEX, IO_SETUP, UNSHARE, CLONE3 = {
+    "x86_64": (202, 206, 272, 435), "aarch64": (98, 0, 97, 435)
+}[os.uname().machine]
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_long]
+word = libc.mmap(None, 4096, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)  # as every sandbox maps it
+value = ctypes.c_int.from_address(word).value
+wait_200ms = struct.pack("ll", 0, 200_000_000)
 
 def call(name, fn):
     try:
@@ -53,6 +62,13 @@ call("io_uring", lambda: raw(NR[0], 8, ctypes.create_string_buffer(120)))
 call("cachestat", lambda: raw(NR[1], fd, ctypes.create_string_buffer(16),
                               ctypes.create_string_buffer(64), 0))
 call("keyring", lambda: raw(NR[2], 0, -3, 0))  # KEYCTL_GET_KEYRING_ID of the user keyring
+call("shared-futex-wait", lambda: raw(FUTEX, ctypes.c_void_p(word), 0, value, wait_200ms))
+call("private-futex-wait", lambda: raw(FUTEX, ctypes.c_void_p(word), 128, value, wait_200ms))
+call("futex-wake-op", lambda: raw(FUTEX, ctypes.c_void_p(word), 5, 1, None, None, 0))
+call("aio", lambda: raw(IO_SETUP, 8, ctypes.byref(ctypes.c_ulong(0))))
+call("write-hint", lambda: raw(NR[3], fd, 1035, ctypes.byref(ctypes.c_uint64(0))))
+call("user-namespace", lambda: raw(UNSHARE, 0x10000000))
+call("clone3", lambda: raw(CLONE3, None, 0))
 db = sqlite3.connect(sys.argv[1])
 db.execute("create table t (x)")
 db.execute("insert into t values (1)")
@@ -91,6 +107,7 @@ def test_the_filter_closes_locks_watches_and_cache_probes_and_leaves_the_rest(
     assert {free[k] for k in ("set-lock", "ask-lock", "flock", "inotify", "read-nowait")} == {
         "ok"
     }, free  # the probe is sound: each call works unfiltered
+    assert (free["shared-futex-wait"], free["aio"], free["write-hint"]) == ("ETIMEDOUT", "ok", "ok")
     assert free["io_uring"] in ("ok", "EPERM"), free  # (a kernel may turn it off for all)
     assert _probe(tmp_path, syscall_filter=True) == {
         "set-lock": "ok",  # accepted, not taken: nobody else can see it
@@ -104,6 +121,13 @@ def test_the_filter_closes_locks_watches_and_cache_probes_and_leaves_the_rest(
         "io_uring": "ENOSYS",
         "cachestat": "ENOSYS",
         "keyring": "ENOSYS",
+        "shared-futex-wait": "ok",  # returned at once: nobody can wake it, nor be woken
+        "private-futex-wait": "ETIMEDOUT",  # its own: as ever
+        "futex-wake-op": "ENOSYS",
+        "aio": "ENOSYS",
+        "write-hint": "EPERM",
+        "user-namespace": "EPERM",
+        "clone3": "ENOSYS",  # (glibc falls back to clone, whose flags the filter sees)
         "sqlite": "1",  # a bot's own database still works, locks and all
     }
 

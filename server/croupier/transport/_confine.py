@@ -133,13 +133,18 @@ def _limit(kind: int, value: int) -> None:
 # -- the system-call filter ---------------------------------------------------------------------
 #
 # Every sandbox binds the same host files, and the kernel keeps some state per file, not per
-# mount: two sandboxes could talk through it. The filter (seccomp, classic BPF) closes those
-# channels: a file lock is taken and seen by nobody (setting one succeeds and does nothing,
-# asking who holds one is refused), and nothing watches files (inotify, fanotify, ``F_NOTIFY``),
-# probes the page cache (``RWF_NOWAIT``, ``cachestat``, io_uring, which no filter sees into) or
-# evicts from it (``POSIX_FADV_DONTNEED``, ``MADV_COLD``/``PAGEOUT``: accepted, not done), nor
-# uses the kernel's keyrings. A system call of another ABI (32-bit, x32) fails: the filter
-# knows the machine's own numbers only.
+# mount, or machine-wide: two sandboxes could talk through it. The filter (seccomp, classic BPF)
+# closes the direct channels: a file lock is taken and seen by nobody (setting one succeeds and
+# does nothing; asking who holds one, leases and write-life hints are refused); a futex that is
+# not private to the process (whose key, on a mapped host file, is the same in every sandbox)
+# wakes nobody and never sleeps (process-shared locks, and ``pthread_join``, spin instead;
+# priority-inheritance ones fail); nothing watches files (inotify, fanotify, ``F_NOTIFY``),
+# uses the kernel's AIO (which moves a machine-wide counter, and reads without waiting) or
+# io_uring (whose requests no filter sees), asks the page cache directly (``RWF_NOWAIT``,
+# ``cachestat``) or evicts from it (``POSIX_FADV_DONTNEED``, ``MADV_COLD``/``PAGEOUT``:
+# accepted, not done), uses the keyrings, or makes a user namespace (more of the kernel within
+# reach). A system call of another ABI (32-bit, x32) fails: the filter knows the machine's own
+# numbers only.
 
 _SECCOMP_MODE_FILTER = 2
 _PR_SET_SECCOMP = 22
@@ -153,28 +158,42 @@ _ARCHES: dict[str, tuple[int, dict[str, int]]] = {
         "inotify_add_watch": 254, "inotify_init1": 294, "fanotify_init": 300,
         "fanotify_mark": 301, "preadv2": 327, "pwritev2": 328, "io_uring_setup": 425,
         "io_uring_enter": 426, "io_uring_register": 427, "process_madvise": 440,
-        "cachestat": 451, "add_key": 248, "request_key": 249, "keyctl": 250,
+        "cachestat": 451, "add_key": 248, "request_key": 249, "keyctl": 250, "futex": 202,
+        "futex_waitv": 449, "futex_wake": 454, "futex_wait": 455, "futex_requeue": 456,
+        "io_setup": 206, "io_destroy": 207, "io_getevents": 208, "io_submit": 209,
+        "io_cancel": 210, "io_pgetevents": 333, "clone": 56, "unshare": 272, "clone3": 435,
     }),
     "aarch64": (0xC00000B7, {
         "fcntl": 25, "flock": 32, "madvise": 233, "fadvise64": 223, "inotify_add_watch": 27,
         "inotify_init1": 26, "fanotify_init": 262, "fanotify_mark": 263, "preadv2": 286,
         "pwritev2": 287, "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "process_madvise": 440, "cachestat": 451, "add_key": 217, "request_key": 218,
-        "keyctl": 219,
+        "keyctl": 219, "futex": 98, "futex_waitv": 449, "futex_wake": 454, "futex_wait": 455,
+        "futex_requeue": 456, "io_setup": 0, "io_destroy": 1, "io_submit": 2, "io_cancel": 3,
+        "io_getevents": 4, "io_pgetevents": 292, "clone": 220, "unshare": 97, "clone3": 435,
     }),
 }  # fmt: skip
 _X32_BIT = 0x40000000
 #: fcntl commands: those that set a lock (done as nothing) and those that ask after one, take
-#: a lease or watch a directory (refused).
+#: a lease, watch a directory or set or read a file's write-life hint (kept on the host's file
+#: by its owner: the organiser's user, whose uid a bot keeps without root) (refused).
 _SET_LOCK = (6, 7, 37, 38)  # F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW
-_SEE_LOCK = (5, 36, 1024, 1025, 1026)  # F_GETLK, F_OFD_GETLK, F_SETLEASE, F_GETLEASE, F_NOTIFY
+_SEE_LOCK = (5, 36, 1024, 1025, 1026, 1035, 1036, 1037, 1038)
 _RWF_NOWAIT = 8
 _FADV_DONTNEED = 4
 _MADV_COLD, _MADV_PAGEOUT = 20, 21
-#: What happens to each filtered call: a verdict, or the label of a check of its arguments.
+_FUTEX_PRIVATE = 128
+_FUTEX_CMD = 127
+#: futex commands that a no-op would make lie (refused): FUTEX_WAKE_OP's change to memory, and
+#: those of priority-inheritance locks, where it would say "acquired".
+_FUTEX_REFUSED = (5, 6, 7, 8, 11, 12, 13)
+_CLONE_NEWUSER = 0x10000000
+#: What happens to each filtered call: a verdict, or the label of a check of its arguments
+#: (every other call named in ``_ARCHES``: ``ENOSYS``).
 _VERDICTS = {
     "flock": "none", "fcntl": "fcntl", "preadv2": "nowait", "pwritev2": "nowait",
-    "fadvise64": "fadvise", "madvise": "madvise",
+    "fadvise64": "fadvise", "madvise": "madvise", "futex": "futex", "clone": "userns",
+    "unshare": "userns",
 }  # fmt: skip
 
 
@@ -187,7 +206,8 @@ def filter_program(machine: str) -> list[tuple[int, int, int, int]]:
     """The filter for ``machine`` (``os.uname().machine``) as BPF instructions (code, jt, jf,
     k); :class:`KeyError` if there is none for it."""
     arch, numbers = _ARCHES[machine]
-    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    ld, jeq, jge, jset, ret, and_ = 0x20, 0x15, 0x35, 0x45, 0x06, 0x54
+    allow = (ret, 0, 0, _RET_ALLOW)
     code: list[tuple[int, object, object, int]] = [
         (ld, 0, 0, 4),  # arch
         (jeq, 0, "enosys", arch),
@@ -197,7 +217,7 @@ def filter_program(machine: str) -> list[tuple[int, int, int, int]]:
         code.append((jge, "enosys", 0, _X32_BIT))
     for name, nr in numbers.items():
         code.append((jeq, _VERDICTS.get(name, "enosys"), 0, nr))
-    code.append((ret, 0, 0, _RET_ALLOW))
+    code.append(allow)
     checks = {
         "fcntl": (1, [(k, "none") for k in _SET_LOCK] + [(k, "eperm") for k in _SEE_LOCK]),
         "fadvise": (3, [(_FADV_DONTNEED, "none")]),
@@ -208,11 +228,15 @@ def filter_program(machine: str) -> list[tuple[int, int, int, int]]:
         labels[label] = len(code)
         code.append((ld, 0, 0, _arg(index)))
         code.extend((jeq, verdict, 0, value) for value, verdict in cases)
-        code.append((ret, 0, 0, _RET_ALLOW))
+        code.append(allow)
     labels["nowait"] = len(code)
-    code.append((ld, 0, 0, _arg(5)))
-    code.append((jset, "eopnotsupp", 0, _RWF_NOWAIT))
-    code.append((ret, 0, 0, _RET_ALLOW))
+    code.extend([(ld, 0, 0, _arg(5)), (jset, "eopnotsupp", 0, _RWF_NOWAIT), allow])
+    labels["userns"] = len(code)
+    code.extend([(ld, 0, 0, _arg(0)), (jset, "eperm", 0, _CLONE_NEWUSER), allow])
+    labels["futex"] = len(code)  # private: allowed; else refused or done as nothing
+    code.extend([(ld, 0, 0, _arg(1)), (jset, 0, 1, _FUTEX_PRIVATE), allow])
+    code.append((and_, 0, 0, _FUTEX_CMD))
+    code.extend((jeq, "enosys", 0, cmd) for cmd in _FUTEX_REFUSED)
     for label, errno in (("none", 0), ("eperm", _EPERM), ("enosys", _ENOSYS),
                          ("eopnotsupp", _EOPNOTSUPP)):  # fmt: skip
         labels[label] = len(code)
