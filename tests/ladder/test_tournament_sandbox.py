@@ -133,8 +133,8 @@ def test_a_store_or_config_in_a_directory_every_sandbox_binds_is_refused(
         held = store if what == "store" else path
         assert lines[0].startswith(f"croupier: error: {path}: {held} lies in "), lines[0]
         assert lines[0].endswith(
-            ", which every sandbox shows its bots (read-only): keep stores, configs and state "
-            "folders out of it"
+            ", which every sandbox shows its bots (read-only): keep stores, configs, keys and "
+            "state folders out of it"
         )
         assert not store.exists()  # nothing started
     finally:

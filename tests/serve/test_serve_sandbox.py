@@ -89,10 +89,14 @@ def test_a_tournament_whose_bot_lives_in_the_state_folder_is_refused(tmp_path: P
         assert f"bots.bad: its directory {home} lies in {state}, which no bot may see" in lines[0]
 
 
-def test_a_server_config_in_a_directory_every_sandbox_binds_is_refused(tmp_path: Path) -> None:
-    """The server's config file inside the venv (bound read-only into every sandbox, as ``/usr``
-    and ``/opt`` are): its bots could read it. One line, exit status 2. Before, only a bot's own
-    directory was checked."""
+@pytest.mark.parametrize("what", ["config", "operator-key"])
+def test_a_server_config_or_key_in_a_directory_every_sandbox_binds_is_refused(
+    tmp_path: Path, what: str
+) -> None:
+    """The server's config file, or its operator key's file, inside the venv (bound read-only
+    into every sandbox, as ``/usr`` and ``/opt`` are): its bots could read it. One line, exit
+    status 2. Before, only a bot's own directory was checked, and for the state folder and
+    config only."""
     from croupier.transport import bwrap_problem, unshare_problem
 
     if bwrap_problem() and unshare_problem():
@@ -100,8 +104,10 @@ def test_a_server_config_in_a_directory_every_sandbox_binds_is_refused(tmp_path:
     bound = Path(sys.prefix) / f"croupier-test-{os.getpid()}-{tmp_path.name}"
     bound.mkdir()
     try:
-        config = bound / "croupier.toml"
-        config.write_text("[serve]\n")
+        key = bound / "operator.key"
+        config = (bound if what == "config" else tmp_path) / "croupier.toml"
+        roles = f'[roles]\noperator_key_file = "{key}"\n' if what == "operator-key" else ""
+        config.write_text("[serve]\n" + roles)
         done = subprocess.run(
             [*CROUPIER, "serve", "--config", str(config), "--state-dir", str(tmp_path / "s"),
              "--bot-listen", "127.0.0.1:0", "--control-listen", "127.0.0.1:0"],
@@ -113,6 +119,7 @@ def test_a_server_config_in_a_directory_every_sandbox_binds_is_refused(tmp_path:
     assert done.returncode == 2, done.stdout + done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
-    assert lines[0].startswith(f"croupier: error: {config} lies in "), lines[0]
+    held = config if what == "config" else key
+    assert lines[0].startswith(f"croupier: error: {held} lies in "), lines[0]
     assert lines[0].endswith("which every sandbox shows its bots (read-only): keep stores, "
-                             "configs and state folders out of it")  # fmt: skip
+                             "configs, keys and state folders out of it")  # fmt: skip

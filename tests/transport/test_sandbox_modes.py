@@ -191,10 +191,28 @@ def test_a_private_folder_in_a_bound_directory_is_covered_and_a_private_file_ref
         _sandbox.fs_plan(argv, SandboxOptions(forbidden=(state, config)), check_uid=False)
     assert str(caught.value) == (
         f"{config} lies in {opt}, which every sandbox shows its bots (read-only): keep stores, "
-        "configs and state folders out of it"
+        "configs, keys and state folders out of it"
     )
     with pytest.raises(BotLaunchError):  # a store not made yet: a file to come
         _bot_dirs.check_private_paths([opt / "t.sqlite"])
     _bot_dirs.check_private_paths(
         [opt / "replays", tmp_path / "t.sqlite"], folders=[opt / "replays"]
     )
+
+
+def test_a_private_folder_is_covered_where_a_sandbox_shows_it_through_a_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bound directory is reached through a symbolic link (a venv's python, say): the
+    folder inside its target is covered at the path the sandbox shows it, the link's."""
+    real = tmp_path / "real"
+    (real / "state").mkdir(parents=True)
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    monkeypatch.setattr(_bot_dirs, "system_dirs", lambda: [link])
+    monkeypatch.setattr(_sandbox, "system_dirs", lambda: [link])
+    argv = [sys.executable, "-c", ""]
+    for given in (real / "state", link / "state"):
+        ops, _ = _sandbox.fs_plan(argv, SandboxOptions(forbidden=(given,)), check_uid=False)
+        assert ["ro-bind", str(link), str(link)] in ops
+        assert ["tmpfs", str(link / "state"), "755", "0"] in ops, ops

@@ -179,6 +179,7 @@ def add_arguments(m: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
+    import dataclasses
     import signal
 
     from croupier.arbiter import (
@@ -233,6 +234,8 @@ def run(args: argparse.Namespace) -> int:
     sandbox = sandbox_options(args)
     warn(sandbox)
     tls = tls_config(args)
+    if tls is not None:  # the listener's private key: no bot's to see
+        sandbox = dataclasses.replace(sandbox, forbidden=(*sandbox.forbidden, tls.key))
 
     async def main() -> MatchRun:
         cancel = asyncio.Event()

@@ -132,10 +132,13 @@ def _check_store(
 
 
 def private_paths(config: TournamentConfig) -> tuple[Path, ...]:
-    """What no bot of the tournament may see: its store, its config file, its replay folder."""
+    """What no bot of the tournament may see: its store, its config file, its replay folder,
+    its listener's TLS key."""
     paths = [config.store, config.out]
     if Path(config.source).is_file():
         paths.append(Path(config.source))
+    if config.tls is not None:
+        paths.append(config.tls.key)
     return tuple(paths)
 
 

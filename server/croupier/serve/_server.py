@@ -148,12 +148,15 @@ class CompetitionServer:
     @functools.cached_property
     def sandbox(self) -> SandboxOptions:
         """How this server launches bots (``bundled:`` bots, its tournaments'): the configured
-        mode and limits; its state folder and config file are no bot's to see."""
+        mode and limits; its state folder, config file, key files and TLS key are no bot's
+        to see."""
         config = self.config
         mode = default_sandbox_mode() if not config.sandbox else SandboxMode(config.sandbox)
-        private = [config.state_dir]
+        private = [config.state_dir, config.operator_key_path, config.spectator_key_path]
         if Path(config.source).is_file():
             private.append(Path(config.source))
+        if config.tls is not None:
+            private.append(config.tls.key)
         return SandboxOptions(mode=mode, limits=config.bot_limits, forbidden=tuple(private))
 
     # -- life -----------------------------------------------------------------------------------

@@ -123,7 +123,7 @@ def check_private_paths(forbidden: Iterable[Path], folders: Iterable[Path] = ())
             if under(real, [root.resolve()]):
                 raise BotLaunchError(
                     f"{path} lies in {root}, which every sandbox shows its bots (read-only): "
-                    "keep stores, configs and state folders out of it"
+                    "keep stores, configs, keys and state folders out of it"
                 )
 
 

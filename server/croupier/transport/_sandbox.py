@@ -357,17 +357,25 @@ def fs_plan(argv: list[str], options: SandboxOptions, *, check_uid: bool) -> tup
         ops.append(["ro-bind", str(options.socket), SANDBOX_SOCKET])
     check_private_paths(p for p in options.forbidden if os.path.lexists(p))
     covered: list[Path] = []
-    for hidden in options.hidden:
-        real = hidden.resolve()
-        if under(real, bound):
-            covered.append(real)
-            ops.append(["tmpfs", str(real), "755", "0"])
-    for private in options.forbidden:  # (a file there: refused above)
-        real = private.resolve()
-        if real.is_dir() and under(real, bound) and real not in covered:
-            covered.append(real)
-            ops.append(["tmpfs", str(real), "755", "0"])
+    folders = [h.resolve() for h in options.hidden]
+    folders += [p.resolve() for p in options.forbidden if p.resolve().is_dir()]  # (files: above)
+    for real in folders:
+        for seen in _seen_at(real, bound):
+            if seen not in covered:
+                covered.append(seen)
+                ops.append(["tmpfs", str(seen), "755", "0"])
     return ops, str(own[0]) if own else "/tmp"
+
+
+def _seen_at(real: Path, bound: list[Path]) -> list[Path]:
+    """Where the directory ``real`` (resolved) appears in a sandbox that binds ``bound`` (each
+    at its own path, which may pass through a symbolic link: a venv's, say)."""
+    seen = []
+    for root in bound:
+        target = root.resolve()
+        if real == target or target in real.parents:
+            seen.append(root / real.relative_to(target))
+    return seen
 
 
 def _bwrap_ops(ops: list[Op]) -> list[str]:
