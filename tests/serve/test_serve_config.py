@@ -67,6 +67,11 @@ game = "scauver"
         ("[tls]\ncert = 'c.pem'\n", "tls.key: missing"),
         ("[roles]\nplay_vs_bots = 'all'\n", "roles.play_vs_bots: must be off, operators or anyone"),
         ("[serve\n", "not valid TOML"),
+        (
+            "[serve]\nweb_listen = '127.0.0.1:0'\n[roles]\nanonymous_spectators = false\n",
+            "serve.web_listen: the web page takes no keys: it would show a spectator's view to "
+            "anyone who reaches it, and roles.anonymous_spectators is false (--no-anonymous)",
+        ),
     ],
 )
 def test_every_mistake_is_one_line_naming_the_key(tmp_path: Path, text: str, message: str) -> None:
@@ -136,3 +141,19 @@ def test_play_vs_bots_for_anyone_without_a_web_page_is_warned_of(tmp_path: Path)
         finally:
             assert server.stop() == 0
         assert (warning in server.log.read_text().splitlines()) is warned
+
+
+def test_a_web_page_without_anonymous_spectators_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The page holds the spectator key and asks for none: with ``--no-anonymous`` it would
+    show everyone what only key holders may see. Before, it served on regardless."""
+    argv = ["serve", "--state-dir", str(tmp_path / "s"), "--no-anonymous",
+            "--web-listen", "127.0.0.1:0", "--bot-listen", "127.0.0.1:0",
+            "--control-listen", "127.0.0.1:0"]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("croupier: error: ")
+    assert "leave the page off, or let anonymous spectators in" in err
+    assert not (tmp_path / "s").exists()

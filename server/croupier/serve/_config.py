@@ -284,6 +284,14 @@ def check(config: ServeConfig) -> ServeConfig:
         taken = {config.bot_listen, config.control_listen}
         if config.web_listen in taken and not config.web_listen.endswith(":0"):
             raise _fail(source, "serve.web_listen", "must differ from the bot and control ports")
+        if not config.anonymous_spectators:
+            raise _fail(
+                source,
+                "serve.web_listen",
+                "the web page takes no keys: it would show a spectator's view to anyone who "
+                "reaches it, and roles.anonymous_spectators is false (--no-anonymous); leave "
+                "the page off, or let anonymous spectators in",
+            )
     for key, low, high in (
         ("max_matches", 1, 100_000),
         ("move_ms", 1, 86_400_000),
