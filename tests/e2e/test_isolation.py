@@ -120,15 +120,14 @@ def test_without_bubblewrap_a_bot_steals_reads_and_signals_nothing(
 
 
 @pytest.mark.parametrize("where", ["default", "no-bwrap"])
-def test_two_bots_cannot_talk_through_tmp_shm_sockets_loopback_locks_watches_futexes(
+def test_two_bots_cannot_talk_through_tmp_shm_sockets_loopback_locks_or_inotify(
     tmp_path: Path, request: pytest.FixtureRequest, where: str
 ) -> None:
     """Two launched bots (two lanes of one bot, say) plant and probe every channel outside the
     arbiter: a file in /tmp and in /dev/shm, an abstract unix socket, a loopback TCP port, and
-    three through a file both sandboxes bind (the attacker's own script): a lock (``fcntl`` and
-    ``flock``, whose place would carry data), inotify (its opens) and a futex in it mapped
-    (which the other wakes, learning how many it woke). The last three were open before the
-    system-call filter (``croupier.transport._confine``)."""
+    two through a file both sandboxes bind (the attacker's own script): a lock (``fcntl`` and
+    ``flock``, whose place would carry data) and inotify (its opens). The last two were open
+    before the system-call filter (``croupier.transport._confine``)."""
     if where == "no-bwrap":
         if os.geteuid() != 0 or shutil.which("unshare") is None:
             pytest.skip("the sandbox without bubblewrap needs root and util-linux unshare")
@@ -143,7 +142,7 @@ def test_two_bots_cannot_talk_through_tmp_shm_sockets_loopback_locks_watches_fut
         for folder in ("/tmp", "/dev/shm"):
             Path(folder, f"croupier-lane-{name}").unlink(missing_ok=True)
     log = _log(run, 1)
-    for channel in ("tmp", "shm", "abstract", "tcp", "lock", "inotify", "futex"):
+    for channel in ("tmp", "shm", "abstract", "tcp", "lock", "inotify"):
         assert f"lane {channel}: no" in log, log
 
 

@@ -134,17 +134,18 @@ def _limit(kind: int, value: int) -> None:
 #
 # Every sandbox binds the same host files, and the kernel keeps some state per file, not per
 # mount, or machine-wide: two sandboxes could talk through it. The filter (seccomp, classic BPF)
-# closes the direct channels: a file lock is taken and seen by nobody (setting one succeeds and
-# does nothing; asking who holds one, leases and write-life hints are refused); a futex that is
-# not private to the process (whose key, on a mapped host file, is the same in every sandbox)
-# wakes nobody and never sleeps (process-shared locks, and ``pthread_join``, spin instead;
-# priority-inheritance ones fail); nothing watches files (inotify, fanotify, ``F_NOTIFY``),
-# uses the kernel's AIO (which moves a machine-wide counter, and reads without waiting) or
-# io_uring (whose requests no filter sees), asks the page cache directly (``RWF_NOWAIT``,
-# ``cachestat``) or evicts from it (``POSIX_FADV_DONTNEED``, ``MADV_COLD``/``PAGEOUT``:
-# accepted, not done), uses the keyrings, or makes a user namespace (more of the kernel within
-# reach). A system call of another ABI (32-bit, x32) fails: the filter knows the machine's own
-# numbers only.
+# closes the direct channels that cost a bot nothing to lose: a file lock is taken and seen by
+# nobody (setting one succeeds and does nothing, so asking who holds one shows the host's locks
+# only; leases and write-life hints, kept on the host's file for its owner, are refused);
+# nothing watches files (inotify, fanotify, ``F_NOTIFY``), uses the kernel's AIO (which moves a
+# machine-wide counter, and reads without waiting) or io_uring (whose requests no filter sees),
+# asks the page cache directly (``RWF_NOWAIT``, ``cachestat``) or evicts from it
+# (``POSIX_FADV_DONTNEED``, ``MADV_COLD``/``PAGEOUT``: accepted, not done), uses the keyrings,
+# or makes a user namespace (more of the kernel within reach). A system call of another ABI
+# (32-bit, x32) fails: the filter knows the machine's own numbers only. What stays open to two
+# bots that cooperate (the page cache, a futex in a shared file, the CPU) is in
+# docs/protocol.md, "What the sandbox does not hide": closing the futex would make every
+# process-shared lock spin and its timed waits never time out, and the page cache stays anyway.
 
 _SECCOMP_MODE_FILTER = 2
 _PR_SET_SECCOMP = 22
@@ -158,8 +159,7 @@ _ARCHES: dict[str, tuple[int, dict[str, int]]] = {
         "inotify_add_watch": 254, "inotify_init1": 294, "fanotify_init": 300,
         "fanotify_mark": 301, "preadv2": 327, "pwritev2": 328, "io_uring_setup": 425,
         "io_uring_enter": 426, "io_uring_register": 427, "process_madvise": 440,
-        "cachestat": 451, "add_key": 248, "request_key": 249, "keyctl": 250, "futex": 202,
-        "futex_waitv": 449, "futex_wake": 454, "futex_wait": 455, "futex_requeue": 456,
+        "cachestat": 451, "add_key": 248, "request_key": 249, "keyctl": 250,
         "io_setup": 206, "io_destroy": 207, "io_getevents": 208, "io_submit": 209,
         "io_cancel": 210, "io_pgetevents": 333, "clone": 56, "unshare": 272, "clone3": 435,
     }),
@@ -168,32 +168,25 @@ _ARCHES: dict[str, tuple[int, dict[str, int]]] = {
         "inotify_init1": 26, "fanotify_init": 262, "fanotify_mark": 263, "preadv2": 286,
         "pwritev2": 287, "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
         "process_madvise": 440, "cachestat": 451, "add_key": 217, "request_key": 218,
-        "keyctl": 219, "futex": 98, "futex_waitv": 449, "futex_wake": 454, "futex_wait": 455,
-        "futex_requeue": 456, "io_setup": 0, "io_destroy": 1, "io_submit": 2, "io_cancel": 3,
+        "keyctl": 219, "io_setup": 0, "io_destroy": 1, "io_submit": 2, "io_cancel": 3,
         "io_getevents": 4, "io_pgetevents": 292, "clone": 220, "unshare": 97, "clone3": 435,
     }),
 }  # fmt: skip
 _X32_BIT = 0x40000000
-#: fcntl commands: those that set a lock (done as nothing) and those that ask after one, take
-#: a lease, watch a directory or set or read a file's write-life hint (kept on the host's file
-#: by its owner: the organiser's user, whose uid a bot keeps without root) (refused).
+#: fcntl commands: those that set a lock (done as nothing) and those that take a lease, watch
+#: a directory or set or read a file's write-life hint (kept on the host's file by its owner:
+#: the organiser's user, whose uid a bot keeps without root) (refused).
 _SET_LOCK = (6, 7, 37, 38)  # F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW
-_SEE_LOCK = (5, 36, 1024, 1025, 1026, 1035, 1036, 1037, 1038)
+_SEE_LOCK = (1024, 1025, 1026, 1035, 1036, 1037, 1038)
 _RWF_NOWAIT = 8
 _FADV_DONTNEED = 4
 _MADV_COLD, _MADV_PAGEOUT = 20, 21
-_FUTEX_PRIVATE = 128
-_FUTEX_CMD = 127
-#: futex commands that a no-op would make lie (refused): FUTEX_WAKE_OP's change to memory, and
-#: those of priority-inheritance locks, where it would say "acquired".
-_FUTEX_REFUSED = (5, 6, 7, 8, 11, 12, 13)
 _CLONE_NEWUSER = 0x10000000
 #: What happens to each filtered call: a verdict, or the label of a check of its arguments
 #: (every other call named in ``_ARCHES``: ``ENOSYS``).
 _VERDICTS = {
     "flock": "none", "fcntl": "fcntl", "preadv2": "nowait", "pwritev2": "nowait",
-    "fadvise64": "fadvise", "madvise": "madvise", "futex": "futex", "clone": "userns",
-    "unshare": "userns",
+    "fadvise64": "fadvise", "madvise": "madvise", "clone": "userns", "unshare": "userns",
 }  # fmt: skip
 
 
@@ -206,7 +199,7 @@ def filter_program(machine: str) -> list[tuple[int, int, int, int]]:
     """The filter for ``machine`` (``os.uname().machine``) as BPF instructions (code, jt, jf,
     k); :class:`KeyError` if there is none for it."""
     arch, numbers = _ARCHES[machine]
-    ld, jeq, jge, jset, ret, and_ = 0x20, 0x15, 0x35, 0x45, 0x06, 0x54
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
     allow = (ret, 0, 0, _RET_ALLOW)
     code: list[tuple[int, object, object, int]] = [
         (ld, 0, 0, 4),  # arch
@@ -233,10 +226,6 @@ def filter_program(machine: str) -> list[tuple[int, int, int, int]]:
     code.extend([(ld, 0, 0, _arg(5)), (jset, "eopnotsupp", 0, _RWF_NOWAIT), allow])
     labels["userns"] = len(code)
     code.extend([(ld, 0, 0, _arg(0)), (jset, "eperm", 0, _CLONE_NEWUSER), allow])
-    labels["futex"] = len(code)  # private: allowed; else refused or done as nothing
-    code.extend([(ld, 0, 0, _arg(1)), (jset, 0, 1, _FUTEX_PRIVATE), allow])
-    code.append((and_, 0, 0, _FUTEX_CMD))
-    code.extend((jeq, "enosys", 0, cmd) for cmd in _FUTEX_REFUSED)
     for label, errno in (("none", 0), ("eperm", _EPERM), ("enosys", _ENOSYS),
                          ("eopnotsupp", _EOPNOTSUPP)):  # fmt: skip
         labels[label] = len(code)

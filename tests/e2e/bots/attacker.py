@@ -29,11 +29,9 @@ random legal actions so the match goes on. Each attack is opt-in:
   listens on the abstract unix socket ``@croupier-lane-NAME`` and on TCP ``127.0.0.1:PORT``
   (``--lane-port``), locks a byte of this file (a file every sandbox binds: file locks live in
   the host's file, not in the mount; the byte's place would carry data) and ``flock``\ s it,
-  opens this file over and over (an inotify watch on it would see that), and waits on a futex
-  (not private) in this file mapped (whose key is the file's: another process that maps it can
-  wake it, and learns how many it woke); the prober tries each for three seconds. Reports
-  ``lane tmp: yes|no``, ``lane shm: ...``, ``lane abstract: ...``, ``lane tcp: ...``, ``lane
-  lock: ...``, ``lane inotify: ...``, ``lane futex: ...``.
+  opens this file over and over (an inotify watch on it would see that); the prober tries each
+  for three seconds. Reports ``lane tmp: yes|no``, ``lane shm: ...``, ``lane abstract: ...``,
+  ``lane tcp: ...``, ``lane lock: ...``, ``lane inotify: ...``.
 * ``--fork-hogs N:MIB``: forks N children that each fill MIB MiB (written pages) and hold them;
   once each has filled its block or died, counts the children still holding theirs. Reports
   ``fork hogs filled: F of N``, ``fork hogs held: K of N``, then ends them.
@@ -49,7 +47,6 @@ import argparse
 import contextlib
 import ctypes
 import fcntl
-import mmap
 import os
 import signal
 import socket
@@ -237,33 +234,7 @@ def _keep_opening(path: str, seconds: float) -> None:
         time.sleep(0.05)
 
 
-_FUTEX = {"x86_64": 202, "aarch64": 98}.get(os.uname().machine, -1)
-_libc.mmap.restype = ctypes.c_void_p
-_libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
-                       ctypes.c_int, ctypes.c_long]  # fmt: skip
-
-
-def _futex_word(name: str) -> int:
-    """The address of a word of this file, mapped shared and read-only, that names the lane."""
-    fd = os.open(__file__, os.O_RDONLY)
-    _held.append(fd)
-    page = _libc.mmap(None, 4096, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
-    return int(page) + 4 * (zlib.crc32(name.encode()) % 1024)
-
-
-def _futex_waits(word: int, seconds: float) -> None:
-    value = ctypes.c_int.from_address(word).value
-    timeout = struct.pack("ll", 1, 0)
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        _libc.syscall(_FUTEX, ctypes.c_void_p(word), 0, value, timeout)  # FUTEX_WAIT, shared
-        time.sleep(0.01)
-
-
 def lane_plant(name: str, port: int) -> None:
-    with contextlib.suppress(OSError):
-        word = _futex_word(name)
-        threading.Thread(target=_futex_waits, args=(word, 30.0), daemon=True).start()
     with contextlib.suppress(OSError):
         fd = os.open(__file__, os.O_RDONLY)
         _held.append(fd)
@@ -319,15 +290,12 @@ def _inotify_watch(path: str) -> int:
 
 def lane_probe(name: str, port: int) -> None:
     found = {"tmp": False, "shm": False, "abstract": False, "tcp": False, "lock": False,
-             "inotify": False, "futex": False}  # fmt: skip
+             "inotify": False}  # fmt: skip
     own = os.open(__file__, os.O_RDONLY)
     watch = _inotify_watch(__file__)
-    word = _futex_word(name)
     deadline = time.monotonic() + 3.0
     while time.monotonic() < deadline and not all(found.values()):
         found["lock"] = found["lock"] or _locked(own)
-        woken = _libc.syscall(_FUTEX, ctypes.c_void_p(word), 1, 1, None)  # FUTEX_WAKE, shared
-        found["futex"] = found["futex"] or woken > 0
         if watch >= 0:
             with contextlib.suppress(BlockingIOError):
                 found["inotify"] = found["inotify"] or bool(os.read(watch, 4096))
