@@ -216,3 +216,24 @@ def test_a_private_folder_is_covered_where_a_sandbox_shows_it_through_a_link(
         ops, _ = _sandbox.fs_plan(argv, SandboxOptions(forbidden=(given,)), check_uid=False)
         assert ["ro-bind", str(link), str(link)] in ops
         assert ["tmpfs", str(link / "state"), "755", "0"] in ops, ops
+
+
+def test_a_state_folder_in_a_bound_directory_keeps_its_key_files_and_may_not_hold_the_runtime(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's state folder under ``/opt`` with its key files inside it (the default): the
+    folder is covered, so its files are fine; a state folder that holds the Python installation
+    would hide it from every bot (and the bots would not start): refused."""
+    opt = tmp_path / "opt"
+    state, venv = opt / "croupier" / "state", opt / "croupier" / "venv"
+    state.mkdir(parents=True)
+    venv.mkdir()
+    monkeypatch.setattr(_bot_dirs, "system_dirs", lambda: [venv])
+    _bot_dirs.check_private_paths([state, state / "operator.key", state / "spectator.key"])
+    monkeypatch.setattr(_bot_dirs, "system_dirs", lambda: [opt])
+    _bot_dirs.check_private_paths([state, state / "operator.key"])  # (covered: under the folder)
+    _bot_dirs.check_private_paths([state / "t" / "store.sqlite"], folders=[state])
+    monkeypatch.setattr(_bot_dirs, "system_dirs", lambda: [venv])
+    with pytest.raises(BotLaunchError) as caught:
+        _bot_dirs.check_private_paths([opt / "croupier"])
+    assert str(caught.value).startswith(f"{opt / 'croupier'} holds {venv}, which every sandbox")

@@ -107,23 +107,34 @@ def check_bot_dirs(argv: list[str], forbidden: Iterable[Path], what: str = "the 
 
 
 def check_private_paths(forbidden: Iterable[Path], folders: Iterable[Path] = ()) -> None:
-    """:class:`BotLaunchError` if one of ``forbidden`` (a store, a config file) is a file that
-    lies in a directory every sandbox binds (the system's, the runtime's: :func:`system_dirs`),
+    """:class:`BotLaunchError` if one of ``forbidden`` (a store, a config file, a key) is a file
+    that lies in a directory every sandbox binds (the system's, the runtime's: :func:`system_dirs`),
     where a sandboxed bot could read it (as the arbiter's own user without root, whatever its
-    mode). A forbidden directory there is fine (``fs_plan`` covers it with an empty tmpfs), as
-    is one of ``folders`` (to be made a directory before any bot starts); any other path not
-    made yet counts as a file."""
-    system = system_dirs()
-    skipped = {Path(os.path.abspath(f)) for f in folders}
-    for path in sorted({Path(os.path.abspath(f)) for f in forbidden} - skipped):
-        real = Path(os.path.realpath(path))
-        if real.is_dir():
-            continue
-        for root in system:
-            if under(real, [root.resolve()]):
+    mode); or a folder that holds one of those directories (covering it would hide the runtime).
+    A forbidden folder inside one is fine (``fs_plan`` covers it with an empty tmpfs), as is one
+    of ``folders`` (to be made a folder before any bot starts), and anything inside either; any
+    other path not made yet counts as a file."""
+    system = [(root, root.resolve()) for root in system_dirs()]
+    given = {Path(os.path.realpath(f)): Path(os.path.abspath(f)) for f in forbidden}
+    given.update({Path(os.path.realpath(f)): Path(os.path.abspath(f)) for f in folders})
+    made = {Path(os.path.realpath(f)) for f in folders}
+    covered = made | {real for real in given if real.is_dir()}
+    for real in sorted(covered):
+        for root, target in system:
+            if under(target, [real]):
                 raise BotLaunchError(
-                    f"{path} lies in {root}, which every sandbox shows its bots (read-only): "
-                    "keep stores, configs, keys and state folders out of it"
+                    f"{given[real]} holds {root}, which every sandbox shows its bots: keep "
+                    "stores, configs, keys and state folders apart from the system and the "
+                    "Python installation"
+                )
+    for real in sorted(set(given) - covered):
+        if under(real, covered):
+            continue
+        for root, target in system:
+            if under(real, [target]):
+                raise BotLaunchError(
+                    f"{given[real]} lies in {root}, which every sandbox shows its bots "
+                    "(read-only): keep stores, configs, keys and state folders out of it"
                 )
 
 
