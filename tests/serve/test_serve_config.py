@@ -69,8 +69,9 @@ game = "scauver"
         ("[serve\n", "not valid TOML"),
         (
             "[serve]\nweb_listen = '127.0.0.1:0'\n[roles]\nanonymous_spectators = false\n",
-            "serve.web_listen: the web page takes no keys: it would show a spectator's view to "
-            "anyone who reaches it, and roles.anonymous_spectators is false (--no-anonymous)",
+            "serve.web_listen: the web page asks its visitors for no key: it would show a "
+            "spectator's view to anyone who reaches it, and roles.anonymous_spectators is false "
+            "(--no-anonymous)",
         ),
     ],
 )

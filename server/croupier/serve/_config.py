@@ -288,9 +288,9 @@ def check(config: ServeConfig) -> ServeConfig:
             raise _fail(
                 source,
                 "serve.web_listen",
-                "the web page takes no keys: it would show a spectator's view to anyone who "
-                "reaches it, and roles.anonymous_spectators is false (--no-anonymous); leave "
-                "the page off, or let anonymous spectators in",
+                "the web page asks its visitors for no key: it would show a spectator's view "
+                "to anyone who reaches it, and roles.anonymous_spectators is false "
+                "(--no-anonymous); leave the page off, or let anonymous spectators in",
             )
     for key, low, high in (
         ("max_matches", 1, 100_000),
