@@ -68,6 +68,8 @@ call("aio", lambda: raw(IO_SETUP, 8, ctypes.byref(ctypes.c_ulong(0))))
 call("write-hint", lambda: raw(NR[3], fd, 1035, ctypes.byref(ctypes.c_uint64(0))))
 call("user-namespace", lambda: raw(UNSHARE, 0x10000000))
 call("clone3", lambda: raw(CLONE3, None, 0))
+call("vsock", lambda: __import__("socket").socket(40, 1).close())  # AF_VSOCK, SOCK_STREAM
+call("tcp", lambda: __import__("socket").socket().close())
 db = sqlite3.connect(sys.argv[1])
 db.execute("pragma journal_mode=wal")  # (asks after the -shm file's locks)
 db.execute("create table t (x)")
@@ -127,6 +129,8 @@ def test_the_filter_closes_locks_watches_and_cache_probes_and_leaves_the_rest(
         "write-hint": "EPERM",
         "user-namespace": "EPERM",
         "clone3": "ENOSYS",  # (glibc falls back to clone, whose flags the filter sees)
+        "vsock": "EAFNOSUPPORT",  # (no network namespace encloses it)
+        "tcp": "ok",
         "sqlite": "1",  # a bot's own database still works, locks, WAL and all
     }
 

@@ -141,7 +141,8 @@ def _limit(kind: int, value: int) -> None:
 # machine-wide counter, and reads without waiting) or io_uring (whose requests no filter sees),
 # asks the page cache directly (``RWF_NOWAIT``, ``cachestat``) or evicts from it
 # (``POSIX_FADV_DONTNEED``, ``MADV_COLD``/``PAGEOUT``: accepted, not done), uses the keyrings,
-# or makes a user namespace (more of the kernel within reach). A system call of another ABI
+# makes a user namespace (more of the kernel within reach) or a virtio socket (``AF_VSOCK``,
+# which no network namespace encloses). A system call of another ABI
 # (32-bit, x32) fails: the filter knows the machine's own numbers only. What stays open to two
 # bots that cooperate (the page cache, a futex in a shared file, the CPU) is in
 # docs/protocol.md, "What the sandbox does not hide": closing the futex would make every
@@ -162,6 +163,7 @@ _ARCHES: dict[str, tuple[int, dict[str, int]]] = {
         "cachestat": 451, "add_key": 248, "request_key": 249, "keyctl": 250,
         "io_setup": 206, "io_destroy": 207, "io_getevents": 208, "io_submit": 209,
         "io_cancel": 210, "io_pgetevents": 333, "clone": 56, "unshare": 272, "clone3": 435,
+        "socket": 41,
     }),
     "aarch64": (0xC00000B7, {
         "fcntl": 25, "flock": 32, "madvise": 233, "fadvise64": 223, "inotify_add_watch": 27,
@@ -170,6 +172,7 @@ _ARCHES: dict[str, tuple[int, dict[str, int]]] = {
         "process_madvise": 440, "cachestat": 451, "add_key": 217, "request_key": 218,
         "keyctl": 219, "io_setup": 0, "io_destroy": 1, "io_submit": 2, "io_cancel": 3,
         "io_getevents": 4, "io_pgetevents": 292, "clone": 220, "unshare": 97, "clone3": 435,
+        "socket": 198,
     }),
 }  # fmt: skip
 _X32_BIT = 0x40000000
@@ -182,11 +185,16 @@ _RWF_NOWAIT = 8
 _FADV_DONTNEED = 4
 _MADV_COLD, _MADV_PAGEOUT = 20, 21
 _CLONE_NEWUSER = 0x10000000
+#: The one address family a network namespace does not enclose: virtio sockets reach the
+#: machine's host (a VM's hypervisor) and, with the loopback transport, every other process.
+_AF_VSOCK = 40
+_EAFNOSUPPORT = 97
 #: What happens to each filtered call: a verdict, or the label of a check of its arguments
 #: (every other call named in ``_ARCHES``: ``ENOSYS``).
 _VERDICTS = {
     "flock": "none", "fcntl": "fcntl", "preadv2": "nowait", "pwritev2": "nowait",
     "fadvise64": "fadvise", "madvise": "madvise", "clone": "userns", "unshare": "userns",
+    "socket": "socket",
 }  # fmt: skip
 
 
@@ -226,8 +234,10 @@ def filter_program(machine: str) -> list[tuple[int, int, int, int]]:
     code.extend([(ld, 0, 0, _arg(5)), (jset, "eopnotsupp", 0, _RWF_NOWAIT), allow])
     labels["userns"] = len(code)
     code.extend([(ld, 0, 0, _arg(0)), (jset, "eperm", 0, _CLONE_NEWUSER), allow])
+    labels["socket"] = len(code)
+    code.extend([(ld, 0, 0, _arg(0)), (jeq, "eafnosupport", 0, _AF_VSOCK), allow])
     for label, errno in (("none", 0), ("eperm", _EPERM), ("enosys", _ENOSYS),
-                         ("eopnotsupp", _EOPNOTSUPP)):  # fmt: skip
+                         ("eopnotsupp", _EOPNOTSUPP), ("eafnosupport", _EAFNOSUPPORT)):  # fmt: skip
         labels[label] = len(code)
         code.append((ret, 0, 0, _RET_ERRNO | errno))
 
