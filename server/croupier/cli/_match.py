@@ -191,10 +191,9 @@ def run(args: argparse.Namespace) -> int:
     )
     from croupier.cli._sandbox import isolation_note, sandbox_options, warn
     from croupier.cli._tls import tls_config
-    from croupier.errors import BotLaunchError
     from croupier.games import get_game
     from croupier.runner import run_match
-    from croupier.transport import check_private_paths, parse_bot_command, sandbox_isolation
+    from croupier.transport import parse_bot_command, sandbox_private_refusal
 
     game = get_game(args.game)
     params = game_params(game, args)
@@ -237,11 +236,8 @@ def run(args: argparse.Namespace) -> int:
     tls = tls_config(args)
     if tls is not None:  # the listener's private key: no bot's to see
         sandbox = dataclasses.replace(sandbox, forbidden=(*sandbox.forbidden, tls.key))
-        if sandbox_isolation(sandbox.mode).isolated:
-            try:
-                check_private_paths([tls.key])
-            except BotLaunchError as exc:
-                raise ConfigError(str(exc)) from None
+        if problem := sandbox_private_refusal(sandbox):
+            raise ConfigError(problem)
 
     async def main() -> MatchRun:
         cancel = asyncio.Event()

@@ -46,8 +46,8 @@ from croupier.transport import (
     SandboxMode,
     SandboxOptions,
     check_bot_dirs,
-    check_private_paths,
     sandbox_isolation,
+    sandbox_private_refusal,
     sandbox_refusal,
 )
 
@@ -165,12 +165,8 @@ def check_launch(
     options = launch_options(config)
     if problem := sandbox_refusal(options, who):
         raise ConfigError(problem)
-    isolation = sandbox_isolation(options.mode)
-    if isolation.isolated:
-        try:
-            check_private_paths(options.forbidden, folders=(config.out,))
-        except BotLaunchError as exc:
-            raise ConfigError(f"{config.source}: {exc}") from None
+    if problem := sandbox_private_refusal(options, folders=(config.out,)):
+        raise ConfigError(f"{config.source}: {problem}")
     if options.mode is not SandboxMode.NONE:
         for bot in local:
             assert bot.argv is not None
@@ -178,7 +174,7 @@ def check_launch(
                 check_bot_dirs(list(bot.argv), options.forbidden, f"bots.{bot.name}")
             except BotLaunchError as exc:
                 raise ConfigError(f"{config.source}: {exc}") from None
-    return isolation
+    return sandbox_isolation(options.mode)
 
 
 def results_path(config: TournamentConfig) -> Path:

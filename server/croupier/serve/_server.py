@@ -52,7 +52,7 @@ import grpc
 import structlog
 from grpc_health.v1._async import HealthServicer
 
-from croupier.errors import BotLaunchError, ConfigError
+from croupier.errors import ConfigError
 from croupier.serve._auth import Keys
 from croupier.serve._bots import Bots
 from croupier.serve._config import ServeConfig
@@ -74,9 +74,8 @@ from croupier.transport import (
     PeerLimits,
     SandboxMode,
     SandboxOptions,
-    check_private_paths,
     default_sandbox_mode,
-    sandbox_isolation,
+    sandbox_private_refusal,
     sandbox_refusal,
 )
 
@@ -175,11 +174,9 @@ class CompetitionServer:
             config.log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             raise ConfigError(f"cannot create {config.state_dir}: {exc.strerror or exc}") from None
-        if (await asyncio.to_thread(sandbox_isolation, self.sandbox.mode)).isolated:
-            try:  # (its state folder, made now, is covered in every sandbox; its config not)
-                check_private_paths(self.sandbox.forbidden)
-            except BotLaunchError as exc:
-                raise ConfigError(str(exc)) from None
+        # (its state folder, made now, is covered in every sandbox; its config and keys not)
+        if problem := await asyncio.to_thread(sandbox_private_refusal, self.sandbox):
+            raise ConfigError(problem)
         keys = Keys.load(config)
         storage, mirrored, aborted = Storage.open(
             config.store_path, config.state_dir, config.replay_dir

@@ -1,7 +1,7 @@
 """Where proto types meet rules types: the codec, the gRPC servicers, bot sessions, the bot
 launcher and its sandbox, and the pool of bots that stay up across matches."""
 
-from croupier.transport._bot_dirs import check_bot_dirs, check_private_paths
+from croupier.transport._bot_dirs import check_bot_dirs
 from croupier.transport._codec import reveal_seed
 from croupier.transport._launcher import (
     BUNDLED,
@@ -36,6 +36,7 @@ from croupier.transport._sandbox import (
 from croupier.transport._sandbox import default_mode as default_sandbox_mode
 from croupier.transport._sandbox import inside as sandbox_inside
 from croupier.transport._sandbox import isolation_of as sandbox_isolation
+from croupier.transport._sandbox import private_refusal as sandbox_private_refusal
 from croupier.transport._sandbox import refusal as sandbox_refusal
 from croupier.transport._sandbox import warning as sandbox_warning
 from croupier.transport._server import REASON_KEY, UNREQUESTED_WAIT_S, ArbiterServer, BotServicer
@@ -76,7 +77,6 @@ __all__ = [
     "bwrap_problem",
     "cgroup_problem",
     "check_bot_dirs",
-    "check_private_paths",
     "default_sandbox_mode",
     "enable_reflection",
     "is_loopback",
@@ -86,6 +86,7 @@ __all__ = [
     "reveal_seed",
     "sandbox_inside",
     "sandbox_isolation",
+    "sandbox_private_refusal",
     "sandbox_refusal",
     "sandbox_warning",
     "server_credentials",

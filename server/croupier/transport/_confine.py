@@ -34,8 +34,9 @@ a JSON object (see ``_sandbox._confine_argv``):
     where the bot starts (``""``: where this process is).
 ``filter``
     true in a sandbox: the bot runs under the system-call filter (see "the system-call filter"
-    below), which closes the channels two sandboxes would otherwise share through the host's
-    files; a machine the filter has no numbers for (neither x86-64 nor arm64) cannot start it.
+    below), which closes the direct channels two sandboxes would otherwise share through the
+    host's files; a machine the filter has no numbers for (neither x86-64 nor arm64) cannot
+    start it.
 
 This process is the **supervisor**; it:
 

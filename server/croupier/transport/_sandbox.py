@@ -16,8 +16,9 @@ only its own loopback, so the bot reaches the arbiter through that socket and no
 everything else in the namespace. The bot itself runs under the supervisor of :mod:`._confine`,
 which kills everything in the namespace when the arbiter's lifeline closes: that covers the
 arbiter dying while bubblewrap is still setting up, before its init has armed
-``PR_SET_PDEATHSIG``; and which installs the system-call filter (seccomp) that keeps sandboxes
-from talking through the host files they all bind (locks, watches, the page cache).
+``PR_SET_PDEATHSIG``; and which installs the system-call filter (seccomp) that closes the
+direct channels between sandboxes through the host files they all bind (locks, watches, direct
+page-cache probes: :mod:`._confine`, which names what stays open).
 
 **Without bubblewrap, as root** (:attr:`Isolation.UNSHARE`): util-linux ``unshare`` makes the
 same namespaces (``--pid --fork --kill-child --mount --ipc --uts --net``), and the supervisor,
@@ -370,12 +371,8 @@ def fs_plan(argv: list[str], options: SandboxOptions, *, check_uid: bool) -> tup
 def _seen_at(real: Path, bound: list[Path]) -> list[Path]:
     """Where the directory ``real`` (resolved) appears in a sandbox that binds ``bound`` (each
     at its own path, which may pass through a symbolic link: a venv's, say)."""
-    seen = []
-    for root in bound:
-        target = root.resolve()
-        if real == target or target in real.parents:
-            seen.append(root / real.relative_to(target))
-    return seen
+    targets = [(root, root.resolve()) for root in bound]
+    return [root / real.relative_to(target) for root, target in targets if under(real, [target])]
 
 
 def _bwrap_ops(ops: list[Op]) -> list[str]:
@@ -623,6 +620,20 @@ def warning(options: SandboxOptions) -> str:
             lost.append("no CPU quota")
         parts.append(f"no cgroups for the bots ({setup.problem}): {', '.join(lost)}")
     return "; ".join(parts)
+
+
+def private_refusal(options: SandboxOptions, folders: Iterable[Path] = ()) -> str:
+    """Why bots may not be launched with ``options`` here although they get a sandbox: one of
+    its forbidden files lies where every sandbox can read it (:func:`check_private_paths`;
+    ``folders``: forbidden paths to be made folders before any bot starts); '' if none does,
+    or if the bots get no sandbox (nothing is hidden from them then)."""
+    if not isolation_of(options.mode).isolated:
+        return ""
+    try:
+        check_private_paths(options.forbidden, folders)
+    except BotLaunchError as exc:
+        return str(exc)
+    return ""
 
 
 def refusal(options: SandboxOptions, who: str) -> str:
