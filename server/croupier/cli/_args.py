@@ -8,6 +8,8 @@ argparse names a type in its usage error when a value fails in an unexpected way
 from __future__ import annotations
 
 import argparse
+import functools
+import gettext
 import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -22,6 +24,13 @@ if TYPE_CHECKING:  # (annotations only: each command imports what it runs, when 
     _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
 else:
     _SubParsers = argparse._SubParsersAction
+
+# argparse translates each of its own strings ("options", "show this help message and exit", ...)
+# through gettext, which looks for a catalogue on disk at every call: about 40 lookups a command
+# line, two thirds of the time spent building the parser (3.1 ms a `croupier replay verify`, 1.1
+# with this). The strings and the locale do not change within a process, so each is translated
+# once. (argparse reads the name `_` from its module globals at each call.)
+setattr(argparse, "_", functools.lru_cache(maxsize=None)(gettext.gettext))  # noqa: B010 (typeshed)
 
 
 def game_params(game: Game[Any], args: argparse.Namespace) -> dict[str, int]:
