@@ -10,10 +10,11 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import structlog
 
-from croupier.arbiter import Match, MatchConfig, MatchResult
+from croupier.arbiter import Match, MatchConfig, MatchResult, SeatLink
 from croupier.errors import ConfigError
 from croupier.replay import RecordListener, ReplayWriter
 from croupier.transport import (
@@ -102,11 +103,12 @@ async def run_match(
         isolation = dataclasses.replace(
             sandbox or SandboxOptions(), socket=server.unix_socket, hidden=(out_dir,)
         )
+        pooled: list[tuple[SeatLink, SeatAssigner]] = []
         for link, argv in zip(match.seats, bots, strict=True):
             if argv is None:
                 continue
             if not isinstance(argv, list):
-                await argv.assign(link, match_id, server.address)
+                pooled.append((link, argv))
                 continue
             processes.append(
                 await launch_bot(
@@ -119,6 +121,8 @@ async def run_match(
                     sandbox=isolation,
                 )
             )
+        if pooled:
+            await _seat_pooled(pooled, match_id, server.address, cancel)
         if on_ready is not None:
             on_ready(server.address, match)
         watcher = asyncio.create_task(_cancel_on(cancel, match)) if cancel else None
@@ -153,6 +157,36 @@ async def run_match(
         exits,
         {p.seat: p.isolation for p in processes},
     )
+
+
+async def _seat_pooled(
+    seats: list[tuple[SeatLink, SeatAssigner]],
+    match_id: str,
+    address: str,
+    cancel: asyncio.Event | None,
+) -> None:
+    """Hand each pooled seat to its bot, all at once: a bot slow to start, or a remote bot
+    not connected, delays the match by its own wait (at most the pool's session timeout), not
+    by the sum of every seat's. ``cancel`` set meanwhile stops the waits (the match then ends
+    cancelled at once, its seats empty), so a stopping server does not wait out the timeouts.
+    Gathered, not a TaskGroup: one assignment's failure does not cut the others' short."""
+    seating = asyncio.gather(*(bot.assign(link, match_id, address) for link, bot in seats))
+    if cancel is None:
+        await seating
+        return
+    stopped = asyncio.ensure_future(cancel.wait())
+    either: set[asyncio.Future[Any]] = {seating, stopped}
+    try:
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+        if not seating.done():
+            seating.cancel()
+        try:
+            await seating
+        except asyncio.CancelledError:
+            if not cancel.is_set():
+                raise  # (this task was cancelled, not the match)
 
 
 async def _cancel_on(event: asyncio.Event, match: Match) -> None:

@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from e2e_kit import RANDOM, Kit, config
+from e2e_kit import BOTS_DIR, RANDOM, Kit, config
 from serve_kit import node_program
 
 from croupier.arbiter import Outcome
@@ -288,6 +289,82 @@ def test_a_remote_bot_that_is_not_connected_is_a_no_show(tmp_path: Path) -> None
     run = asyncio.run(scenario())
     assert run.result.seats[0].outcome is Outcome.DISCONNECTED
     assert all(s.outcome is Outcome.NORMAL for s in run.result.seats[1:])
+
+
+def test_absent_remote_bots_are_waited_for_at_once_not_one_after_another(tmp_path: Path) -> None:
+    """Every seat of a match is handed to its bot at once: four remote bots that never connect
+    delay it by one session timeout, not four (as when the seats were handed out in turn)."""
+    timeout_s = 1.0
+
+    async def scenario() -> tuple[MatchRun, float]:
+        server = ArbiterServer()
+        await server.start()
+        pool = BotPool(server, tmp_path, session_timeout_s=timeout_s)
+        names = [f"absent{i}" for i in range(4)]
+        for name in names:
+            pool.add_remote(name)
+        try:
+            started = time.monotonic()
+            run = await run_match(
+                config(), [pool.assigner(n) for n in names], tmp_path / "out", server=server
+            )
+            return run, time.monotonic() - started
+        finally:
+            await pool.close()
+            await server.stop()
+
+    run, took = asyncio.run(scenario())
+    assert all(s.outcome is Outcome.DISCONNECTED for s in run.result.seats)
+    assert took < 3 * timeout_s, took  # (one after another: at least 4)
+
+
+def test_a_match_cancelled_while_its_bot_starts_stops_that_bot(tmp_path: Path) -> None:
+    """Cancelled while a session bot is still starting (it never opens its session), the match
+    ends at once, and the half-started process is stopped then, not left running untracked
+    until the pool (here: the server) ends."""
+    never = [sys.executable, str(BOTS_DIR / "never_connects.py"), "--sleep-s", "60"]
+
+    async def scenario() -> tuple[MatchRun, float, bool]:
+        server = ArbiterServer()
+        await server.start()
+        pool = BotPool(server, tmp_path, session_timeout_s=30)
+        pool.add("never", never)
+        for name in ("r1", "r2", "r3"):
+            pool.add_remote(name)  # (never connect either: the match waits on its seats)
+        cancel = asyncio.Event()
+        try:
+            seats = [pool.assigner(n) for n in ("never", "r1", "r2", "r3")]
+            playing = asyncio.ensure_future(
+                run_match(config(), seats, tmp_path / "out", server=server, cancel=cancel)
+            )
+            while not pool.stats("never").pids:  # (launched: now starting)
+                await asyncio.sleep(0.05)
+            pid = pool.stats("never").pids[0]
+            await asyncio.sleep(0.3)
+            started = time.monotonic()
+            cancel.set()
+            run = await playing
+            took = time.monotonic() - started
+            deadline = time.monotonic() + 10
+            while _alive(pid) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            return run, took, _alive(pid)
+        finally:
+            await pool.close()
+            await server.stop()
+
+    run, took, alive = asyncio.run(scenario())
+    assert run.result.cancelled
+    assert took < 5, took  # (not the 30 s session timeout)
+    assert not alive, "the half-started bot was left running while the pool lived"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"  # a zombie has exited
 
 
 def test_a_lane_gets_no_directory_shared_with_other_sandboxes(tmp_path: Path) -> None:

@@ -504,6 +504,10 @@ class BotPool:
             await asyncio.wait(
                 waits, timeout=self._session_timeout_s, return_when=asyncio.FIRST_COMPLETED
             )
+        except BaseException:  # cancelled (a match given up): the process is stopped, not left
+            self._server.bots.close_session(session)  # running untracked until the pool ends
+            self._spawn(self._stop_untracked(process))
+            raise
         finally:
             for waiter in waits:
                 waiter.cancel()
@@ -528,6 +532,9 @@ class BotPool:
         else:
             log.warning("session_bot_failed", code=process.process.returncode)
         return None
+
+    async def _stop_untracked(self, process: BotProcess) -> None:
+        self._exits.append(await process.stop())
 
     async def _monitor(self, bot: _Bot, instance: _Instance) -> None:
         """Wait for the process to end or its session to drop; then its seats lose their bot."""
