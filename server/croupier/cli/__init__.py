@@ -18,6 +18,7 @@ os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 
 
 import argparse
+import contextlib
 import importlib
 import sys
 from collections.abc import Callable, Sequence
@@ -123,6 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from croupier._logging import configure_logging
 
         configure_logging(args.verbose)
+        _open_files_up_to_the_hard_limit()
     run: Callable[[argparse.Namespace], int] = importlib.import_module(
         f"croupier.cli.{_MODULES[args.command]}"
     ).run
@@ -134,6 +136,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status if isinstance(status, int) else EXIT_USER_ERROR
     except BrokenPipeError:  # `croupier replay show … | head`
         return 0
+
+
+def _open_files_up_to_the_hard_limit() -> None:
+    """Let this process open as many descriptors as its hard limit allows (as Go's runtime
+    does): an arbiter holds one per bot connection, pipe, log and replay, and a soft limit of
+    1,024 (the usual default) ran out under a bot that opened connections by the thousand (its
+    own descriptors are bounded by its sandbox; the arbiter's were not). A sandboxed bot gets
+    the sandbox's limit, not this one."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != soft:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 if __name__ == "__main__":

@@ -277,9 +277,12 @@ def _install_filter() -> None:
 
 
 def _gone(lifeline: int) -> bool:
-    """Whether the arbiter's end of the lifeline is closed (it never writes)."""
-    ready, _, _ = select.select([lifeline], [], [], 0)
-    return bool(ready)
+    """Whether the arbiter's end of the lifeline is closed (it never writes). (``poll``, not
+    ``select``: the lifeline keeps the arbiter's descriptor number, which is 1024 or more in an
+    arbiter holding many connections, and ``select`` refuses those.)"""
+    poller = select.poll()
+    poller.register(lifeline, select.POLLIN | select.POLLHUP)
+    return bool(poller.poll(0))
 
 
 # -- the util-linux sandbox's file system ------------------------------------------------------

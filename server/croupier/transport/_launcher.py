@@ -206,7 +206,11 @@ async def spawn(
     groups: list[int] = []
     # the lifeline: the bot's supervisor reads the one end, only this process holds the other
     # (both are close-on-exec here; the child inherits the read end alone)
-    read, write = os.pipe()
+    try:
+        read, write = os.pipe()
+    except OSError as exc:  # out of descriptors: this seat's launch fails, not the whole run
+        log.close()
+        raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {exc.strerror or exc}") from exc
     try:
         if setup.hierarchies:
             try:

@@ -464,7 +464,11 @@ class BotPool:
         instance), shows it speaks only the per-match protocol or exits (None;
         ``bot.stats.mode`` tells which)."""
         session = self._server.bots.open_session()
-        ours, theirs = pipe_pair() if self._pipe else (None, None)
+        try:
+            ours, theirs = pipe_pair() if self._pipe else (None, None)
+        except OSError as exc:  # out of descriptors: this seat's launch fails, not the run
+            self._server.bots.close_session(session)
+            raise BotLaunchError(f"cannot make the bot's session pipe: {exc.strerror}") from exc
         n = bot.launches
         bot.launches += 1
         log_name = f"{bot.name}.{n}.log" if lane is None else f"{bot.name}.lane{lane}.{n}.log"

@@ -1,0 +1,75 @@
+"""An arbiter that holds many descriptors (a big tournament, or a hostile bot's connections)
+still launches sandboxed bots. The sandbox's supervisor keeps the arbiter's end of its lifeline
+under the arbiter's descriptor number; it watched it with ``select``, which refuses a number of
+1024 or more, so past 1,024 descriptors every launch died at once ("filedescriptor out of
+range in select()", exit 126), and each seat was a no-show (found by an attack: a bot that
+opened 1,200 connections to the arbiter's socket made 14 of 16 seats no-shows); an arbiter
+started past that number judged the sandbox missing. And the arbiter runs with its hard limit
+on descriptors, not a soft default of 1,024."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import subprocess
+from pathlib import Path
+
+import pytest
+from e2e_kit import CROUPIER, RANDOM, config
+
+from croupier.arbiter import Outcome
+from croupier.runner import run_match
+from croupier.transport import Isolation
+
+pytestmark = pytest.mark.e2e
+
+HELD = 1100
+
+
+def test_sandboxed_bots_launch_from_an_arbiter_holding_over_1024_descriptors(
+    tmp_path: Path,
+) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = HELD + 200
+    if hard != resource.RLIM_INFINITY and hard < need:
+        pytest.skip(f"this machine's descriptor limit ({hard}) is below {need}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, need), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(HELD)]
+    try:
+        assert held[-1] >= 1024
+        run = asyncio.run(run_match(config(deals=1), [RANDOM] * 4, tmp_path))
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    if not {Isolation.BWRAP, Isolation.UNSHARE} & set(run.isolation.values()):
+        pytest.skip(f"no sandbox here ({run.isolation}): its supervisor is not used")
+    assert [s.outcome for s in run.result.seats] == [Outcome.NORMAL] * 4, run.exits
+
+
+def test_the_arbiter_raises_its_own_descriptor_limit_to_the_hard_one(tmp_path: Path) -> None:
+    """``croupier serve`` (like every command that hosts an arbiter) started with a soft
+    limit of 256 runs with its hard limit: a bot's connections cannot exhaust a soft default."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+
+    def low() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
+
+    proc = subprocess.Popen(
+        [*CROUPIER, "serve", "--state-dir", str(tmp_path / "state"), "--bot-listen",
+         "127.0.0.1:0", "--control-listen", "127.0.0.1:0"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, preexec_fn=low,
+        env={**os.environ, "CROUPIER_SANDBOX": "none"},
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith("bots: ")  # (up: its limit is set by now)
+        limits = Path(f"/proc/{proc.pid}/limits").read_text()
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
+    soft = line.split()[3]
+    expected = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
+    assert soft == expected, line
