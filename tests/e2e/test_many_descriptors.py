@@ -13,13 +13,14 @@ import asyncio
 import os
 import resource
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from e2e_kit import CROUPIER, RANDOM, config
+from e2e_kit import BOTS_DIR, CROUPIER, RANDOM, config
 
 from croupier.arbiter import Outcome
-from croupier.runner import run_match
+from croupier.runner import MatchRun, run_match
 from croupier.transport import Isolation
 
 pytestmark = pytest.mark.e2e
@@ -73,3 +74,45 @@ def test_the_arbiter_raises_its_own_descriptor_limit_to_the_hard_one(tmp_path: P
     soft = line.split()[3]
     expected = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
     assert soft == expected, line
+
+
+def _descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_a_flooding_bot_locks_no_honest_bot_out_and_holds_few_descriptors(tmp_path: Path) -> None:
+    """A launched bot that holds 1,100 streams open without a Hello, on the arbiter's socket,
+    and up to 200 connections: its three honest opponents, Python SDK bots on ``Play`` (gRPC),
+    still join and play. Before gates every launched bot dialled one socket, one peer that no
+    limit counted: the flood filled the server's stream cap (1,024, which gRPC enforces before
+    the arbiter sees a stream), the honest bots were refused ("Concurrent RPC limit exceeded")
+    and were no-shows; and each of its connections held a descriptor of the arbiter's. Now it
+    dials a gate of its own, a peer of its own (8 streams before a Hello, 64 on probation) that
+    takes 8 connections at once."""
+    flooder = [sys.executable, str(BOTS_DIR / "flooder.py"), "--seconds", "4"]
+    peak = [0]
+
+    async def scenario() -> MatchRun:
+        async def watch() -> None:
+            while True:
+                peak[0] = max(peak[0], _descriptors())
+                await asyncio.sleep(0.02)
+
+        watcher = asyncio.create_task(watch())
+        try:
+            return await run_match(
+                config(deals=1), [flooder, RANDOM, RANDOM, RANDOM], tmp_path / "out"
+            )
+        finally:
+            watcher.cancel()
+
+    before = _descriptors()
+    run = asyncio.run(scenario())
+    if not {Isolation.BWRAP, Isolation.UNSHARE} & set(run.isolation.values()):
+        pytest.skip(f"no sandbox here ({run.isolation}): the bots are not on the socket")
+    log = (tmp_path / "out").glob("*.seat0.log")
+    said = next(log).read_text()
+    assert "flooder: connections made=" in said, said  # (it did flood)
+    outcomes = [s.outcome for s in run.result.seats]
+    assert outcomes[1:] == [Outcome.NORMAL] * 3, (outcomes, said)
+    assert peak[0] - before < 100, (peak[0], before, said)  # (before: one per connection)

@@ -57,6 +57,10 @@ async def _opened(calls: list[object]) -> None:
         ("ipv4:203.0.113.7:44", "ipv4:203.0.113.7"),
         ("unix:/tmp/croupier-x/arbiter.sock", "unix"),
         ("unix:", "unix"),
+        # one launched bot, each connection through its gate (transport/_gate.py)
+        ("unix-abstract:croupier-gate-0a1b2c3d4e5f6071-1", "gate:0a1b2c3d4e5f6071"),
+        ("unix-abstract:croupier-gate-0a1b2c3d4e5f6071-12", "gate:0a1b2c3d4e5f6071"),
+        ("unix-abstract:some-other-name", "unix"),
     ],
 )
 def test_a_peer_is_what_one_party_controls(peer: str, key: str) -> None:

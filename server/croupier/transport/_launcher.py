@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import shlex
 import shutil
@@ -23,6 +24,7 @@ from croupier.errors import BotLaunchError, ConfigError
 from croupier.games import bundled_bots
 from croupier.transport import _cgroups
 from croupier.transport._bot_dirs import wire_contract
+from croupier.transport._gate import BotGate
 from croupier.transport._pipe import ENV_SESSION_FD
 from croupier.transport._sandbox import (
     Isolation,
@@ -111,6 +113,8 @@ class SpawnedProcess:
     #: The bot's control group (``None``: the machine offers none); removed, with whatever is
     #: still in it, when the process is stopped.
     group: _cgroups.BotGroup | None = None
+    #: The bot's own door to the arbiter's unix socket (:mod:`._gate`), closed when it ends.
+    gate: BotGate | None = None
 
     @property
     def pid(self) -> int:
@@ -144,6 +148,7 @@ class SpawnedProcess:
                 continue
         _signal_group(proc.pid, signal.SIGKILL)  # children that outlived the bot
         self.cut_lifeline()
+        await self.close_gate()
         await self.remove_group()  # (also what still holds the bot's output open)
         try:
             async with asyncio.timeout(grace_s):
@@ -161,6 +166,11 @@ class SpawnedProcess:
             structlog.get_logger("croupier.launcher").warning(
                 "bot_group_left", group=str(group.dirs[0]), pid=self.process.pid
             )
+
+    async def close_gate(self) -> None:
+        gate, self.gate = self.gate, None
+        if gate is not None:
+            await gate.close()
 
     def cut_lifeline(self) -> None:
         """Close the lifeline: whatever of the bot still runs is killed by its supervisor."""
@@ -202,6 +212,15 @@ async def spawn(
         log = _open_log(log_path)
     except OSError as exc:
         raise BotLaunchError(f"cannot write bot log {log_path}: {exc.strerror or exc}") from exc
+    gate: BotGate | None = None
+    if sandbox.socket is not None and choice.isolation is not Isolation.NONE:
+        gate = BotGate(sandbox.socket)  # (the bot dials it where the arbiter's socket was)
+        try:
+            await gate.open()
+        except OSError as exc:
+            log.close()
+            raise BotLaunchError(f"cannot open the bot's socket: {exc.strerror or exc}") from exc
+        sandbox = dataclasses.replace(sandbox, socket=gate.path)
     group: _cgroups.BotGroup | None = None
     groups: list[int] = []
     # the lifeline: the bot's supervisor reads the one end, only this process holds the other
@@ -210,6 +229,8 @@ async def spawn(
         read, write = os.pipe()
     except OSError as exc:  # out of descriptors: this seat's launch fails, not the whole run
         log.close()
+        if gate is not None:
+            await gate.close()
         raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {exc.strerror or exc}") from exc
     try:
         if setup.hierarchies:
@@ -234,6 +255,8 @@ async def spawn(
         os.close(write)
         if group is not None:
             group.remove_now()
+        if gate is not None:
+            await gate.close()
         if isinstance(exc, OSError):
             why = exc.strerror or str(exc)
             raise BotLaunchError(f"cannot start bot {shlex.join(argv)}: {why}") from exc
@@ -244,7 +267,7 @@ async def spawn(
             os.close(fd)
     assert proc.stdout is not None
     copier = asyncio.create_task(_copy_output(proc.stdout, log, log_cap_bytes))
-    return SpawnedProcess(argv, proc, log_path, run.isolation, copier, write, group)
+    return SpawnedProcess(argv, proc, log_path, run.isolation, copier, write, group, gate)
 
 
 def _open_log(path: Path) -> BinaryIO:
@@ -391,6 +414,7 @@ async def _watch(spawned: SpawnedProcess, link: SeatLink | None) -> None:
         structlog.get_logger("croupier.launcher").warning(
             "bot_exited_early", seat=link.seat, pid=proc.pid, code=code
         )
+    await spawned.close_gate()
     await spawned.remove_group()
 
 

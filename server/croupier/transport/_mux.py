@@ -50,6 +50,7 @@ from croupier.arbiter import (
 )
 from croupier.games import GameCodec, varint
 from croupier.transport._codec import EVENT_TYPES, EventMessage, encode, encode_bytes
+from croupier.transport._peers import shown_peer
 from croupier.transport._sessions import Assignment, BotSession, Closing
 from croupier.v1 import bot_pb2 as pb
 
@@ -231,12 +232,12 @@ class SessionMux:
         link = entry.link
         session = self._session
         try:
-            connection = link.claim(session.bot_name, session.bot_version, self._peer)
+            connection = link.claim(session.bot_name, session.bot_version, shown_peer(self._peer))
         except ClaimError as exc:
             self._log.info("seat_not_joined", match_id=entry.match.match_id, detail=str(exc))
             return
         if connection == 1:
-            link.peer = self._peer  # (the replay header records where the bot first joined)
+            link.peer = shown_peer(self._peer)  # (the replay's header: where it first joined)
         config = entry.match.config
         linger_s = config.event_flush_ms / 1000 if config.event_flush_ms > 0 else math.inf
         seat = _Seat(self._next_ref, link, entry.match, entry.codec, connection, linger_s)

@@ -2,13 +2,14 @@
 under attack).
 
 A *peer* is what one party controls: an IPv4 address, an IPv6 /64 (one host's usual share),
-every loopback address at once (a local process may bind any of 127/8), or the arbiter's unix
-socket. Nothing is exempt: the limits hold on loopback and on the socket too. What keeps honest
-bots working is that a stream whose first message is a ``Hello`` (or ``SessionHello``) with a
-valid token is never refused for its peer's limits: over a limit, a new stream is *on probation*
-(it must say Hello within :attr:`PeerLimits.probation_s`, and only a valid token admits it), so
-bots behind one NAT, or the many seats of one session process, get in while an attacker at the
-same address is turned away.
+every loopback address at once (a local process may bind any of 127/8), one launched bot (its
+own gate to the arbiter's unix socket, :mod:`._gate`), or the arbiter's unix socket itself
+(only this user's processes reach it: not limited). The limits hold on loopback too. What keeps
+honest bots working is that a stream whose first message is a ``Hello`` (or ``SessionHello``)
+with a valid token is never refused for its peer's limits: over a limit, a new stream is *on
+probation* (it must say Hello within :attr:`PeerLimits.probation_s`, and only a valid token
+admits it), so bots behind one NAT, or the many seats of one session process, get in while an
+attacker at the same address is turned away.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import ipaddress
 import urllib.parse
 from dataclasses import dataclass
 from typing import Any
+
+from croupier.transport._gate import GATE_PREFIX
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +52,19 @@ class PeerLimits:
             raise ValueError("per-peer times must be positive")
 
 
+def shown_peer(peer: str) -> str:
+    """``peer`` as a replay records it: a launched bot's gate (:mod:`._gate`) is shown as the
+    arbiter's unix socket it stands for (``unix:``), as before gates existed."""
+    return "unix:" if peer.startswith(f"unix-abstract:{GATE_PREFIX}") else peer
+
+
 def peer_key(peer: str) -> str:
     """The peer that gRPC's ``context.peer()`` string belongs to (see the module docstring):
-    ``ipv4:203.0.113.7``, ``ipv6:2001:db8:1:2::/64``, ``loopback`` or ``unix``."""
+    ``ipv4:203.0.113.7``, ``ipv6:2001:db8:1:2::/64``, ``loopback``, ``gate:TOKEN`` (a launched
+    bot, through its own gate: :mod:`._gate`) or ``unix`` (the arbiter's socket itself)."""
+    gate = peer.removeprefix(f"unix-abstract:{GATE_PREFIX}")
+    if gate != peer:
+        return f"gate:{gate.rpartition('-')[0]}"
     if peer.startswith("unix"):
         return "unix"
     kind, _, rest = urllib.parse.unquote(peer).partition(":")  # ipv6:%5B::1%5D:80 in new gRPC

@@ -38,7 +38,7 @@ from croupier.transport._mux import (
     SeatEntry,
     SessionMux,
 )
-from croupier.transport._peers import PeerBook, PeerLimits, peer_key
+from croupier.transport._peers import PeerBook, PeerLimits, peer_key, shown_peer
 from croupier.transport._pipe import serve_pipe
 from croupier.transport._reflection import enable_reflection
 from croupier.transport._service import BoundedHealth, add_bot_service, split_address
@@ -208,8 +208,9 @@ class BotServicer(ClosingGate, bot_pb2_grpc.BotServiceServicer):
         stream counts against (``None``: not limited). A stream of a peer over its limits is on
         probation: its first message must be a hello that ``admits`` (a valid token) and come
         within the probation time, or it is refused with TOO_MANY_ATTEMPTS (``(None, key)``).
-        A unix-socket peer (the arbiter's own sandboxed bots) and a connection that carries an
-        attached session are not limited."""
+        Not limited: a peer on the unix socket itself (this user's processes; launched bots
+        come through their gates, each a peer of its own: :mod:`._gate`), and a connection
+        that carries an attached session."""
         peer = context.peer() or ""
         key = peer_key(peer)
         limited = key != "unix" and peer not in self._session_peers
@@ -323,7 +324,7 @@ class BotServicer(ClosingGate, bot_pb2_grpc.BotServiceServicer):
                 key or "",
             )
             return False
-        peer = context.peer() or ""
+        peer = shown_peer(context.peer() or "")
         try:
             connection = entry.link.claim(hello.bot_name, hello.bot_version, peer)
         except ClaimError as exc:
@@ -651,9 +652,10 @@ class ArbiterServer:
     """A running gRPC server on ``address`` (``host:port``; port 0 picks a free one).
 
     With ``unix_socket`` (the default) it also listens on a unix socket in a private directory
-    of its own (:attr:`unix_socket`), the one way into a sandboxed bot's network namespace.
+    of its own (:attr:`unix_socket`, this user's only), which each launched bot reaches through
+    a gate of its own (:mod:`._gate`): the one way into a sandboxed bot's network namespace.
     ``limits`` bound what one peer may do before it shows a valid token (:class:`PeerLimits`;
-    on loopback too: only the unix socket, the arbiter's own sandboxed bots, is exempt). With
+    on loopback and per launched bot too: only the socket itself, this user's, is exempt). With
     ``tls`` the network listener speaks TLS only
     (a plaintext client cannot connect); the unix socket stays plaintext (see :mod:`._tls`).
     ``max_streams`` bounds the streams served at once (more are refused with
@@ -735,7 +737,9 @@ class ArbiterServer:
             self.unix_socket = path
         await self.server.start()
         if self.unix_socket is not None:
-            self.unix_socket.chmod(0o666)  # any seat's uid may connect; its token admits it
+            # this user's only: a launched bot, whatever its uid, dials its own gate (._gate),
+            # which forwards to this socket under the bot's own per-peer limits
+            self.unix_socket.chmod(0o600)
         self.address = f"{host}:{port}"
         serving = health_pb2.HealthCheckResponse.SERVING
         await self.health.set("", serving)
