@@ -80,7 +80,10 @@ def _descriptors() -> int:
     return len(os.listdir("/proc/self/fd"))
 
 
-def test_a_flooding_bot_locks_no_honest_bot_out_and_holds_few_descriptors(tmp_path: Path) -> None:
+@pytest.mark.parametrize("burst", [0, 500], ids=["held", "churned"])
+def test_a_flooding_bot_locks_no_honest_bot_out_and_holds_few_descriptors(
+    tmp_path: Path, burst: int
+) -> None:
     """A launched bot that holds 1,100 streams open without a Hello, on the arbiter's socket,
     and up to 200 connections: its three honest opponents, Python SDK bots on ``Play`` (gRPC),
     still join and play. Before gates every launched bot dialled one socket, one peer that no
@@ -88,8 +91,12 @@ def test_a_flooding_bot_locks_no_honest_bot_out_and_holds_few_descriptors(tmp_pa
     the arbiter sees a stream), the honest bots were refused ("Concurrent RPC limit exceeded")
     and were no-shows; and each of its connections held a descriptor of the arbiter's. Now it
     dials a gate of its own, a peer of its own (8 streams before a Hello, 64 on probation) that
-    takes 8 connections at once."""
+    takes 8 connections at once. ``churned``: it also opens 500 more streams on each
+    connection every 10 ms, which the arbiter refuses (a refusal costs it far more than the
+    bot's frame): with gates alone that still filled the cap and made two of three honest seats
+    no-shows; a gate now cuts a connection that opens streams faster than an SDK ever does."""
     flooder = [sys.executable, str(BOTS_DIR / "flooder.py"), "--seconds", "4"]
+    flooder += ["--burst", str(burst)]
     peak = [0]
 
     async def scenario() -> MatchRun:

@@ -16,8 +16,10 @@ bound to an abstract address that names the gate: gRPC reports that address as t
 peer (``unix-abstract:croupier-gate-TOKEN-N``), :func:`._peers.peer_key` turns it into the
 peer ``gate:TOKEN``, and the per-peer limits hold for each bot on its own. A gate accepts at
 most :data:`MAX_CONNECTIONS` connections at once (more wait in the kernel's queue, then are
-refused), so a bot holds at most twice that many of the arbiter's descriptors. It closes with
-the bot.
+refused), so a bot holds at most twice that many of the arbiter's descriptors; and it counts
+the streams its bot opens, cutting a connection past :data:`STREAM_BURST` at once and
+:data:`STREAMS_PER_S` a second (refused streams cost the arbiter far more than the bot). It
+closes with the bot.
 
 The cost: each message of a bot that plays on gRPC is copied once more by the arbiter (bots
 on their session pipes, :mod:`._pipe`, do not use the socket).
@@ -30,6 +32,7 @@ import contextlib
 import os
 import secrets
 import socket
+from collections.abc import Callable
 from pathlib import Path
 
 #: The start of a gate's upstream address (abstract, in the arbiter's network namespace), then
@@ -40,6 +43,16 @@ GATE_PREFIX = "croupier-gate-"
 MAX_CONNECTIONS = 8
 #: Connections that may wait to be accepted (the kernel's queue).
 _BACKLOG = 4
+#: Streams a bot may open at once, then per second (summed over its connections): an SDK opens
+#: one a seat or one a session, a few a second at most. Past them the connection is cut: every
+#: stream reaches the arbiter's Python (its limits refuse a flood's, but each refusal costs it
+#: ~100 microseconds, and a bot can send HEADERS frames by the million), and each stream holds
+#: a place under gRPC's cap on the streams served at once, which honest bots need.
+STREAM_BURST = 256
+STREAMS_PER_S = 128.0
+#: How long a bot cut off waits before its next connection is accepted (its others go on).
+CUT_PAUSE_S = 1.0
+_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 _CHUNK = 65536
 
 
@@ -58,6 +71,9 @@ class BotGate:
         self._listener: socket.socket | None = None
         self._accepting: asyncio.Task[None] | None = None
         self._connections: set[asyncio.Task[None]] = set()
+        self._tokens = float(STREAM_BURST)
+        self._refilled = 0.0
+        self.cut = 0  # connections cut for opening streams too fast
 
     async def open(self) -> None:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -105,6 +121,7 @@ class BotGate:
         """Forward one connection of the bot to the arbiter's socket, from an address that
         names this gate, until either end closes it."""
         ends: list[asyncio.StreamWriter] = []
+        streams = _Streams()
         try:
             up = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             try:
@@ -118,7 +135,10 @@ class BotGate:
             ends.append(bot_writer)
             up_reader, up_writer = await asyncio.open_unix_connection(sock=up)
             ends.append(up_writer)
-            await asyncio.gather(_pump(bot_reader, up_writer), _pump(up_reader, bot_writer))
+            await asyncio.gather(
+                _pump(bot_reader, up_writer, lambda chunk: self._allow(streams, chunk)),
+                _pump(up_reader, bot_writer),
+            )
         except OSError:
             pass  # the arbiter's socket is gone (it stops), or the bot dropped the connection
         finally:
@@ -126,13 +146,73 @@ class BotGate:
                 end.close()
             if not ends:
                 bot.close()
+            if streams.cut:  # (a bot cut off for its streams waits for its next connection)
+                await asyncio.sleep(CUT_PAUSE_S)
             self._room.release()
 
+    def _allow(self, streams: _Streams, chunk: bytes) -> bool:
+        """Take the streams ``chunk`` opens from the bot's allowance (:data:`STREAM_BURST`,
+        refilled at :data:`STREAMS_PER_S`); ``False`` once it is spent: the connection is cut."""
+        opened = streams.opened(chunk)
+        if not opened:
+            return True
+        now = asyncio.get_running_loop().time()
+        self._tokens = min(STREAM_BURST, self._tokens + (now - self._refilled) * STREAMS_PER_S)
+        self._refilled = now
+        self._tokens -= opened
+        if self._tokens < 0:
+            self.cut += 1
+            streams.cut = True
+            return False
+        return True
 
-async def _pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-    """Copy ``source`` to ``sink`` until either ends; then end both directions."""
+
+class _Streams:
+    """Counts the HTTP/2 streams a bot opens on one connection as its bytes pass: after the
+    client preface, each frame is a 9-byte head (length, type, flags, stream id) and a payload;
+    a ``HEADERS`` frame (type 1) with a stream id above the last is a new stream. (Bytes that are
+    not HTTP/2 are miscounted only for the bot's own connection, which gRPC then ends.)"""
+
+    def __init__(self) -> None:
+        self._skip = len(_PREFACE)  # bytes of the current payload (or the preface) still to pass
+        self._head = b""
+        self._last = 0
+        self.cut = False  # the connection was cut for its streams
+
+    def opened(self, chunk: bytes) -> int:
+        new = 0
+        at, end = 0, len(chunk)
+        while at < end:
+            if self._skip:
+                step = min(self._skip, end - at)
+                self._skip -= step
+                at += step
+                continue
+            take = chunk[at : at + 9 - len(self._head)]
+            self._head += take
+            at += len(take)
+            if len(self._head) < 9:
+                break
+            head, self._head = self._head, b""
+            self._skip = int.from_bytes(head[:3], "big")
+            stream = int.from_bytes(head[5:9], "big") & 0x7FFFFFFF
+            if head[3] == 1 and stream > self._last:
+                self._last = stream
+                new += 1
+        return new
+
+
+async def _pump(
+    source: asyncio.StreamReader,
+    sink: asyncio.StreamWriter,
+    allow: Callable[[bytes], bool] | None = None,
+) -> None:
+    """Copy ``source`` to ``sink`` until either ends, or ``allow`` refuses a chunk; then end
+    both directions."""
     try:
         while chunk := await source.read(_CHUNK):
+            if allow is not None and not allow(chunk):
+                break
             sink.write(chunk)
             await sink.drain()
     except OSError:
