@@ -1,16 +1,29 @@
-"""A gate counts the HTTP/2 streams its bot opens from the bytes it forwards, however they are
-cut into reads: a new stream is a ``HEADERS`` frame with a stream id above the last; a frame's
-payload (whatever it holds), trailing ``HEADERS`` on an open stream, ``DATA`` and the client
-preface are not."""
+"""A launched bot's gate (``transport/_gate.py``): it counts the HTTP/2 streams its bot opens
+from the bytes it forwards, however they are cut into reads (a new stream is a ``HEADERS``
+frame with a stream id above the last; a frame's payload, whatever it holds, trailing
+``HEADERS`` on an open stream, ``DATA`` and the client preface are not); a bot's streams
+without a Hello count against it even on the connection of its own session; and it takes
+connections from its bot's processes only."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
 import struct
+import subprocess
+from pathlib import Path
 
+import grpc
 import pytest
 
-from croupier.transport._gate import _PREFACE, _Streams
+from croupier import PROTOCOL_VERSION
+from croupier.arbiter import Match, MatchConfig
+from croupier.replay import ReplayWriter
+from croupier.transport import ArbiterServer
+from croupier.transport._gate import _PREFACE, BotGate, _Streams
+from croupier.v1 import bot_pb2 as pb
+from croupier.v1 import bot_pb2_grpc
 
 
 def _frame(kind: int, stream: int, payload: bytes = b"") -> bytes:
@@ -42,3 +55,107 @@ def test_new_streams_are_counted_across_any_cut_of_the_bytes(seed: int) -> None:
 def test_in_one_read() -> None:
     data, expected = _connection()
     assert _Streams().opened(data) == expected
+
+
+def _play_hello(token: str) -> pb.PlayRequest:
+    return pb.PlayRequest(
+        hello=pb.Hello(token=token, bot_name="b", protocol_version=PROTOCOL_VERSION)
+    )
+
+
+async def _honest_joins(gate: BotGate, token: str) -> str:
+    """What an honest bot behind ``gate`` is answered to its Hello: ``welcome``, or why not."""
+    async with grpc.aio.insecure_channel(f"unix:{gate.path}") as channel:
+        call = bot_pb2_grpc.BotServiceStub(channel).Play()
+        try:
+            await call.write(_play_hello(token))
+            first = await asyncio.wait_for(call.read(), 10)
+            return str(first.WhichOneof("kind"))
+        except grpc.aio.AioRpcError as exc:
+            return f"refused: {exc.code().name} {exc.details()}"
+        finally:
+            call.cancel()
+
+
+@pytest.mark.parametrize("session", [False, True], ids=["plain", "after-its-session"])
+def test_a_bot_s_streams_without_hello_count_against_it_even_on_its_session_s_connection(
+    tmp_path: Path, session: bool
+) -> None:
+    """1,090 ``Play`` streams without a Hello through one gate over 7 s, as fast as the gate
+    lets them through, also on the connection where its bot's session is attached: the other
+    gate's bot still gets its seat. (A connection that carried a session was not limited at
+    all: a launched session bot holds a valid session token of its own, and its flood then
+    filled gRPC's cap: the honest Hello was refused, "Concurrent RPC limit exceeded".)"""
+
+    async def scenario() -> tuple[str, int]:
+        server = ArbiterServer()
+        await server.start()
+        assert server.unix_socket is not None
+        match = Match(MatchConfig("as-nas", {"deals": 1}), "m", ReplayWriter(tmp_path / "r"))
+        server.bots.add_match(match)
+        owned = server.bots.open_session()
+        bad, good = BotGate(server.unix_socket), BotGate(server.unix_socket)
+        for gate in (bad, good):
+            await gate.open()
+            gate.owner = os.getpid()  # (the bots are this process)
+        try:
+            async with grpc.aio.insecure_channel(f"unix:{bad.path}") as channel:
+                stub = bot_pb2_grpc.BotServiceStub(channel)
+                if session:
+                    hello = pb.SessionHello(
+                        token=owned.token, bot_name="evil", protocol_version=PROTOCOL_VERSION
+                    )
+                    attached = stub.Session()
+                    await attached.write(pb.SessionRequest(hello=hello))
+                    first = await asyncio.wait_for(attached.read(), 10)
+                    assert first.WhichOneof("kind") == "welcome"
+                # within the gate's stream allowance (256 at once, 128 a second): 250, then
+                # 60 every half second; without a Hello each would be held 10 s
+                calls = [stub.Play() for _ in range(250)]
+                for _ in range(14):
+                    await asyncio.sleep(0.5)
+                    calls += [stub.Play() for _ in range(60)]
+                held = sum(1 for call in calls if not call.done())
+                answer = await _honest_joins(good, match.tokens[1])
+                for call in calls:
+                    call.cancel()
+            return answer, held
+        finally:
+            await good.close()
+            await bad.close()
+            await server.stop(0)
+
+    answer, held = asyncio.run(scenario())
+    assert answer == "welcome", answer
+    assert held < 400, held  # (pending, probation, and the last half second's not yet refused)
+
+
+def test_a_gate_takes_connections_from_its_bot_s_processes_only(tmp_path: Path) -> None:
+    """Without namespaces (isolation ``uid``) a bot sees every gate's path: another process
+    that dials a bot's gate is closed at once, so it can neither take the bot's connections
+    nor speak in its name."""
+
+    async def scenario() -> tuple[str, str]:
+        server = ArbiterServer()
+        await server.start()
+        assert server.unix_socket is not None
+        match = Match(MatchConfig("as-nas", {"deals": 1}), "m", ReplayWriter(tmp_path / "r"))
+        server.bots.add_match(match)
+        gate = BotGate(server.unix_socket)
+        await gate.open()
+        other = subprocess.Popen(["sleep", "30"])
+        try:
+            gate.owner = other.pid  # (a bot that is not this process)
+            foreign = await _honest_joins(gate, match.tokens[0])
+            gate.owner = os.getpid()
+            own = await _honest_joins(gate, match.tokens[1])
+            return foreign, own
+        finally:
+            other.kill()
+            other.wait()
+            await gate.close()
+            await server.stop(0)
+
+    foreign, own = asyncio.run(scenario())
+    assert foreign.startswith("refused: UNAVAILABLE"), foreign
+    assert own == "welcome", own

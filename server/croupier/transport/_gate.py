@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import secrets
 import socket
+import struct
 from collections.abc import Callable
 from pathlib import Path
 
@@ -53,6 +55,28 @@ STREAMS_PER_S = 128.0
 #: How long a bot cut off waits before its next connection is accepted (its others go on).
 CUT_PAUSE_S = 1.0
 _PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+#: How long a closed connection may take to write what is queued for it before it is dropped.
+_LINGER_S = 1.0
+#: How long the gate waits after a failed accept (out of descriptors) before the next.
+_ACCEPT_RETRY_S = 0.1
+#: ``struct ucred``: pid, uid, gid.
+_CREDS = struct.Struct("3i")
+#: How many parents a connecting process may be below the bot's.
+_MAX_DEPTH = 32
+
+
+def _bind_unique(sock: socket.socket, prefix: str) -> None:
+    """Bind ``sock`` to an abstract address ``prefix`` + a random suffix (not a count: a
+    process without a network namespace of its own could take the next names first)."""
+    for attempt in range(3):
+        try:
+            sock.bind(f"\0{prefix}{secrets.token_hex(6)}")
+            return
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE or attempt == 2:
+                raise
+
+
 _CHUNK = 65536
 
 
@@ -67,13 +91,15 @@ class BotGate:
         self.path = upstream.parent / f"bot-{self.token}.sock"
         self._upstream = upstream
         self._room = asyncio.Semaphore(max_connections)
-        self._count = 0
         self._listener: socket.socket | None = None
         self._accepting: asyncio.Task[None] | None = None
         self._connections: set[asyncio.Task[None]] = set()
         self._tokens = float(STREAM_BURST)
         self._refilled = 0.0
         self.cut = 0  # connections cut for opening streams too fast
+        #: The bot's process (``bwrap``'s, when sandboxed), once started: only it and its
+        #: descendants may connect (a bot without namespaces sees every gate's path).
+        self.owner: int | None = None
 
     async def open(self) -> None:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -109,15 +135,42 @@ class BotGate:
             await self._room.acquire()
             try:
                 bot, _ = await loop.sock_accept(listener)
+            except OSError:  # (out of descriptors, an aborted connect): the gate stays open
+                self._room.release()
+                await asyncio.sleep(_ACCEPT_RETRY_S)
+                continue
             except BaseException:
                 self._room.release()
                 raise
-            self._count += 1
-            task = asyncio.create_task(self._forward(bot, self._count))
+            if not self._from_bot(bot):
+                bot.close()
+                self._room.release()
+                continue
+            task = asyncio.create_task(self._forward(bot))
             self._connections.add(task)
             task.add_done_callback(self._connections.discard)
 
-    async def _forward(self, bot: socket.socket, n: int) -> None:
+    def _from_bot(self, connection: socket.socket) -> bool:
+        """Whether the process at the other end is the bot's (its process or a descendant)."""
+        if self.owner is None:
+            return False
+        try:
+            creds = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CREDS.size)
+        except OSError:
+            return False
+        pid = _CREDS.unpack(creds)[0]
+        for _ in range(_MAX_DEPTH):
+            if pid == self.owner:
+                return True
+            if pid <= 1:
+                return False
+            try:  # the parent: the field after the name, which may hold spaces or parentheses
+                pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                return False
+        return False
+
+    async def _forward(self, bot: socket.socket) -> None:
         """Forward one connection of the bot to the arbiter's socket, from an address that
         names this gate, until either end closes it."""
         ends: list[asyncio.StreamWriter] = []
@@ -126,7 +179,7 @@ class BotGate:
             up = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             try:
                 up.setblocking(False)
-                up.bind(f"\0{GATE_PREFIX}{self.token}-{n}")
+                _bind_unique(up, f"{GATE_PREFIX}{self.token}-")
                 await asyncio.get_running_loop().sock_connect(up, str(self._upstream))
             except BaseException:
                 up.close()
@@ -142,13 +195,16 @@ class BotGate:
         except OSError:
             pass  # the arbiter's socket is gone (it stops), or the bot dropped the connection
         finally:
-            for end in ends:
-                end.close()
-            if not ends:
-                bot.close()
-            if streams.cut:  # (a bot cut off for its streams waits for its next connection)
-                await asyncio.sleep(CUT_PAUSE_S)
-            self._room.release()
+            try:
+                await _close(ends)
+            finally:
+                if not ends:
+                    bot.close()
+                try:
+                    if streams.cut:  # (a bot cut off for its streams waits for its next one)
+                        await asyncio.sleep(CUT_PAUSE_S)
+                finally:
+                    self._room.release()  # (only once its descriptors are gone)
 
     def _allow(self, streams: _Streams, chunk: bytes) -> bool:
         """Take the streams ``chunk`` opens from the bot's allowance (:data:`STREAM_BURST`,
@@ -165,6 +221,25 @@ class BotGate:
             streams.cut = True
             return False
         return True
+
+
+async def _close(ends: list[asyncio.StreamWriter]) -> None:
+    """Close ``ends``: what is queued for each is still written for up to :data:`_LINGER_S`,
+    then dropped, so a bot that never reads holds no descriptor of the arbiter's."""
+    for end in ends:
+        end.close()
+    try:
+        if ends:
+            closing = [asyncio.ensure_future(_closed(end)) for end in ends]
+            await asyncio.wait(closing, timeout=_LINGER_S)
+    finally:
+        for end in ends:
+            end.transport.abort()
+
+
+async def _closed(end: asyncio.StreamWriter) -> None:
+    with contextlib.suppress(Exception):  # (a reset connection: closed all the same)
+        await end.wait_closed()
 
 
 class _Streams:

@@ -267,6 +267,8 @@ async def spawn(
             os.close(fd)
     assert proc.stdout is not None
     copier = asyncio.create_task(_copy_output(proc.stdout, log, log_cap_bytes))
+    if gate is not None:
+        gate.owner = proc.pid  # (from now on only its tree may connect)
     return SpawnedProcess(argv, proc, log_path, run.isolation, copier, write, group, gate)
 
 

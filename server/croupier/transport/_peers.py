@@ -108,11 +108,14 @@ class PeerBook:
             return 0
         return len(queue)
 
-    def over(self, key: str, now: float) -> bool:
-        """Is ``key`` over a limit (a new stream of it goes on probation)?"""
+    def over(self, key: str, now: float, seats: int = 0) -> bool:
+        """Is ``key`` over a limit (a new stream of it goes on probation)? ``seats``: the
+        seats the sessions on the stream's connection may be handed at once, each a stream
+        that may wait for its Hello too."""
         limits = self.limits
         return (
-            self.pending[key] >= limits.pending or self.failures(key, now) >= limits.failed_hellos
+            self.pending[key] >= limits.pending + seats
+            or self.failures(key, now) >= limits.failed_hellos
         )
 
     def failed(self, key: str, now: float) -> None:

@@ -209,14 +209,15 @@ class BotServicer(ClosingGate, bot_pb2_grpc.BotServiceServicer):
         probation: its first message must be a hello that ``admits`` (a valid token) and come
         within the probation time, or it is refused with TOO_MANY_ATTEMPTS (``(None, key)``).
         Not limited: a peer on the unix socket itself (this user's processes; launched bots
-        come through their gates, each a peer of its own: :mod:`._gate`), and a connection
-        that carries an attached session."""
+        come through their gates, each a peer of its own: :mod:`._gate`). A connection that
+        carries attached sessions may hold a stream per seat they may be handed at once, on
+        top (no more: its session's token does not make its other streams free)."""
         peer = context.peer() or ""
         key = peer_key(peer)
-        limited = key != "unix" and peer not in self._session_peers
+        limited = key != "unix"
         book, limits = self.peers, self.peers.limits
         now = asyncio.get_running_loop().time()
-        probation = limited and book.over(key, now)
+        probation = limited and book.over(key, now, self._session_peers.get(peer, 0))
         waiting: list[Any] = []  # this stream's place on probation: [started, timeout scope]
         if probation and not book.make_room(key, now):
             await self._refuse_busy(context, key)
@@ -397,12 +398,15 @@ class BotServicer(ClosingGate, bot_pb2_grpc.BotServiceServicer):
             )
             return False
         peer = context.peer() or ""
-        self._session_peers[peer] += 1
+        # (at most the probation's size: a capacity is what the bot says, and streams past
+        # it still get in on probation with their seats' tokens)
+        seats = min(max(1, session.capacity), self.peers.limits.probation)
+        self._session_peers[peer] += seats
         try:
             await self._serve_session(context, session)
         finally:
             session.detach()
-            self._session_peers[peer] -= 1
+            self._session_peers[peer] -= seats
             if self._session_peers[peer] <= 0:
                 del self._session_peers[peer]
         return True
