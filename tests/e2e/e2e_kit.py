@@ -44,6 +44,15 @@ def croupier(*args: object, timeout: float = 120) -> subprocess.CompletedProcess
     )
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, exited but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
 def live_processes(marker: str, *, wait_s: float = 0.0) -> list[int]:
     """Host pids of the live (not zombie) processes whose command line contains ``marker``,
     after waiting up to ``wait_s`` for them to go."""

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from e2e_kit import alive
 
 pytestmark = pytest.mark.e2e
 
@@ -52,14 +53,6 @@ def _bots(pid: int) -> set[int]:
     return found
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"  # a zombie has exited
-
-
 def test_launched_session_bots_exit_when_their_tournament_is_killed(tmp_path: Path) -> None:
     config = tmp_path / "t.toml"
     bots = "".join(f'b{i} = "{BOT}"\n' for i in range(4))
@@ -82,9 +75,9 @@ def test_launched_session_bots_exit_when_their_tournament_is_killed(tmp_path: Pa
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
         deadline = time.monotonic() + 15
-        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        while any(alive(p) for p in pids) and time.monotonic() < deadline:
             time.sleep(0.1)
-        lingering = [p for p in pids if _alive(p)]
+        lingering = [p for p in pids if alive(p)]
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from e2e_kit import BOTS_DIR, RANDOM, Kit, config
+from e2e_kit import BOTS_DIR, RANDOM, Kit, alive, config
 from serve_kit import node_program
 
 from croupier.arbiter import Outcome
@@ -346,25 +346,17 @@ def test_a_match_cancelled_while_its_bot_starts_stops_that_bot(tmp_path: Path) -
             run = await playing
             took = time.monotonic() - started
             deadline = time.monotonic() + 10
-            while _alive(pid) and time.monotonic() < deadline:
+            while alive(pid) and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
-            return run, took, _alive(pid)
+            return run, took, alive(pid)
         finally:
             await pool.close()
             await server.stop()
 
-    run, took, alive = asyncio.run(scenario())
+    run, took, left = asyncio.run(scenario())
     assert run.result.cancelled
     assert took < 5, took  # (not the 30 s session timeout)
-    assert not alive, "the half-started bot was left running while the pool lived"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"  # a zombie has exited
+    assert not left, "the half-started bot was left running while the pool lived"
 
 
 def test_a_lane_gets_no_directory_shared_with_other_sandboxes(tmp_path: Path) -> None:
