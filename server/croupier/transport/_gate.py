@@ -13,11 +13,12 @@ A gate is a unix socket of its own in the arbiter's socket folder, bound into th
 sandbox where the arbiter's socket was (so the bot dials the same address). The arbiter
 accepts on it and forwards each connection's bytes to its real socket from a client socket
 bound to an abstract address that names the gate: gRPC reports that address as the stream's
-peer (``unix-abstract:croupier-gate-TOKEN-N``), :func:`._peers.peer_key` turns it into the
-peer ``gate:TOKEN``, and the per-peer limits hold for each bot on its own. A gate accepts at
-most :data:`MAX_CONNECTIONS` connections at once (more wait in the kernel's queue, then are
-refused), so a bot holds at most twice that many of the arbiter's descriptors; and it counts
-the streams its bot opens, cutting a connection past :data:`STREAM_BURST` at once and
+peer (``unix-abstract:croupier-gate-TOKEN-SUFFIX``), :func:`._peers.peer_key` turns it into
+the peer ``gate:TOKEN``, and the per-peer limits hold for each bot on its own. A gate accepts
+connections from its bot's process tree only (``SO_PEERCRED``: a bot without namespaces sees
+every gate's path), at most :data:`MAX_CONNECTIONS` at once (more wait in the kernel's queue,
+then are refused), so a bot holds at most twice that many of the arbiter's descriptors; and it
+counts the streams its bot opens, cutting a connection past :data:`STREAM_BURST` at once and
 :data:`STREAMS_PER_S` a second (refused streams cost the arbiter far more than the bot). It
 closes with the bot.
 
@@ -38,7 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 #: The start of a gate's upstream address (abstract, in the arbiter's network namespace), then
-#: ``TOKEN-N``; :func:`._peers.peer_key` reads it.
+#: ``TOKEN-SUFFIX`` (a random suffix a connection); :func:`._peers.peer_key` reads it.
 GATE_PREFIX = "croupier-gate-"
 #: Connections one bot may hold to its arbiter at once (an SDK holds one; a session that
 #: redials may briefly hold two).
@@ -46,10 +47,11 @@ MAX_CONNECTIONS = 8
 #: Connections that may wait to be accepted (the kernel's queue).
 _BACKLOG = 4
 #: Streams a bot may open at once, then per second (summed over its connections): an SDK opens
-#: one a seat or one a session, a few a second at most. Past them the connection is cut: every
-#: stream reaches the arbiter's Python (its limits refuse a flood's, but each refusal costs it
-#: ~100 microseconds, and a bot can send HEADERS frames by the million), and each stream holds
-#: a place under gRPC's cap on the streams served at once, which honest bots need.
+#: one a seat or one a session, some tens a second in the fastest tournaments. Past them the
+#: connection is cut: every stream reaches the arbiter's Python (its limits refuse a flood's,
+#: but each refusal costs it ~100 microseconds, and a bot can send HEADERS frames by the
+#: million), and each stream holds a place under gRPC's cap on the streams served at once,
+#: which honest bots need.
 STREAM_BURST = 256
 STREAMS_PER_S = 128.0
 #: How long a bot cut off waits before its next connection is accepted (its others go on).
