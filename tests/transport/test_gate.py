@@ -8,10 +8,12 @@ connections from its bot's processes only."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import struct
 import subprocess
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import grpc
@@ -63,6 +65,31 @@ def _play_hello(token: str) -> pb.PlayRequest:
     )
 
 
+@contextlib.asynccontextmanager
+async def _hosting(
+    tmp_path: Path, gates: int
+) -> AsyncIterator[tuple[ArbiterServer, Match, list[BotGate]]]:
+    """A server hosting a one-deal As-Nas match, and ``gates`` open gates to it whose bot is
+    this process; all closed afterwards."""
+    server = ArbiterServer()
+    await server.start()
+    opened: list[BotGate] = []
+    try:
+        assert server.unix_socket is not None
+        match = Match(MatchConfig("as-nas", {"deals": 1}), "m", ReplayWriter(tmp_path / "r"))
+        server.bots.add_match(match)
+        for _ in range(gates):
+            gate = BotGate(server.unix_socket)
+            await gate.open()
+            gate.owner = os.getpid()  # (the bots are this process)
+            opened.append(gate)
+        yield server, match, opened
+    finally:
+        for gate in opened:
+            await gate.close()
+        await server.stop(0)
+
+
 async def _honest_joins(gate: BotGate, token: str) -> str:
     """What an honest bot behind ``gate`` is answered to its Hello: ``welcome``, or why not."""
     async with grpc.aio.insecure_channel(f"unix:{gate.path}") as channel:
@@ -88,17 +115,8 @@ def test_a_bot_s_streams_without_hello_count_against_it_even_on_its_session_s_co
     filled gRPC's cap: the honest Hello was refused, "Concurrent RPC limit exceeded".)"""
 
     async def scenario() -> tuple[str, int]:
-        server = ArbiterServer()
-        await server.start()
-        assert server.unix_socket is not None
-        match = Match(MatchConfig("as-nas", {"deals": 1}), "m", ReplayWriter(tmp_path / "r"))
-        server.bots.add_match(match)
-        owned = server.bots.open_session()
-        bad, good = BotGate(server.unix_socket), BotGate(server.unix_socket)
-        for gate in (bad, good):
-            await gate.open()
-            gate.owner = os.getpid()  # (the bots are this process)
-        try:
+        async with _hosting(tmp_path, 2) as (server, match, (bad, good)):
+            owned = server.bots.open_session()
             async with grpc.aio.insecure_channel(f"unix:{bad.path}") as channel:
                 stub = bot_pb2_grpc.BotServiceStub(channel)
                 if session:
@@ -120,10 +138,6 @@ def test_a_bot_s_streams_without_hello_count_against_it_even_on_its_session_s_co
                 for call in calls:
                     call.cancel()
             return answer, held
-        finally:
-            await good.close()
-            await bad.close()
-            await server.stop(0)
 
     answer, held = asyncio.run(scenario())
     assert answer == "welcome", answer
@@ -136,25 +150,17 @@ def test_a_gate_takes_connections_from_its_bot_s_processes_only(tmp_path: Path) 
     nor speak in its name."""
 
     async def scenario() -> tuple[str, str]:
-        server = ArbiterServer()
-        await server.start()
-        assert server.unix_socket is not None
-        match = Match(MatchConfig("as-nas", {"deals": 1}), "m", ReplayWriter(tmp_path / "r"))
-        server.bots.add_match(match)
-        gate = BotGate(server.unix_socket)
-        await gate.open()
-        other = subprocess.Popen(["sleep", "30"])
-        try:
-            gate.owner = other.pid  # (a bot that is not this process)
-            foreign = await _honest_joins(gate, match.tokens[0])
-            gate.owner = os.getpid()
-            own = await _honest_joins(gate, match.tokens[1])
-            return foreign, own
-        finally:
-            other.kill()
-            other.wait()
-            await gate.close()
-            await server.stop(0)
+        async with _hosting(tmp_path, 1) as (_, match, (gate,)):
+            other = subprocess.Popen(["sleep", "30"])
+            try:
+                gate.owner = other.pid  # (a bot that is not this process)
+                foreign = await _honest_joins(gate, match.tokens[0])
+                gate.owner = os.getpid()
+                own = await _honest_joins(gate, match.tokens[1])
+                return foreign, own
+            finally:
+                other.kill()
+                other.wait()
 
     foreign, own = asyncio.run(scenario())
     assert foreign.startswith("refused: UNAVAILABLE"), foreign

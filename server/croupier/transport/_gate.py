@@ -54,7 +54,7 @@ _BACKLOG = 4
 #: which honest bots need.
 STREAM_BURST = 256
 STREAMS_PER_S = 128.0
-#: How long a bot cut off waits before its next connection is accepted (its others go on).
+#: How long the place of a connection cut for its streams stays taken (the bot's others go on).
 CUT_PAUSE_S = 1.0
 _PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 #: How long a closed connection may take to write what is queued for it before it is dropped.
