@@ -81,12 +81,14 @@ def test_the_cpu_clock_charges_cpu_time_not_waiting(e2e: Kit) -> None:
 
 
 def test_the_seat_cap_ends_a_stallers_thinking_time(e2e: Kit) -> None:
-    """A staller that uses 170 ms of a 1 s clock on every decision runs out of its 0.3 s cap
-    on its second: from then on its decisions are timeouts without waiting. (Not 150 ms: two
-    decisions would then be exactly the cap, and a few ms of the arbiter's own stalls taken off
-    them would leave a few ms of cap to time out in.)"""
-    clock = ClockRules(1000, 0, seat_cap_ms=300)
-    staller = e2e.bot("sleeper", "--delay-ms", 170)
+    """A staller that uses 280 ms of a 1 s clock on every decision runs out of its 0.3 s cap
+    on its second: from then on its decisions are timeouts without waiting. Its second decision
+    has only the cap's last ~20 ms for a budget; the wide margin lets it reply all the same.
+    (The arbiter's own stalls inside a decision are not charged: on a loaded machine they took
+    over 40 ms off a decision, so two decisions of 170 ms had once fallen short of the cap,
+    leaving a few ms of it to time out in.)"""
+    clock = ClockRules(1000, 0, margin_ms=1000, seat_cap_ms=300)
+    staller = e2e.bot("sleeper", "--delay-ms", 280)
     run = e2e.run([staller, e2e.random, e2e.random, e2e.random], deals=6, clock=clock)
     mine = Kit.records(run.replay, "action", seat=0)
     charged = [a for a in mine if a["fault"] is None]
