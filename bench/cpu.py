@@ -23,7 +23,9 @@ part (``callgrind_control``), so start-up is left out. The other processes run n
 ``--compare REV`` checks REV out in a temporary git worktree and runs every measurement there
 too (its ``croupier``, ``croupier_bot``, ``croupier_bots`` and ``croupier_proto`` first on
 ``PYTHONPATH``),
-alternating with this checkout's, and prints each figure with the ratio this/REV.
+alternating with this checkout's, and prints each figure with the ratio this/REV. Both sides then
+launch their bots unsandboxed (``CROUPIER_SANDBOX=none``): REV's packages are not where this
+checkout's sandbox finds them (a sandboxed bot of REV's side could not import them).
 """
 
 from __future__ import annotations
@@ -408,6 +410,8 @@ def main() -> None:
     global NATIVE
     NATIVE = args.native
     unit = "cpu_us" if NATIVE else "instr"
+    if args.compare:  # REV's packages are not where this checkout's sandbox finds them
+        os.environ["CROUPIER_SANDBOX"] = "none"  # (both sides alike: bench/_kit.py)
     here = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     with checkout(args.compare) if args.compare else _nothing() as old:
         for name, (fn, *params) in _runs(args):  # type: ignore[misc]
