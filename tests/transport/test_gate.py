@@ -91,8 +91,12 @@ async def _hosting(
 
 
 async def _honest_joins(gate: BotGate, token: str) -> str:
-    """What an honest bot behind ``gate`` is answered to its Hello: ``welcome``, or why not."""
-    async with grpc.aio.insecure_channel(f"unix:{gate.path}") as channel:
+    """What an honest bot behind ``gate`` is answered to its Hello: ``welcome``, or why not.
+    Its channel has subchannels of its own: gRPC shares them between channels to the same
+    address by default, and one refused just before (a foreign process's) may still be backing
+    off, failing this call at once."""
+    local = [("grpc.use_local_subchannel_pool", 1)]
+    async with grpc.aio.insecure_channel(f"unix:{gate.path}", options=local) as channel:
         call = bot_pb2_grpc.BotServiceStub(channel).Play()
         try:
             await call.write(_play_hello(token))
