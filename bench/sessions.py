@@ -11,9 +11,12 @@ arbiter's decisions per second against bare gRPC. Not tests; nothing here assert
   ``os.cpu_count()`` with the bots' sessions on gRPC (no pipe, as before it); (b loops) the same
   total concurrency as one match loop per core: ``os.cpu_count()`` processes, each its own server
   and pool of the four bots playing its share of the matches one at a time (what ``croupier
-  tournament --workers`` does), all started together after each warmed up; (c) in-process play
+  tournament --workers`` does), all started together after each warmed up; (b wide) the same as
+  (b) at 16 × ``os.cpu_count()`` matches at once, where a bot process has several decisions
+  waiting at once and a write carries them together (the multiplexed stream's batching: the
+  arbiter's and the bots' CPU per match at both concurrencies); (c) in-process play
   with no gRPC (``play_local``, the floor of the rules and the codec). Ratios (b)/(a), (b)/(c),
-  (b)/(b grpc), (b loops)/(b), (b loops)/(c).
+  (b)/(b grpc), (b loops)/(b), (b loops)/(c), (b wide)/(c).
 * decisions: the arbiter's decisions per second with C matches at once (C = 8 and 64), its seats
   played by four light session bots (raw ``grpc.aio`` clients that parse each message and answer
   a random legal id: no SDK), against bare ``grpc.aio`` bidirectional ping-pong with C streams at
@@ -175,8 +178,9 @@ def _local_matches_per_s(matches: int, cpu: dict[str, float] | None = None) -> f
 
 def bench_matches(repeats: int) -> dict[str, float]:
     cores = os.cpu_count() or 1
-    cli, one, many, grpc_many, loops, local = [], [], [], [], [], []
-    arbiter_cpu, bots_cpu, local_cpu = [], [], []
+    cli, one, many, grpc_many, loops, local, wide = [], [], [], [], [], [], []
+    arbiter_cpu, bots_cpu, local_cpu, wide_arbiter_cpu, wide_bots_cpu = [], [], [], [], []
+    broad = 16 * cores
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(repeats):
             cli.append(_cli_matches_per_s(3))
@@ -187,6 +191,12 @@ def bench_matches(repeats: int) -> dict[str, float]:
                 asyncio.run(_session_matches(30, cores, Path(tmp) / f"grpc{r}", pipe=False))
             )
             loops.append(_loops_matches_per_s(60, cores, Path(tmp) / f"loops{r}"))
+            spread: dict[str, float] = {}
+            wide.append(
+                asyncio.run(_session_matches(4 * broad, broad, Path(tmp) / f"wide{r}", cpu=spread))
+            )
+            wide_arbiter_cpu.append(spread["arbiter"])
+            wide_bots_cpu.append(spread["bots"])
             local.append(_local_matches_per_s(100, cpu=cpu))
             arbiter_cpu.append(cpu["arbiter"])
             bots_cpu.append(cpu["bots"])
@@ -194,6 +204,7 @@ def bench_matches(repeats: int) -> dict[str, float]:
     a, b1, bn, c = (statistics.median(x) for x in (cli, one, many, local))
     bg, bl = statistics.median(grpc_many), statistics.median(loops)
     arbiter, bots, floor = (statistics.median(x) for x in (arbiter_cpu, bots_cpu, local_cpu))
+    bw, wide_arbiter = statistics.median(wide), statistics.median(wide_arbiter_cpu)
     return {
         # what bounds (b)/(c): one match loop cannot play faster than its own CPU per match
         # allows (the arbiter's), nor all the cores faster than the arbiter's and the bots'
@@ -206,6 +217,11 @@ def bench_matches(repeats: int) -> dict[str, float]:
         f"b_loops_matches_per_s_{cores}_loops": bl,
         f"ratio_b_loops{cores}_to_b{cores}": bl / bn,
         f"ratio_b_loops{cores}_to_c": bl / c,
+        f"b_wide_session_matches_per_s_concurrency_{broad}": bw,
+        f"ratio_b_wide{broad}_to_c": bw / c,
+        f"b_wide{broad}_arbiter_cpu_ms_per_match": 1000 * wide_arbiter,
+        f"b_wide{broad}_bots_cpu_ms_per_match": 1000 * statistics.median(wide_bots_cpu),
+        f"bound_b_wide{broad}_to_c_one_loop": floor / wide_arbiter,
         f"b_grpc_session_matches_per_s_concurrency_{cores}": bg,
         f"ratio_b{cores}_to_b_grpc": bn / bg,
         f"ratio_b_grpc{cores}_to_c": bg / c,
