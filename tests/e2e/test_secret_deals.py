@@ -26,10 +26,12 @@ SPY = f"{sys.executable} {BOTS_DIR / 'dealspy.py'}"
 
 
 def _tournament(
-    folder: Path, *extra: str, seed: int | None = None
+    folder: Path, *extra: str, seed: int | None = None, duplicate: bool = True
 ) -> subprocess.CompletedProcess[str]:
     """A four-bot one-table Fipsen tournament (the spy and three random bots, duplicate sets:
-    four seatings of one deal, played at once) named ``cup`` in ``folder``."""
+    four seatings of one deal, played at once) named ``cup`` in ``folder``. ``duplicate``
+    False: four seatings with deals of their own (a process a bot, not one a lane: 4 Python
+    bots to start, not 16)."""
     folder.mkdir(parents=True, exist_ok=True)
     lines = [
         'name = "cup"',
@@ -45,6 +47,8 @@ def _tournament(
     ]
     if seed is not None:
         lines.insert(0, f"seed = {seed}")
+    if not duplicate:
+        lines += ["[format]", "duplicate = false"]
     (folder / "cup.toml").write_text("\n".join(lines) + "\n")
     return subprocess.run(
         [*CROUPIER, "tournament", str(folder / "cup.toml"), *extra],
@@ -118,12 +122,15 @@ def test_an_explicit_seed_repeats_the_deals_and_a_small_one_is_warned_about(
 ) -> None:
     one, two = tmp_path / "one", tmp_path / "two"
     for folder in (one, two):
-        done = _tournament(folder, seed=7)
+        done = _tournament(folder, seed=7, duplicate=False)
         assert done.returncode == 0, done.stderr
         warnings = [line for line in done.stderr.splitlines() if "warning" in line]
         assert len(warnings) == 1, done.stderr
         assert "seed 7 is small enough for a bot to search" in warnings[0]
-    assert _deals(one / "cup-matches") == _deals(two / "cup-matches")
+    deals = _deals(one / "cup-matches")
+    assert len(deals) == 4, deals
+    assert all(deals.values()), deals
+    assert deals == _deals(two / "cup-matches")
 
 
 def test_a_registered_bot_cannot_compute_the_deals_of_the_servers_ladder(
