@@ -164,3 +164,33 @@ def test_ctrl_c_ends_every_session_before_the_tournament_exits(tmp_path: Path) -
         internal = re.fullmatch(r"[\w-]+: INTERNAL: Internal error from Core\n", text)
         assert "session over after" in text or internal, (log.name, text)
     assert _processes(store)["r0"] == ("session", 4, 0)
+
+
+def test_a_bot_slow_to_start_keeps_its_session_within_the_matches_connect_timeout(
+    tmp_path: Path,
+) -> None:
+    """A bot that takes over 10.5 s to start (a model to load) keeps its session when the
+    tournament gives its bots 20 s to dial in: the pool waits for a session as long as a match
+    waits for its bots. (It waited 10 s whatever the tournament said, then stopped the bot and
+    launched it afresh for every match: five processes here, each as slow.)"""
+    slow = f"/bin/sh -c 'sleep 10.5; exec {sys.executable} -m croupier_bots.random_bot'"
+    body = f"""
+game = "as-nas"
+seed = 4
+[params]
+deals = 1
+[clock]
+connect_timeout_s = 20
+[format]
+duplicate = false
+[bots]
+slow = "{slow}"
+{FIELD}
+"""
+    path = write_config(tmp_path, body)
+    done = tournament(path, "--concurrency", 2)
+    assert done.returncode == 0, done.stderr
+    assert _processes(tmp_path / "t.sqlite")["slow"] == ("session", 1, 0)
+    rows = stored_seats(tmp_path / "t.sqlite")
+    assert len(rows) == 16
+    assert all(r[5] == "normal" for r in rows)

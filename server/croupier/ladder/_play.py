@@ -30,6 +30,7 @@ from typing import Protocol
 
 import structlog
 
+from croupier import _defaults as defaults
 from croupier.arbiter import ClockRules, Match, MatchConfig
 from croupier.errors import BotLaunchError, ConfigError
 from croupier.ladder._config import BotSpec, TournamentConfig
@@ -464,9 +465,10 @@ class LocalPlayer:
     async def __aenter__(self) -> LocalPlayer:
         return self
 
-    async def _open(self) -> ArbiterServer:
+    async def _open(self, session_timeout_s: float) -> ArbiterServer:
         """Start the server and the pool at the first match (a resumed tournament with nothing
-        left to play starts neither)."""
+        left to play starts neither). A launched bot has ``session_timeout_s`` to open its
+        session: the time the matches give their bots to dial in."""
         if self._server is not None:
             return self._server
         launched = any(b.argv and not b.error for b in self._bots.values())
@@ -487,6 +489,7 @@ class LocalPlayer:
             restart=self._restart,
             capacity=self._concurrency,
             sandbox=self._sandbox,
+            session_timeout_s=session_timeout_s,
         )
         self._pool = pool
         for index, bot in enumerate(self._bots.values()):
@@ -558,7 +561,11 @@ class LocalPlayer:
         ``on_done`` gets each finished match as it ends. No new match starts once ``stop()``
         is true or ``cancel`` is set (a set ``cancel`` also ends the running ones,
         unrecorded). ``watch`` is told of each match (see :class:`MatchWatch`)."""
-        server = await self._open()
+        # (a bot slow to start, given more time by the organiser, keeps its session)
+        dial_s = max(
+            (job.config.connect_timeout_s for job in jobs), default=defaults.CONNECT_TIMEOUT_S
+        )
+        server = await self._open(dial_s)
         worker = worker or socket.gethostname()
         pending = list(jobs)
         # duplicate set -> the remote bots of its seatings being played (each such seating
