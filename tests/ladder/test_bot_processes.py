@@ -166,21 +166,24 @@ def test_ctrl_c_ends_every_session_before_the_tournament_exits(tmp_path: Path) -
     assert _processes(store)["r0"] == ("session", 4, 0)
 
 
+@pytest.mark.parametrize(("start_s", "connect_s"), [(10.5, 20), (4, 3)])
 def test_a_bot_slow_to_start_keeps_its_session_within_the_matches_connect_timeout(
-    tmp_path: Path,
+    tmp_path: Path, start_s: float, connect_s: float
 ) -> None:
     """A bot that takes over 10.5 s to start (a model to load) keeps its session when the
     tournament gives its bots 20 s to dial in: the pool waits for a session as long as a match
     waits for its bots. (It waited 10 s whatever the tournament said, then stopped the bot and
-    launched it afresh for every match: five processes here, each as slow.)"""
-    slow = f"/bin/sh -c 'sleep 10.5; exec {sys.executable} -m croupier_bots.random_bot'"
+    launched it afresh for every match: five processes here, each as slow.) And never less than
+    10 s: a match's own wait for its bots starts once its seats are handed out, so a bot 4 s
+    slow keeps its session under a connect timeout of 3 s."""
+    slow = f"/bin/sh -c 'sleep {start_s}; exec {sys.executable} -m croupier_bots.random_bot'"
     body = f"""
 game = "as-nas"
 seed = 4
 [params]
 deals = 1
 [clock]
-connect_timeout_s = 20
+connect_timeout_s = {connect_s}
 [format]
 duplicate = false
 [bots]

@@ -30,7 +30,6 @@ from typing import Protocol
 
 import structlog
 
-from croupier import _defaults as defaults
 from croupier.arbiter import ClockRules, Match, MatchConfig
 from croupier.errors import BotLaunchError, ConfigError
 from croupier.ladder._config import BotSpec, TournamentConfig
@@ -41,6 +40,7 @@ from croupier.replay import RecordListener
 from croupier.runner import run_match
 from croupier.transport import (
     BUNDLED,
+    SESSION_TIMEOUT_S,
     ArbiterServer,
     BotPool,
     BotStats,
@@ -561,11 +561,11 @@ class LocalPlayer:
         ``on_done`` gets each finished match as it ends. No new match starts once ``stop()``
         is true or ``cancel`` is set (a set ``cancel`` also ends the running ones,
         unrecorded). ``watch`` is told of each match (see :class:`MatchWatch`)."""
-        # (a bot slow to start, given more time by the organiser, keeps its session)
-        dial_s = max(
-            (job.config.connect_timeout_s for job in jobs), default=defaults.CONNECT_TIMEOUT_S
-        )
-        server = await self._open(dial_s)
+        # a launched bot has the pool's 10 s to open its session, or the longer time the
+        # matches give their bots to dial in (a bot slow to start then keeps its session); not
+        # less: a match's own wait starts once its seats are handed out
+        dial_s = max((job.config.connect_timeout_s for job in jobs), default=0.0)
+        server = await self._open(max(SESSION_TIMEOUT_S, dial_s))
         worker = worker or socket.gethostname()
         pending = list(jobs)
         # duplicate set -> the remote bots of its seatings being played (each such seating

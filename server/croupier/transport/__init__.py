@@ -22,7 +22,13 @@ from croupier.transport._launcher import (
 )
 from croupier.transport._local import play_local
 from croupier.transport._peers import PeerLimits
-from croupier.transport._pool import BotPool, BotStats, Restart, SeatAssigner
+from croupier.transport._pool import (
+    SESSION_TIMEOUT_S,
+    BotPool,
+    BotStats,
+    Restart,
+    SeatAssigner,
+)
 from croupier.transport._reflection import enable_reflection
 from croupier.transport._sandbox import (
     Isolation,
@@ -56,6 +62,7 @@ __all__ = [
     "ENV_SESSION_TOKEN",
     "ENV_TOKEN",
     "REASON_KEY",
+    "SESSION_TIMEOUT_S",
     "STDIO_PREFIX",
     "UNREQUESTED_WAIT_S",
     "ArbiterServer",
