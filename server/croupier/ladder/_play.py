@@ -459,6 +459,7 @@ class LocalPlayer:
         self._assigners: dict[str, SeatAssigner] = {}
         self._server: ArbiterServer | None = None
         self._pool: BotPool | None = None
+        self._opening = asyncio.Lock()
         self._control = ControlVariates()
         self._told: dict[str, tuple[int, int]] = {}  # (processes, crashes) by stats_since
 
@@ -467,10 +468,15 @@ class LocalPlayer:
 
     async def _open(self, session_timeout_s: float) -> ArbiterServer:
         """Start the server and the pool at the first match (a resumed tournament with nothing
-        left to play starts neither). A launched bot has ``session_timeout_s`` to open its
-        session: the time the matches give their bots to dial in."""
-        if self._server is not None:
-            return self._server
+        left to play starts neither), once: plays that start together (a worker's matches)
+        share them. A launched bot has ``session_timeout_s`` to open its session."""
+        async with self._opening:
+            if self._server is None:
+                await self._start(session_timeout_s)
+        assert self._server is not None
+        return self._server
+
+    async def _start(self, session_timeout_s: float) -> None:
         launched = any(b.argv and not b.error for b in self._bots.values())
         if launched and (problem := sandbox_refusal(self._sandbox, "a tournament")):
             raise ConfigError(problem)  # (a Ray worker on a machine unlike the driver's)
@@ -481,6 +487,7 @@ class LocalPlayer:
             for folder in (self._log_dir.parent, self._log_dir):  # (logs/run-...: both private)
                 folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
+            self._server = None
             await server.stop()
             raise ConfigError(f"cannot create {self._log_dir}: {exc.strerror or exc}") from exc
         pool = BotPool(
@@ -499,7 +506,6 @@ class LocalPlayer:
             pool.add(key, list(bot.argv))
             self._keys[bot.name] = key
             self._assigners[bot.name] = pool.assigner(key)
-        return server
 
     async def __aexit__(self, *exc: object) -> None:
         try:
