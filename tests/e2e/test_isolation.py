@@ -183,6 +183,22 @@ def test_a_private_folder_inside_a_directory_every_sandbox_binds_is_covered(
     assert f"read {secret}: no" in log, log
 
 
+@pytest.mark.skipif(not Path("/bin").is_symlink(), reason="/bin is a directory here")
+def test_a_bot_started_through_bin_plays_in_its_sandbox(tmp_path: Path) -> None:
+    """A bot command through the system's links (``/bin/sh -c ...``): the sandbox makes
+    ``/bin`` anew as a link to ``usr/bin``, and binds no ``/bin`` of the bot's own. (It bound
+    one too, and in about half the arbiter processes, by the hash order of a set, that bind
+    came before ``/usr``'s and bubblewrap failed: the bot crashed at start, an empty log.)"""
+    from croupier.transport._sandbox import fs_plan
+
+    shell = ["/bin/sh", "-c", f"exec {sys.executable} -m croupier_bots.random_bot"]
+    ops, _ = fs_plan(shell, SandboxOptions(), check_uid=False)
+    assert ["symlink", "usr/bin", "/bin"] in ops
+    assert not [op for op in ops if op[0] in ("ro-bind", "bind") and op[2] == "/bin"], ops
+    run = asyncio.run(run_match(_config(), [shell, RANDOM, RANDOM, RANDOM], tmp_path))
+    assert run.result.seats[0].outcome is Outcome.NORMAL, _log(run)
+
+
 def test_a_forking_bot_is_held_to_the_trees_memory_cap(tmp_path: Path) -> None:
     """Six children of 400 MiB each under ``--bot-memory-mb 512`` (which also caps the whole
     tree, where the machine has cgroups): at most one of them holds its memory."""

@@ -80,11 +80,19 @@ def system_dirs() -> list[Path]:
     return [*wanted, *(r for r in _runtime_roots() if r.is_dir())]
 
 
-def own_dirs(argv: list[str]) -> list[Path]:
+def own_dirs(argv: list[str], system: list[Path] | None = None) -> list[Path]:
     """The bot's own directories (:func:`bot_dirs`) that a sandbox binds for it: those not
-    already in the system's or the runtime's."""
-    system = system_dirs()
-    return [d for d in bot_dirs(argv) if not under(d, system)]
+    already in the system's or the runtime's (``system``: :func:`system_dirs`), nor reached
+    through one of the system's links that the sandbox makes anew (``/bin`` -> ``usr/bin``:
+    bound as a directory of its own, it failed whenever it came before ``/usr``)."""
+    if system is None:
+        system = system_dirs()
+    links = [Path(n) for n in SYSTEM_DIRS if Path(n).is_symlink()]
+    return [
+        d
+        for d in bot_dirs(argv)
+        if not under(d, system) and not (under(d, links) and under(d.resolve(), system))
+    ]
 
 
 def check_bot_dirs(argv: list[str], forbidden: Iterable[Path], what: str = "the bot") -> None:

@@ -62,7 +62,6 @@ from croupier.transport import _cgroups
 from croupier.transport._bot_dirs import (
     SYSTEM_DIRS,
     absolute_args,
-    bot_dirs,
     check_bot_dirs,
     check_private_paths,
     check_reachable,
@@ -316,7 +315,7 @@ def fs_plan(argv: list[str], options: SandboxOptions, *, check_uid: bool) -> tup
         if path.is_symlink():
             ops.append(["symlink", os.readlink(path), name])
     system = system_dirs()
-    own = [d for d in bot_dirs(argv) if not under(d, system)]
+    own = own_dirs(argv, system)
     for hidden in options.hidden:
         if any(under(d, [hidden.resolve()]) for d in own):
             raise BotLaunchError(
@@ -328,7 +327,7 @@ def fs_plan(argv: list[str], options: SandboxOptions, *, check_uid: bool) -> tup
     wanted = system + own
     # outermost first; a directory inside another bound one comes with it
     bound: list[Path] = []
-    for path in sorted(set(wanted), key=lambda p: len(p.parts)):
+    for path in sorted(set(wanted), key=lambda p: (len(p.parts), p)):  # (the same each run)
         if not under(path, bound):
             bound.append(path)
     # /tmp first: a bot directory under /tmp is bound on top of the private tmpfs
