@@ -181,6 +181,14 @@ def test_a_bad_reconnect_grace_is_refused(tmp_path: Path) -> None:
         load_config(_write(tmp_path, text))
 
 
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "3601"])
+def test_a_bad_connect_timeout_is_refused(tmp_path: Path, value: str) -> None:
+    """(``inf`` would wait for a bot's session for ever.)"""
+    text = GOOD.replace("move_ms = 500", f"move_ms = 500\nconnect_timeout_s = {value}")
+    with pytest.raises(ConfigError, match=r"clock\.connect_timeout_s: must be more than 0"):
+        load_config(_write(tmp_path, text))
+
+
 def test_event_flush_ms_is_a_runtime_setting_passed_to_every_match(tmp_path: Path) -> None:
     """How long events wait for their seat's next message changes how the matches are sent,
     not what defines them: outside the hash (like concurrency), in every match's config."""

@@ -404,6 +404,11 @@ def parse_config(
     r.unknown(clock, "clock", {"move_ms", "bank_ms", "connect_timeout_s", "reconnect_grace_s"})
     sprt = _sprt(r, data, names)
     fault_policy = FaultPolicy.from_mapping(r.table(data, "faults"), f"{source}: [faults]")
+    connect_s = r.number(clock, "clock.connect_timeout_s", defaults.CONNECT_TIMEOUT_S)
+    if not 0 < connect_s <= 3600:  # (nan and inf are neither: a bot's session is waited for)
+        raise r.fail(
+            "clock.connect_timeout_s", f"must be more than 0 and at most 3600, got {connect_s!r}"
+        )
     grace = r.number(clock, "clock.reconnect_grace_s", defaults.TOURNAMENT_RECONNECT_GRACE_S)
     if not 0 <= grace <= 86400:  # (nan is neither)
         raise r.fail("clock.reconnect_grace_s", f"must be 0 to 86400 seconds, got {grace!r}")
@@ -441,7 +446,7 @@ def parse_config(
         seed=_seed(r, data),
         move_ms=r.integer(clock, "clock.move_ms", defaults.MOVE_MS),
         bank_ms=r.integer(clock, "clock.bank_ms", defaults.BANK_MS),
-        connect_timeout_s=r.number(clock, "clock.connect_timeout_s", defaults.CONNECT_TIMEOUT_S),
+        connect_timeout_s=connect_s,
         fault_policy=fault_policy,
         reconnect_grace_s=grace,
         sprt=sprt,
