@@ -19,6 +19,25 @@ from croupier.v1 import bot_pb2_grpc
 
 #: Health ``Watch`` streams served at once; they end (OK) when the server shuts down.
 MAX_WATCHERS = 64
+#: How long a shutdown waits for every watcher to be written NOT_SERVING (one that does not
+#: read may hold its write up) before the streams end.
+TELL_WATCHERS_S = 1.0
+
+
+class _Telling:
+    """A Watch stream's context that notes when NOT_SERVING has been written to it."""
+
+    def __init__(self, context: Any) -> None:
+        self._context = context
+        self.told = asyncio.Event()
+
+    async def write(self, response: health_pb2.HealthCheckResponse) -> None:
+        await self._context.write(response)
+        if response.status == health_pb2.HealthCheckResponse.NOT_SERVING:
+            self.told.set()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
 
 
 class BoundedHealth(HealthServicer):  # type: ignore[misc]  # grpc_health has no types
@@ -29,6 +48,7 @@ class BoundedHealth(HealthServicer):  # type: ignore[misc]  # grpc_health has no
         super().__init__()
         self._watching = 0
         self._closing: asyncio.Event | None = None
+        self._watchers: set[_Telling] = set()
 
     def _closing_event(self) -> asyncio.Event:
         if self._closing is None:
@@ -40,20 +60,31 @@ class BoundedHealth(HealthServicer):  # type: ignore[misc]  # grpc_health has no
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many health watchers")
             return
         self._watching += 1
-        inner = asyncio.ensure_future(super().Watch(request, context))
+        telling = _Telling(context)
+        self._watchers.add(telling)
+        inner = asyncio.ensure_future(super().Watch(request, telling))
         closing = asyncio.ensure_future(self._closing_event().wait())
         try:
             await asyncio.wait({inner, closing}, return_when="FIRST_COMPLETED")
         finally:
             self._watching -= 1
+            self._watchers.discard(telling)
             closing.cancel()
             inner.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await inner
 
     async def close(self) -> None:
-        """End every Watch stream (after they have had a moment to say NOT_SERVING)."""
-        await asyncio.sleep(0.05)
+        """End every Watch stream, once each has been written NOT_SERVING (at most
+        :data:`TELL_WATCHERS_S`: a fixed pause was too short on a loaded machine, and a watcher
+        then saw its stream end without being told)."""
+        waits = [asyncio.ensure_future(w.told.wait()) for w in self._watchers]
+        try:
+            if waits:
+                await asyncio.wait(waits, timeout=TELL_WATCHERS_S)
+        finally:
+            for wait in waits:
+                wait.cancel()
         self._closing_event().set()
         await asyncio.sleep(0)
 
