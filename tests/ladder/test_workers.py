@@ -143,14 +143,17 @@ def test_a_worker_killed_mid_run_loses_no_match_and_counts_none_twice(
         env=ENV,
     )
     try:
-        # SIGKILL a worker once it plays a match (and a match of it was stored: mid-run)
+        # SIGKILL a worker mid-run (4 matches started) while both play a match: two started
+        # and not stored (killed between two matches, a worker once had none in flight)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             assert proc.poll() is None, proc.communicate()
             played = Counter(starts.read_text().split()) if starts.exists() else Counter()
-            if len(played) >= 4:
-                break
-            time.sleep(0.05)
+            if len(played) >= 4 and store.exists():
+                stored = {m for (m, *_rest) in stored_seats(store)}
+                if len(set(played) - stored) >= 2:
+                    break
+            time.sleep(0.02)
         victims = _workers_of(proc.pid)
         assert len(victims) == 2, victims
         os.kill(victims[0], signal.SIGKILL)
