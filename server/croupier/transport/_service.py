@@ -46,7 +46,6 @@ class BoundedHealth(HealthServicer):  # type: ignore[misc]  # grpc_health has no
 
     def __init__(self) -> None:
         super().__init__()
-        self._watching = 0
         self._closing: asyncio.Event | None = None
         self._watchers: set[_Telling] = set()
 
@@ -56,10 +55,9 @@ class BoundedHealth(HealthServicer):  # type: ignore[misc]  # grpc_health has no
         return self._closing
 
     async def Watch(self, request: health_pb2.HealthCheckRequest, context: Any) -> None:
-        if self._watching >= MAX_WATCHERS or self._closing_event().is_set():
+        if len(self._watchers) >= MAX_WATCHERS or self._closing_event().is_set():
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many health watchers")
             return
-        self._watching += 1
         telling = _Telling(context)
         self._watchers.add(telling)
         inner = asyncio.ensure_future(super().Watch(request, telling))
@@ -67,7 +65,6 @@ class BoundedHealth(HealthServicer):  # type: ignore[misc]  # grpc_health has no
         try:
             await asyncio.wait({inner, closing}, return_when="FIRST_COMPLETED")
         finally:
-            self._watching -= 1
             self._watchers.discard(telling)
             closing.cancel()
             inner.cancel()
