@@ -21,6 +21,20 @@ def write_config(folder: Path, body: str, name: str = "t.toml") -> Path:
     return path
 
 
+def one_deal_config(
+    folder: Path, bots: dict[str, str], *, connect_timeout_s: float, duplicate: bool = True
+) -> Path:
+    """A tournament file of one-deal As-Nas matches (seed 4) between ``bots`` (name: command),
+    whose bots have ``connect_timeout_s`` to dial in: the tests of bots slow to connect."""
+    lines = [f'{name} = "{command}"' for name, command in bots.items()]
+    fmt = "" if duplicate else "[format]\nduplicate = false\n"
+    body = (
+        'game = "as-nas"\nseed = 4\n[params]\ndeals = 1\n'
+        f"[clock]\nconnect_timeout_s = {connect_timeout_s}\n{fmt}[bots]\n" + "\n".join(lines)
+    )
+    return write_config(folder, body + "\n")
+
+
 def tournament(
     *args: object, timeout: float = 300, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -19,6 +19,7 @@ import pytest
 from ladder_kit import (
     CROUPIER,
     children,
+    one_deal_config,
     python_bot,
     standings_json,
     stored_seats,
@@ -177,20 +178,8 @@ def test_a_bot_slow_to_start_keeps_its_session_within_the_matches_connect_timeou
     10 s: a match's own wait for its bots starts once its seats are handed out, so a bot 4 s
     slow keeps its session under a connect timeout of 3 s."""
     slow = f"/bin/sh -c 'sleep {start_s}; exec {sys.executable} -m croupier_bots.random_bot'"
-    body = f"""
-game = "as-nas"
-seed = 4
-[params]
-deals = 1
-[clock]
-connect_timeout_s = {connect_s}
-[format]
-duplicate = false
-[bots]
-slow = "{slow}"
-{FIELD}
-"""
-    path = write_config(tmp_path, body)
+    bots = {"slow": slow, "r1": "random", "r2": "as-nas-heuristic", "r3": "random"}
+    path = one_deal_config(tmp_path, bots, connect_timeout_s=connect_s, duplicate=False)
     done = tournament(path, "--concurrency", 2)
     assert done.returncode == 0, done.stderr
     assert _processes(tmp_path / "t.sqlite")["slow"] == ("session", 1, 0)

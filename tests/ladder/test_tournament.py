@@ -18,7 +18,15 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from ladder_kit import CROUPIER, python_bot, standings_json, stored_seats, tournament, write_config
+from ladder_kit import (
+    CROUPIER,
+    one_deal_config,
+    python_bot,
+    standings_json,
+    stored_seats,
+    tournament,
+    write_config,
+)
 
 from croupier.arbiter import keyed_seed
 from croupier.ladder import read_store
@@ -154,20 +162,9 @@ def test_standings_as_text_json_and_csv(basic: Path) -> None:
 def test_bots_that_never_connect_are_charged_and_the_rest_goes_on(
     tmp_path: Path,
 ) -> None:
-    body = f"""
-game = "as-nas"
-seed = 4
-[params]
-deals = 1
-[clock]
-connect_timeout_s = 2.0
-[bots]
-ok1 = "random"
-ok2 = "random"
-ok3 = "random"
-mute = "{python_bot("never_connects", "--sleep-s", 30)}"
-"""
-    path = write_config(tmp_path, body)
+    mute = python_bot("never_connects", "--sleep-s", 30)
+    bots = {"ok1": "random", "ok2": "random", "ok3": "random", "mute": mute}
+    path = one_deal_config(tmp_path, bots, connect_timeout_s=2.0)
     done = tournament(path, "--concurrency", 4)
     assert done.returncode == 0, done.stderr
     data = standings_json(tmp_path / "t.sqlite")
