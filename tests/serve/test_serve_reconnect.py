@@ -137,5 +137,7 @@ def test_a_seat_handed_to_a_session_as_it_drops_goes_to_its_next_session(tmp_pat
     assert [r for r in records if r["type"] == "fault"] == [], "no no-show, no disconnect"
     mine = [r for r in records if r["type"] == "action" and r["seat"] == seat]
     assert mine
-    assert all(r["fault"] is None and r["time_us"] > 0 for r in mine), "the bot played them"
+    # asked and answered: wall time passed (the time charged may be 0 when the server's own
+    # stalls, never charged, took the whole of a quick reply on a loaded machine)
+    assert all(r["fault"] is None and r["wall_us"] > 0 for r in mine), "the bot played them"
     verify(read_replay(replay))
