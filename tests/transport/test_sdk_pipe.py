@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import pytest
 
-from croupier_bot._session import _pipe_session, _pipe_socket, _Seats, serve
+from croupier_bot._pipe import _pipe_session, _pipe_socket, serve
+from croupier_bot._seats import _Seats
 from croupier_bots.random_bot import RandomBot
 from croupier_proto.v1 import PROTOCOL_VERSION
 from croupier_proto.v1 import bot_pb2 as pb
@@ -91,3 +94,61 @@ def test_the_sdk_takes_its_pipe_once_and_a_cut_frame_ends_the_session(
     assert summary.session_id == "s1"
     assert summary.matches == 0
     assert "CROUPIER_SESSION_FD" not in os.environ
+
+
+def _send(sock: socket.socket, message: pb.SessionResponse) -> None:
+    data = message.SerializeToString()
+    sock.sendall(len(data).to_bytes(4, "big") + data)
+
+
+def _receive(sock: socket.socket) -> pb.SessionRequest:
+    size = int.from_bytes(sock.recv(4, socket.MSG_WAITALL), "big")
+    return pb.SessionRequest.FromString(sock.recv(size, socket.MSG_WAITALL))
+
+
+def test_a_bot_playing_on_its_pipe_loads_neither_grpc_nor_asyncio() -> None:
+    """A bot launched with a session pipe plays with neither gRPC nor an asyncio loop, so it
+    does not load them: their import was a fifth of a bundled bot's start-up CPU
+    (``bench/startup.py``, ``pipe``). The bundled random bot, a real process, is welcomed and
+    answers a decision on its pipe; its memory map then holds neither gRPC's library nor
+    asyncio's."""
+    ours, theirs = socket.socketpair()
+    env = {**os.environ, "CROUPIER_SESSION_FD": str(theirs.fileno()), "CROUPIER_SESSION_TOKEN": "t"}
+    env.pop("CROUPIER_ADDRESS", None)
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "croupier_bots.random_bot"],
+        env=env,
+        pass_fds=(theirs.fileno(),),
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    theirs.close()
+    try:
+        with ours:
+            ours.settimeout(60)
+            assert _receive(ours).hello.token == "t"
+            _send(ours, pb.SessionResponse(welcome=pb.SessionWelcome(session_id="s1")))
+            seat = pb.SeatMessage(seat_ref=1)
+            seat.assignment.match_id, seat.assignment.token = "m", "seat-token"
+            seat.message.welcome.match_id, seat.message.welcome.num_seats = "m", 2
+            ask = pb.SeatMessage(seat_ref=1)
+            ask.message.decision.request_id = 7
+            ask.message.decision.legal_actions.add(id=3, label="Pass")
+            _send(ours, pb.SessionResponse(seat_messages=[seat, ask]))
+            reply = _receive(ours).replies[0]
+            assert (reply.seat_ref, reply.action.request_id, reply.action.action_id) == (1, 7, 3)
+            loaded = Path(f"/proc/{bot.pid}/maps").read_text()
+        _, err = bot.communicate(timeout=60)
+    finally:
+        bot.kill()
+    assert bot.returncode == 0, err
+    assert "session over" in err
+    import _asyncio
+
+    import grpc._cython.cygrpc as cygrpc
+
+    libraries = [Path(cygrpc.__file__).name]
+    if getattr(_asyncio, "__file__", None):  # (a shared library here, unless built in)
+        libraries.append(Path(_asyncio.__file__).name)
+    for library in libraries:
+        assert library not in loaded

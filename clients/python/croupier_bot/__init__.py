@@ -16,23 +16,45 @@ same ``run`` serves the session instead: each seat the arbiter hands the process
 own stream with a fresh copy of the bot. The protocol itself is documented in ``docs/protocol.md``.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from croupier_bot import proto
-from croupier_bot._client import (
-    BUSY_RETRY_S,
-    Bot,
-    BotError,
-    Decision,
-    MatchInfo,
-    Seat,
-    Tls,
-    play,
-    play_async,
-)
+from croupier_bot._bot import Bot, BotError, Decision, MatchInfo, Seat, Tls
 from croupier_bot._main import main, run
+from croupier_bot._pipe import serve
 from croupier_bot._resample import resample
-from croupier_bot._session import SessionSummary, serve, serve_async
+from croupier_bot._seats import SessionSummary
 from croupier_bot._view import GameObservationView, LegalActions, ObservationView
 from croupier_proto.v1.deal import Deal, Inconsistent
+
+if TYPE_CHECKING:
+    from croupier_bot._client import BUSY_RETRY_S, play, play_async
+    from croupier_bot._session import serve_async
+
+#: The names that need gRPC (and asyncio), imported when first read: a bot launched with a
+#: session pipe plays without either, and starts without their cost.
+_ON_GRPC = {
+    "BUSY_RETRY_S": "_client",
+    "play": "_client",
+    "play_async": "_client",
+    "serve_async": "_session",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _ON_GRPC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'croupier_bot' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"croupier_bot.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_ON_GRPC))
+
 
 __all__ = [
     "BUSY_RETRY_S",

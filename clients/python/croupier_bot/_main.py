@@ -9,8 +9,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from croupier_bot._client import Bot, BotError, Decision, _FunctionBot, play
-from croupier_bot._session import SessionSummary, serve
+from croupier_bot._bot import Bot, BotError, Decision, _FunctionBot
+from croupier_bot._pipe import serve
+from croupier_bot._seats import SessionSummary
 
 
 def run(
@@ -27,6 +28,8 @@ def run(
     try:
         if os.environ.get("CROUPIER_SESSION_TOKEN"):
             return serve(bot)
+        from croupier_bot._client import play  # (gRPC: imported only when dialled)
+
         return play(bot)
     except BotError as exc:
         reason = f" [{exc.reason}]" if exc.reason else ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from croupier_bot._client import Decision
+from croupier_bot._bot import Decision
 from croupier_bot._view import ObservationView
 from croupier_proto.v1.deal import Bits, Deal, Inconsistent, sample
 
