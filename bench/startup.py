@@ -16,6 +16,9 @@ import run; run()``):
 * ``bot``: ``import croupier_bots.random_bot`` (everything a bundled bot does before it dials
   and sends its Hello), against ``floor``: importing only what it needs for that (asyncio,
   grpc.aio, the core's stubs and service).
+* ``pipe``: a launched session bot's whole life on its session pipe with no match (the bundled
+  random bot started with ``CROUPIER_SESSION_FD``: its Hello read, a welcome sent, the pipe
+  closed), against ``pipe_floor``: a script that imports only the stubs and does the same.
 * ``hello``: the wall time from starting the bundled random bot (``python -m
   croupier_bots.random_bot``, ``CROUPIER_ADDRESS`` set) to its Hello arriving at a gRPC server
   of this process's (which then ends the stream; the bot exits), against ``hello_floor``: a
@@ -80,7 +83,50 @@ def _commands(replay: Path) -> dict[str, list[str]]:
         "ctl": [py, "-c", CONSOLE, "ctl", "--address", "127.0.0.1:9", "--key", "k", "list"],
         "bot": [py, "-c", "import croupier_bots.random_bot"],
         "floor": [py, "-c", "import asyncio, grpc.aio, croupier_proto.v1.bot_pb2_grpc"],
+        # a launched session bot's whole life on its pipe with no match: hello, welcome, end
+        "pipe": [py, "-m", "croupier_bots.random_bot"],
+        "pipe_floor": [py, "-c", _PIPE_FLOOR],
     }
+
+
+#: What a session on the pipe needs and nothing more: the stubs, a hello, the welcome, the end.
+_PIPE_FLOOR = r"""
+import os, socket
+from croupier_proto.v1 import bot_pb2
+sock = socket.socket(fileno=int(os.environ["CROUPIER_SESSION_FD"]))
+hello = bot_pb2.SessionRequest(hello=bot_pb2.SessionHello(token="t", protocol_version=3))
+data = hello.SerializeToString()
+sock.sendall(len(data).to_bytes(4, "big") + data)
+while sock.recv(65536):
+    pass
+"""
+
+
+def _pipe_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """One run of a session bot on a pipe of this process's: read its hello, welcome it, end
+    the session (close the pipe); (CPU seconds, wall seconds, exit status)."""
+    import socket
+
+    ours, theirs = socket.socketpair()
+    env = {**env, "CROUPIER_SESSION_FD": str(theirs.fileno()), "CROUPIER_SESSION_TOKEN": "t"}
+    env.pop("CROUPIER_ADDRESS", None)
+    started = time.perf_counter()
+    child = subprocess.Popen(argv, env=env, pass_fds=(theirs.fileno(),),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    theirs.close()
+    with ours:
+        ours.settimeout(60)
+        size = int.from_bytes(ours.recv(4, socket.MSG_WAITALL), "big")
+        ours.recv(size, socket.MSG_WAITALL)
+        from croupier_proto.v1 import bot_pb2
+
+        data = bot_pb2.SessionResponse(
+            welcome=bot_pb2.SessionWelcome(session_id="s")
+        ).SerializeToString()
+        ours.sendall(len(data).to_bytes(4, "big") + data)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    return usage.ru_utime + usage.ru_stime, wall, os.waitstatus_to_exitcode(status)
 
 
 def _once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
@@ -106,11 +152,12 @@ def _measure(code: Path, replay: Path, runs: int, bytecode: bool) -> dict[str, d
     base = [sys.executable, "-c", "pass"]
     out: dict[str, dict[str, Any]] = {}
     for name, argv in _commands(replay).items():
-        _once(argv, env)  # warm-up (writes the bytecode caches, fills the page cache)
+        once = _pipe_once if name.startswith("pipe") else _once
+        once(argv, env)  # warm-up (writes the bytecode caches, fills the page cache)
         _once(base, env)
         cpu, wall, ratios, statuses = [], [], [], set()
         for _ in range(runs):
-            a_cpu, a_wall, status = _once(argv, env)
+            a_cpu, a_wall, status = once(argv, env)
             b_cpu, _, _ = _once(base, env)
             cpu.append(a_cpu)
             wall.append(a_wall)
