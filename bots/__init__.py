@@ -11,6 +11,7 @@ against): the bot behind a ``croupier_bot.Seat``, handed the wire messages of a 
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -21,8 +22,6 @@ def local_seat(module: str, seed: int, name: str | None = None) -> Callable[[Any
     defines (the one whose ``name`` is ``name`` if it defines several), built with ``seed``
     when it takes one; its ``MatchInfo.seed`` is ``seed`` too, which a bot that draws random
     numbers seeds them with."""
-    import inspect
-
     from croupier_bot import Bot, Seat
 
     program = importlib.import_module(module)

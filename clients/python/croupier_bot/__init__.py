@@ -27,10 +27,6 @@ from croupier_bot._seats import SessionSummary
 from croupier_bot._view import GameObservationView, LegalActions, ObservationView
 from croupier_proto.v1.deal import Deal, Inconsistent
 
-if TYPE_CHECKING:
-    from croupier_bot._client import BUSY_RETRY_S, play, play_async
-    from croupier_bot._session import serve_async
-
 #: The names that need gRPC (and asyncio), imported when first read: a bot launched with a
 #: session pipe plays without either, and starts without their cost.
 _ON_GRPC = {
@@ -40,20 +36,24 @@ _ON_GRPC = {
     "serve_async": "_session",
 }
 
+if TYPE_CHECKING:  # the type checker sees the names themselves (and no __getattr__, so that a
+    # misspelt name imported from the package is still an error)
+    from croupier_bot._client import BUSY_RETRY_S, play, play_async
+    from croupier_bot._session import serve_async
+else:
 
-def __getattr__(name: str) -> Any:
-    module = _ON_GRPC.get(name)
-    if module is None:
-        raise AttributeError(f"module 'croupier_bot' has no attribute {name!r}")
-    import importlib
+    def __getattr__(name: str) -> Any:
+        module = _ON_GRPC.get(name)
+        if module is None:
+            raise AttributeError(f"module 'croupier_bot' has no attribute {name!r}")
+        import importlib
 
-    value = getattr(importlib.import_module(f"croupier_bot.{module}"), name)
-    globals()[name] = value
-    return value
+        value = getattr(importlib.import_module(f"croupier_bot.{module}"), name)
+        globals()[name] = value
+        return value
 
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_ON_GRPC))
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(_ON_GRPC))
 
 
 __all__ = [
