@@ -106,27 +106,30 @@ def _receive(sock: socket.socket) -> pb.SessionRequest:
     return pb.SessionRequest.FromString(sock.recv(size, socket.MSG_WAITALL))
 
 
-def test_a_bot_playing_on_its_pipe_loads_neither_grpc_nor_asyncio() -> None:
+def test_a_bot_playing_on_its_pipe_loads_neither_grpc_nor_asyncio(tmp_path: Path) -> None:
     """A bot launched with a session pipe plays with neither gRPC nor an asyncio loop, so it
     does not load them: their import was a fifth of a bundled bot's start-up CPU
-    (``bench/startup.py``, ``pipe``). The bundled random bot, a real process, is welcomed and
-    answers a decision on its pipe; its memory map then holds neither gRPC's library nor
-    asyncio's."""
+    (``bench/startup.py``, ``pipe``). The bundled random bot, a real process, is welcomed,
+    answers a decision on its pipe, and ends with the pipe: neither gRPC's library nor
+    asyncio's is in its memory map while it plays, and none of their modules is among those
+    it imported in its whole life (``PYTHONPROFILEIMPORTTIME``)."""
     ours, theirs = socket.socketpair()
     env = {**os.environ, "CROUPIER_SESSION_FD": str(theirs.fileno()), "CROUPIER_SESSION_TOKEN": "t"}
     env.pop("CROUPIER_ADDRESS", None)
-    bot = subprocess.Popen(
-        [sys.executable, "-m", "croupier_bots.random_bot"],
-        env=env,
-        pass_fds=(theirs.fileno(),),
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    env["PYTHONPROFILEIMPORTTIME"] = "1"
+    log = tmp_path / "bot.err"
+    with log.open("w") as err:
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "croupier_bots.random_bot"],
+            env=env,
+            pass_fds=(theirs.fileno(),),
+            stderr=err,
+        )
     theirs.close()
     try:
         with ours:
             ours.settimeout(60)
-            assert _receive(ours).hello.token == "t"
+            assert _receive(ours).hello.token == "t", log.read_text()[-2000:]
             _send(ours, pb.SessionResponse(welcome=pb.SessionWelcome(session_id="s1")))
             seat = pb.SeatMessage(seat_ref=1)
             seat.assignment.match_id, seat.assignment.token = "m", "seat-token"
@@ -138,11 +141,15 @@ def test_a_bot_playing_on_its_pipe_loads_neither_grpc_nor_asyncio() -> None:
             reply = _receive(ours).replies[0]
             assert (reply.seat_ref, reply.action.request_id, reply.action.action_id) == (1, 7, 3)
             loaded = Path(f"/proc/{bot.pid}/maps").read_text()
-        _, err = bot.communicate(timeout=60)
+        bot.wait(timeout=60)
     finally:
         bot.kill()
-    assert bot.returncode == 0, err
-    assert "session over" in err
+    lines = log.read_text().splitlines()
+    assert bot.returncode == 0, lines[-20:]
+    assert any("session over" in line for line in lines)
+    imported = [line.rsplit("|", 1)[1].strip() for line in lines if line.startswith("import time:")]
+    assert "croupier_bot._pipe" in imported  # (the profile is there)
+    assert [m for m in imported if m.split(".")[0] in ("grpc", "asyncio", "_asyncio")] == []
     import _asyncio
 
     import grpc._cython.cygrpc as cygrpc
