@@ -39,6 +39,7 @@ One JSON line per command, and one for ``hello``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -107,6 +108,8 @@ def _pipe_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]
     the session (close the pipe); (CPU seconds, wall seconds, exit status)."""
     import socket
 
+    from croupier_proto.v1 import bot_pb2
+
     ours, theirs = socket.socketpair()
     env = {**env, "CROUPIER_SESSION_FD": str(theirs.fileno()), "CROUPIER_SESSION_TOKEN": "t"}
     env.pop("CROUPIER_ADDRESS", None)
@@ -114,19 +117,17 @@ def _pipe_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]
     child = subprocess.Popen(argv, env=env, pass_fds=(theirs.fileno(),),
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     theirs.close()
-    with ours:
+    with ours, contextlib.suppress(OSError):  # (a bot that dies first: its status says so)
         ours.settimeout(60)
         size = int.from_bytes(ours.recv(4, socket.MSG_WAITALL), "big")
         ours.recv(size, socket.MSG_WAITALL)
-        from croupier_proto.v1 import bot_pb2
-
-        data = bot_pb2.SessionResponse(
-            welcome=bot_pb2.SessionWelcome(session_id="s")
-        ).SerializeToString()
+        welcome = bot_pb2.SessionResponse(welcome=bot_pb2.SessionWelcome(session_id="s"))
+        data = welcome.SerializeToString()
         ours.sendall(len(data).to_bytes(4, "big") + data)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started
-    return usage.ru_utime + usage.ru_stime, wall, os.waitstatus_to_exitcode(status)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime, wall, child.returncode
 
 
 def _once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
