@@ -15,8 +15,14 @@
 const fs = require("fs");
 const net = require("net");
 const path = require("path");
-const grpc = require("@grpc/grpc-js");
 const loader = require("@grpc/proto-loader");
+
+// @grpc/grpc-js, required at the first gRPC dial: a bot on its session pipe never needs it.
+let grpcJs = null;
+function grpc() {
+  if (grpcJs === null) grpcJs = require("@grpc/grpc-js");
+  return grpcJs;
+}
 
 const PROTOCOL_VERSION = 3;
 // The oldest protocol version the SDK speaks: 2, to an arbiter that refuses 3 (from before
@@ -47,7 +53,9 @@ function protoDir() {
 
 // Every .proto of the package, so no file of the contract is missed (the core imports the
 // games' files, but the control API's is imported by none).
-function loadService() {
+let definitionLoaded = null;
+function loadDefinition() {
+  if (definitionLoaded !== null) return definitionLoaded;
   const dir = protoDir();
   const files = fs
     .readdirSync(path.join(dir, PROTO_PACKAGE))
@@ -63,7 +71,13 @@ function loadService() {
     oneofs: true,
   });
   pastFields(definition);
-  return grpc.loadPackageDefinition(definition).croupier.v1.BotService;
+  definitionLoaded = definition;
+  return definition;
+}
+
+// The BotService client class (gRPC).
+function loadService() {
+  return grpc().loadPackageDefinition(loadDefinition()).croupier.v1.BotService;
 }
 
 // The channel dials again quickly after a dropped connection (the default first backoff is a
@@ -96,7 +110,7 @@ function pastFields(definition) {
 // The observation field (past_deals, past_rounds) in which the SDK hands bot code a game's
 // finished rounds; undefined for a game the contract does not know.
 function pastField(game) {
-  if (!contractLoaded) loadService();
+  if (!contractLoaded) loadDefinition();
   return PAST_FIELD[game];
 }
 
@@ -211,7 +225,7 @@ function channel(address) {
   const env = process.env;
   const on = env.CROUPIER_TLS_CA || ["1", "true", "yes"].includes(env.CROUPIER_TLS || "");
   if (!on || address.startsWith("unix:")) {
-    return { credentials: grpc.credentials.createInsecure(), options: { ...CHANNEL_OPTIONS } };
+    return { credentials: grpc().credentials.createInsecure(), options: { ...CHANNEL_OPTIONS } };
   }
   const read = (file, what) => {
     if (!file) return null;
@@ -224,7 +238,7 @@ function channel(address) {
   if (!env.CROUPIER_TLS_CERT !== !env.CROUPIER_TLS_KEY) {
     throw new BotError("mutual TLS needs both CROUPIER_TLS_CERT and CROUPIER_TLS_KEY");
   }
-  const credentials = grpc.credentials.createSsl(
+  const credentials = grpc().credentials.createSsl(
     read(env.CROUPIER_TLS_CA, "CA"),
     read(env.CROUPIER_TLS_KEY, "key"),
     read(env.CROUPIER_TLS_CERT, "certificate")
@@ -329,7 +343,7 @@ class SeatState {
 
 function rpcError(err) {
   const reason = (err.metadata && err.metadata.get(REASON_KEY)[0]) || "";
-  const code = grpc.status[err.code] || String(err.code);
+  const code = grpc().status[err.code] || String(err.code);
   return new BotError(`${code}: ${err.details}`, String(reason), code);
 }
 
@@ -621,7 +635,7 @@ function serve(act, options = {}) {
       stream.on("status", (status) => {
         if (settled) return;
         settled = true;
-        if (status.code === grpc.status.OK) {
+        if (status.code === grpc().status.OK) {
           if (welcomed) finish(null);
           else finish(new BotError("the arbiter did not welcome the session"));
           return;
@@ -669,7 +683,9 @@ function serve(act, options = {}) {
     // the arbiter made for this process alone. Its end is the session's end; a pipe closed
     // before the welcome (a refusal) sends the bot to gRPC, which says why.
     function openPipe(fd) {
-      const { requestSerialize, responseDeserialize } = loadService().service.Session;
+      // (the contract's own (de)serializers: no gRPC library on the pipe)
+      const method = loadDefinition()["croupier.v1.BotService"].Session;
+      const { requestSerialize, responseDeserialize } = method;
       const pipe = new net.Socket({ fd, readable: true, writable: true });
       let welcomed = false;
       let buffered = Buffer.alloc(0);
