@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from e2e_kit import RANDOM, Kit, config, flattened, read_stream
+from pipe_kit import one_decision_on_a_pipe
 from serve_kit import node_program
 from test_multiplexed import MUX, NODE_RANDOM, _normal, _records
 
@@ -173,47 +174,11 @@ def test_a_node_bot_on_its_pipe_loads_no_grpc_library(tmp_path: Path) -> None:
     nothing, so it never loads ``@grpc/grpc-js``. The Node random bot, a real process on a
     pipe of this test's (standing for the arbiter), is welcomed, answers a decision, and ends
     with the pipe; ``NODE_DEBUG=module`` lists every module it loaded."""
-    import socket
-    import subprocess
-
-    from croupier.v1 import bot_pb2 as pb
-
-    def send(sock: socket.socket, message: Any) -> None:
-        data = message.SerializeToString()
-        sock.sendall(len(data).to_bytes(4, "big") + data)
-
-    def receive(sock: socket.socket) -> Any:
-        size = int.from_bytes(sock.recv(4, socket.MSG_WAITALL), "big")
-        return pb.SessionRequest.FromString(sock.recv(size, socket.MSG_WAITALL))
-
-    ours, theirs = socket.socketpair()
-    env = {**os.environ, "CROUPIER_SESSION_FD": str(theirs.fileno()), "CROUPIER_SESSION_TOKEN": "t"}
-    env.pop("CROUPIER_ADDRESS", None)
-    env["NODE_DEBUG"] = "module"
     log = tmp_path / "node.err"
-    with log.open("w") as err:
-        bot = subprocess.Popen(
-            [node_program(), str(NODE_RANDOM)], env=env, pass_fds=(theirs.fileno(),), stderr=err
-        )
-    theirs.close()
-    try:
-        with ours:
-            ours.settimeout(60)
-            assert receive(ours).hello.token == "t", log.read_text()[-2000:]
-            send(ours, pb.SessionResponse(welcome=pb.SessionWelcome(session_id="s1")))
-            seat = pb.SeatMessage(seat_ref=1)
-            seat.assignment.match_id, seat.assignment.token = "m", "seat-token"
-            seat.message.welcome.match_id, seat.message.welcome.num_seats = "m", 2
-            ask = pb.SeatMessage(seat_ref=1)
-            ask.message.decision.request_id = 7
-            ask.message.decision.legal_actions.add(id=3, label="Pass")
-            send(ours, pb.SessionResponse(seat_messages=[seat, ask]))
-            reply = receive(ours).replies[0]
-            assert (reply.seat_ref, reply.action.request_id, reply.action.action_id) == (1, 7, 3)
-        bot.wait(timeout=60)
-    finally:
-        bot.kill()
+    status = one_decision_on_a_pipe(
+        [node_program(), str(NODE_RANDOM)], log, {"NODE_DEBUG": "module"}
+    )
     text = log.read_text()
-    assert bot.returncode == 0, text[-2000:]
+    assert status == 0, text[-2000:]
     assert "@grpc/proto-loader" in text  # (the module list is there)
     assert "@grpc/grpc-js" not in text

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
 import sys
 import threading
 from pathlib import Path
 
 import pytest
+from pipe_kit import one_decision_on_a_pipe
 
 from croupier_bot._pipe import _pipe_session, _pipe_socket, serve
 from croupier_bot._seats import _Seats
@@ -96,16 +96,6 @@ def test_the_sdk_takes_its_pipe_once_and_a_cut_frame_ends_the_session(
     assert "CROUPIER_SESSION_FD" not in os.environ
 
 
-def _send(sock: socket.socket, message: pb.SessionResponse) -> None:
-    data = message.SerializeToString()
-    sock.sendall(len(data).to_bytes(4, "big") + data)
-
-
-def _receive(sock: socket.socket) -> pb.SessionRequest:
-    size = int.from_bytes(sock.recv(4, socket.MSG_WAITALL), "big")
-    return pb.SessionRequest.FromString(sock.recv(size, socket.MSG_WAITALL))
-
-
 def test_a_bot_playing_on_its_pipe_loads_neither_grpc_nor_asyncio(tmp_path: Path) -> None:
     """A bot launched with a session pipe plays with neither gRPC nor an asyncio loop, so it
     does not load them: their import was a fifth of a bundled bot's start-up CPU
@@ -113,39 +103,16 @@ def test_a_bot_playing_on_its_pipe_loads_neither_grpc_nor_asyncio(tmp_path: Path
     answers a decision on its pipe, and ends with the pipe: neither gRPC's library nor
     asyncio's is in its memory map while it plays, and none of their modules is among those
     it imported in its whole life (``PYTHONPROFILEIMPORTTIME``)."""
-    ours, theirs = socket.socketpair()
-    env = {**os.environ, "CROUPIER_SESSION_FD": str(theirs.fileno()), "CROUPIER_SESSION_TOKEN": "t"}
-    env.pop("CROUPIER_ADDRESS", None)
-    env["PYTHONPROFILEIMPORTTIME"] = "1"
-    log = tmp_path / "bot.err"
-    with log.open("w") as err:
-        bot = subprocess.Popen(
-            [sys.executable, "-m", "croupier_bots.random_bot"],
-            env=env,
-            pass_fds=(theirs.fileno(),),
-            stderr=err,
-        )
-    theirs.close()
-    try:
-        with ours:
-            ours.settimeout(60)
-            assert _receive(ours).hello.token == "t", log.read_text()[-2000:]
-            _send(ours, pb.SessionResponse(welcome=pb.SessionWelcome(session_id="s1")))
-            seat = pb.SeatMessage(seat_ref=1)
-            seat.assignment.match_id, seat.assignment.token = "m", "seat-token"
-            seat.message.welcome.match_id, seat.message.welcome.num_seats = "m", 2
-            ask = pb.SeatMessage(seat_ref=1)
-            ask.message.decision.request_id = 7
-            ask.message.decision.legal_actions.add(id=3, label="Pass")
-            _send(ours, pb.SessionResponse(seat_messages=[seat, ask]))
-            reply = _receive(ours).replies[0]
-            assert (reply.seat_ref, reply.action.request_id, reply.action.action_id) == (1, 7, 3)
-            loaded = Path(f"/proc/{bot.pid}/maps").read_text()
-        bot.wait(timeout=60)
-    finally:
-        bot.kill()
-    lines = log.read_text().splitlines()
-    assert bot.returncode == 0, lines[-20:]
+    maps: list[str] = []
+    status = one_decision_on_a_pipe(
+        [sys.executable, "-m", "croupier_bots.random_bot"],
+        tmp_path / "bot.err",
+        {"PYTHONPROFILEIMPORTTIME": "1"},
+        lambda pid: maps.append(Path(f"/proc/{pid}/maps").read_text()),
+    )
+    loaded = maps[0]
+    lines = (tmp_path / "bot.err").read_text().splitlines()
+    assert status == 0, lines[-20:]
     assert any("session over" in line for line in lines)
     imported = [line.rsplit("|", 1)[1].strip() for line in lines if line.startswith("import time:")]
     assert "croupier_bot._pipe" in imported  # (the profile is there)
