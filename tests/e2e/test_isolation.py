@@ -22,6 +22,7 @@ import pytest
 from e2e_kit import BOTS_DIR, RANDOM, croupier, live_processes, replay_path
 
 from croupier.arbiter import ClockRules, MatchConfig, Outcome
+from croupier.errors import BotLaunchError
 from croupier.replay import read_replay, verify
 from croupier.runner import MatchRun, run_match
 from croupier.transport import ArbiterServer, Isolation, SandboxMode, SandboxOptions, _cgroups
@@ -263,3 +264,78 @@ def test_without_a_sandbox_a_setsid_escaper_dies_with_the_bots_group(
     finally:
         for pid in live_processes(marker):  # what an old arbiter left behind
             os.kill(pid, signal.SIGKILL)
+
+
+def _shown_bot(home: Path) -> list[str]:
+    """``tests/e2e/bots/shown.py`` copied into ``home``, a folder of its own (open to the
+    bots' uids)."""
+    home.mkdir(mode=0o755)
+    shutil.copy(BOTS_DIR / "shown.py", home / "shown.py")
+    return [sys.executable, str(home / "shown.py")]
+
+
+@pytest.mark.parametrize("where", ["default", "no-bwrap"])
+def test_two_seats_cannot_swap_hands_through_a_named_pipe_in_their_folder(
+    tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """Two seats of one match, one program in a folder that holds a named pipe (as a folder
+    copied with ``cp -a`` or unpacked from a tarball may): every sandbox binds the folder, and
+    a read-only bind does not stop a pipe. The bot is refused at launch, in one line; with
+    that check taken out, the two seats read each other's hands during the deal."""
+    if where == "no-bwrap":
+        if os.geteuid() != 0 or shutil.which("unshare") is None:
+            pytest.skip("the sandbox without bubblewrap needs root and util-linux unshare")
+        request.getfixturevalue("no_bwrap")
+    home = tmp_path / "bot"
+    bot = [*_shown_bot(home), "--pipe", str(home / "chan")]
+    os.mkfifo(home / "chan", 0o666)
+    os.chmod(home / "chan", 0o666)  # (the umask took some bits off)
+    seats = [bot, RANDOM, bot, RANDOM]
+    with pytest.raises(BotLaunchError) as caught:
+        asyncio.run(run_match(_config(), seats, tmp_path / "refused"))
+    assert str(caught.value) == (
+        f"the bot: its directory {home} holds a named pipe (FIFO), {home / 'chan'}, through "
+        "which sandboxes that show the directory (the bot's other lanes, another seat of its "
+        "match) could pass each other data: remove it, or keep the bot in a folder of its own"
+    )
+    from croupier.transport import _bot_dirs
+
+    monkeypatch.setattr(_bot_dirs, "_check_special_files", lambda top, what: None)
+    run = asyncio.run(run_match(_config(), seats, tmp_path / "open"))  # the probe is sound
+    assert "pipe: seat 2 holds [" in _log(run, 0), _log(run, 0)
+    assert "pipe: seat 0 holds [" in _log(run, 2), _log(run, 2)
+
+
+@pytest.mark.parametrize("where", ["default", "no-bwrap"])
+@pytest.mark.parametrize("how", ["argument", "link"])
+def test_a_bot_that_names_the_machines_proc_sees_its_own(
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+    where: str,
+    how: str,
+) -> None:
+    """A bot whose command line names ``/proc`` (or a link to it in the bot's folder): the
+    sandbox bound every path of a bot's command line, this one over the sandbox's own
+    ``/proc``, and the bot saw every process of the machine, the arbiter's command line (its
+    seed) among them. Now such a path names the sandbox's own and is not bound; with that
+    check taken out, the bot sees the arbiter."""
+    if where == "no-bwrap":
+        if os.geteuid() != 0 or shutil.which("unshare") is None:
+            pytest.skip("the sandbox without bubblewrap needs root and util-linux unshare")
+        request.getfixturevalue("no_bwrap")
+    home = tmp_path / "bot"
+    bot = _shown_bot(home)
+    if how == "link":
+        (home / "model").symlink_to("/proc")
+    bot += ["--procs", "/proc" if how == "argument" else str(home / "model")]
+    bot += ["--arbiter", str(os.getpid())]  # (this process runs the arbiter)
+    run = asyncio.run(run_match(_config(), [bot, RANDOM, RANDOM, RANDOM], tmp_path / "own"))
+    assert run.result.seats[0].outcome is Outcome.NORMAL, _log(run)
+    assert "arbiter seen: no" in _log(run), _log(run)
+    from croupier.transport import _bot_dirs, _sandbox
+
+    monkeypatch.setattr(_bot_dirs, "_sandbox_has_its_own", lambda path, mounts: False)
+    monkeypatch.setattr(_sandbox, "check_shown_dirs", lambda argv: None)
+    run = asyncio.run(run_match(_config(), [bot, RANDOM, RANDOM, RANDOM], tmp_path / "host"))
+    assert "arbiter seen: yes" in _log(run), _log(run)  # the probe is sound

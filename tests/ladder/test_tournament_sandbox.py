@@ -139,3 +139,27 @@ def test_a_store_or_config_in_a_directory_every_sandbox_binds_is_refused(
         assert not store.exists()  # nothing started
     finally:
         shutil.rmtree(bound)
+
+
+def test_a_bot_whose_folder_holds_a_named_pipe_is_refused_before_any_match(
+    tmp_path: Path,
+) -> None:
+    """Every lane of the bot (each seating of a duplicate set) binds its folder: a named pipe
+    there would carry one seating's hands to the next. One line, exit status 2, nothing
+    played."""
+    home = tmp_path / "home"
+    home.mkdir(mode=0o755)
+    shutil.copy(E2E_BOTS / "shown.py", home / "shown.py")
+    os.mkfifo(home / "chan")
+    bot = f"{sys.executable} {home / 'shown.py'} --pipe {home / 'chan'}"
+    places = f'store = "{tmp_path / "s" / "t.sqlite"}"\nout = "{tmp_path / "m"}"\n'
+    path = write_config(tmp_path / "cfg", places + BODY.format(bots=f'bad = "{bot}"\n{FIELD}'))
+    done = tournament(path, timeout=120)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"croupier: error: {path}: bots.bad: its directory {home} holds a named pipe (FIFO), "
+        f"{home / 'chan'}, through which sandboxes that show the directory (the bot's other "
+        "lanes, another seat of its match) could pass each other data: remove it, or keep the "
+        "bot in a folder of its own"
+    ]
+    assert not (tmp_path / "m").exists() or not list((tmp_path / "m").glob("*.jsonl"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -237,3 +238,69 @@ def test_a_state_folder_in_a_bound_directory_keeps_its_key_files_and_may_not_hol
     with pytest.raises(BotLaunchError) as caught:
         _bot_dirs.check_private_paths([opt / "croupier"])
     assert str(caught.value).startswith(f"{opt / 'croupier'} holds {venv}, which every sandbox")
+
+
+def _bound(ops: list[list[str]]) -> list[Path]:
+    return [Path(op[1]) for op in ops if op[0] in ("ro-bind", "bind")]
+
+
+def test_the_machines_own_places_named_by_a_bot_are_never_bound(tmp_path: Path) -> None:
+    """A bot's command line that names ``/proc`` (or a link to it in its folder), a device, the
+    machine's ``/sys``, ``/run`` or ``/tmp``: each bound over the sandbox's own, the machine's
+    ``/proc`` showed the bot every process (the arbiter's command line, the seed in it). Now
+    such a path names the sandbox's own, and is not bound."""
+    home = tmp_path / "bot"
+    home.mkdir()
+    (home / "bot.py").write_text("")
+    (home / "model").symlink_to("/proc")
+    names = ["/proc", str(home / "model"), "/proc/self/status", "/dev/null", "/sys/kernel"]
+    argv = [sys.executable, str(home / "bot.py"), *names, "/run", "/tmp", "/var/tmp"]
+    ops, _ = _sandbox.fs_plan(argv, SandboxOptions(), check_uid=False)
+    bound = _bound(ops)
+    assert home in bound  # (the probe is sound: the bot's own folder is)
+    places = [Path(p) for p in _bot_dirs.HOST_PLACES]
+    for path in bound:
+        assert not _bot_dirs.under(path, places), path
+        assert path not in [Path(p) for p in _bot_dirs.SCRATCH_PLACES], path
+
+
+@pytest.mark.parametrize("folder", ["/", "/var"])
+def test_a_folder_that_holds_the_machines_places_is_refused(folder: str) -> None:
+    if not Path("/var/tmp").is_dir():
+        pytest.skip("this machine has no /var/tmp")
+    with pytest.raises(BotLaunchError) as caught:
+        _sandbox.fs_plan([sys.executable, "-c", "pass", folder], SandboxOptions(), check_uid=False)
+    held = "/proc" if folder == "/" else "/var/tmp"
+    assert str(caught.value) == (
+        f"the bot: its directory {folder} holds {held}, which a sandbox may not show a bot (no "
+        "folder of a bot's program or of a path in its arguments may hold /proc, /sys, /dev, "
+        "/run, /tmp, /var/tmp or /dev/shm)"
+    )
+
+
+@pytest.mark.parametrize("kind", ["named pipe (FIFO)", "unix socket"])
+def test_a_named_pipe_or_a_socket_in_a_bots_folder_is_refused(tmp_path: Path, kind: str) -> None:
+    """Anywhere in the folder (every sandbox of the bot binds it, and every seat of a match it
+    plays twice), links not followed; the rest of the folder is fine."""
+    home = tmp_path / "bot"
+    (home / "deep" / "er").mkdir(parents=True)
+    (home / "bot.py").write_text("")
+    special = home / "deep" / "er" / "chan"
+    (home / "to-a-pipe").symlink_to(tmp_path / "elsewhere")  # (not followed)
+    os.mkfifo(tmp_path / "elsewhere")
+    listener = socket.socket(socket.AF_UNIX)
+    try:
+        if kind == "unix socket":
+            listener.bind(str(special))
+        else:
+            os.mkfifo(special)
+        argv = [sys.executable, str(home / "bot.py")]
+        with pytest.raises(BotLaunchError) as caught:
+            _sandbox.fs_plan(argv, SandboxOptions(), check_uid=False)
+        assert str(caught.value).startswith(
+            f"the bot: its directory {home} holds a {kind}, {special}, through which "
+        )
+    finally:
+        listener.close()
+    special.unlink()
+    assert home in _bound(_sandbox.fs_plan(argv, SandboxOptions(), check_uid=False)[0])

@@ -46,6 +46,7 @@ from croupier.transport import (
     SandboxMode,
     SandboxOptions,
     check_bot_dirs,
+    check_shown_dirs,
     sandbox_isolation,
     sandbox_private_refusal,
     sandbox_refusal,
@@ -172,6 +173,7 @@ def check_launch(
             assert bot.argv is not None
             try:
                 check_bot_dirs(list(bot.argv), options.forbidden, f"bots.{bot.name}")
+                check_shown_dirs(list(bot.argv), f"bots.{bot.name}")
             except BotLaunchError as exc:
                 raise ConfigError(f"{config.source}: {exc}") from None
     return sandbox_isolation(options.mode)

@@ -1,7 +1,7 @@
 """Where proto types meet rules types: the codec, the gRPC servicers, bot sessions, the bot
 launcher and its sandbox, and the pool of bots that stay up across matches."""
 
-from croupier.transport._bot_dirs import check_bot_dirs
+from croupier.transport._bot_dirs import check_bot_dirs, check_shown_dirs
 from croupier.transport._codec import reveal_seed
 from croupier.transport._launcher import (
     BUNDLED,
@@ -84,6 +84,7 @@ __all__ = [
     "bwrap_problem",
     "cgroup_problem",
     "check_bot_dirs",
+    "check_shown_dirs",
     "default_sandbox_mode",
     "enable_reflection",
     "is_loopback",

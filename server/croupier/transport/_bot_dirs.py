@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
+import stat
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,6 +20,25 @@ from croupier.errors import BotLaunchError
 #: Top-level system directories (bound read-only, or recreated as the links they are).
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
 _PACKAGES = ("croupier", "croupier_bot", "croupier_bots", "croupier_proto")
+#: The machine's own places, which a sandbox makes anew (``/proc``, ``/dev``) or never shows
+#: (``/sys``, ``/run``): no directory of a bot's may be one, lie in one or hold one.
+HOST_PLACES = ("/proc", "/sys", "/dev", "/run")
+#: The machine's shared scratch folders (a sandbox has a private ``/tmp``): a bot may live in
+#: one, but its directory may not be one or hold one.
+SCRATCH_PLACES = ("/tmp", "/var/tmp", "/dev/shm")
+#: File systems of the kernel's (from ``/proc/self/mountinfo``): a bot's directory may not be
+#: in one nor hold one mounted (bubblewrap's binds are recursive).
+KERNEL_FILE_SYSTEMS = frozenset({
+    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs",
+    "bpf", "mqueue", "configfs", "fusectl", "pstore", "hugetlbfs", "binfmt_misc", "efivarfs",
+    "autofs", "rpc_pipefs", "nsfs",
+})  # fmt: skip
+_SPECIAL = {
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFSOCK: "a unix socket",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+}
 
 
 def wire_contract() -> Path | None:
@@ -57,16 +78,21 @@ def bot_dirs(argv: list[str]) -> list[Path]:
     """The bot's own directories: that of its program (found on PATH if need be) and of every
     argument that names an existing file or directory (for a script in a Node package: the
     package's directory)."""
-    dirs: list[Path] = []
+    return [folder for _, folder in _bot_paths(argv)]
+
+
+def _bot_paths(argv: list[str]) -> list[tuple[str, Path]]:
+    """:func:`bot_dirs`, each with the program or argument (as given) it comes from."""
+    dirs: list[tuple[str, Path]] = []
     program = shutil.which(argv[0]) or argv[0]
     for i, arg in enumerate([program, *argv[1:]]):
         path = Path(arg)
         if not (os.sep in arg or i == 0) or not path.exists():
             continue
         real = path.resolve()
-        dirs.append(_project_root(real if real.is_dir() else real.parent))
+        dirs.append((arg, _project_root(real if real.is_dir() else real.parent)))
         if path.absolute().parent != real.parent and not path.is_dir():
-            dirs.append(path.absolute().parent)  # a link's own directory (a venv's bin/)
+            dirs.append((arg, path.absolute().parent))  # a link's own directory (a venv's bin/)
     return dirs
 
 
@@ -88,11 +114,115 @@ def own_dirs(argv: list[str], system: list[Path] | None = None) -> list[Path]:
     if system is None:
         system = system_dirs()
     links = [Path(n) for n in SYSTEM_DIRS if Path(n).is_symlink()]
+    mounts = _mounts()
     return [
         d
         for d in bot_dirs(argv)
-        if not under(d, system) and not (under(d, links) and under(d.resolve(), system))
+        if not under(d, system)
+        and not (under(d, links) and under(d.resolve(), system))
+        and not _sandbox_has_its_own(d, mounts)
     ]
+
+
+def _sandbox_has_its_own(path: Path, mounts: list[tuple[Path, str]]) -> bool:
+    """Whether ``path`` is or lies in one of the machine's own places (:data:`HOST_PLACES`, a
+    kernel file system) or is one of its scratch folders (:data:`SCRATCH_PLACES`): a sandbox
+    has its own of these (``/proc``, ``/dev``, ``/tmp``) or none, so such a path in a bot's
+    command line names the sandbox's own, and is never bound (binding the machine's ``/proc``
+    would show the bot every process, the arbiter's command line and its seed among them)."""
+    real = Path(os.path.realpath(path))
+    for place in (*HOST_PLACES, *SCRATCH_PLACES):
+        places = [Path(place), Path(os.path.realpath(place))]
+        if real in places or (place in HOST_PLACES and under(real, places)):
+            return True
+    return any(kind in KERNEL_FILE_SYSTEMS and under(real, [point]) for point, kind in mounts)
+
+
+def check_shown_dirs(argv: list[str], what: str = "the bot") -> None:
+    """:class:`BotLaunchError` if a sandbox would show the bot, through its own directories
+    (:func:`bot_dirs`: its program's, and those of the paths its arguments name, links
+    followed), something of the machine's besides files:
+
+    - a directory that holds one of the machine's own places (:data:`HOST_PLACES`,
+      :data:`SCRATCH_PLACES`, a kernel file system mounted in it): ``/`` or ``/var``, say, whose
+      bind would cover the sandbox's own ``/proc`` or ``/dev``, or show it the machine's ``/tmp``
+      (a place itself is never bound: :func:`own_dirs`);
+    - a named pipe, a unix socket or a device anywhere in a directory it binds: every sandbox
+      that binds the directory (every lane of the bot, two seats of one match) could pass data
+      through a pipe there (a read-only bind does not stop a pipe), and a socket may have a
+      listener outside. Directories of the Python runtime and the croupier packages are not
+      searched (the organiser's own installation); the others are walked at each launch."""
+    runtime = _runtime_roots()
+    mounts = _mounts()
+    for arg, path in _bot_paths(argv):
+        real = Path(os.path.realpath(path))
+        if _sandbox_has_its_own(real, mounts):
+            continue  # (never bound)
+        linked = os.path.realpath(arg) != os.path.abspath(arg)
+        named = f"{path} (through the link {arg})" if linked else str(path)
+        for place in (*HOST_PLACES, *SCRATCH_PLACES):
+            if any(under(p, [real]) for p in {Path(place), Path(os.path.realpath(place))}):
+                raise BotLaunchError(
+                    f"{what}: its directory {named} holds {place}, which a sandbox may not "
+                    "show a bot (no folder of a bot's program or of a path in its arguments "
+                    f"may hold {', '.join(HOST_PLACES + SCRATCH_PLACES[:-1])} or /dev/shm)"
+                )
+        for point, kind in mounts:
+            if kind in KERNEL_FILE_SYSTEMS and under(point, [real]):
+                raise BotLaunchError(
+                    f"{what}: its directory {named} holds a {kind} file system ({point}), "
+                    "which a sandbox may not show a bot"
+                )
+        if not under(real, runtime):
+            _check_special_files(real, what)
+
+
+def _check_special_files(top: Path, what: str) -> None:
+    """:class:`BotLaunchError` if the tree at ``top`` holds a file that is not a regular file,
+    a directory or a symbolic link (links are not followed: a sandbox shows them as links)."""
+    stack = [str(top)]
+    while stack:
+        folder = stack.pop()
+        try:
+            entries = os.scandir(folder)
+        except OSError:  # (unreadable here: a sandbox's uid reads no more)
+            continue
+        with entries:
+            for entry in entries:
+                if entry.is_symlink() or entry.is_file(follow_symlinks=False):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                    continue
+                try:
+                    kind = _SPECIAL.get(stat.S_IFMT(entry.stat(follow_symlinks=False).st_mode))
+                except OSError:
+                    continue
+                if kind is not None:
+                    raise BotLaunchError(
+                        f"{what}: its directory {top} holds {kind}, {entry.path}, through "
+                        "which sandboxes that show the directory (the bot's other lanes, "
+                        "another seat of its match) could pass each other data: remove it, "
+                        "or keep the bot in a folder of its own"
+                    )
+
+
+def _mounts() -> list[tuple[Path, str]]:
+    """The machine's mount points and their file system types (``/proc/self/mountinfo``;
+    none where it cannot be read)."""
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return []
+    mounts = []
+    for line in lines:
+        fields = line.split()
+        if "-" not in fields[6:]:
+            continue
+        kind = fields[fields.index("-", 6) + 1]
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m[1], 8)), fields[4])  # (\040: " ")
+        mounts.append((Path(point), kind))
+    return mounts
 
 
 def check_bot_dirs(argv: list[str], forbidden: Iterable[Path], what: str = "the bot") -> None:

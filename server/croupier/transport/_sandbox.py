@@ -66,6 +66,7 @@ from croupier.transport._bot_dirs import (
     check_private_paths,
     check_reachable,
     check_readable,
+    check_shown_dirs,
     own_dirs,
     system_dirs,
     under,
@@ -322,6 +323,7 @@ def fs_plan(argv: list[str], options: SandboxOptions, *, check_uid: bool) -> tup
                 f"the bot lives in the match directory {hidden}, which bots may not see: "
                 "write the replays somewhere else (--out)"
             )
+    check_shown_dirs(argv)
     if check_uid:
         check_readable(own)
     wanted = system + own
