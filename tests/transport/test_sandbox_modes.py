@@ -14,6 +14,7 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -304,3 +305,94 @@ def test_a_named_pipe_or_a_socket_in_a_bots_folder_is_refused(tmp_path: Path, ki
         listener.close()
     special.unlink()
     assert home in _bound(_sandbox.fs_plan(argv, SandboxOptions(), check_uid=False)[0])
+
+
+def _alice(root: Path) -> tuple[Path, list[str]]:
+    """A bot unpacked into ``root``: its program in ``alice/src``, a named pipe in ``alice``
+    beside it (outside the folder its sandbox binds for it)."""
+    src = root / "alice" / "src"
+    src.mkdir(parents=True)
+    (src / "bot.py").write_text("")
+    os.mkfifo(root / "alice" / "chan")
+    return root / "alice" / "chan", [sys.executable, str(src / "bot.py")]
+
+
+def test_a_pipe_in_a_directory_every_sandbox_binds_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot installed under ``/opt`` (a directory every sandbox binds whole) with a named pipe
+    beside its own folder: every sandbox would share it. Each process walks those directories
+    once, and refuses every launch while one holds a pipe, a socket or a device."""
+    opt = tmp_path / "opt"
+    chan, argv = _alice(opt)
+    bound = [*_bot_dirs.system_dirs(), opt]
+    monkeypatch.setattr(_bot_dirs, "system_dirs", lambda: bound)
+    monkeypatch.setattr(_sandbox, "system_dirs", lambda: bound)
+    monkeypatch.setattr(_bot_dirs, "_shared_problem", None)  # (not walked yet)
+    with pytest.raises(BotLaunchError) as caught:
+        _sandbox.fs_plan(argv, SandboxOptions(), check_uid=False)
+    assert str(caught.value) == (
+        f"{opt}, which every sandbox shows its bot, holds a named pipe (FIFO), {chan}, through "
+        "which bots could pass each other data: remove it"
+    )
+    chan.unlink()
+    with pytest.raises(BotLaunchError):  # (once per process: the organiser restarts it)
+        _sandbox.fs_plan(argv, SandboxOptions(), check_uid=False)
+    monkeypatch.setattr(_bot_dirs, "_shared_problem", None)
+    _sandbox.fs_plan(argv, SandboxOptions(), check_uid=False)
+
+
+def test_a_bot_inside_the_python_installation_is_walked_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot kept among the runtime's directories (the checkout's ``bots/`` in an editable
+    install, the venv) was never walked: a pipe in its own folder passed."""
+    runtime = tmp_path / "venv"
+    chan, argv = _alice(runtime)
+    os.rename(chan, runtime / "alice" / "src" / "chan")
+    roots = [*_bot_dirs._runtime_roots(), runtime]
+    monkeypatch.setattr(_bot_dirs, "_runtime_roots", lambda: roots)
+    monkeypatch.setattr(_bot_dirs, "_shared_problem", "")  # (walked: clean)
+    with pytest.raises(BotLaunchError) as caught:
+        _sandbox.fs_plan(argv, SandboxOptions(), check_uid=False)
+    assert "holds a named pipe (FIFO), " in str(caught.value), caught.value
+
+
+def test_a_folder_the_arbiter_may_enter_but_not_list_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mode ``0111`` (kept by ``tar`` and ``cp -a``): a pipe inside opens by its name, for a bot
+    of the organiser's own uid (bubblewrap without root), though the arbiter cannot list it.
+    (Root lists any folder: the test plays the refusal.)"""
+    home = tmp_path / "bot"
+    hidden = home / "hidden"
+    hidden.mkdir(parents=True)
+    (home / "bot.py").write_text("")
+    listing = os.scandir
+
+    def scandir(path: str) -> Any:
+        if Path(path) == hidden:
+            raise PermissionError(13, "Permission denied", path)
+        return listing(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(_bot_dirs, "_shared_problem", "")
+    with pytest.raises(BotLaunchError) as caught:
+        _sandbox.fs_plan([sys.executable, str(home / "bot.py")], SandboxOptions(), check_uid=False)
+    assert str(caught.value).startswith(
+        f"the bot: its directory {home} holds a folder this process may enter but not list, "
+        f"{hidden}, "
+    )
+
+
+@pytest.mark.parametrize(
+    ("written", "path"),
+    [("/a\\040b", "/a b"), ("/t\\011d", "/t\td"), ("/n\\012x", "/n\nx"), ("/b\\134s", "/b\\s")],
+)
+def test_the_supervisor_reads_every_escape_of_the_mount_table(written: str, path: str) -> None:
+    """A mount point with a tab, a newline or a backslash in its path was not found in the
+    table (only ``\\040`` was read), so the unshare sandbox left its bind writable, with
+    devices and set-uid; the supervisor now also checks the flags after remounting."""
+    from croupier.transport import _confine
+
+    assert _confine._unescape(written) == path

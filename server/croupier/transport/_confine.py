@@ -307,12 +307,26 @@ def _kept_flags(path: str) -> int:
     return sum(flag for bit, flag in _KEPT_FLAGS.items() if have & bit)
 
 
+def _unescape(field: str) -> str:
+    """A path as ``/proc/self/mountinfo`` writes it: space, tab, newline and backslash as
+    ``\\ooo`` (octal)."""
+    parts = field.split("\\")
+    out = [parts[0]]
+    for part in parts[1:]:
+        code = part[:3]
+        if len(code) == 3 and all(c in "01234567" for c in code):
+            out.append(chr(int(code, 8)) + part[3:])
+        else:
+            out.append("\\" + part)
+    return "".join(out)
+
+
 def _mounts_under(target: str) -> list[str]:
     """Mount points at or below ``target``, outermost first."""
     points = []
     with open("/proc/self/mountinfo") as f:
         for line in f:
-            point = line.split()[4].replace("\\040", " ")
+            point = _unescape(line.split()[4])
             if point == target or point.startswith(target.rstrip("/") + "/"):
                 points.append(point)
     return sorted(set(points), key=len)
@@ -320,10 +334,15 @@ def _mounts_under(target: str) -> list[str]:
 
 def _remount(target: str, readonly: bool) -> None:
     """Every mount at or below ``target``: nosuid, nodev, read-only if asked, its other flags
-    kept."""
+    kept; an error unless ``target`` then says so (a mount point not found in the table would
+    have kept its bind's write access, devices and set-uid)."""
     for point in _mounts_under(target):
         flags = _MS_REMOUNT | _MS_BIND | _MS_NOSUID | _MS_NODEV | _kept_flags(point)
         _mount(None, point, None, flags | (_MS_RDONLY if readonly else 0))
+    have = os.statvfs(target).f_flag
+    wanted = os.ST_NOSUID | os.ST_NODEV | (os.ST_RDONLY if readonly else 0)
+    if have & wanted != wanted:
+        raise OSError(f"{target} is not mounted {'read-only, ' if readonly else ''}nosuid, nodev")
 
 
 def _make_target(target: str, is_dir: bool) -> None:
