@@ -146,8 +146,11 @@ def _files_of(argv: Sequence[str]) -> list[Path]:
         if i == 0 and os.sep not in arg:
             found = shutil.which(arg)
             path = Path(found) if found else path
-        if path.is_file():
-            out.append(path.resolve())
+        try:
+            if path.is_file():
+                out.append(path.resolve())
+        except OSError:  # (a path this process may not look at: not a file it runs)
+            continue
     return out
 
 
