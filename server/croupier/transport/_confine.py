@@ -403,6 +403,8 @@ def _build_root(root: dict[str, object]) -> None:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             os.symlink(op[1], target)
         elif kind in ("ro-bind", "bind"):
+            if os.path.islink(target):  # (a link of a folder bound before, /etc's: a mount
+                continue  # would follow it out of the stage; the folder shows its own)
             fd = sources[op[1]]
             _make_target(target, stat.S_ISDIR(os.fstat(fd).st_mode))
             _mount(f"/proc/self/fd/{fd}", target, None, _MS_BIND | _MS_REC)
