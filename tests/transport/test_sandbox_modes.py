@@ -396,3 +396,16 @@ def test_the_supervisor_reads_every_escape_of_the_mount_table(written: str, path
     from croupier.transport import _confine
 
     assert _confine._unescape(written) == path
+
+
+@pytest.mark.parametrize("script", ["bot.py", "bot.js"])
+def test_only_a_node_script_takes_the_package_above_it(tmp_path: Path, script: str) -> None:
+    """A Node script resolves its modules upwards, so its package's folder is bound; for any
+    other bot a stray ``package.json`` above (in a home folder) bound the whole of it."""
+    home = tmp_path / "home"
+    folder = home / "bots" / "alice"
+    folder.mkdir(parents=True)
+    (home / "package.json").write_text("{}")
+    (folder / script).write_text("")
+    argv = ["/usr/bin/env", str(folder / script)]
+    assert _bot_dirs.own_dirs(argv) == [home if script == "bot.js" else folder]

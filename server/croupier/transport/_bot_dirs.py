@@ -66,9 +66,14 @@ def _runtime_roots() -> list[Path]:
     return sorted(roots)
 
 
+#: Scripts a Node bot runs (which resolve their modules upwards: :func:`_project_root`).
+NODE_SCRIPTS = frozenset({".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"})
+
+
 def _project_root(path: Path) -> Path:
     """``path``, or the nearest of its three parents holding a ``package.json`` (a Node bot
-    resolves its modules upwards from its script)."""
+    resolves its modules upwards from its script). Only for a Node script's folder: for any
+    other path a stray ``package.json`` above (in a home folder, say) would bind all of it."""
     for candidate in [path, *path.parents][:4]:
         if (candidate / "package.json").is_file():
             return candidate
@@ -77,7 +82,7 @@ def _project_root(path: Path) -> Path:
 
 def bot_dirs(argv: list[str]) -> list[Path]:
     """The bot's own directories: that of its program (found on PATH if need be) and of every
-    argument that names an existing file or directory (for a script in a Node package: the
+    argument that names an existing file or directory (for a Node script in a package: the
     package's directory)."""
     return [folder for _, folder in _bot_paths(argv)]
 
@@ -94,7 +99,12 @@ def _bot_paths(argv: list[str]) -> list[tuple[str, Path]]:
         except OSError:  # (a path this process may not look at: the bot may not either)
             continue
         real = path.resolve()
-        dirs.append((arg, _project_root(real if real.is_dir() else real.parent)))
+        if real.is_dir():
+            dirs.append((arg, real))
+        elif real.suffix in NODE_SCRIPTS:
+            dirs.append((arg, _project_root(real.parent)))
+        else:
+            dirs.append((arg, real.parent))
         if path.absolute().parent != real.parent and not path.is_dir():
             dirs.append((arg, path.absolute().parent))  # a link's own directory (a venv's bin/)
     return dirs
