@@ -169,6 +169,7 @@ def check_shown_dirs(argv: list[str], what: str = "the bot") -> None:
       (:func:`check_shared_dirs`)."""
     check_shared_dirs()
     mounts = _mounts()
+    shown: list[Path] = []
     for arg, path in _bot_paths(argv):
         real = Path(os.path.realpath(path))
         if _sandbox_has_its_own(real, mounts):
@@ -188,7 +189,12 @@ def check_shown_dirs(argv: list[str], what: str = "the bot") -> None:
                     f"{what}: its directory {named} holds a {kind} file system ({point}), "
                     "which a sandbox may not show a bot"
                 )
-        _check_special_files(real, what)
+        shown.append(real)
+    walked: list[Path] = []
+    for real in sorted(set(shown), key=lambda p: len(p.parts)):  # (each tree once)
+        if not under(real, walked):
+            walked.append(real)
+            _check_special_files(real, what)
 
 
 def _check_special_files(top: Path, what: str) -> None:
